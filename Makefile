@@ -1,0 +1,100 @@
+# tracelite: a loadable SQLite extension that queries trace files in place.
+#
+#   make            build tracelite.so
+#   make demo       install missing build dependencies (Debian), build, run sample queries
+#   make test       build and run the test suite
+#   make check      the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make conformance  compare with the reference tools' outputs on ../shared/peer-traces
+#   make fuzz       libFuzzer targets (clang), FUZZ_TIME seconds each
+#   make bench      benchmarks against the peer tools (see README)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BUILD    ?= build
+FUZZ_TIME ?= 60
+PEER_TRACES ?= ../shared/peer-traces
+
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
+       -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
+       -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
+override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
+                   -Isrc -Ireaders $(WARN) -MMD -MP
+LDLIBS_SO = -lzstd -lpthread -lm
+SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined
+
+CORE_SRC = src/bytes.c src/err.c src/str.c src/source.c src/opts.c \
+           src/index.c src/trace.c src/formats.c \
+           $(sort $(wildcard readers/*.c readers/*/*.c))
+SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
+TEST_SRC = $(sort $(wildcard tests/*.c))
+
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+SQL_OBJ  = $(SQL_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+SO      = $(BUILD)/tracelite.so
+TESTBIN = $(BUILD)/tltest
+
+.PHONY: all test check demo install clean fuzz bench conformance check-headers deps
+
+all: $(SO) tracelite.so
+
+tracelite.so: $(SO)
+	cp $(SO) $@
+
+$(SO): $(CORE_OBJ) $(SQL_OBJ)
+	$(CC) $(CFLAGS) $(SO_LDFLAGS) -o $@ $^ $(LDLIBS_SO)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%.o: override CFLAGS += -Wno-missing-prototypes \
+    -DTL_TESTDATA_DIR='"$(CURDIR)/testdata"' -DTL_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
+    -DTL_PEER_DIR='"$(abspath $(PEER_TRACES))"'
+
+$(TESTBIN): $(TEST_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ -lcmocka -lsqlite3 $(LDLIBS_SO)
+
+# The whole suite is one cmocka run, so its output ends with cmocka's summary.
+test: CFLAGS += -Werror
+test: $(SO) $(TESTBIN)
+	$(TESTBIN)
+
+check:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" test
+
+conformance: $(SO)
+	@if [ -d "$(PEER_TRACES)" ]; then \
+	  python3 tests/conformance.py --so $(SO) --peer "$(PEER_TRACES)"; \
+	else echo "conformance: $(PEER_TRACES) not found, nothing to compare"; fi
+
+demo:
+	@sh tests/deps.sh
+	$(MAKE) all
+	@sh tests/demo.sh ./tracelite.so
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/tracelite/sql
+	install -m 0755 $(SO) $(DESTDIR)$(PREFIX)/lib/tracelite.so
+	@for f in sql/*.sql; do [ -f "$$f" ] && install -m 0644 "$$f" $(DESTDIR)$(PREFIX)/share/tracelite/sql/ || true; done
+
+check-headers:
+	@for h in src/*.h readers/*.h readers/*/*.h; do \
+	  [ -f "$$h" ] || continue; \
+	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc -Ireaders -I. -x c - || exit 1; \
+	done; echo "headers ok"
+
+fuzz:
+	@echo "fuzz: no targets yet"
+
+bench:
+	@echo "bench: no benchmarks yet"
+
+clean:
+	rm -rf build build-asan build-fuzz tracelite.so
+
+-include $(CORE_OBJ:.o=.d) $(SQL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,154 @@
+/*
+** reader.h: the interface every trace format implements.
+**
+** A reader turns bytes into format-neutral rows; the vtab layer turns rows
+** into SQL values. Readers never include sqlite3 headers and never know
+** which query asked: they see a TlFilter (a hint of what can be skipped)
+** and fill TlVal arrays laid out by tables.h.
+**
+** Lifecycle:
+**   xProbe(head, path)       how sure the reader is that the file is its own
+**   xOpen(trace, err)        parse headers/metadata, build the packet index
+**                            into trace->index; store private state in
+**                            trace->pData. After xOpen the trace is shared,
+**                            read-only, by every scan in every thread.
+**   xScanOpen(trace, table, filter, &scan, err)
+**                            start a scan of one table. Return TL_DONE with
+**                            *ppScan=NULL when the format has no rows for it.
+**   xScanNext(scan, row)     TL_ROW (row filled, borrowed until the next
+**                            call), TL_DONE, or a negative code with the
+**                            error in the scan's TlErr. Errors are sticky.
+**   xScanClose(scan)         NULL-safe
+**   xClose(pData)            free what xOpen made
+**
+** Filtering contract: the filter is a hint. A scan may return rows that do
+** not match it (the vtab layer checks ts, cpu and rowid exactly), but must
+** never drop a row that matches. When filter->bOrdered, rows of tables whose
+** bit is set in mOrdered must come in ascending ts (NULL ts first).
+*/
+#ifndef TL_READER_H
+#define TL_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "index.h"
+#include "opts.h"
+#include "source.h"
+#include "str.h"
+#include "tables.h"
+
+/* TlVal.t */
+#define TL_NULL 0
+#define TL_INT  1
+#define TL_REAL 2
+#define TL_TEXT 3
+#define TL_BLOB 4
+
+typedef struct TlVal TlVal;
+struct TlVal {
+  uint8_t t;                      /* TL_NULL, TL_INT, ... */
+  int64_t i;                      /* TL_INT */
+  double r;                       /* TL_REAL */
+  const char *z;                  /* TL_TEXT/TL_BLOB bytes, borrowed */
+  size_t n;                       /* bytes at z (TL_TEXT: without any NUL) */
+};
+
+static inline void tl_val_null(TlVal *p){ p->t = TL_NULL; }
+static inline void tl_val_int(TlVal *p, int64_t i){ p->t = TL_INT; p->i = i; }
+static inline void tl_val_real(TlVal *p, double r){ p->t = TL_REAL; p->r = r; }
+static inline void tl_val_text(TlVal *p, const char *z, size_t n){
+  p->t = TL_TEXT; p->z = z; p->n = n;
+}
+void tl_val_textz(TlVal *p, const char *z);       /* NULL z gives SQL NULL */
+void tl_val_str(TlVal *p, const TlStr *pStr);     /* TlStr text (NULL if bErr) */
+
+typedef struct TlRow TlRow;
+struct TlRow {
+  int64_t iRowid;                 /* stable: the same row gets the same rowid */
+  TlVal *a;                       /* the table's columns; set to NULL by the caller */
+};
+
+typedef struct TlFilter TlFilter;
+struct TlFilter {
+  int64_t tsLo;                   /* rows with ts >= tsLo (TL_TS_MIN: open) */
+  int64_t tsHi;                   /* rows with ts <= tsHi (TL_TS_MAX: open) */
+  const int64_t *aCpu;            /* CPUs wanted, ascending, distinct */
+  int nCpu;                       /* entries in aCpu; -1 = any CPU */
+  int bRowid;                     /* only the row whose rowid is iRowid */
+  int64_t iRowid;
+  int bKey;                       /* the table's key column equals iKey */
+  int64_t iKey;                   /* (callchains.event: the sample's rowid) */
+  int bOrdered;                   /* ascending ts wanted */
+  uint64_t mCols;                 /* columns used: bit i for column i */
+};
+
+/* Is column i wanted? Readers skip building text/JSON that is not. */
+static inline int tl_col_used(const TlFilter *f, int i){
+  return (f->mCols >> i) & 1;
+}
+
+typedef struct TlTrace TlTrace;
+typedef struct TlScan TlScan;     /* each reader defines its own struct */
+typedef struct TlReaderDef TlReaderDef;
+
+struct TlReaderDef {
+  const char *zName;              /* "cpel", "perf", "ctf", "xray": format= */
+  const char *const *azOptions;   /* option keys it reads, NULL-terminated */
+  uint32_t mOrdered;              /* bit t: table t can scan in ts order */
+
+  /*
+  ** Confidence 0..100 that the file is in this format. a[0..n) are the first
+  ** bytes (n may be small); bDir when zPath is a directory (then n==0).
+  */
+  int (*xProbe)(const uint8_t *a, size_t n, const char *zPath, int bDir);
+  int (*xOpen)(TlTrace*, TlErr*);
+  void (*xClose)(void *pData);
+  int (*xScanOpen)(TlTrace*, int iTable, const TlFilter*, TlScan**, TlErr*);
+  int (*xScanNext)(TlScan*, TlRow*);
+  void (*xScanClose)(TlScan*);
+  /* The scan's error after xScanNext returned < 0. */
+  const TlErr *(*xScanErr)(TlScan*);
+};
+
+/*
+** The opened trace (see src/trace.h for the functions around it). Readers
+** use these fields; everything is read-only after xOpen except through the
+** functions that take the trace's mutex.
+*/
+struct TlTrace {
+  char *zPath;                    /* path as given */
+  const TlReaderDef *pReader;     /* its format */
+  TlSource *pSrc;                 /* the file (NULL for a directory) */
+  int bDir;                       /* zPath is a directory */
+  TlOpts opts;                    /* options (binary=, symfs=, ...) */
+  TlIndex index;                  /* the packet index (filled by xOpen) */
+  void *pData;                    /* reader's private state */
+  uint64_t nEventsHint;           /* estimated events, 0 if unknown */
+  void *pInternal;                /* trace.c's bookkeeping (cache, warnings) */
+};
+
+/*
+** Record a warning about the trace (a cut-short file, skipped records).
+** Thread-safe; identical warnings are kept once; at most 1000 are kept.
+** zFile names the file within a multi-file trace, or NULL.
+*/
+void tl_trace_warn(TlTrace*, const char *zFile, uint64_t iOff,
+                   const char *zFmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+
+/*
+** Lock and unlock the trace's own mutex, for readers that build shared
+** state lazily (symbol tables on first use).
+*/
+void tl_trace_lock(TlTrace*);
+void tl_trace_unlock(TlTrace*);
+
+/* The registry of formats (src/formats.c), NULL-terminated. */
+extern const TlReaderDef *const tl_readers[];
+
+#endif /* TL_READER_H */

@@ -1,0 +1,98 @@
+/*
+** tables.h: the table catalog shared by readers and virtual tables.
+**
+** Each table has a fixed column list; readers fill a row as an array of
+** TlVal indexed by these constants, and the vtab layer declares the same
+** columns in the same order. Column meanings per format are in README.md.
+** Appending a column means adding it here, in the vtab's schema string and
+** in the README.
+*/
+#ifndef TL_TABLES_H
+#define TL_TABLES_H
+
+enum {
+  TL_TAB_EVENTS,
+  TL_TAB_TRACKS,
+  TL_TAB_SYMBOLS,
+  TL_TAB_EVENT_TYPES,
+  TL_TAB_PACKETS,
+  TL_TAB_PERF_FEATURES,
+  TL_TAB_XRAY_FUNCTIONS,
+  TL_TAB_CALLCHAINS,
+  TL_TAB_XRAY_CALLS,
+  TL_TAB_WARNINGS,
+  TL_TAB_COUNT
+};
+
+/* events */
+enum {
+  TL_EV_TS, TL_EV_TS_RAW, TL_EV_CPU, TL_EV_PID, TL_EV_TID, TL_EV_TRACK,
+  TL_EV_TYPE, TL_EV_NAME, TL_EV_VALUE, TL_EV_IP, TL_EV_TEXT, TL_EV_ARGS,
+  TL_EV_CALLCHAIN,
+  TL_EV_NCOL
+};
+
+/* tracks: one row per thread (perf, XRay), stream (CTF), track (CPEL) */
+enum {
+  TL_TR_ID, TL_TR_KIND, TL_TR_NAME, TL_TR_PID, TL_TR_TID, TL_TR_CPU,
+  TL_TR_FIRST_TS, TL_TR_LAST_TS, TL_TR_EVENTS, TL_TR_ARGS,
+  TL_TR_NCOL
+};
+
+/* symbols */
+enum {
+  TL_SY_ID, TL_SY_ADDR, TL_SY_SIZE, TL_SY_NAME, TL_SY_MODULE, TL_SY_KIND,
+  TL_SY_ARGS,
+  TL_SY_NCOL
+};
+
+/* event_types */
+enum {
+  TL_ET_ID, TL_ET_NAME, TL_ET_STREAM, TL_ET_KIND, TL_ET_FORMAT, TL_ET_ARGS,
+  TL_ET_NCOL
+};
+
+/* packets: the index the pushdown uses (filled from TlIndex by trace.c) */
+enum {
+  TL_PK_ID, TL_PK_STREAM, TL_PK_CPU, TL_PK_FILE, TL_PK_OFFSET, TL_PK_SIZE,
+  TL_PK_CONTENT_SIZE, TL_PK_TS_BEGIN, TL_PK_TS_END, TL_PK_EVENTS,
+  TL_PK_DISCARDED, TL_PK_SEQ, TL_PK_ARGS,
+  TL_PK_NCOL
+};
+
+/* perf_features */
+enum {
+  TL_PF_ID, TL_PF_NAME, TL_PF_SIZE, TL_PF_VALUE,
+  TL_PF_NCOL
+};
+
+/* xray_functions */
+enum {
+  TL_XF_FUNC_ID, TL_XF_ADDRESS, TL_XF_NAME, TL_XF_KINDS,
+  TL_XF_ALWAYS_INSTRUMENT, TL_XF_SLEDS,
+  TL_XF_NCOL
+};
+
+/* callchains: one row per frame of a perf sample's callchain */
+enum {
+  TL_CC_EVENT, TL_CC_TS, TL_CC_CPU, TL_CC_DEPTH, TL_CC_IP, TL_CC_CONTEXT,
+  TL_CC_SYMBOL, TL_CC_DSO,
+  TL_CC_NCOL
+};
+
+/* xray_calls: one row per matched function entry/exit */
+enum {
+  TL_XC_ID, TL_XC_TID, TL_XC_PID, TL_XC_CPU, TL_XC_FUNC_ID, TL_XC_NAME,
+  TL_XC_TS, TL_XC_DUR, TL_XC_DEPTH, TL_XC_PARENT,
+  TL_XC_NCOL
+};
+
+/* trace_warnings: what was skipped or cut short (filled by trace.c) */
+enum {
+  TL_TW_ID, TL_TW_FILE, TL_TW_OFFSET, TL_TW_MESSAGE,
+  TL_TW_NCOL
+};
+
+#define TL_MAX_NCOL 16
+
+#endif /* TL_TABLES_H */

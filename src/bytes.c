@@ -1,0 +1,167 @@
+/*
+** bytes.c: the bounds-checked byte cursor (see bytes.h).
+**
+** The checks compare the request with the bytes that remain (n - i), never
+** i + request with n, so a huge request cannot wrap around.
+*/
+#include "bytes.h"
+
+#include <string.h>
+
+TlBytes tl_bytes(const void *a, size_t n, int bo){
+  TlBytes b;
+  b.a = (const uint8_t*)a;
+  b.n = a ? n : 0;
+  b.i = 0;
+  b.bo = bo;
+  return b;
+}
+
+uint16_t tl_load_u16_unchecked(const uint8_t *a, int bo){
+  if( bo==TL_BE ) return (uint16_t)((a[0]<<8) | a[1]);
+  return (uint16_t)((a[1]<<8) | a[0]);
+}
+
+uint32_t tl_load_u32_unchecked(const uint8_t *a, int bo){
+  if( bo==TL_BE ){
+    return ((uint32_t)a[0]<<24) | ((uint32_t)a[1]<<16)
+         | ((uint32_t)a[2]<<8) | (uint32_t)a[3];
+  }
+  return ((uint32_t)a[3]<<24) | ((uint32_t)a[2]<<16)
+       | ((uint32_t)a[1]<<8) | (uint32_t)a[0];
+}
+
+uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo){
+  uint64_t hi, lo;
+  if( bo==TL_BE ){
+    hi = tl_load_u32_unchecked(a, bo);
+    lo = tl_load_u32_unchecked(a+4, bo);
+  }else{
+    lo = tl_load_u32_unchecked(a, bo);
+    hi = tl_load_u32_unchecked(a+4, bo);
+  }
+  return (hi<<32) | lo;
+}
+
+int tl_bytes_u8(TlBytes *p, uint8_t *pOut){
+  if( p->n - p->i < 1 ) return -1;
+  *pOut = p->a[p->i++];
+  return 0;
+}
+
+int tl_bytes_u16(TlBytes *p, int bo, uint16_t *pOut){
+  if( p->n - p->i < 2 ) return -1;
+  *pOut = tl_load_u16_unchecked(p->a + p->i, bo);
+  p->i += 2;
+  return 0;
+}
+
+int tl_bytes_u32(TlBytes *p, int bo, uint32_t *pOut){
+  if( p->n - p->i < 4 ) return -1;
+  *pOut = tl_load_u32_unchecked(p->a + p->i, bo);
+  p->i += 4;
+  return 0;
+}
+
+int tl_bytes_u64(TlBytes *p, int bo, uint64_t *pOut){
+  if( p->n - p->i < 8 ) return -1;
+  *pOut = tl_load_u64_unchecked(p->a + p->i, bo);
+  p->i += 8;
+  return 0;
+}
+
+int tl_bytes_u16e(TlBytes *p, uint16_t *pOut){ return tl_bytes_u16(p, p->bo, pOut); }
+int tl_bytes_u32e(TlBytes *p, uint32_t *pOut){ return tl_bytes_u32(p, p->bo, pOut); }
+int tl_bytes_u64e(TlBytes *p, uint64_t *pOut){ return tl_bytes_u64(p, p->bo, pOut); }
+
+int tl_bytes_skip(TlBytes *p, size_t n){
+  if( p->n - p->i < n ) return -1;
+  p->i += n;
+  return 0;
+}
+
+int tl_bytes_seek(TlBytes *p, size_t i){
+  if( i > p->n ) return -1;
+  p->i = i;
+  return 0;
+}
+
+int tl_bytes_align(TlBytes *p, size_t nAlign){
+  size_t r;
+  if( nAlign<=1 ) return 0;
+  r = p->i % nAlign;
+  if( r==0 ) return 0;
+  return tl_bytes_skip(p, nAlign - r);
+}
+
+int tl_bytes_ptr(TlBytes *p, size_t n, const uint8_t **pz){
+  if( p->n - p->i < n ) return -1;
+  *pz = p->a + p->i;
+  p->i += n;
+  return 0;
+}
+
+int tl_bytes_copy(TlBytes *p, void *a, size_t n){
+  if( p->n - p->i < n ) return -1;
+  if( n ) memcpy(a, p->a + p->i, n);
+  p->i += n;
+  return 0;
+}
+
+int tl_bytes_sub(TlBytes *p, size_t n, TlBytes *pOut){
+  if( p->n - p->i < n ) return -1;
+  pOut->a = p->a + p->i;
+  pOut->n = n;
+  pOut->i = 0;
+  pOut->bo = p->bo;
+  p->i += n;
+  return 0;
+}
+
+int tl_bytes_cstr(TlBytes *p, const char **pz, size_t *pn){
+  const uint8_t *z;
+  size_t nLeft = p->n - p->i;
+  if( nLeft==0 ) return -1;
+  z = memchr(p->a + p->i, 0, nLeft);
+  if( z==0 ) return -1;
+  *pz = (const char*)(p->a + p->i);
+  *pn = (size_t)(z - (p->a + p->i));
+  p->i += *pn + 1;
+  return 0;
+}
+
+int tl_bytes_peek_u32(const TlBytes *p, int bo, uint32_t *pOut){
+  if( p->n - p->i < 4 ) return -1;
+  *pOut = tl_load_u32_unchecked(p->a + p->i, bo);
+  return 0;
+}
+
+int tl_bits_read(const uint8_t *a, size_t n, uint64_t iBit, unsigned nBits,
+                 int bo, uint64_t *pOut){
+  uint64_t v = 0;
+  uint64_t iPos = iBit;
+  unsigned nGot = 0;
+  if( nBits==0 || nBits>64 ) return -1;
+  if( iBit/8 >= n ) return -1;
+  if( (n - iBit/8)*8 - (iBit%8) < nBits ) return -1;
+  while( nGot<nBits ){
+    unsigned b = a[iPos/8];
+    unsigned iOff = (unsigned)(iPos%8);
+    unsigned nTake = 8 - iOff;
+    uint64_t bits;
+    if( nTake > nBits - nGot ) nTake = nBits - nGot;
+    if( bo==TL_LE ){
+      /* bits are numbered from the least significant bit of each byte */
+      bits = (b >> iOff) & ((1u<<nTake)-1);
+      v |= bits << nGot;
+    }else{
+      /* bits are numbered from the most significant bit of each byte */
+      bits = (b >> (8 - iOff - nTake)) & ((1u<<nTake)-1);
+      v = (nTake==64 ? 0 : (v << nTake)) | bits;
+    }
+    nGot += nTake;
+    iPos += nTake;
+  }
+  *pOut = v;
+  return 0;
+}

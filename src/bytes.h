@@ -1,0 +1,85 @@
+/*
+** bytes.h: the bounds-checked byte cursor.
+**
+** Every read of file data goes through a TlBytes window. A window never
+** reaches past its end: each reader checks the bytes that remain before it
+** reads, and a failed read leaves the cursor where it was. Byte order is
+** explicit in every call (or set once in the window, for the _e forms).
+**
+** Only bytes.c indexes raw buffers.
+*/
+#ifndef TL_BYTES_H
+#define TL_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_LE 0                   /* little-endian */
+#define TL_BE 1                   /* big-endian */
+
+typedef struct TlBytes TlBytes;
+struct TlBytes {
+  const uint8_t *a;               /* First byte of the window */
+  size_t n;                       /* Size of the window in bytes */
+  size_t i;                       /* Offset of the next unread byte; i<=n */
+  int bo;                         /* Byte order for the _e readers: TL_LE/TL_BE */
+};
+
+/* Make a window over n bytes at a, positioned at 0, with byte order bo. */
+TlBytes tl_bytes(const void *a, size_t n, int bo);
+
+/* Bytes left to read. */
+static inline size_t tl_bytes_left(const TlBytes *p){ return p->n - p->i; }
+
+/*
+** Each reader returns 0 on success and -1 when fewer bytes remain than it
+** needs; on failure the cursor does not move and *pOut is left untouched.
+*/
+int tl_bytes_u8(TlBytes*, uint8_t *pOut);
+int tl_bytes_u16(TlBytes*, int bo, uint16_t *pOut);
+int tl_bytes_u32(TlBytes*, int bo, uint32_t *pOut);
+int tl_bytes_u64(TlBytes*, int bo, uint64_t *pOut);
+int tl_bytes_u16e(TlBytes*, uint16_t *pOut);   /* in p->bo */
+int tl_bytes_u32e(TlBytes*, uint32_t *pOut);
+int tl_bytes_u64e(TlBytes*, uint64_t *pOut);
+int tl_bytes_skip(TlBytes*, size_t n);
+int tl_bytes_seek(TlBytes*, size_t i);         /* absolute; i<=n */
+int tl_bytes_align(TlBytes*, size_t nAlign);   /* skip to a multiple of nAlign */
+
+/* Point *pz at the next n bytes (borrowed) and advance. */
+int tl_bytes_ptr(TlBytes*, size_t n, const uint8_t **pz);
+
+/* Copy the next n bytes into a and advance. */
+int tl_bytes_copy(TlBytes*, void *a, size_t n);
+
+/* Child window of the next n bytes (same byte order); advances the parent. */
+int tl_bytes_sub(TlBytes*, size_t n, TlBytes *pOut);
+
+/*
+** A NUL-terminated string starting at the cursor: *pz points at it, *pn is
+** its length without the NUL, the cursor moves past the NUL. Fails when no
+** NUL occurs before the end of the window.
+*/
+int tl_bytes_cstr(TlBytes*, const char **pz, size_t *pn);
+
+/* Peek without moving: the same contract as the readers above. */
+int tl_bytes_peek_u32(const TlBytes*, int bo, uint32_t *pOut);
+
+/*
+** Unchecked loads from a buffer the caller has already bounds-checked
+** (for example through tl_bytes_ptr). They never look past a+2/4/8.
+*/
+uint16_t tl_load_u16_unchecked(const uint8_t *a, int bo);
+uint32_t tl_load_u32_unchecked(const uint8_t *a, int bo);
+uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo);
+
+/*
+** Read nBits (1..64) starting at bit offset iBit of the n-byte buffer a.
+** bo TL_LE: bits are numbered from the least significant bit of each byte
+** (CTF little-endian bitfields); TL_BE: from the most significant bit. Returns
+** -1 if the field does not fit in the buffer.
+*/
+int tl_bits_read(const uint8_t *a, size_t n, uint64_t iBit, unsigned nBits,
+                 int bo, uint64_t *pOut);
+
+#endif /* TL_BYTES_H */

@@ -1,0 +1,66 @@
+/*
+** extension.c: the entry point of the tracelite SQLite extension.
+**
+**     sqlite> .load ./tracelite
+**     sqlite> SELECT name, count(*) FROM events('perf.data') GROUP BY name;
+**
+** Registers every table (one per file under vtab/) and the scalar function
+** tracelite_version(). Only sqlite3_tracelite_init is exported.
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT1
+
+#include "trace.h"
+#include "vtab_util.h"
+
+#define TL_EXPORT __attribute__((visibility("default")))
+#define TL_VERSION "0.1.0"
+
+TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
+                                     const sqlite3_api_routines *pApi);
+
+/* tracelite_version(): the extension's version and its formats. */
+static void versionFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  sqlite3_str *p = sqlite3_str_new(0);
+  int i;
+  (void)argc; (void)argv;
+  sqlite3_str_appendf(p, "tracelite %s (", TL_VERSION);
+  for(i=0; tl_readers[i]; i++){
+    sqlite3_str_appendf(p, "%s%s", i ? " " : "", tl_readers[i]->zName);
+  }
+  sqlite3_str_appendchar(p, 1, ')');
+  sqlite3_result_text(ctx, sqlite3_str_finish(p), -1, sqlite3_free);
+}
+
+TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
+                                     const sqlite3_api_routines *pApi){
+  typedef int (*RegisterFn)(sqlite3*);
+  static const RegisterFn aReg[] = {
+    events_vtab_register,
+    tracks_vtab_register,
+    symbols_vtab_register,
+    event_types_vtab_register,
+    packets_vtab_register,
+    perf_features_vtab_register,
+    xray_functions_vtab_register,
+    callchains_vtab_register,
+    xray_calls_vtab_register,
+    trace_warnings_vtab_register,
+  };
+  size_t i;
+  int rc = SQLITE_OK;
+  SQLITE_EXTENSION_INIT2(pApi);
+  if( sqlite3_libversion_number() < 3031000 ){
+    if( pzErrMsg ) *pzErrMsg = sqlite3_mprintf("tracelite needs SQLite 3.31 or later");
+    return SQLITE_ERROR;
+  }
+  for(i=0; i<sizeof(aReg)/sizeof(aReg[0]) && rc==SQLITE_OK; i++){
+    rc = aReg[i](db);
+  }
+  if( rc==SQLITE_OK ){
+    rc = sqlite3_create_function(db, "tracelite_version", 0,
+                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                 0, versionFunc, 0, 0);
+  }
+  return rc;
+}

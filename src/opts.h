@@ -1,0 +1,49 @@
+/*
+** opts.h: the options string.
+**
+** Grammar:   options := [ pair { sep pair } ]
+**            pair    := key [ws] '=' [ws] value
+**            sep     := ',' | ';' | whitespace
+**            value   := bare | 'single quoted' | "double quoted"
+** A bare value runs to the next separator; quoted values may hold any
+** character, with the quote doubled to include it. Keys are letters, digits
+** and '_'. The same keys are accepted as the arguments of CREATE VIRTUAL
+** TABLE ... USING events(path='x', binary='y').
+*/
+#ifndef TL_OPTS_H
+#define TL_OPTS_H
+
+#include "err.h"
+
+#define TL_OPTS_MAX 16
+
+typedef struct TlOpts TlOpts;
+struct TlOpts {
+  int n;                          /* pairs used */
+  char *azKey[TL_OPTS_MAX];       /* malloc'd keys */
+  char *azVal[TL_OPTS_MAX];       /* malloc'd values */
+};
+
+void tl_opts_init(TlOpts*);
+void tl_opts_free(TlOpts*);
+
+/*
+** Parse z (may be NULL or empty) and add its pairs to *p. A key given twice
+** keeps the last value. Returns TL_OK or TL_EMISUSE with a message naming
+** the character position.
+*/
+int tl_opts_parse(TlOpts*, const char *z, TlErr *pErr);
+
+/* Add one pair, replacing an earlier value of the same key. */
+int tl_opts_set(TlOpts*, const char *zKey, const char *zVal);
+
+/* The value of zKey or NULL. */
+const char *tl_opts_get(const TlOpts*, const char *zKey);
+
+/*
+** Canonical text of the options (keys sorted, values quoted) in a malloc'd
+** string; used as part of the trace cache key. NULL on OOM.
+*/
+char *tl_opts_canonical(const TlOpts*);
+
+#endif /* TL_OPTS_H */

@@ -1,0 +1,63 @@
+/*
+** source.h: read-only access to a trace file.
+**
+** A TlSource is opened once per file and shared by every scan (it is
+** immutable after open). Regular files are mapped read-only; where mapping
+** fails (FIFOs, some special files) reads fall back to pread into a buffer
+** owned by a TlWin, the per-scan window holder.
+*/
+#ifndef TL_SOURCE_H
+#define TL_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+#include "err.h"
+
+typedef struct TlSource TlSource;
+struct TlSource {
+  int fd;                         /* open descriptor, -1 when from memory */
+  uint64_t nSize;                 /* file size at open */
+  const uint8_t *aMap;            /* whole-file mapping, or NULL */
+  void *pOwn;                     /* what to munmap or free at close, or NULL */
+  int bMapped;                    /* pOwn came from mmap (munmap at close) */
+  char *zPath;                    /* path as opened (malloc'd) */
+};
+
+/*
+** Open zPath read-only. Returns TL_OK or an error in pErr (missing file,
+** a directory, permissions). *ppSrc must be freed with tl_source_close().
+*/
+int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr);
+
+/*
+** A source over n bytes of memory (fuzzers, tests). The bytes are copied
+** when bCopy, else borrowed and must outlive the source.
+*/
+int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc);
+
+void tl_source_close(TlSource*);  /* NULL-safe */
+
+typedef struct TlWin TlWin;
+struct TlWin {
+  const TlSource *pSrc;           /* the file */
+  uint8_t *aBuf;                  /* pread buffer (unmapped sources only) */
+  size_t nAlloc;                  /* bytes allocated at aBuf */
+};
+
+void tl_win_init(TlWin*, const TlSource*);
+void tl_win_free(TlWin*);
+
+/*
+** A window of n bytes at file offset iOff in *pOut (byte order bo). Near the
+** end of the file the window is shorter; past it, empty. The bytes are
+** borrowed until the next call on this TlWin. Returns TL_OK, or TL_EIO /
+** TL_ENOMEM (n over the 256 MiB cap on unmapped sources) in pErr.
+*/
+int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
+               TlErr *pErr);
+
+#define TL_WIN_MAX ((size_t)256<<20)
+
+#endif /* TL_SOURCE_H */

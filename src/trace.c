@@ -1,0 +1,563 @@
+/*
+** trace.c: trace opening, format detection, the trace cache, queries.
+*/
+#define _GNU_SOURCE 1
+#include "trace.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
+#define TL_WARN_MAX  1000         /* warnings kept per trace */
+#define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
+
+const char *const tl_common_options[] = { "format", 0 };
+
+typedef struct TraceWarn TraceWarn;
+struct TraceWarn {
+  char *zFile;                    /* file within the trace or NULL */
+  uint64_t iOff;                  /* byte offset or TL_NO_OFFSET */
+  char *zMsg;                     /* the warning */
+};
+
+typedef struct TraceInternal TraceInternal;
+struct TraceInternal {
+  /* cache key */
+  uint64_t dev, ino, size;
+  int64_t mtimeSec, mtimeNsec;
+  char *zKeyOpts;                 /* canonical options */
+  char *zKeyPath;                 /* path as given (part of the key: CTF dirs) */
+  int nRef;                       /* references held by tables */
+  uint64_t iLastUse;              /* LRU clock */
+  pthread_mutex_t mutex;          /* guards aWarn and reader's lazy state */
+  TraceWarn *aWarn;               /* warnings */
+  int nWarn;                      /* warnings used */
+  int nWarnAlloc;                 /* warnings allocated */
+  int nWarnDropped;               /* warnings over TL_WARN_MAX */
+  TlTrace *pNext;                 /* next trace in the cache list */
+};
+
+static pthread_mutex_t cacheMutex = PTHREAD_MUTEX_INITIALIZER;
+static TlTrace *pCache = 0;       /* cached traces, most recent first */
+static uint64_t iCacheClock = 0;  /* LRU clock */
+
+void tl_val_textz(TlVal *p, const char *z){
+  if( z==0 ){ p->t = TL_NULL; return; }
+  tl_val_text(p, z, strlen(z));
+}
+
+void tl_val_str(TlVal *p, const TlStr *pStr){
+  if( pStr->bErr || pStr->z==0 ){ p->t = TL_NULL; return; }
+  tl_val_text(p, pStr->z, pStr->n);
+}
+
+static TraceInternal *internal(TlTrace *p){
+  return (TraceInternal*)p->pInternal;
+}
+
+void tl_trace_lock(TlTrace *p){ pthread_mutex_lock(&internal(p)->mutex); }
+void tl_trace_unlock(TlTrace *p){ pthread_mutex_unlock(&internal(p)->mutex); }
+
+void tl_trace_warn(TlTrace *p, const char *zFile, uint64_t iOff,
+                   const char *zFmt, ...){
+  TraceInternal *pI = internal(p);
+  char zMsg[512];
+  va_list ap;
+  int i;
+  va_start(ap, zFmt);
+  vsnprintf(zMsg, sizeof(zMsg), zFmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(&pI->mutex);
+  for(i=0; i<pI->nWarn; i++){
+    TraceWarn *w = &pI->aWarn[i];
+    if( w->iOff==iOff && strcmp(w->zMsg, zMsg)==0
+     && ((w->zFile==0 && zFile==0) || (w->zFile && zFile && strcmp(w->zFile, zFile)==0)) ){
+      pthread_mutex_unlock(&pI->mutex);
+      return;
+    }
+  }
+  if( pI->nWarn>=TL_WARN_MAX ){
+    pI->nWarnDropped++;
+  }else{
+    if( pI->nWarn==pI->nWarnAlloc ){
+      int nNew = pI->nWarnAlloc ? pI->nWarnAlloc*2 : 8;
+      TraceWarn *aNew = realloc(pI->aWarn, (size_t)nNew*sizeof(TraceWarn));
+      if( aNew ){ pI->aWarn = aNew; pI->nWarnAlloc = nNew; }
+    }
+    if( pI->nWarn<pI->nWarnAlloc ){
+      TraceWarn *w = &pI->aWarn[pI->nWarn];
+      w->zFile = zFile ? strdup(zFile) : 0;
+      w->iOff = iOff;
+      w->zMsg = strdup(zMsg);
+      if( w->zMsg ) pI->nWarn++; else free(w->zFile);
+    }
+  }
+  pthread_mutex_unlock(&pI->mutex);
+}
+
+const TlReaderDef *tl_reader_find(const char *zName){
+  int i;
+  for(i=0; tl_readers[i]; i++){
+    if( strcmp(tl_readers[i]->zName, zName)==0 ) return tl_readers[i];
+  }
+  return 0;
+}
+
+/* Free a trace that nobody references. */
+static void trace_free(TlTrace *p){
+  TraceInternal *pI;
+  int i;
+  if( p==0 ) return;
+  pI = internal(p);
+  if( p->pReader && p->pReader->xClose && p->pData ) p->pReader->xClose(p->pData);
+  tl_index_free(&p->index);
+  tl_source_close(p->pSrc);
+  tl_opts_free(&p->opts);
+  free(p->zPath);
+  if( pI ){
+    for(i=0; i<pI->nWarn; i++){ free(pI->aWarn[i].zFile); free(pI->aWarn[i].zMsg); }
+    free(pI->aWarn);
+    free(pI->zKeyOpts);
+    free(pI->zKeyPath);
+    pthread_mutex_destroy(&pI->mutex);
+    free(pI);
+  }
+  free(p);
+}
+
+/* Check every option key against the common and the readers' lists. */
+static int check_options(const TlOpts *pOpts, TlErr *pErr){
+  int i, j, k;
+  for(i=0; i<pOpts->n; i++){
+    int bKnown = 0;
+    const char *zKey = pOpts->azKey[i];
+    for(j=0; tl_common_options[j] && !bKnown; j++){
+      if( strcmp(tl_common_options[j], zKey)==0 ) bKnown = 1;
+    }
+    for(j=0; tl_readers[j] && !bKnown; j++){
+      const char *const *az = tl_readers[j]->azOptions;
+      for(k=0; az && az[k]; k++){
+        if( strcmp(az[k], zKey)==0 ){ bKnown = 1; break; }
+      }
+    }
+    if( !bKnown ){
+      return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "unknown option \"%s\"", zKey);
+    }
+  }
+  return TL_OK;
+}
+
+/* Pick the reader: format= or the most confident probe. */
+static int choose_reader(TlTrace *p, TlErr *pErr){
+  const char *zFormat = tl_opts_get(&p->opts, "format");
+  const uint8_t *aHead = 0;
+  size_t nHead = 0;
+  int i, iBest = -1, nBest = 0;
+  if( zFormat ){
+    p->pReader = tl_reader_find(zFormat);
+    if( p->pReader==0 ){
+      return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "unknown format \"%s\"", zFormat);
+    }
+    return TL_OK;
+  }
+  if( p->pSrc ){
+    TlWin w;
+    TlBytes b;
+    int rc;
+    tl_win_init(&w, p->pSrc);
+    rc = tl_win_get(&w, 0, TL_PROBE_BYTES, TL_LE, &b, pErr);
+    if( rc ){ tl_win_free(&w); return rc; }
+    aHead = b.a;
+    nHead = b.n;
+    for(i=0; tl_readers[i]; i++){
+      int n = tl_readers[i]->xProbe(aHead, nHead, p->zPath, 0);
+      if( n>nBest ){ nBest = n; iBest = i; }
+    }
+    tl_win_free(&w);
+  }else{
+    for(i=0; tl_readers[i]; i++){
+      int n = tl_readers[i]->xProbe(0, 0, p->zPath, 1);
+      if( n>nBest ){ nBest = n; iBest = i; }
+    }
+  }
+  if( iBest<0 ){
+    if( p->pSrc && p->pSrc->nSize==0 ){
+      return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+                        "empty file: not a trace in a format tracelite reads");
+    }
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "not a trace in a format tracelite reads (CTF, perf.data, XRay, CPEL)");
+  }
+  p->pReader = tl_readers[iBest];
+  return TL_OK;
+}
+
+/* Open a trace without the cache. */
+static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
+                               const struct stat *pSt, TlTrace **ppTrace,
+                               TlErr *pErr){
+  TlTrace *p;
+  TraceInternal *pI;
+  int rc = TL_OK;
+  int i;
+  *ppTrace = 0;
+  p = calloc(1, sizeof(*p));
+  pI = calloc(1, sizeof(*pI));
+  if( p==0 || pI==0 ){
+    free(p); free(pI);
+    return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  p->pInternal = pI;
+  pthread_mutex_init(&pI->mutex, 0);
+  tl_index_init(&p->index);
+  tl_opts_init(&p->opts);
+  p->zPath = strdup(zPath);
+  if( p->zPath==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); goto open_error; }
+  for(i=0; i<pOpts->n && rc==TL_OK; i++){
+    if( tl_opts_set(&p->opts, pOpts->azKey[i], pOpts->azVal[i]) ){
+      rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }
+  }
+  if( rc ) goto open_error;
+  pI->dev = (uint64_t)pSt->st_dev;
+  pI->ino = (uint64_t)pSt->st_ino;
+  pI->size = (uint64_t)pSt->st_size;
+  pI->mtimeSec = (int64_t)pSt->st_mtim.tv_sec;
+  pI->mtimeNsec = (int64_t)pSt->st_mtim.tv_nsec;
+  pI->zKeyOpts = tl_opts_canonical(pOpts);
+  pI->zKeyPath = strdup(zPath);
+  if( pI->zKeyOpts==0 || pI->zKeyPath==0 ){
+    rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    goto open_error;
+  }
+  if( S_ISDIR(pSt->st_mode) ){
+    p->bDir = 1;
+  }else{
+    rc = tl_source_open(zPath, &p->pSrc, pErr);
+    if( rc ) goto open_error;
+  }
+  rc = choose_reader(p, pErr);
+  if( rc ) goto open_error;
+  rc = p->pReader->xOpen(p, pErr);
+  if( rc ) goto open_error;
+  if( p->nEventsHint==0 ){
+    uint64_t n = tl_index_events(&p->index);
+    if( n!=TL_UNKNOWN ) p->nEventsHint = n;
+  }
+  *ppTrace = p;
+  return TL_OK;
+
+open_error:
+  trace_free(p);
+  return rc;
+}
+
+/* Evict unreferenced traces beyond TL_CACHE_KEEP. Caller holds cacheMutex. */
+static void cache_trim(int nKeep){
+  for(;;){
+    TlTrace *p, *pOld = 0;
+    int nIdle = 0;
+    for(p=pCache; p; p=internal(p)->pNext){
+      if( internal(p)->nRef==0 ){
+        nIdle++;
+        if( pOld==0 || internal(p)->iLastUse < internal(pOld)->iLastUse ) pOld = p;
+      }
+    }
+    if( nIdle<=nKeep || pOld==0 ) return;
+    {
+      TlTrace **pp;
+      for(pp=&pCache; *pp; pp=&internal(*pp)->pNext){
+        if( *pp==pOld ){ *pp = internal(pOld)->pNext; break; }
+      }
+    }
+    trace_free(pOld);
+  }
+}
+
+static TlTrace *cache_find(const struct stat *pSt, const char *zPath,
+                           const char *zKeyOpts){
+  TlTrace *p;
+  for(p=pCache; p; p=internal(p)->pNext){
+    TraceInternal *pI = internal(p);
+    if( pI->dev==(uint64_t)pSt->st_dev && pI->ino==(uint64_t)pSt->st_ino
+     && pI->size==(uint64_t)pSt->st_size
+     && pI->mtimeSec==(int64_t)pSt->st_mtim.tv_sec
+     && pI->mtimeNsec==(int64_t)pSt->st_mtim.tv_nsec
+     && strcmp(pI->zKeyOpts, zKeyOpts)==0
+     && (!S_ISDIR(pSt->st_mode) || strcmp(pI->zKeyPath, zPath)==0) ){
+      return p;
+    }
+  }
+  return 0;
+}
+
+int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
+                       TlTrace **ppTrace, TlErr *pErr){
+  struct stat st;
+  char *zKeyOpts;
+  TlTrace *p, *pOther;
+  int rc;
+  int bCache;
+  *ppTrace = 0;
+  rc = check_options(pOpts, pErr);
+  if( rc ) return rc;
+  if( zPath==0 || zPath[0]==0 ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "no trace path given");
+  }
+  if( stat(zPath, &st) ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "cannot open: %s", strerror(errno));
+  }
+  /* Only regular files and directories can be cached: a FIFO is read once. */
+  bCache = S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+  zKeyOpts = tl_opts_canonical(pOpts);
+  if( zKeyOpts==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( bCache ){
+    pthread_mutex_lock(&cacheMutex);
+    p = cache_find(&st, zPath, zKeyOpts);
+    if( p ){
+      internal(p)->nRef++;
+      internal(p)->iLastUse = ++iCacheClock;
+      pthread_mutex_unlock(&cacheMutex);
+      free(zKeyOpts);
+      *ppTrace = p;
+      return TL_OK;
+    }
+    pthread_mutex_unlock(&cacheMutex);
+  }
+  /* Open outside the lock: a large index build must not stall other traces. */
+  rc = trace_open_uncached(zPath, pOpts, &st, &p, pErr);
+  if( rc ){ free(zKeyOpts); return rc; }
+  internal(p)->nRef = 1;
+  if( bCache ){
+    pthread_mutex_lock(&cacheMutex);
+    pOther = cache_find(&st, zPath, zKeyOpts);
+    if( pOther ){
+      /* Another thread opened it meanwhile: use theirs. */
+      internal(pOther)->nRef++;
+      internal(pOther)->iLastUse = ++iCacheClock;
+      pthread_mutex_unlock(&cacheMutex);
+      trace_free(p);
+      free(zKeyOpts);
+      *ppTrace = pOther;
+      return TL_OK;
+    }
+    internal(p)->iLastUse = ++iCacheClock;
+    internal(p)->pNext = pCache;
+    pCache = p;
+    cache_trim(TL_CACHE_KEEP);
+    pthread_mutex_unlock(&cacheMutex);
+  }else{
+    internal(p)->iLastUse = 0;    /* not in the cache: freed on release */
+    internal(p)->nRef = -1000000; /* marker, see tl_trace_release */
+  }
+  free(zKeyOpts);
+  *ppTrace = p;
+  return TL_OK;
+}
+
+int tl_trace_open(const char *zPath, const char *zOptions, TlTrace **ppTrace,
+                  TlErr *pErr){
+  TlOpts opts;
+  int rc;
+  tl_opts_init(&opts);
+  rc = tl_opts_parse(&opts, zOptions, pErr);
+  if( rc==TL_OK ) rc = tl_trace_open_opts(zPath, &opts, ppTrace, pErr);
+  tl_opts_free(&opts);
+  return rc;
+}
+
+void tl_trace_release(TlTrace *p){
+  if( p==0 ) return;
+  if( internal(p)->nRef<0 ){      /* uncached (FIFO): the only reference */
+    trace_free(p);
+    return;
+  }
+  pthread_mutex_lock(&cacheMutex);
+  internal(p)->nRef--;
+  cache_trim(TL_CACHE_KEEP);
+  pthread_mutex_unlock(&cacheMutex);
+}
+
+void tl_trace_cache_clear(void){
+  pthread_mutex_lock(&cacheMutex);
+  cache_trim(0);
+  pthread_mutex_unlock(&cacheMutex);
+}
+
+int tl_trace_cache_count(void){
+  TlTrace *p;
+  int n = 0;
+  pthread_mutex_lock(&cacheMutex);
+  for(p=pCache; p; p=internal(p)->pNext) n++;
+  pthread_mutex_unlock(&cacheMutex);
+  return n;
+}
+
+double tl_trace_estimate(TlTrace *p, int iTable){
+  double n;
+  switch( iTable ){
+    case TL_TAB_PACKETS:  n = (double)p->index.n; break;
+    case TL_TAB_WARNINGS: n = 10; break;
+    default:
+      n = p->nEventsHint ? (double)p->nEventsHint : 1e6;
+      if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_CALLCHAINS
+       && iTable!=TL_TAB_XRAY_CALLS ) n = n/100 + 10;
+      break;
+  }
+  return n<1 ? 1 : n;
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+struct TlQuery {
+  TlTrace *pTrace;                /* the trace (reference held by the caller) */
+  int iTable;                     /* TL_TAB_* */
+  TlFilter filter;                /* copy of the filter (aCpu borrowed) */
+  TlScan *pScan;                  /* reader scan, or NULL for built-in tables */
+  size_t i;                       /* next packet / warning (built-in tables) */
+  TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
+  TlErr err;                      /* built-in tables' error */
+  char *zTmp;                     /* built-in tables: text of the current row */
+};
+
+int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
+                  TlQuery **ppQuery, TlErr *pErr){
+  TlQuery *q = calloc(1, sizeof(*q));
+  int rc = TL_OK;
+  *ppQuery = 0;
+  if( q==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  q->pTrace = pTrace;
+  q->iTable = iTable;
+  q->filter = *pFilter;
+  tl_err_clear(&q->err);
+  if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
+    rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
+    if( rc==TL_DONE ){ q->pScan = 0; q->i = SIZE_MAX; rc = TL_OK; }
+    if( rc ){ free(q); return rc; }
+  }
+  *ppQuery = q;
+  return TL_OK;
+}
+
+/* The packets table, straight from the index. */
+static int query_next_packet(TlQuery *q, TlRow *pRow){
+  const TlIndex *pIdx = &q->pTrace->index;
+  const TlPacket *p;
+  TlVal *a = q->aVal;
+  int j;
+  while( q->i < pIdx->n ){
+    p = &pIdx->a[q->i];
+    if( q->filter.bRowid && (int64_t)q->i!=q->filter.iRowid ){ q->i++; continue; }
+    break;
+  }
+  if( q->i >= pIdx->n ) return TL_DONE;
+  p = &pIdx->a[q->i];
+  for(j=0; j<TL_PK_NCOL; j++) tl_val_null(&a[j]);
+  tl_val_int(&a[TL_PK_ID], (int64_t)q->i);
+  if( p->iStream>=0 ) tl_val_int(&a[TL_PK_STREAM], p->iStream);
+  if( p->iCpu>=0 ) tl_val_int(&a[TL_PK_CPU], p->iCpu);
+  if( p->iFile < pIdx->nFile ) tl_val_textz(&a[TL_PK_FILE], pIdx->azFile[p->iFile]);
+  tl_val_int(&a[TL_PK_OFFSET], (int64_t)p->iOff);
+  tl_val_int(&a[TL_PK_SIZE], (int64_t)p->nSize);
+  tl_val_int(&a[TL_PK_CONTENT_SIZE], (int64_t)p->nContent);
+  if( p->tsBegin!=TL_TS_MIN ) tl_val_int(&a[TL_PK_TS_BEGIN], p->tsBegin);
+  if( p->tsEnd!=TL_TS_MAX ) tl_val_int(&a[TL_PK_TS_END], p->tsEnd);
+  if( p->nEvents!=TL_UNKNOWN ) tl_val_int(&a[TL_PK_EVENTS], (int64_t)p->nEvents);
+  if( p->nDiscarded!=TL_UNKNOWN ) tl_val_int(&a[TL_PK_DISCARDED], (int64_t)p->nDiscarded);
+  if( p->iSeq>=0 ) tl_val_int(&a[TL_PK_SEQ], p->iSeq);
+  if( p->mCpu && tl_col_used(&q->filter, TL_PK_ARGS) ){
+    TlStr s;
+    int c;
+    tl_str_init(&s);
+    tl_json_obj_begin(&s);
+    tl_json_key(&s, "cpus");
+    tl_json_arr_begin(&s);
+    for(c=0; c<63; c++) if( p->mCpu & ((uint64_t)1<<c) ) tl_json_int(&s, c);
+    if( p->mCpu & ((uint64_t)1<<63) ) tl_json_strz(&s, "other");
+    tl_json_arr_end(&s);
+    tl_json_obj_end(&s);
+    free(q->zTmp);
+    q->zTmp = s.bErr ? 0 : s.z;
+    if( s.bErr ) tl_str_free(&s);
+    tl_val_textz(&a[TL_PK_ARGS], q->zTmp);
+  }
+  pRow->iRowid = (int64_t)q->i;
+  pRow->a = a;
+  q->i++;
+  return TL_ROW;
+}
+
+/* The trace_warnings table. */
+static int query_next_warning(TlQuery *q, TlRow *pRow){
+  TraceInternal *pI = internal(q->pTrace);
+  TlVal *a = q->aVal;
+  int rc = TL_DONE;
+  pthread_mutex_lock(&pI->mutex);
+  if( q->i < (size_t)pI->nWarn ){
+    TraceWarn *w = &pI->aWarn[q->i];
+    size_t nF = w->zFile ? strlen(w->zFile)+1 : 0;
+    size_t nM = strlen(w->zMsg)+1;
+    char *z = malloc(nF + nM);
+    if( z==0 ){
+      rc = tl_err_set(&q->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }else{
+      free(q->zTmp);
+      q->zTmp = z;
+      if( nF ) memcpy(z, w->zFile, nF);
+      memcpy(z+nF, w->zMsg, nM);
+      tl_val_int(&a[TL_TW_ID], (int64_t)q->i);
+      if( nF ) tl_val_textz(&a[TL_TW_FILE], z); else tl_val_null(&a[TL_TW_FILE]);
+      if( w->iOff!=TL_NO_OFFSET ) tl_val_int(&a[TL_TW_OFFSET], (int64_t)w->iOff);
+      else tl_val_null(&a[TL_TW_OFFSET]);
+      tl_val_textz(&a[TL_TW_MESSAGE], z+nF);
+      pRow->iRowid = (int64_t)q->i;
+      pRow->a = a;
+      q->i++;
+      rc = TL_ROW;
+    }
+  }else if( q->i==(size_t)pI->nWarn && pI->nWarnDropped>0 ){
+    free(q->zTmp);
+    q->zTmp = malloc(80);
+    if( q->zTmp ){
+      snprintf(q->zTmp, 80, "%d more warnings were not kept", pI->nWarnDropped);
+      tl_val_int(&a[TL_TW_ID], (int64_t)q->i);
+      tl_val_null(&a[TL_TW_FILE]);
+      tl_val_null(&a[TL_TW_OFFSET]);
+      tl_val_textz(&a[TL_TW_MESSAGE], q->zTmp);
+      pRow->iRowid = (int64_t)q->i;
+      pRow->a = a;
+      q->i++;
+      rc = TL_ROW;
+    }
+  }
+  pthread_mutex_unlock(&pI->mutex);
+  return rc;
+}
+
+int tl_query_next(TlQuery *q, TlRow *pRow){
+  int j;
+  if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
+  if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
+  if( q->pScan==0 ) return TL_DONE;
+  for(j=0; j<TL_MAX_NCOL; j++) q->aVal[j].t = TL_NULL;
+  pRow->a = q->aVal;
+  pRow->iRowid = 0;
+  return q->pTrace->pReader->xScanNext(q->pScan, pRow);
+}
+
+const TlErr *tl_query_err(TlQuery *q){
+  if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
+  return &q->err;
+}
+
+void tl_query_close(TlQuery *q){
+  if( q==0 ) return;
+  if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
+  free(q->zTmp);
+  free(q);
+}

@@ -1,0 +1,62 @@
+/*
+** trace.h: opening traces, the per-process trace cache, and queries.
+**
+** tl_trace_open() finds the format by content (or by the format= option),
+** runs the reader's xOpen (metadata + packet index) and keeps the result in
+** a process-wide cache keyed by (device, inode, size, mtime, options), so
+** that later queries and other connections reuse the parsed metadata and
+** the index. Cache access is serialized by a mutex; an opened trace is
+** read-only and shared between threads.
+**
+** A TlQuery is one scan of one table: the reader's own scan, or, for the
+** packets and trace_warnings tables, a walk of what the trace holds.
+*/
+#ifndef TL_TRACE_H
+#define TL_TRACE_H
+
+#include "reader.h"
+
+/*
+** Open (or find in the cache) the trace at zPath with options zOptions
+** (may be NULL). On success *ppTrace holds a reference that must be given
+** back with tl_trace_release(). On failure pErr says why.
+*/
+int tl_trace_open(const char *zPath, const char *zOptions, TlTrace **ppTrace,
+                  TlErr *pErr);
+int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
+                       TlTrace **ppTrace, TlErr *pErr);
+void tl_trace_release(TlTrace*);   /* NULL-safe */
+
+/* Drop every unreferenced cached trace (tests, and the extension's unload). */
+void tl_trace_cache_clear(void);
+
+/* Number of traces in the cache (tests). */
+int tl_trace_cache_count(void);
+
+/* The reader named zName, or NULL. */
+const TlReaderDef *tl_reader_find(const char *zName);
+
+/* Estimated number of rows a full scan of table iTable gives (>=1). */
+double tl_trace_estimate(TlTrace*, int iTable);
+
+typedef struct TlQuery TlQuery;
+
+/*
+** Start a scan of table iTable. *ppQuery is set even when the table has no
+** rows (then the first tl_query_next returns TL_DONE).
+*/
+int tl_query_open(TlTrace*, int iTable, const TlFilter*, TlQuery **ppQuery,
+                  TlErr *pErr);
+
+/* TL_ROW (pRow->a points at the query's values), TL_DONE, or < 0. */
+int tl_query_next(TlQuery*, TlRow *pRow);
+
+/* The error after tl_query_next returned < 0. */
+const TlErr *tl_query_err(TlQuery*);
+
+void tl_query_close(TlQuery*);     /* NULL-safe */
+
+/* Options every trace accepts, whatever its format. */
+extern const char *const tl_common_options[];
+
+#endif /* TL_TRACE_H */

@@ -1,0 +1,41 @@
+/*
+** vtab_util.h: the machinery every tracelite virtual table shares.
+**
+** A table is described by a TlTableDef (its name, catalog id, schema and
+** which columns take pushdown); tl_vtab_register() creates a module that is
+** both an eponymous table-valued function, events('trace', 'options'), and
+** a CREATE VIRTUAL TABLE module, events(path='trace', binary='app'). The
+** module knows nothing about formats: rows come from tl_query_next().
+*/
+#ifndef TL_VTAB_UTIL_H
+#define TL_VTAB_UTIL_H
+
+#include "sqlite3ext.h"
+
+typedef struct TlTableDef TlTableDef;
+struct TlTableDef {
+  const char *zName;              /* module name, e.g. "events" */
+  int iTable;                     /* TL_TAB_* */
+  const char *zColumns;           /* visible columns, "ts INTEGER, ..." */
+  int nCol;                       /* number of visible columns */
+  int iTsCol;                     /* column for ts window pushdown, or -1 */
+  int iCpuCol;                    /* column for cpu = / IN pushdown, or -1 */
+  int iKeyCol;                    /* column for key = pushdown, or -1 */
+};
+
+/* Register the module for pDef (static storage). Returns an SQLite code. */
+int tl_vtab_register(sqlite3 *db, const TlTableDef *pDef);
+
+/* Per-table registration functions, one per file under vtab/. */
+int events_vtab_register(sqlite3*);
+int tracks_vtab_register(sqlite3*);
+int symbols_vtab_register(sqlite3*);
+int event_types_vtab_register(sqlite3*);
+int packets_vtab_register(sqlite3*);
+int perf_features_vtab_register(sqlite3*);
+int xray_functions_vtab_register(sqlite3*);
+int callchains_vtab_register(sqlite3*);
+int xray_calls_vtab_register(sqlite3*);
+int trace_warnings_vtab_register(sqlite3*);
+
+#endif /* TL_VTAB_UTIL_H */

@@ -1,0 +1,150 @@
+/*
+** test_bytes.c: the bounds-checked byte cursor and bit reader.
+*/
+#include "tltest.h"
+
+#include <string.h>
+
+#include "bytes.h"
+
+static void bytes_u32_both_orders_decode(void **state){
+  static const uint8_t a[] = { 1, 2, 3, 4 };
+  TlBytes b = tl_bytes(a, sizeof(a), TL_LE);
+  uint32_t v;
+  (void)state;
+  assert_int_equal(tl_bytes_u32(&b, TL_LE, &v), 0);
+  assert_int_equal(v, 0x04030201);
+  b.i = 0;
+  assert_int_equal(tl_bytes_u32(&b, TL_BE, &v), 0);
+  assert_int_equal(v, 0x01020304);
+  assert_int_equal(b.i, 4);
+}
+
+static void bytes_u32_short_input_fails_without_moving(void **state){
+  static const uint8_t a[] = { 1, 2, 3 };
+  TlBytes b = tl_bytes(a, sizeof(a), TL_LE);
+  uint32_t v = 77;
+  (void)state;
+  assert_int_equal(tl_bytes_u32e(&b, &v), -1);
+  assert_int_equal(v, 77);
+  assert_int_equal(b.i, 0);
+  assert_int_equal(tl_bytes_skip(&b, 2), 0);
+  assert_int_equal(tl_bytes_skip(&b, 2), -1);
+  assert_int_equal(b.i, 2);
+}
+
+static void bytes_u64_and_u16_decode(void **state){
+  static const uint8_t a[] = { 0x88,0x77,0x66,0x55,0x44,0x33,0x22,0x11, 0xAB,0xCD };
+  TlBytes b = tl_bytes(a, sizeof(a), TL_BE);
+  uint64_t v;
+  uint16_t h;
+  (void)state;
+  assert_int_equal(tl_bytes_u64(&b, TL_LE, &v), 0);
+  assert_true(v==0x1122334455667788ull);
+  assert_int_equal(tl_bytes_u16e(&b, &h), 0);
+  assert_int_equal(h, 0xABCD);
+  assert_int_equal(tl_bytes_left(&b), 0);
+  assert_int_equal(tl_bytes_u8(&b, (uint8_t*)&h), -1);
+}
+
+static void bytes_huge_request_does_not_wrap(void **state){
+  static const uint8_t a[16];
+  TlBytes b = tl_bytes(a, sizeof(a), TL_LE), sub;
+  const uint8_t *p;
+  (void)state;
+  assert_int_equal(tl_bytes_skip(&b, 8), 0);
+  assert_int_equal(tl_bytes_skip(&b, SIZE_MAX), -1);
+  assert_int_equal(tl_bytes_sub(&b, SIZE_MAX - 4, &sub), -1);
+  assert_int_equal(tl_bytes_ptr(&b, SIZE_MAX, &p), -1);
+  assert_int_equal(b.i, 8);
+}
+
+static void bytes_sub_window_is_bounded(void **state){
+  static const uint8_t a[] = { 1,2,3,4,5,6,7,8 };
+  TlBytes b = tl_bytes(a, sizeof(a), TL_LE), sub;
+  uint32_t v;
+  (void)state;
+  assert_int_equal(tl_bytes_sub(&b, 3, &sub), 0);
+  assert_int_equal(b.i, 3);
+  assert_int_equal(sub.n, 3);
+  assert_int_equal(tl_bytes_u32e(&sub, &v), -1);
+  assert_int_equal(tl_bytes_u32e(&b, &v), 0);
+  assert_int_equal(v, 0x07060504);
+}
+
+static void bytes_cstr_needs_terminator(void **state){
+  static const uint8_t a[] = { 'a','b',0,'c','d' };
+  TlBytes b = tl_bytes(a, sizeof(a), TL_LE);
+  const char *z;
+  size_t n;
+  (void)state;
+  assert_int_equal(tl_bytes_cstr(&b, &z, &n), 0);
+  assert_int_equal(n, 2);
+  assert_string_equal(z, "ab");
+  assert_int_equal(tl_bytes_cstr(&b, &z, &n), -1);
+  assert_int_equal(b.i, 3);
+}
+
+static void bytes_align_skips_to_multiple(void **state){
+  static const uint8_t a[8];
+  TlBytes b = tl_bytes(a, sizeof(a), TL_LE);
+  (void)state;
+  b.i = 1;
+  assert_int_equal(tl_bytes_align(&b, 4), 0);
+  assert_int_equal(b.i, 4);
+  assert_int_equal(tl_bytes_align(&b, 4), 0);
+  assert_int_equal(b.i, 4);
+  b.i = 5;
+  assert_int_equal(tl_bytes_align(&b, 16), -1);
+  assert_int_equal(b.i, 5);
+}
+
+static void bits_read_le_crosses_bytes(void **state){
+  /* 0b1011_0110 0b0000_0011: LE bits 4..9 are 1,0,1,1,1,1 from LSB = 0x3B */
+  static const uint8_t a[] = { 0xB6, 0x03 };
+  uint64_t v;
+  (void)state;
+  assert_int_equal(tl_bits_read(a, 2, 4, 6, TL_LE, &v), 0);
+  assert_int_equal(v, 0x3B);
+  assert_int_equal(tl_bits_read(a, 2, 0, 16, TL_LE, &v), 0);
+  assert_int_equal(v, 0x03B6);
+  assert_int_equal(tl_bits_read(a, 2, 11, 6, TL_LE, &v), -1);
+}
+
+static void bits_read_be_crosses_bytes(void **state){
+  /* BE bit numbering from the MSB: bits 4..11 of B6 03 are 0110 0000 = 0x60 */
+  static const uint8_t a[] = { 0xB6, 0x03 };
+  uint64_t v;
+  (void)state;
+  assert_int_equal(tl_bits_read(a, 2, 4, 8, TL_BE, &v), 0);
+  assert_int_equal(v, 0x60);
+  assert_int_equal(tl_bits_read(a, 2, 0, 16, TL_BE, &v), 0);
+  assert_int_equal(v, 0xB603);
+  assert_int_equal(tl_bits_read(a, 2, 14, 2, TL_BE, &v), 0);
+  assert_int_equal(v, 3);
+}
+
+static void bits_read_64_unaligned(void **state){
+  static const uint8_t a[] = { 0xF0,0xDE,0xBC,0x9A,0x78,0x56,0x34,0x12,0x0F };
+  uint64_t v;
+  (void)state;
+  /* LE: shifting the 72-bit value 0x0F123456789ABCDEF0 right by 4 */
+  assert_int_equal(tl_bits_read(a, 9, 4, 64, TL_LE, &v), 0);
+  assert_true(v==0xF123456789ABCDEFull);
+  /* BE: bits 4..67 of F0 DE BC 9A 78 56 34 12 0F */
+  assert_int_equal(tl_bits_read(a, 9, 4, 64, TL_BE, &v), 0);
+  assert_true(v==0x0DEBC9A785634120ull);
+}
+
+TL_DEFINE_GROUP(bytes,
+  cmocka_unit_test(bytes_u32_both_orders_decode),
+  cmocka_unit_test(bytes_u32_short_input_fails_without_moving),
+  cmocka_unit_test(bytes_u64_and_u16_decode),
+  cmocka_unit_test(bytes_huge_request_does_not_wrap),
+  cmocka_unit_test(bytes_sub_window_is_bounded),
+  cmocka_unit_test(bytes_cstr_needs_terminator),
+  cmocka_unit_test(bytes_align_skips_to_multiple),
+  cmocka_unit_test(bits_read_le_crosses_bytes),
+  cmocka_unit_test(bits_read_be_crosses_bytes),
+  cmocka_unit_test(bits_read_64_unaligned),
+);

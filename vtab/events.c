@@ -1,0 +1,34 @@
+/*
+** events.c: the `events` table.
+**
+** One row per event or record of any format. ts is nanoseconds (README.md,
+** Timestamps); ts windows, cpu = / IN, rowid = and ORDER BY ts are pushed
+** down to the reader's packet index.
+**
+** Usage:
+**     SELECT * FROM events('trace' [, 'options']);
+**     CREATE VIRTUAL TABLE temp.t USING events(path='trace' [, key='value' ...]);
+**
+** HIDDEN columns: path (the trace file or directory), options (key=value
+** pairs, see README.md). Rows come from the trace's reader through
+** tl_query_next(); this file only describes the table.
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+#include "tables.h"
+#include "vtab_util.h"
+
+static const TlTableDef eventsDef = {
+  .zName    = "events",
+  .iTable   = TL_TAB_EVENTS,
+  .zColumns = "ts INTEGER, ts_raw INTEGER, cpu INTEGER, pid INTEGER, tid INTEGER, track INTEGER, type TEXT, name TEXT, value INTEGER, ip INTEGER, text TEXT, args TEXT, callchain TEXT",
+  .nCol     = TL_EV_NCOL,
+  .iTsCol   = TL_EV_TS,
+  .iCpuCol  = TL_EV_CPU,
+  .iKeyCol  = -1,
+};
+
+int events_vtab_register(sqlite3 *db){
+  return tl_vtab_register(db, &eventsDef);
+}

@@ -1,0 +1,32 @@
+/*
+** xray_calls.c: the `xray_calls` table.
+**
+** One row per XRay function call: an entry matched with its exit.
+**
+** Usage:
+**     SELECT * FROM xray_calls('trace' [, 'options']);
+**     CREATE VIRTUAL TABLE temp.t USING xray_calls(path='trace' [, key='value' ...]);
+**
+** HIDDEN columns: path (the trace file or directory), options (key=value
+** pairs, see README.md). Rows come from the trace's reader through
+** tl_query_next(); this file only describes the table.
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+#include "tables.h"
+#include "vtab_util.h"
+
+static const TlTableDef xray_callsDef = {
+  .zName    = "xray_calls",
+  .iTable   = TL_TAB_XRAY_CALLS,
+  .zColumns = "id INTEGER, tid INTEGER, pid INTEGER, cpu INTEGER, func_id INTEGER, name TEXT, ts INTEGER, dur INTEGER, depth INTEGER, parent INTEGER",
+  .nCol     = TL_XC_NCOL,
+  .iTsCol   = TL_XC_TS,
+  .iCpuCol  = TL_XC_CPU,
+  .iKeyCol  = -1,
+};
+
+int xray_calls_vtab_register(sqlite3 *db){
+  return tl_vtab_register(db, &xray_callsDef);
+}
