@@ -16,6 +16,7 @@ DESTDIR  ?=
 BUILD    ?= build
 FUZZ_TIME ?= 60
 PEER_TRACES ?= ../shared/peer-traces
+PYTHON ?= /usr/bin/python3
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
@@ -69,7 +70,7 @@ check:
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
-	  python3 tests/conformance.py --so $(SO) --peer "$(PEER_TRACES)"; \
+	  $(PYTHON) tests/conformance.py --so $(SO) --peer "$(PEER_TRACES)"; \
 	else echo "conformance: $(PEER_TRACES) not found, nothing to compare"; fi
 
 demo:

@@ -30,4 +30,19 @@ int tl_test_write_file(const char *zPath, const void *a, size_t n);
 /* A fresh temporary directory for this process (created on first use). */
 const char *tl_test_tmpdir(void);
 
+/*
+** SQL helpers (tests/sqlutil.c). tl_test_db() opens an in-memory database
+** with the built tracelite.so loaded (TL_BUILD_DIR/tracelite.so), exactly as
+** a user's `.load` does. The query helpers fail the test on an SQL error.
+*/
+typedef struct sqlite3 sqlite3;
+sqlite3 *tl_test_db(void);
+void tl_test_db_close(sqlite3*);
+int64_t tl_test_sql_int(sqlite3*, const char *zFmt, ...);      /* first column of first row */
+char *tl_test_sql_text(sqlite3*, const char *zFmt, ...);       /* malloc'd; NULL for SQL NULL */
+/* Rows as text: columns joined by '|', rows by '\n' (like sqlite3 -list); malloc'd */
+char *tl_test_sql_rows(sqlite3*, const char *zFmt, ...);
+/* Run SQL expected to fail; returns the malloc'd error message (NULL if it succeeded). */
+char *tl_test_sql_error(sqlite3*, const char *zFmt, ...);
+
 #endif
