@@ -126,6 +126,8 @@ struct TlTrace {
   TlIndex index;                  /* the packet index (filled by xOpen) */
   void *pData;                    /* reader's private state */
   uint64_t nEventsHint;           /* estimated events, 0 if unknown */
+  uint32_t mOrdered;              /* tables this trace scans in ts order: starts
+                                  ** as pReader->mOrdered; xOpen may clear bits */
   void *pInternal;                /* trace.c's bookkeeping (cache, warnings) */
 };
 

@@ -243,6 +243,7 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   }
   rc = choose_reader(p, pErr);
   if( rc ) goto open_error;
+  p->mOrdered = p->pReader->mOrdered;
   rc = p->pReader->xOpen(p, pErr);
   if( rc ) goto open_error;
   if( p->nEventsHint==0 ){

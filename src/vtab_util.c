@@ -695,7 +695,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
 
   if( pInfo->nOrderBy==1 && pDef->iTsCol>=0
    && pInfo->aOrderBy[0].iColumn==pDef->iTsCol && !pInfo->aOrderBy[0].desc
-   && pTrace && (pTrace->pReader->mOrdered & (1u<<pDef->iTable)) ){
+   && pTrace && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_ORDERED;
   }
