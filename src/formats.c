@@ -4,7 +4,10 @@
 */
 #include "reader.h"
 
+extern const TlReaderDef tl_cpel_reader;
+
 
 const TlReaderDef *const tl_readers[] = {
+  &tl_cpel_reader,
   0
 };
