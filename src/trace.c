@@ -390,6 +390,15 @@ void tl_trace_cache_clear(void){
   pthread_mutex_unlock(&cacheMutex);
 }
 
+/*
+** When the extension is unloaded (sqlite3_close of the last connection that
+** loaded it, or process exit), free what the cache still holds: the
+** mapping and its memory would otherwise outlive the code that owns them.
+*/
+__attribute__((destructor)) static void trace_cache_unload(void){
+  tl_trace_cache_clear();
+}
+
 int tl_trace_cache_count(void){
   TlTrace *p;
   int n = 0;

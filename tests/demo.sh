@@ -1,0 +1,20 @@
+#!/bin/sh
+# Sample queries on the bundled test data, one block per format present.
+so=${1:-./tracelite.so}
+run() {
+  echo
+  echo "-- $1"
+  sqlite3 -header -column :memory: ".load $so" "$1"
+}
+echo "tracelite demo: $(sqlite3 :memory: ".load $so" 'SELECT tracelite_version()')"
+if [ -f testdata/cpel/demo.cpel ]; then
+  t=testdata/cpel/demo.cpel
+  run "SELECT ts, name, text FROM events('$t') WHERE ts BETWEEN 1000000000 AND 1000010000"
+  run "SELECT t.name AS track, e.name AS event, count(*) AS n FROM events('$t') e JOIN tracks('$t') t ON e.track = t.id GROUP BY 1, 2 ORDER BY 1, 2"
+  run "SELECT id, name, format, args FROM event_types('$t')"
+  run "SELECT offset, size, events, ts_begin, ts_end FROM packets('$t')"
+fi
+for f in tests/demo.d/*.sh; do
+  [ -f "$f" ] && . "$f"
+done
+exit 0
