@@ -39,7 +39,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO      = $(BUILD)/tracelite.so
 TESTBIN = $(BUILD)/tltest
 
-.PHONY: all test check demo install clean fuzz bench conformance check-headers deps
+.PHONY: all test check demo install clean fuzz bench conformance check-headers replay
 
 all: $(SO) tracelite.so
 
@@ -65,8 +65,17 @@ test: CFLAGS += -Werror
 test: $(SO) $(TESTBIN)
 	$(TESTBIN)
 
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" test
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" replay
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" test
+
+# Replay the fuzz seeds and saved inputs through every reader (no libFuzzer).
+REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
+$(BUILD)/replay: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_trace.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+replay: $(BUILD)/replay
+	$(BUILD)/replay $(REPLAY_DIRS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -89,8 +98,22 @@ check-headers:
 	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc -Ireaders -I. -x c - || exit 1; \
 	done; echo "headers ok"
 
+# One libFuzzer target per reader: FUZZ_TIME seconds each, seeds from
+# testdata/<format>/, new inputs kept in build-fuzz/corpus-<format>/.
+FUZZ_FORMATS ?= $(filter $(notdir $(wildcard testdata/*)),cpel perf ctf xray)
+FUZZ_CC ?= clang
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -Ireaders -D_DEFAULT_SOURCE
 fuzz:
-	@echo "fuzz: no targets yet"
+	@mkdir -p build-fuzz
+	@for f in $(FUZZ_FORMATS); do \
+	  echo "fuzz: $$f ($(FUZZ_TIME) s)"; \
+	  $(FUZZ_CC) $(FUZZ_FLAGS) -DTL_FUZZ_FORMAT='"'$$f'"' -o build-fuzz/fuzz_$$f \
+	    tests/fuzz/fuzz_trace.c $(CORE_SRC) $(LDLIBS_SO) || exit 1; \
+	  mkdir -p build-fuzz/corpus-$$f; \
+	  dict=""; [ -f tests/fuzz/$$f.dict ] && dict="-dict=tests/fuzz/$$f.dict"; \
+	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 $$dict \
+	    build-fuzz/corpus-$$f testdata/$$f || exit 1; \
+	done
 
 bench:
 	@echo "bench: no benchmarks yet"
@@ -98,4 +121,4 @@ bench:
 clean:
 	rm -rf build build-asan build-fuzz tracelite.so
 
--include $(CORE_OBJ:.o=.d) $(SQL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(SQL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)

@@ -199,8 +199,8 @@ static int choose_reader(TlTrace *p, TlErr *pErr){
 
 /* Open a trace without the cache. */
 static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
-                               const struct stat *pSt, TlTrace **ppTrace,
-                               TlErr *pErr){
+                               const struct stat *pSt, TlSource *pMemSrc,
+                               TlTrace **ppTrace, TlErr *pErr){
   TlTrace *p;
   TraceInternal *pI;
   int rc = TL_OK;
@@ -210,12 +210,14 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   pI = calloc(1, sizeof(*pI));
   if( p==0 || pI==0 ){
     free(p); free(pI);
+    tl_source_close(pMemSrc);
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   p->pInternal = pI;
   pthread_mutex_init(&pI->mutex, 0);
   tl_index_init(&p->index);
   tl_opts_init(&p->opts);
+  p->pSrc = pMemSrc;              /* owned from here on, even on error */
   p->zPath = strdup(zPath);
   if( p->zPath==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); goto open_error; }
   for(i=0; i<pOpts->n && rc==TL_OK; i++){
@@ -235,7 +237,9 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
     rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     goto open_error;
   }
-  if( S_ISDIR(pSt->st_mode) ){
+  if( pMemSrc ){
+    p->pSrc = pMemSrc;
+  }else if( S_ISDIR(pSt->st_mode) ){
     p->bDir = 1;
   }else{
     rc = tl_source_open(zPath, &p->pSrc, pErr);
@@ -331,7 +335,7 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
     pthread_mutex_unlock(&cacheMutex);
   }
   /* Open outside the lock: a large index build must not stall other traces. */
-  rc = trace_open_uncached(zPath, pOpts, &st, &p, pErr);
+  rc = trace_open_uncached(zPath, pOpts, &st, 0, &p, pErr);
   if( rc ){ free(zKeyOpts); return rc; }
   internal(p)->nRef = 1;
   if( bCache ){
@@ -368,6 +372,30 @@ int tl_trace_open(const char *zPath, const char *zOptions, TlTrace **ppTrace,
   tl_opts_init(&opts);
   rc = tl_opts_parse(&opts, zOptions, pErr);
   if( rc==TL_OK ) rc = tl_trace_open_opts(zPath, &opts, ppTrace, pErr);
+  tl_opts_free(&opts);
+  return rc;
+}
+
+int tl_trace_open_mem(const void *a, size_t n, const char *zOptions,
+                      TlTrace **ppTrace, TlErr *pErr){
+  TlOpts opts;
+  TlSource *pSrc = 0;
+  struct stat st;
+  int rc;
+  *ppTrace = 0;
+  tl_opts_init(&opts);
+  rc = tl_opts_parse(&opts, zOptions, pErr);
+  if( rc==TL_OK ) rc = check_options(&opts, pErr);
+  if( rc==TL_OK && tl_source_mem(a, n, 0, &pSrc) ){
+    rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  if( rc==TL_OK ){
+    memset(&st, 0, sizeof(st));
+    st.st_mode = S_IFREG;
+    st.st_size = (off_t)n;
+    rc = trace_open_uncached("memory", &opts, &st, pSrc, ppTrace, pErr);
+    if( rc==TL_OK ) internal(*ppTrace)->nRef = -1000000;   /* not cached */
+  }
   tl_opts_free(&opts);
   return rc;
 }

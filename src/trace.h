@@ -27,6 +27,14 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
                        TlTrace **ppTrace, TlErr *pErr);
 void tl_trace_release(TlTrace*);   /* NULL-safe */
 
+/*
+** Open a trace held in memory (fuzzers, tests), outside the cache. The n
+** bytes at a are borrowed and must outlive the trace. Release it with
+** tl_trace_release().
+*/
+int tl_trace_open_mem(const void *a, size_t n, const char *zOptions,
+                      TlTrace **ppTrace, TlErr *pErr);
+
 /* Drop every unreferenced cached trace (tests, and the extension's unload). */
 void tl_trace_cache_clear(void);
 

@@ -1,0 +1,208 @@
+/*
+** test_trace.c: file sources, format detection and the trace cache.
+*/
+#include "tltest.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpel_writer.h"
+#include "trace.h"
+
+/* A small valid CPEL file with nEv events at path zName in the tmpdir. */
+static const char *small_cpel(const char *zName, int nEv){
+  static const char *const az[] = { "S", "ev" };
+  CpelW w;
+  const char *z;
+  int i;
+  cw_init(&w, 0, 2);
+  cw_strtab(&w, az, 2, 0);
+  cw_sec_begin(&w, 5);
+  cw_name(&w, "S");
+  cw_u32(&w, (uint32_t)nEv);
+  cw_u32(&w, 1000000000);
+  for(i=0; i<nEv; i++) cw_event(&w, (uint64_t)i*10, 0, 1, (uint32_t)i);
+  cw_sec_end(&w);
+  z = cw_save(&w, zName);
+  cw_free(&w);
+  return z;
+}
+
+static int count_events(TlTrace *p){
+  TlQuery *q;
+  TlErr e;
+  TlRow r;
+  TlFilter f;
+  int n = 0;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  tl_err_clear(&e);
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_OK);
+  while( tl_query_next(q, &r)==TL_ROW ) n++;
+  tl_query_close(q);
+  return n;
+}
+
+static void source_reads_file_and_memory(void **state){
+  TlSource *p;
+  TlErr e;
+  TlWin w;
+  TlBytes b;
+  const char *zPath = small_cpel("src.cpel", 3);
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(zPath, &p, &e), TL_OK);
+  assert_int_equal(p->nSize, 8 + (8 + 8) + (8 + 72 + 3*20));  /* header, STRTAB "S\0ev\0" padded to 8, EVENTS */
+  tl_win_init(&w, p);
+  assert_int_equal(tl_win_get(&w, 1, 3, TL_BE, &b, &e), TL_OK);
+  assert_int_equal(b.n, 3);
+  assert_int_equal(b.a[2], 2);                 /* nsections low byte */
+  assert_int_equal(tl_win_get(&w, p->nSize - 2, 100, TL_BE, &b, &e), TL_OK);
+  assert_int_equal(b.n, 2);                    /* shorter at the end */
+  assert_int_equal(tl_win_get(&w, p->nSize + 5, 4, TL_BE, &b, &e), TL_OK);
+  assert_int_equal(b.n, 0);                    /* empty past it */
+  tl_win_free(&w);
+  tl_source_close(p);
+  tl_source_close(0);
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(tl_test_tmpdir(), &p, &e), TL_EMISUSE);
+  assert_non_null(strstr(e.zMsg, "is a directory"));
+}
+
+typedef struct FifoArg { const char *zFifo; const char *zFrom; } FifoArg;
+
+static void *fifo_writer(void *pArg){
+  FifoArg *a = pArg;
+  size_t n;
+  void *p = tl_test_read_file(a->zFrom, &n);
+  FILE *f = fopen(a->zFifo, "wb");
+  if( f && p ) fwrite(p, 1, n, f);
+  if( f ) fclose(f);
+  free(p);
+  return 0;
+}
+
+static void source_reads_a_fifo_once(void **state){
+  char zFifo[512];
+  pthread_t th;
+  FifoArg arg;
+  TlTrace *p;
+  TlErr e;
+  (void)state;
+  arg.zFrom = small_cpel("fifo-src.cpel", 25);
+  snprintf(zFifo, sizeof(zFifo), "%s/trace.fifo", tl_test_tmpdir());
+  unlink(zFifo);
+  assert_int_equal(mkfifo(zFifo, 0600), 0);
+  arg.zFifo = zFifo;
+  assert_int_equal(pthread_create(&th, 0, fifo_writer, &arg), 0);
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zFifo, 0, &p, &e), TL_OK);
+  pthread_join(th, 0);
+  assert_string_equal(p->pReader->zName, "cpel");
+  assert_int_equal(count_events(p), 25);
+  tl_trace_release(p);
+  assert_int_equal(tl_trace_cache_count(), 0);  /* a FIFO is never cached */
+}
+
+static void cache_shares_and_refreshes(void **state){
+  TlTrace *p1, *p2, *p3, *p4;
+  TlErr e;
+  const char *zPath;
+  (void)state;
+  tl_trace_cache_clear();
+  zPath = small_cpel("cache1.cpel", 10);
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zPath, 0, &p1, &e), TL_OK);
+  assert_int_equal(tl_trace_open(zPath, "", &p2, &e), TL_OK);
+  assert_ptr_equal(p1, p2);                     /* same file, same options */
+  assert_int_equal(tl_trace_open(zPath, "cpel_clock=per_us", &p3, &e), TL_OK);
+  assert_ptr_not_equal(p1, p3);                 /* options are part of the key */
+  assert_int_equal(tl_trace_cache_count(), 2);
+  tl_trace_release(p1);
+  tl_trace_release(p2);
+  tl_trace_release(p3);
+  assert_int_equal(tl_trace_cache_count(), 2);  /* kept for reuse */
+  zPath = small_cpel("cache1.cpel", 11);        /* the file changes */
+  assert_int_equal(tl_trace_open(zPath, 0, &p4, &e), TL_OK);
+  assert_int_equal(count_events(p4), 11);
+  tl_trace_release(p4);
+  tl_trace_cache_clear();
+  assert_int_equal(tl_trace_cache_count(), 0);
+}
+
+static void cache_keeps_a_bounded_number(void **state){
+  TlErr e;
+  int i;
+  (void)state;
+  tl_trace_cache_clear();
+  for(i=0; i<20; i++){
+    char zName[32];
+    TlTrace *p;
+    snprintf(zName, sizeof(zName), "many%d.cpel", i);
+    tl_err_clear(&e);
+    assert_int_equal(tl_trace_open(small_cpel(zName, i), 0, &p, &e), TL_OK);
+    assert_int_equal(count_events(p), i);
+    tl_trace_release(p);
+  }
+  assert_true(tl_trace_cache_count() <= 8);
+  tl_trace_cache_clear();
+}
+
+static void *open_scan_release(void *pArg){
+  const char *zPath = pArg;
+  int i;
+  for(i=0; i<40; i++){
+    TlTrace *p;
+    TlErr e;
+    tl_err_clear(&e);
+    if( tl_trace_open(zPath, 0, &p, &e) ) return (void*)1;
+    if( count_events(p)!=30 ){ tl_trace_release(p); return (void*)1; }
+    tl_trace_release(p);
+    if( i%10==9 ) tl_trace_cache_clear();
+  }
+  return 0;
+}
+
+static void cache_is_shared_by_threads(void **state){
+  pthread_t aTh[4];
+  char zPath[512];
+  int i;
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%s", small_cpel("threads.cpel", 30));
+  for(i=0; i<4; i++) assert_int_equal(pthread_create(&aTh[i], 0, open_scan_release, zPath), 0);
+  for(i=0; i<4; i++){
+    void *r;
+    pthread_join(aTh[i], &r);
+    assert_null(r);
+  }
+  tl_trace_cache_clear();
+}
+
+static void open_mem_detects_and_rejects(void **state){
+  TlTrace *p;
+  TlErr e;
+  static const uint8_t aJunk[64] = { 0x7f, 'E', 'L', 'X' };
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open_mem(aJunk, sizeof(aJunk), 0, &p, &e), TL_EMISUSE);
+  assert_non_null(strstr(e.zMsg, "not a trace"));
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open_mem(aJunk, 0, 0, &p, &e), TL_EMISUSE);
+  assert_non_null(strstr(e.zMsg, "empty file"));
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open_mem(aJunk, sizeof(aJunk), "format=cpel", &p, &e), TL_EUNSUPPORTED);
+  assert_int_equal(e.iOff, 0);
+}
+
+TL_DEFINE_GROUP(trace,
+  cmocka_unit_test(source_reads_file_and_memory),
+  cmocka_unit_test(source_reads_a_fifo_once),
+  cmocka_unit_test(cache_shares_and_refreshes),
+  cmocka_unit_test(cache_keeps_a_bounded_number),
+  cmocka_unit_test(cache_is_shared_by_threads),
+  cmocka_unit_test(open_mem_detects_and_rejects),
+);
