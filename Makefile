@@ -72,7 +72,7 @@ check:
 
 # Replay the fuzz seeds and saved inputs through every reader (no libFuzzer).
 REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
-$(BUILD)/replay: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_trace.o $(CORE_OBJ)
+$(BUILD)/replay: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_trace.o $(BUILD)/tests/fileutil.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 replay: $(BUILD)/replay
 	$(BUILD)/replay $(REPLAY_DIRS)

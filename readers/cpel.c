@@ -197,15 +197,6 @@ static int fmt_has_conv(const char *zFmt, char cWant){
 
 /* ---- open -------------------------------------------------------------- */
 
-static char *dup_str(const char *z, size_t n){
-  char *zOut = malloc(n+1);
-  if( zOut ){
-    memcpy(zOut, z, n);
-    zOut[n] = 0;
-  }
-  return zOut;
-}
-
 static char *render(const char *zFmt, uint32_t v){
   TlStr s;
   tl_str_init(&s);
@@ -240,9 +231,9 @@ static char *strtab_get(TlTrace *pTrace, TlWin *pWin, const CpelData *p,
   TlErr err;
   const uint8_t *z;
   size_t n;
-  if( iTab<0 || iTab>=p->nStr ) return dup_str("", 0);
+  if( iTab<0 || iTab>=p->nStr ) return tl_strndup("", 0);
   t = &p->aStr[iTab];
-  if( iStr>=t->n ) return dup_str("", 0);
+  if( iStr>=t->n ) return tl_strndup("", 0);
   tl_err_clear(&err);
   /* Most strings are short: look in the first 4 KiB before the rest. */
   if( tl_win_get(pWin, t->iOff + iStr, t->n - iStr < 4096 ? t->n - iStr : 4096,
@@ -254,7 +245,7 @@ static char *strtab_get(TlTrace *pTrace, TlWin *pWin, const CpelData *p,
   }
   n = z ? (size_t)(z - b.a) : b.n;
   (void)pTrace;
-  return dup_str((const char*)b.a, n);
+  return tl_strndup((const char*)b.a, n);
 }
 
 static int cmp_def(const void *a, const void *b){
@@ -453,15 +444,19 @@ static int parse_strtab(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
 }
 
 /*
-** Read the 64-byte name and the count of a definition section; *pb is left
-** at the first entry. Entries that do not fit in the section are dropped
-** with a warning (*pnOut gets the complete ones).
+** Read the 64-byte string table name and the count of a definition
+** section; *pb is left at the first entry and *piTab names the string table
+** (-1, with a warning, when there is none of that name). Entries that do
+** not fit in the section are dropped with a warning (*pnOut gets the
+** complete ones).
 */
 static int def_header(OpenCtx *c, uint64_t iOff, uint32_t n, size_t szEntry,
-                      const char *zWhat, TlBytes *pb, uint8_t *aName,
+                      const char *zWhat, TlBytes *pb, int *piTab,
                       uint32_t *pnOut, TlErr *pErr){
+  uint8_t aName[CPEL_NAME];
   uint32_t nDecl;
   int rc = tl_win_get(&c->win, iOff, n, c->p->bo, pb, pErr);
+  *piTab = -1;
   if( rc ) return rc;
   if( tl_bytes_copy(pb, aName, CPEL_NAME) || tl_bytes_u32e(pb, &nDecl) ){
     tl_trace_warn(c->pTrace, 0, iOff,
@@ -476,29 +471,28 @@ static int def_header(OpenCtx *c, uint64_t iOff, uint32_t n, size_t szEntry,
         zWhat, nDecl, n, tl_bytes_left(pb)/szEntry);
     nDecl = (uint32_t)(tl_bytes_left(pb)/szEntry);
   }
+  *piTab = find_strtab(c->p, aName);
+  if( *piTab<0 && nDecl>0 ){
+    tl_trace_warn(c->pTrace, 0, iOff, "%s section names a missing string table", zWhat);
+  }
   *pnOut = nDecl;
   return TL_OK;
 }
 
 /* A format string from a table, or the default when the offset is 0. */
 static char *fmt_get(OpenCtx *c, int iTab, uint32_t iStr, const char *zDefault){
-  if( iStr==0 ) return dup_str(zDefault, strlen(zDefault));
+  if( iStr==0 ) return tl_strndup(zDefault, strlen(zDefault));
   return strtab_get(c->pTrace, &c->win, c->p, iTab, iStr);
 }
 
 /* Definition sections are parsed after every STRTAB has been seen. */
 static int parse_evtdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   CpelData *p = c->p;
-  uint8_t aName[CPEL_NAME];
   TlBytes b;
   uint32_t nEnt, i;
   int iTab;
-  int rc = def_header(c, iOff, n, 12, "event definition", &b, aName, &nEnt, pErr);
+  int rc = def_header(c, iOff, n, 12, "event definition", &b, &iTab, &nEnt, pErr);
   if( rc ) return rc;
-  iTab = find_strtab(p, aName);
-  if( iTab<0 && nEnt>0 ){
-    tl_trace_warn(c->pTrace, 0, iOff, "event definition section names a missing string table");
-  }
   for(i=0; i<nEnt; i++){
     uint32_t code, fe, fd;
     CpelDef *d;
@@ -526,16 +520,11 @@ static int parse_evtdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
 }
 
 static int parse_trackdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
-  uint8_t aName[CPEL_NAME];
   TlBytes b;
   uint32_t nEnt, i;
   int iTab;
-  int rc = def_header(c, iOff, n, 8, "track definition", &b, aName, &nEnt, pErr);
+  int rc = def_header(c, iOff, n, 8, "track definition", &b, &iTab, &nEnt, pErr);
   if( rc ) return rc;
-  iTab = find_strtab(c->p, aName);
-  if( iTab<0 && nEnt>0 ){
-    tl_trace_warn(c->pTrace, 0, iOff, "track definition section names a missing string table");
-  }
   for(i=0; i<nEnt; i++){
     uint32_t code, ff;
     CpelTrack *t;
@@ -554,13 +543,11 @@ static int parse_trackdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
 static int parse_symtab(OpenCtx *c, uint64_t iOff, uint32_t n, int iSymtab,
                         TlErr *pErr){
   CpelData *p = c->p;
-  uint8_t aName[CPEL_NAME];
   TlBytes b;
   uint32_t nEnt, i;
   int iTab;
-  int rc = def_header(c, iOff, n, 8, "symbol table", &b, aName, &nEnt, pErr);
+  int rc = def_header(c, iOff, n, 8, "symbol table", &b, &iTab, &nEnt, pErr);
   if( rc ) return rc;
-  iTab = find_strtab(p, aName);
   for(i=0; i<nEnt; i++){
     uint32_t value, iStr;
     CpelSym *s;
@@ -835,7 +822,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
   for(k=0; k<p->nTrack; k++){
     CpelTrack *t = &p->aTrack[k];
     if( t->zFmt==0 ){
-      t->zFmt = dup_str("%d", 2);
+      t->zFmt = tl_strndup("%d", 2);
       if( t->zFmt==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); goto open_done; }
     }
     t->zName = render(t->zFmt, t->code);

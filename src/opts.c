@@ -22,18 +22,9 @@ void tl_opts_free(TlOpts *p){
   tl_opts_init(p);
 }
 
-static char *dup_n(const char *z, size_t n){
-  char *zOut = malloc(n+1);
-  if( zOut ){
-    memcpy(zOut, z, n);
-    zOut[n] = 0;
-  }
-  return zOut;
-}
-
 int tl_opts_set(TlOpts *p, const char *zKey, const char *zVal){
   int i;
-  char *zV = dup_n(zVal, strlen(zVal));
+  char *zV = tl_strndup(zVal, strlen(zVal));
   if( zV==0 ) return TL_ENOMEM;
   for(i=0; i<p->n; i++){
     if( strcmp(p->azKey[i], zKey)==0 ){
@@ -43,7 +34,7 @@ int tl_opts_set(TlOpts *p, const char *zKey, const char *zVal){
     }
   }
   if( p->n>=TL_OPTS_MAX ){ free(zV); return TL_EMISUSE; }
-  p->azKey[p->n] = dup_n(zKey, strlen(zKey));
+  p->azKey[p->n] = tl_strndup(zKey, strlen(zKey));
   if( p->azKey[p->n]==0 ){ free(zV); return TL_ENOMEM; }
   p->azVal[p->n] = zV;
   p->n++;

@@ -9,6 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *tl_strndup(const char *z, size_t n){
+  char *zOut = malloc(n+1);
+  if( zOut ){
+    memcpy(zOut, z, n);
+    zOut[n] = 0;
+  }
+  return zOut;
+}
+
 void tl_str_init(TlStr *p){
   memset(p, 0, sizeof(*p));
 }

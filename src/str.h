@@ -23,6 +23,9 @@ struct TlStr {
   uint64_t mFirst;                /* JSON: bit d set = container d is empty so far */
 };
 
+/* A malloc'd NUL-terminated copy of the n bytes at z; NULL on OOM. */
+char *tl_strndup(const char *z, size_t n);
+
 void tl_str_init(TlStr*);
 void tl_str_reset(TlStr*);        /* empty it, keep the buffer */
 void tl_str_free(TlStr*);

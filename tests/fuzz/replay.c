@@ -12,25 +12,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n);
 
+void *tl_test_read_file(const char *zPath, size_t *pn);   /* tests/fileutil.c */
+
 static int replay_file(const char *zPath){
-  FILE *f = fopen(zPath, "rb");
-  uint8_t *a = 0;
-  size_t n = 0, nAlloc = 0;
-  if( f==0 ) return 0;
-  for(;;){
-    size_t got;
-    if( n==nAlloc ){
-      uint8_t *aNew;
-      nAlloc = nAlloc ? nAlloc*2 : 65536;
-      aNew = realloc(a, nAlloc);
-      if( aNew==0 ){ free(a); fclose(f); return 0; }
-      a = aNew;
-    }
-    got = fread(a+n, 1, nAlloc-n, f);
-    if( got==0 ) break;
-    n += got;
-  }
-  fclose(f);
+  size_t n = 0;
+  uint8_t *a = tl_test_read_file(zPath, &n);
+  if( a==0 ) return 0;
   LLVMFuzzerTestOneInput(a, n);
   free(a);
   return 1;
