@@ -3,6 +3,7 @@
 */
 #include "tltest.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,7 +199,20 @@ static void open_mem_detects_and_rejects(void **state){
   assert_int_equal(e.iOff, 0);
 }
 
+static void extension_exports_only_its_entry_point(void **state){
+  void *h = dlopen(TL_BUILD_DIR "/tracelite.so", RTLD_NOW | RTLD_LOCAL);
+  (void)state;
+  assert_non_null(h);
+  assert_non_null(dlsym(h, "sqlite3_tracelite_init"));
+  assert_null(dlsym(h, "tl_trace_open"));
+  assert_null(dlsym(h, "tl_cpel_reader"));
+  assert_null(dlsym(h, "tl_bytes_u32"));
+  assert_null(dlsym(h, "events_vtab_register"));
+  dlclose(h);
+}
+
 TL_DEFINE_GROUP(trace,
+  cmocka_unit_test(extension_exports_only_its_entry_point),
   cmocka_unit_test(source_reads_file_and_memory),
   cmocka_unit_test(source_reads_a_fifo_once),
   cmocka_unit_test(cache_shares_and_refreshes),
