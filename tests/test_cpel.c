@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include "cpel.h"
 #include "cpel_writer.h"
@@ -546,6 +547,58 @@ static void cpel_reader_alone_reads_memory_and_rejects_garbage(void **state){
   }
 }
 
+static void cpel_file_over_4gib_reads_events_past_it(void **state){
+  /* A sparse file: two skipped sections of almost 4 GiB each, then the
+  ** events at an offset beyond 8 GiB. Offsets and rowids are 64-bit. */
+  static const char *const az[] = { "T", "ev" };
+  CpelW w;
+  char zPath[512];
+  FILE *f;
+  uint64_t iGap = 0xFFFFFFF0u, iEvents;
+  sqlite3 *db;
+  char *z;
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%s/big.cpel", tl_test_tmpdir());
+  f = fopen(zPath, "wb");
+  assert_non_null(f);
+  cw_init(&w, 0, 4);
+  cw_strtab(&w, az, 2, 0);
+  cw_u32(&w, 77); cw_u32(&w, (uint32_t)iGap);      /* unknown type, skipped */
+  assert_int_equal(fwrite(w.a, 1, w.n, f), w.n);
+  assert_int_equal(fseeko(f, (off_t)iGap, SEEK_CUR), 0);
+  w.n = 0;
+  cw_u32(&w, 78); cw_u32(&w, (uint32_t)iGap);
+  assert_int_equal(fwrite(w.a, 1, w.n, f), w.n);
+  assert_int_equal(fseeko(f, (off_t)iGap, SEEK_CUR), 0);
+  w.n = 0;
+  cw_sec_begin(&w, 5);
+  cw_name(&w, "T");
+  cw_u32(&w, 3);
+  cw_u32(&w, 1000000000);
+  cw_event(&w, 10, 1, 1, 0);
+  cw_event(&w, 20, 1, 1, 1);
+  cw_event(&w, 30, 2, 1, 2);
+  cw_sec_end(&w);
+  iEvents = (uint64_t)ftello(f) + 8 + 72;
+  assert_int_equal(fwrite(w.a, 1, w.n, f), w.n);
+  assert_int_equal(fclose(f), 0);
+  cw_free(&w);
+  assert_true(iEvents > ((uint64_t)1<<33));
+  db = tl_test_db();
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zPath), 3);
+  z = tl_test_sql_rows(db, "SELECT rowid, ts, value FROM events(%Q) WHERE rowid=%lld", zPath,
+                       (long long)(iEvents + 40));
+  {
+    char zWant[64];
+    snprintf(zWant, sizeof(zWant), "%llu|30|2", (unsigned long long)(iEvents + 40));
+    assert_string_equal(z, zWant);
+  }
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zPath), 0);
+  tl_test_db_close(db);
+  unlink(zPath);
+}
+
 /* ---- the table machinery, through CPEL ------------------------------------ */
 
 static void sql_view_in_schema_is_unsafe(void **state){
@@ -658,6 +711,7 @@ TL_DEFINE_GROUP(cpel,
   cmocka_unit_test(cpel_every_truncation_gives_complete_events),
   cmocka_unit_test(cpel_corrupt_lengths_warn_with_offsets),
   cmocka_unit_test(cpel_reader_alone_reads_memory_and_rejects_garbage),
+  cmocka_unit_test(cpel_file_over_4gib_reads_events_past_it),
   cmocka_unit_test(sql_view_in_schema_is_unsafe),
   cmocka_unit_test(sql_create_virtual_table_takes_path_and_options),
   cmocka_unit_test(sql_errors_name_the_file),
