@@ -39,7 +39,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO      = $(BUILD)/tracelite.so
 TESTBIN = $(BUILD)/tltest
 
-.PHONY: all test check demo install clean fuzz bench conformance check-headers replay
+.PHONY: all test check demo install clean fuzz bench conformance check-headers replay threads
 
 all: $(SO) tracelite.so
 
@@ -66,9 +66,16 @@ test: $(SO) $(TESTBIN)
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+TSAN_FLAGS = -O1 -g -fsanitize=thread
 check:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" replay
+	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" threads
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" test
+
+# The tests that share traces between threads, under ThreadSanitizer.
+threads: CFLAGS += -Werror
+threads: $(SO) $(TESTBIN)
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" $(TESTBIN) trace
 
 # Replay the fuzz seeds and saved inputs through every reader (no libFuzzer).
 REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
@@ -119,6 +126,6 @@ bench:
 	@echo "bench: no benchmarks yet"
 
 clean:
-	rm -rf build build-asan build-fuzz tracelite.so
+	rm -rf build build-asan build-tsan build-fuzz tracelite.so
 
 -include $(CORE_OBJ:.o=.d) $(SQL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)

@@ -19,6 +19,9 @@
 **                            call), TL_DONE, or a negative code with the
 **                            error in the scan's TlErr. Errors are sticky.
 **   xScanClose(scan)         NULL-safe
+**                            (tl_query_open checks trace->pSrc for changes
+**                            before each scan; readers that open their own
+**                            files call tl_source_check() on them)
 **   xClose(pData)            free what xOpen made
 **
 ** Filtering contract: the filter is a hint. A scan may return rows that do

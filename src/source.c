@@ -41,6 +41,8 @@ int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr){
   }
   p->fd = fd;
   p->nSize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+  p->mtimeSec = (int64_t)st.st_mtim.tv_sec;
+  p->mtimeNsec = (int64_t)st.st_mtim.tv_nsec;
   if( S_ISREG(st.st_mode) && st.st_size>0 && (uint64_t)st.st_size<=SIZE_MAX ){
     void *pMap = mmap(0, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if( pMap!=MAP_FAILED ){
@@ -120,6 +122,22 @@ void tl_source_close(TlSource *p){
   if( p->fd>=0 ) close(p->fd);
   free(p->zPath);
   free(p);
+}
+
+int tl_source_check(const TlSource *p, TlErr *pErr){
+  struct stat st;
+  if( p==0 || p->fd<0 || !p->bMapped ) return TL_OK;
+  if( fstat(p->fd, &st) ) return TL_OK;
+  if( (uint64_t)st.st_size!=p->nSize ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+        "the file changed while it was in use (%llu bytes, was %llu): run the query again",
+        (unsigned long long)st.st_size, (unsigned long long)p->nSize);
+  }
+  if( (int64_t)st.st_mtim.tv_sec!=p->mtimeSec || (int64_t)st.st_mtim.tv_nsec!=p->mtimeNsec ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+        "the file was modified while it was in use: run the query again");
+  }
+  return TL_OK;
 }
 
 void tl_win_init(TlWin *w, const TlSource *pSrc){

@@ -23,6 +23,7 @@ struct TlSource {
   void *pOwn;                     /* what to munmap or free at close, or NULL */
   int bMapped;                    /* pOwn came from mmap (munmap at close) */
   char *zPath;                    /* path as opened (malloc'd) */
+  int64_t mtimeSec, mtimeNsec;    /* modification time at open */
 };
 
 /*
@@ -38,6 +39,14 @@ int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr);
 int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc);
 
 void tl_source_close(TlSource*);  /* NULL-safe */
+
+/*
+** Has the file changed (size or modification time) since it was opened?
+** TL_OK if not (or if it cannot be told: memory, FIFOs), else TL_EIO with a
+** message. Reading a mapped file that was cut short would fault, so scans
+** check before they start.
+*/
+int tl_source_check(const TlSource*, TlErr *pErr);
 
 typedef struct TlWin TlWin;
 struct TlWin {

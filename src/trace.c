@@ -32,7 +32,9 @@ struct TraceInternal {
   int64_t mtimeSec, mtimeNsec;
   char *zKeyOpts;                 /* canonical options */
   char *zKeyPath;                 /* path as given (part of the key: CTF dirs) */
-  int nRef;                       /* references held by tables */
+  int nRef;                       /* references held by tables (cacheMutex) */
+  int bUncached;                  /* not in the cache: the one reference frees it;
+                                  ** set before the trace is shared, never changed */
   uint64_t iLastUse;              /* LRU clock */
   pthread_mutex_t mutex;          /* guards aWarn and reader's lazy state */
   TraceWarn *aWarn;               /* warnings */
@@ -357,8 +359,7 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
     cache_trim(TL_CACHE_KEEP);
     pthread_mutex_unlock(&cacheMutex);
   }else{
-    internal(p)->iLastUse = 0;    /* not in the cache: freed on release */
-    internal(p)->nRef = -1000000; /* marker, see tl_trace_release */
+    internal(p)->bUncached = 1;   /* a FIFO: freed on release */
   }
   free(zKeyOpts);
   *ppTrace = p;
@@ -394,7 +395,7 @@ int tl_trace_open_mem(const void *a, size_t n, const char *zOptions,
     st.st_mode = S_IFREG;
     st.st_size = (off_t)n;
     rc = trace_open_uncached("memory", &opts, &st, pSrc, ppTrace, pErr);
-    if( rc==TL_OK ) internal(*ppTrace)->nRef = -1000000;   /* not cached */
+    if( rc==TL_OK ) internal(*ppTrace)->bUncached = 1;
   }
   tl_opts_free(&opts);
   return rc;
@@ -402,7 +403,7 @@ int tl_trace_open_mem(const void *a, size_t n, const char *zOptions,
 
 void tl_trace_release(TlTrace *p){
   if( p==0 ) return;
-  if( internal(p)->nRef<0 ){      /* uncached (FIFO): the only reference */
+  if( internal(p)->bUncached ){   /* the only reference */
     trace_free(p);
     return;
   }
@@ -469,6 +470,8 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   int rc = TL_OK;
   *ppQuery = 0;
   if( q==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  rc = tl_source_check(pTrace->pSrc, pErr);
+  if( rc ){ free(q); return rc; }
   q->pTrace = pTrace;
   q->iTable = iTable;
   q->filter = *pFilter;

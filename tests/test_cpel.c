@@ -618,6 +618,16 @@ static void sql_view_in_schema_is_unsafe(void **state){
   z = tl_test_sql_error(db, "SELECT count(*) FROM v");
   assert_non_null(strstr(z, "unsafe use of virtual table"));
   free(z);
+  /* Nor can a trigger stored in the schema. */
+  z = tl_test_sql_error(db, "CREATE TABLE t(x)");
+  assert_null(z);
+  z = tl_test_sql_error(db, "CREATE TRIGGER tr AFTER INSERT ON t "
+                            "BEGIN SELECT count(*) FROM events(%Q); END", zPath);
+  assert_null(z);
+  z = tl_test_sql_error(db, "INSERT INTO t VALUES(1)");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "unsafe use of virtual table"));
+  free(z);
   /* A TEMP view is the user's own and works. */
   z = tl_test_sql_error(db, "CREATE TEMP VIEW tv AS SELECT * FROM events(%Q)", zPath);
   assert_null(z);

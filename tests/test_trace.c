@@ -211,7 +211,63 @@ static void extension_exports_only_its_entry_point(void **state){
   dlclose(h);
 }
 
+static void scan_of_a_changed_file_is_a_clear_error(void **state){
+  TlTrace *p;
+  TlErr e;
+  TlQuery *q = 0;
+  TlFilter f;
+  const char *zPath = small_cpel("changing.cpel", 10);
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);
+  small_cpel("changing.cpel", 4);            /* rewritten in place, shorter */
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_EIO);
+  assert_non_null(strstr(e.zMsg, "the file changed while it was in use (184 bytes, was 304)"));
+  tl_trace_release(p);
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);   /* opened anew */
+  assert_int_equal(count_events(p), 4);
+  tl_trace_release(p);
+  tl_trace_cache_clear();
+}
+
+typedef struct SqlThread { const char *zPath; int nBad; } SqlThread;
+
+static void *sql_thread(void *pArg){
+  SqlThread *t = pArg;
+  sqlite3 *db = tl_test_db();
+  int i;
+  for(i=0; i<30; i++){
+    if( tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts >= %d", t->zPath, i*10)!=30-i ) t->nBad++;
+  }
+  tl_test_db_close(db);
+  return 0;
+}
+
+static void connections_in_threads_share_traces(void **state){
+  pthread_t aTh[4];
+  SqlThread aArg[4];
+  char zA[512], zB[512];
+  int i;
+  (void)state;
+  snprintf(zA, sizeof(zA), "%s", small_cpel("shared-a.cpel", 30));
+  snprintf(zB, sizeof(zB), "%s", small_cpel("shared-b.cpel", 30));
+  for(i=0; i<4; i++){
+    aArg[i].zPath = (i%2) ? zA : zB;
+    aArg[i].nBad = 0;
+    assert_int_equal(pthread_create(&aTh[i], 0, sql_thread, &aArg[i]), 0);
+  }
+  for(i=0; i<4; i++){
+    pthread_join(aTh[i], 0);
+    assert_int_equal(aArg[i].nBad, 0);
+  }
+}
+
 TL_DEFINE_GROUP(trace,
+  cmocka_unit_test(scan_of_a_changed_file_is_a_clear_error),
+  cmocka_unit_test(connections_in_threads_share_traces),
   cmocka_unit_test(extension_exports_only_its_entry_point),
   cmocka_unit_test(source_reads_file_and_memory),
   cmocka_unit_test(source_reads_a_fifo_once),
