@@ -26,7 +26,7 @@ void tl_str_reset(TlStr *p){
   p->n = 0;
   p->bErr = 0;
   p->nDepth = 0;
-  p->mFirst = 0;
+  memset(p->aFirst, 0, sizeof(p->aFirst));
   if( p->z ) p->z[0] = 0;
 }
 
@@ -142,9 +142,12 @@ void tl_json_string(TlStr *p, const char *z, size_t n){
 
 /* Separator before a value or key in the current container. */
 static void json_sep(TlStr *p){
-  if( p->nDepth<=0 || p->nDepth>64 ) return;
-  if( p->mFirst & ((uint64_t)1<<(p->nDepth-1)) ){
-    p->mFirst &= ~((uint64_t)1<<(p->nDepth-1));
+  int d = p->nDepth - 1;
+  uint64_t m;
+  if( d<0 || d>=TL_JSON_MAXDEPTH ) return;
+  m = (uint64_t)1<<(d%64);
+  if( p->aFirst[d/64] & m ){
+    p->aFirst[d/64] &= ~m;
   }else{
     tl_str_appendc(p, ',');
   }
@@ -158,10 +161,12 @@ static void json_value_sep(TlStr *p){
 }
 
 static void json_open(TlStr *p, char c){
+  int d = p->nDepth;
+  if( d>=TL_JSON_MAXDEPTH ){ p->bErr = 1; return; }
   json_value_sep(p);
   tl_str_appendc(p, c);
   p->nDepth++;
-  if( p->nDepth<=64 ) p->mFirst |= ((uint64_t)1<<(p->nDepth-1));
+  p->aFirst[d/64] |= (uint64_t)1<<(d%64);
 }
 
 static void json_close(TlStr *p, char c){

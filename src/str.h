@@ -1,9 +1,9 @@
 /*
 ** str.h: a growable string with a size cap, and a small JSON builder on it.
 **
-** The builder is used for the args and callchain columns. Out of memory or
-** over the cap sets bErr; later appends do nothing, so callers check once
-** at the end.
+** The builder is used for the args and callchain columns. Out of memory,
+** over the size cap or nesting deeper than TL_JSON_MAXDEPTH sets bErr;
+** later appends do nothing, so callers check once at the end.
 */
 #ifndef TL_STR_H
 #define TL_STR_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define TL_STR_MAX (64u<<20)      /* largest text one column may build */
+#define TL_JSON_MAXDEPTH 256      /* deeper JSON sets bErr */
 
 typedef struct TlStr TlStr;
 struct TlStr {
@@ -20,7 +21,7 @@ struct TlStr {
   size_t nAlloc;                  /* bytes allocated at z */
   int bErr;                       /* set when an append failed */
   int nDepth;                     /* JSON: open containers */
-  uint64_t mFirst;                /* JSON: bit d set = container d is empty so far */
+  uint64_t aFirst[TL_JSON_MAXDEPTH/64]; /* JSON: bit d set = container d is empty so far */
 };
 
 /* A malloc'd NUL-terminated copy of the n bytes at z; NULL on OOM. */

@@ -59,7 +59,24 @@ static void err_is_sticky_and_formats_offset(void **state){
   assert_string_equal(z, "x: cannot open");
 }
 
+static void json_deep_nesting_is_valid_then_refused(void **state){
+  TlStr s;
+  int i;
+  (void)state;
+  tl_str_init(&s);
+  for(i=0; i<100; i++){ tl_json_arr_begin(&s); tl_json_int(&s, i); }
+  for(i=0; i<100; i++) tl_json_arr_end(&s);
+  assert_false(s.bErr);
+  assert_int_equal(strncmp(s.z, "[0,[1,[2,", 9), 0);
+  assert_int_equal(strncmp(s.z + s.n - 5, "]]]]]", 5), 0);
+  tl_str_reset(&s);
+  for(i=0; i<TL_JSON_MAXDEPTH+1; i++) tl_json_obj_begin(&s);
+  assert_true(s.bErr);
+  tl_str_free(&s);
+}
+
 TL_DEFINE_GROUP(str,
+  cmocka_unit_test(json_deep_nesting_is_valid_then_refused),
   cmocka_unit_test(json_nested_object_and_array),
   cmocka_unit_test(json_string_escapes_and_replaces_bad_utf8),
   cmocka_unit_test(json_hex_bytes),
