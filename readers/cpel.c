@@ -768,6 +768,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
     iOff = CPEL_HDR;
     for(i=0; i<nSec; i++){
       uint32_t type, len;
+      int bCut;
       if( nSize - iOff < CPEL_SEC_HDR ){
         if( pass==0 ){
           tl_trace_warn(pTrace, 0, iOff,
@@ -781,7 +782,9 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
       tl_bytes_u32e(&b, &type);
       tl_bytes_u32e(&b, &len);
       iOff += CPEL_SEC_HDR;
-      if( len > nSize - iOff ){
+      bCut = len > nSize - iOff;
+      if( bCut ){
+        /* Cut short: use what is there (complete entries), then stop. */
         if( pass==0 ){
           tl_trace_warn(pTrace, 0, iOff - CPEL_SEC_HDR,
               "section %d (type %u) declares %u bytes but the file has %llu left: "
@@ -789,8 +792,6 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
               (unsigned long long)(nSize - iOff));
         }
         len = (uint32_t)(nSize - iOff);
-        if( pass==1 && type==CPEL_EVENTS ) rc = parse_events(&c, iOff, len, pErr);
-        break;
       }
       if( pass==0 ){
         if( type==CPEL_STRTAB ) rc = parse_strtab(&c, iOff, len, pErr);
@@ -804,6 +805,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
           default:            break;     /* unknown sections are skipped */
         }
       }
+      if( bCut ) break;
       if( rc ) break;
       iOff += len;
     }
