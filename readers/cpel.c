@@ -432,10 +432,10 @@ static int parse_strtab(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
     return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
   }
   t = &p->aStr[p->nStr];
-  z = memchr(b.a, 0, b.n);
+  z = b.n ? memchr(b.a, 0, b.n) : 0;
   nName = z ? (size_t)(z - b.a) : b.n;
   if( nName>CPEL_NAME ) nName = CPEL_NAME;
-  memcpy(t->zName, b.a, nName);
+  if( nName ) memcpy(t->zName, b.a, nName);
   t->zName[nName] = 0;
   t->iOff = iOff;
   t->n = n;

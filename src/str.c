@@ -12,7 +12,7 @@
 char *tl_strndup(const char *z, size_t n){
   char *zOut = malloc(n+1);
   if( zOut ){
-    memcpy(zOut, z, n);
+    if( n ) memcpy(zOut, z, n);
     zOut[n] = 0;
   }
   return zOut;
