@@ -5,9 +5,11 @@
 #include "reader.h"
 
 extern const TlReaderDef tl_cpel_reader;
+extern const TlReaderDef tl_perf_reader;
 
 
 const TlReaderDef *const tl_readers[] = {
+  &tl_perf_reader,
   &tl_cpel_reader,
   0
 };

@@ -1,0 +1,1106 @@
+/*
+** perf.c: the perf.data reader: open (headers, attributes, features, one
+** walk over the records that builds the chunk index and the thread list)
+** and the scans of events, callchains, tracks, event_types, perf_features.
+** Layout in perf.h; record walking in perf_walk.c; attrs and samples in
+** perf_decode.c; features in perf_feat.c.
+**
+** The index: a chunk ends after a FINISHED_ROUND record, or once it holds
+** about 1 MiB, at a point where no compressed output is pending, so that
+** a scan can start at any chunk. Each chunk knows the time range and the
+** CPUs of its records; ts windows and cpu filters skip whole chunks.
+*/
+#include "perf_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+
+#define PERF_MAGIC2        0x32454c4946524550ull    /* "PERFILE2" little-endian */
+#define PERF_MAGIC1        0x454c494646524550ull    /* "PERFFILE" */
+#define PERF_FILE_HDR      104
+#define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
+#define PERF_MAX_ATTRS     65536
+#define PERF_MAX_THREADS   (1u<<20)
+#define PERF_MAX_FEAT_COPY ((size_t)16<<20)
+
+static const char *const azKernelType[PERF_KERNEL_MAX] = {
+  0, "MMAP", "LOST", "COMM", "EXIT", "THROTTLE", "UNTHROTTLE", "FORK", "READ",
+  "SAMPLE", "MMAP2", "AUX", "ITRACE_START", "LOST_SAMPLES", "SWITCH",
+  "SWITCH_CPU_WIDE", "NAMESPACES", "KSYMBOL", "BPF_EVENT", "CGROUP",
+  "TEXT_POKE", "AUX_OUTPUT_HW_ID"
+};
+static const char *const azUserType[PERF_USER_MAX - PERF_HEADER_ATTR] = {
+  "ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND",
+  "ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP",
+  "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV",
+  "FEATURE", "COMPRESSED", "FINISHED_INIT", "COMPRESSED2"
+};
+
+const char *tl_perf_type_name(uint32_t type){
+  if( type<PERF_KERNEL_MAX ) return azKernelType[type];
+  if( type>=PERF_HEADER_ATTR && type<PERF_USER_MAX ) return azUserType[type - PERF_HEADER_ATTR];
+  return 0;
+}
+
+/* ---- open ---------------------------------------------------------------- */
+
+static void perf_free(PerfData *p){
+  int i;
+  size_t k;
+  if( p==0 ) return;
+  for(i=0; i<p->nAttr; i++) free(p->aAttr[i].zName);
+  for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
+  for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
+  free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread);
+  free(p);
+}
+
+static void perfClose(void *pData){ perf_free((PerfData*)pData); }
+
+static int cmp_id(const void *x, const void *y){
+  uint64_t a = ((const PerfId*)x)->id, b = ((const PerfId*)y)->id;
+  return a<b ? -1 : a>b;
+}
+
+static int add_attr(PerfData *p, const PerfAttr *a){
+  if( p->nAttr>=PERF_MAX_ATTRS ) return TL_ECORRUPT;
+  if( p->nAttr==p->nAttrAlloc ){
+    int nNew = p->nAttrAlloc ? p->nAttrAlloc*2 : 8;
+    PerfAttr *aNew = realloc(p->aAttr, (size_t)nNew*sizeof(PerfAttr));
+    if( aNew==0 ) return TL_ENOMEM;
+    p->aAttr = aNew;
+    p->nAttrAlloc = nNew;
+  }
+  p->aAttr[p->nAttr++] = *a;
+  return TL_OK;
+}
+
+/* Add the n ids at b (u64 each, checked by the caller) for attr iAttr. */
+static int add_ids(PerfData *p, TlBytes *b, uint64_t n, int iAttr){
+  uint64_t k;
+  if( n > tl_bytes_left(b)/8 ) return TL_ECORRUPT;
+  if( p->nId + n > (size_t)p->nIdAlloc ){
+    size_t nNew = p->nIdAlloc ? p->nIdAlloc : 64;
+    PerfId *aNew;
+    while( nNew < p->nId + n ) nNew *= 2;
+    aNew = realloc(p->aId, nNew*sizeof(PerfId));
+    if( aNew==0 ) return TL_ENOMEM;
+    p->aId = aNew;
+    p->nIdAlloc = nNew;
+  }
+  for(k=0; k<n; k++){
+    tl_bytes_u64e(b, &p->aId[p->nId].id);
+    p->aId[p->nId].iAttr = iAttr;
+    p->nId++;
+  }
+  qsort(p->aId, p->nId, sizeof(PerfId), cmp_id);
+  return TL_OK;
+}
+
+static int add_feat(PerfData *p, int id, uint64_t iOff, uint64_t n,
+                    const uint8_t *aCopy){
+  PerfFeat *f;
+  if( p->nFeat==p->nFeatAlloc ){
+    int nNew = p->nFeatAlloc ? p->nFeatAlloc*2 : 16;
+    PerfFeat *aNew = realloc(p->aFeat, (size_t)nNew*sizeof(PerfFeat));
+    if( aNew==0 ) return TL_ENOMEM;
+    p->aFeat = aNew;
+    p->nFeatAlloc = nNew;
+  }
+  f = &p->aFeat[p->nFeat];
+  memset(f, 0, sizeof(*f));
+  f->id = id;
+  f->iOff = iOff;
+  f->n = n;
+  if( aCopy ){
+    f->aCopy = malloc(n ? (size_t)n : 1);
+    if( f->aCopy==0 ) return TL_ENOMEM;
+    if( n ) memcpy(f->aCopy, aCopy, (size_t)n);
+  }
+  p->nFeat++;
+  return TL_OK;
+}
+
+typedef struct OpenCtx OpenCtx;
+struct OpenCtx {
+  TlTrace *pTrace;
+  PerfData *p;
+  TlMap threads;                  /* tid -> index in aThread */
+  int bThreadCap;
+};
+
+static PerfThread *thread_get(OpenCtx *c, int64_t tid, int *pRc){
+  PerfData *p = c->p;
+  uint32_t i;
+  PerfThread *t;
+  if( tl_map_get(&c->threads, (uint64_t)tid, &i) ) return &p->aThread[i];
+  if( p->nThread>=PERF_MAX_THREADS ){
+    if( !c->bThreadCap ){
+      tl_trace_warn(c->pTrace, 0, TL_NO_OFFSET,
+          "more than %u threads: tracks lists the first %u", PERF_MAX_THREADS, PERF_MAX_THREADS);
+      c->bThreadCap = 1;
+    }
+    return 0;
+  }
+  if( p->nThread==p->nThreadAlloc ){
+    size_t nNew = p->nThreadAlloc ? p->nThreadAlloc*2 : 64;
+    PerfThread *aNew = realloc(p->aThread, nNew*sizeof(PerfThread));
+    if( aNew==0 ){ *pRc = TL_ENOMEM; return 0; }
+    p->aThread = aNew;
+    p->nThreadAlloc = nNew;
+  }
+  t = &p->aThread[p->nThread];
+  memset(t, 0, sizeof(*t));
+  t->tid = tid;
+  t->pid = -1;
+  if( tl_map_put(&c->threads, (uint64_t)tid, (uint32_t)p->nThread) ){ *pRc = TL_ENOMEM; return 0; }
+  p->nThread++;
+  return t;
+}
+
+/* What the index and the thread list need from one record. */
+typedef struct RecInfo RecInfo;
+struct RecInfo {
+  int iAttr;                      /* its attr */
+  int bTs; int64_t ts;            /* time */
+  int bCpu; uint32_t cpu;
+  int bTid; int64_t pid, tid;
+  PerfSample s;                   /* the sample or trailer */
+  int bSample;                    /* s is a full sample */
+};
+
+/* pid/tid stored in the body of some side-band records. */
+static int body_pid_tid(const PerfRec *r, int64_t *pPid, int64_t *pTid){
+  TlBytes b = r->body;
+  uint32_t pid, tid;
+  switch( r->type ){
+    case PERF_MMAP: case PERF_MMAP2: case PERF_COMM: case PERF_READ:
+    case PERF_ITRACE_START: case PERF_NAMESPACES:
+      if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &tid) ) return 0;
+      break;
+    case PERF_FORK: case PERF_EXIT: {
+      uint32_t ppid, ptid;
+      if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &ppid)
+       || tl_bytes_u32e(&b, &tid) || tl_bytes_u32e(&b, &ptid) ) return 0;
+      break;
+    }
+    default:
+      return 0;
+  }
+  *pPid = (int32_t)pid;
+  *pTid = (int32_t)tid;
+  return 1;
+}
+
+/* Decode what a row needs: attr, sample or trailer, ts, cpu, pid, tid. */
+static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
+  const PerfAttr *a;
+  memset(ri, 0, sizeof(*ri));
+  if( p->nAttr==0 ) return 0;
+  ri->iAttr = perf_attr_of(p, r);
+  a = &p->aAttr[ri->iAttr];
+  if( r->type==PERF_SAMPLE ){
+    if( perf_sample_decode(a, r, &ri->s) ) return -1;
+    ri->bSample = 1;
+  }else if( r->type<PERF_HEADER_ATTR ){
+    if( perf_trailer_decode(a, r, &ri->s) ) ri->s.mHave = 0;
+  }
+  if( ri->s.mHave & PS_TIME ){ ri->bTs = 1; ri->ts = (int64_t)ri->s.time; }
+  if( ri->s.mHave & PS_CPU ){ ri->bCpu = 1; ri->cpu = ri->s.cpu; }
+  if( ri->s.mHave & PS_TID ){
+    ri->bTid = 1;
+    ri->pid = (int32_t)ri->s.pid;
+    ri->tid = (int32_t)ri->s.tid;
+  }else if( body_pid_tid(r, &ri->pid, &ri->tid) ){
+    ri->bTid = 1;
+  }
+  if( !ri->bTs && (r->type==PERF_FORK || r->type==PERF_EXIT) ){
+    TlBytes b = r->body;
+    uint64_t t;
+    if( tl_bytes_skip(&b, 16)==0 && tl_bytes_u64e(&b, &t)==0 ){ ri->bTs = 1; ri->ts = (int64_t)t; }
+  }
+  return 0;
+}
+
+/* The user records that define attributes, ids, names and features. */
+static int open_user_record(OpenCtx *c, const PerfRec *r, TlErr *pErr){
+  PerfData *p = c->p;
+  TlBytes b = r->body;
+  int rc = TL_OK;
+  switch( r->type ){
+    case PERF_HEADER_ATTR: {
+      PerfAttr a;
+      uint32_t nSize;
+      TlBytes attrBytes;
+      TlBytes peek = b;
+      if( tl_bytes_skip(&peek, 4) || tl_bytes_u32e(&peek, &nSize) ) break;
+      if( nSize==0 ) nSize = 64;
+      if( tl_bytes_sub(&b, nSize, &attrBytes) || perf_attr_parse(&attrBytes, p->bo, &a) ){
+        return tl_err_set(pErr, TL_ECORRUPT, r->iOff,
+            "HEADER_ATTR record of %u bytes is shorter than its attr size %u", r->size, nSize);
+      }
+      rc = add_attr(p, &a);
+      if( rc==TL_OK ) rc = add_ids(p, &b, tl_bytes_left(&b)/8, p->nAttr-1);
+      if( rc ) return tl_err_set(pErr, rc, r->iOff, rc==TL_ENOMEM ? "out of memory" : "too many attributes");
+      break;
+    }
+    case PERF_ID_INDEX: {
+      uint64_t nr, k;
+      if( tl_bytes_u64e(&b, &nr) || nr > tl_bytes_left(&b)/32 ) break;
+      for(k=0; k<nr; k++){
+        uint64_t id, idx, cpu, tid;
+        TlBytes one;
+        tl_bytes_u64e(&b, &id); tl_bytes_u64e(&b, &idx);
+        tl_bytes_u64e(&b, &cpu); tl_bytes_u64e(&b, &tid);
+        if( idx < (uint64_t)p->nAttr && perf_attr_for_id(p, id)==0 ){
+          uint8_t a8[8];
+          int i;
+          for(i=0; i<8; i++) a8[i] = (uint8_t)(id >> (p->bo==TL_LE ? 8*i : 8*(7-i)));
+          one = tl_bytes(a8, 8, p->bo);
+          rc = add_ids(p, &one, 1, (int)idx);
+          if( rc ) return tl_err_set(pErr, rc, r->iOff, "out of memory");
+        }
+      }
+      break;
+    }
+    case PERF_EVENT_UPDATE: {
+      uint64_t type, id;
+      if( tl_bytes_u64e(&b, &type) || tl_bytes_u64e(&b, &id) ) break;
+      if( type==2 ){                     /* PERF_EVENT_UPDATE__NAME */
+        const PerfAttr *a = perf_attr_for_id(p, id);
+        const uint8_t *z = tl_bytes_left(&b) ? memchr(b.a + b.i, 0, tl_bytes_left(&b)) : 0;
+        if( a && z && !a->bNameFromDesc ){
+          PerfAttr *pa = &p->aAttr[a - p->aAttr];
+          char *zNew = tl_strndup((const char*)(b.a + b.i), (size_t)(z - (b.a + b.i)));
+          if( zNew==0 ) return tl_err_set(pErr, TL_ENOMEM, r->iOff, "out of memory");
+          free(pa->zName);
+          pa->zName = zNew;
+        }
+      }
+      break;
+    }
+    case PERF_HEADER_FEATURE: {
+      uint64_t id;
+      if( tl_bytes_u64e(&b, &id) || id==0 || id>=PF_MAX ) break;
+      if( tl_bytes_left(&b) > PERF_MAX_FEAT_COPY ) break;
+      rc = add_feat(p, (int)id, TL_UNKNOWN, tl_bytes_left(&b), b.a + b.i);
+      if( rc ) return tl_err_set(pErr, rc, r->iOff, "out of memory");
+      break;
+    }
+    default:
+      break;
+  }
+  return TL_OK;
+}
+
+/* Parse the file-mode header: attrs, ids, data section, feature table. */
+static int open_file_header(OpenCtx *c, TlWin *pWin, TlErr *pErr){
+  PerfData *p = c->p;
+  TlTrace *pTrace = c->pTrace;
+  uint64_t nFile = pTrace->pSrc->nSize;
+  uint64_t hsize, attrSize, attrOff, attrLen, evOff, evLen, aFeat[4];
+  TlBytes b;
+  uint64_t k, nAttr;
+  int rc, i;
+
+  rc = tl_win_get(pWin, 0, PERF_FILE_HDR, p->bo, &b, pErr);
+  if( rc ) return rc;
+  if( b.n<PERF_FILE_HDR ){
+    return tl_err_set(pErr, TL_ECORRUPT, b.n, "expected a %d-byte perf.data header, the file has %zu bytes",
+                      PERF_FILE_HDR, b.n);
+  }
+  tl_bytes_skip(&b, 8);
+  tl_bytes_u64e(&b, &hsize);
+  tl_bytes_u64e(&b, &attrSize);
+  tl_bytes_u64e(&b, &attrOff);
+  tl_bytes_u64e(&b, &attrLen);
+  tl_bytes_u64e(&b, &p->iData);
+  tl_bytes_u64e(&b, &p->nData);
+  tl_bytes_u64e(&b, &evOff);
+  tl_bytes_u64e(&b, &evLen);
+  for(i=0; i<4; i++) tl_bytes_u64e(&b, &aFeat[i]);
+  if( hsize<PERF_FILE_HDR ){
+    return tl_err_set(pErr, TL_ECORRUPT, 8, "header size %llu is less than %d",
+                      (unsigned long long)hsize, PERF_FILE_HDR);
+  }
+  if( attrSize<64+16 || attrSize>65536 ){
+    return tl_err_set(pErr, TL_ECORRUPT, 16, "attr_size %llu is outside 80..65536",
+                      (unsigned long long)attrSize);
+  }
+  if( attrOff>nFile || attrLen>nFile-attrOff ){
+    return tl_err_set(pErr, TL_ECORRUPT, 24,
+        "attrs section (offset %llu, %llu bytes) lies outside the %llu-byte file",
+        (unsigned long long)attrOff, (unsigned long long)attrLen, (unsigned long long)nFile);
+  }
+  nAttr = attrLen/attrSize;
+  if( nAttr>PERF_MAX_ATTRS ){
+    return tl_err_set(pErr, TL_ECORRUPT, 32, "%llu attributes is more than %d",
+                      (unsigned long long)nAttr, PERF_MAX_ATTRS);
+  }
+  for(k=0; k<nAttr; k++){
+    PerfAttr a;
+    TlBytes ab, ids;
+    uint64_t idOff, idLen;
+    uint64_t iOff = attrOff + k*attrSize;
+    rc = tl_win_get(pWin, iOff, (size_t)attrSize, p->bo, &b, pErr);
+    if( rc ) return rc;
+    if( tl_bytes_sub(&b, (size_t)attrSize-16, &ab) || perf_attr_parse(&ab, p->bo, &a)
+     || tl_bytes_u64e(&b, &idOff) || tl_bytes_u64e(&b, &idLen) ){
+      return tl_err_set(pErr, TL_ECORRUPT, iOff, "expected a %llu-byte attribute",
+                        (unsigned long long)attrSize);
+    }
+    rc = add_attr(p, &a);
+    if( rc ) return tl_err_set(pErr, rc, iOff, "out of memory");
+    if( idLen ){
+      if( idOff>nFile || idLen>nFile-idOff ){
+        return tl_err_set(pErr, TL_ECORRUPT, iOff + attrSize - 16,
+            "ids of attribute %llu (offset %llu, %llu bytes) lie outside the file",
+            (unsigned long long)k, (unsigned long long)idOff, (unsigned long long)idLen);
+      }
+      rc = tl_win_get(pWin, idOff, (size_t)idLen, p->bo, &ids, pErr);
+      if( rc ) return rc;
+      rc = add_ids(p, &ids, idLen/8, p->nAttr-1);
+      if( rc ) return tl_err_set(pErr, rc, idOff, "out of memory");
+    }
+  }
+  /* The data section; a file cut short keeps what is there. */
+  if( p->iData>nFile ){
+    return tl_err_set(pErr, TL_ECORRUPT, 40, "data section starts at %llu, past the end of the %llu-byte file",
+                      (unsigned long long)p->iData, (unsigned long long)nFile);
+  }
+  if( p->nData==0 && nFile>p->iData ){
+    tl_trace_warn(pTrace, 0, 48,
+        "the header says the data section is empty (perf did not finish writing): reading to the end of the file");
+    p->nData = nFile - p->iData;
+  }else if( p->nData > nFile - p->iData ){
+    tl_trace_warn(pTrace, 0, nFile,
+        "the data section should end at %llu but the file ends at %llu: the file was cut short",
+        (unsigned long long)(p->iData + p->nData), (unsigned long long)nFile);
+    p->nData = nFile - p->iData;
+    return TL_OK;                       /* the feature table is gone too */
+  }
+  /* Features: one {offset, size} per bit set, after the data section. */
+  {
+    uint64_t iTab = p->iData + p->nData;
+    for(i=1; i<PF_MAX; i++){
+      uint64_t fOff, fLen;
+      if( !(aFeat[i/64] & ((uint64_t)1<<(i%64))) ) continue;
+      rc = tl_win_get(pWin, iTab, 16, p->bo, &b, pErr);
+      if( rc ) return rc;
+      if( tl_bytes_u64e(&b, &fOff) || tl_bytes_u64e(&b, &fLen) ){
+        tl_trace_warn(pTrace, 0, iTab, "the feature table is cut short at feature %d", i);
+        break;
+      }
+      if( fOff>nFile || fLen>nFile-fOff ){
+        tl_trace_warn(pTrace, 0, iTab, "feature %d (offset %llu, %llu bytes) lies outside the file",
+                      i, (unsigned long long)fOff, (unsigned long long)fLen);
+      }else{
+        rc = add_feat(p, i, fOff, fLen, 0);
+        if( rc ) return tl_err_set(pErr, rc, iTab, "out of memory");
+      }
+      iTab += 16;
+    }
+  }
+  return TL_OK;
+}
+
+static int perfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
+  uint64_t m;
+  (void)zPath;
+  if( bDir || n<16 ) return 0;
+  m = tl_load_u64_unchecked(a, TL_LE);
+  if( m==PERF_MAGIC2 || m==__builtin_bswap64(PERF_MAGIC2) ) return 100;
+  if( m==PERF_MAGIC1 || m==__builtin_bswap64(PERF_MAGIC1) ) return 90;
+  return 0;
+}
+
+/* Close the current chunk [*piStart, iEnd) into the index. */
+static int chunk_close(TlTrace *pTrace, TlPacket *pk, uint64_t iEnd){
+  int rc;
+  if( pk->nEvents==0 ){ pk->iOff = iEnd; return TL_OK; }
+  pk->nSize = iEnd - pk->iOff;
+  pk->nContent = pk->nSize;
+  if( pk->tsBegin>pk->tsEnd ){ pk->tsBegin = TL_TS_MAX; pk->tsEnd = TL_TS_MIN; }
+  rc = tl_index_add(&pTrace->index, pk);
+  pk->iOff = iEnd;
+  pk->nEvents = 0;
+  pk->tsBegin = TL_TS_MAX;
+  pk->tsEnd = TL_TS_MIN;
+  pk->mCpu = 0;
+  pk->flags = 0;
+  return rc;
+}
+
+static int perfOpen(TlTrace *pTrace, TlErr *pErr){
+  OpenCtx c;
+  PerfData *p;
+  TlWin win;
+  TlBytes b;
+  uint64_t magic, hsize;
+  PerfWalk w;
+  PerfRec r;
+  TlPacket pk;
+  int rc = TL_OK, i;
+  int bRound = 0;
+
+  if( pTrace->pSrc==0 ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file, not a directory");
+  }
+  p = calloc(1, sizeof(*p));
+  if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  memset(&c, 0, sizeof(c));
+  c.pTrace = pTrace;
+  c.p = p;
+  tl_map_init(&c.threads);
+  tl_win_init(&win, pTrace->pSrc);
+  memset(&w, 0, sizeof(w));
+
+  rc = tl_win_get(&win, 0, 16, TL_LE, &b, pErr);
+  if( rc ) goto open_done;
+  if( b.n<16 ){
+    rc = tl_err_set(pErr, TL_ECORRUPT, 0, "expected a 16-byte perf.data header");
+    goto open_done;
+  }
+  magic = tl_load_u64_unchecked(b.a, TL_LE);
+  if( magic==PERF_MAGIC1 || magic==__builtin_bswap64(PERF_MAGIC1) ){
+    rc = tl_err_set(pErr, TL_EUNSUPPORTED, 0,
+        "perf.data version 1 (\"PERFFILE\", perf before 2.6.35) is not supported");
+    goto open_done;
+  }
+  if( magic==PERF_MAGIC2 ) p->bo = TL_LE;
+  else if( magic==__builtin_bswap64(PERF_MAGIC2) ) p->bo = TL_BE;
+  else{
+    rc = tl_err_set(pErr, TL_ECORRUPT, 0, "expected the perf.data magic \"PERFILE2\"");
+    goto open_done;
+  }
+  hsize = tl_load_u64_unchecked(b.a + 8, p->bo);
+  if( hsize==16 ){
+    p->bPipe = 1;
+    p->iData = 16;
+    p->nData = pTrace->pSrc->nSize - 16;
+  }else{
+    rc = open_file_header(&c, &win, pErr);
+    if( rc ) goto open_done;
+    for(i=0; i<p->nFeat; i++){
+      if( p->aFeat[i].id==PF_EVENT_DESC ){
+        rc = perf_event_desc_apply(pTrace, p, &p->aFeat[i], pErr);
+        if( rc ) goto open_done;
+      }
+    }
+  }
+
+  /* One walk over the records: user records, threads, chunks. */
+  memset(&pk, 0, sizeof(pk));
+  pk.iOff = p->iData;
+  pk.tsBegin = TL_TS_MAX;
+  pk.tsEnd = TL_TS_MIN;
+  pk.iStream = -1;
+  pk.iCpu = -1;
+  pk.nDiscarded = TL_UNKNOWN;
+  pk.iSeq = -1;
+  perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
+  for(;;){
+    RecInfo ri;
+    if( perf_walk_clean(&w) && pk.nEvents>0
+     && (bRound || w.iOff - pk.iOff >= PERF_CHUNK_BYTES) ){
+      rc = chunk_close(pTrace, &pk, w.iOff);
+      if( rc ){ rc = tl_err_set(pErr, rc, w.iOff, "out of memory"); break; }
+      bRound = 0;
+    }
+    rc = perf_walk_next(&w, &r);
+    if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc<0 ) break;
+    if( r.type<PERF_USER_MAX ) p->aTypeCount[r.type]++;
+    if( tl_perf_type_name(r.type)==0 ){ p->nUnknown++; continue; }
+    if( r.type>=PERF_HEADER_ATTR ){
+      rc = open_user_record(&c, &r, pErr);
+      if( rc ) break;
+    }
+    if( r.type==PERF_FINISHED_ROUND ) bRound = 1;
+    pk.nEvents++;
+    if( rec_info(p, &r, &ri) ){
+      tl_trace_warn(pTrace, 0, r.iOff,
+          "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
+      continue;
+    }
+    if( r.type==PERF_SAMPLE ) p->aAttr[ri.iAttr].nSamples++;
+    if( ri.bTs ){
+      if( ri.ts<pk.tsBegin ) pk.tsBegin = ri.ts;
+      if( ri.ts>pk.tsEnd ) pk.tsEnd = ri.ts;
+    }
+    if( ri.bCpu ) pk.mCpu |= ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63);
+    else pk.mCpu |= (uint64_t)1<<63;
+    rc = TL_OK;
+    if( ri.bTid ){
+      PerfThread *t = thread_get(&c, ri.tid, &rc);
+      if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+      if( t ){
+        t->nEvents++;
+        if( ri.pid>=0 ) t->pid = ri.pid;
+        if( r.type==PERF_SAMPLE ) t->nSamples++;
+        if( ri.bTs ){
+          if( !t->bTs || ri.ts<t->tsFirst ) t->tsFirst = ri.ts;
+          if( !t->bTs || ri.ts>t->tsLast ) t->tsLast = ri.ts;
+          t->bTs = 1;
+        }
+        if( r.type==PERF_COMM ){
+          TlBytes cb = r.body;
+          const char *z;
+          size_t n;
+          if( tl_bytes_skip(&cb, 8)==0 && tl_bytes_cstr(&cb, &z, &n)==0 ){
+            char *zNew = tl_strndup(z, n);
+            if( zNew==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, r.iOff, "out of memory"); break; }
+            free(t->zComm);
+            t->zComm = zNew;
+            if( t->zCommFirst==0 ) t->zCommFirst = tl_strndup(z, n);
+          }
+        }
+      }
+    }
+  }
+  if( rc==TL_OK ){
+    rc = chunk_close(pTrace, &pk, w.iOff);
+    if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
+  }
+  if( rc ) goto open_done;
+
+  /* Names: EVENT_DESC (pipe-mode features), EVENT_UPDATE, else the type. */
+  for(i=0; i<p->nFeat && p->bPipe; i++){
+    if( p->aFeat[i].id==PF_EVENT_DESC ){
+      rc = perf_event_desc_apply(pTrace, p, &p->aFeat[i], pErr);
+      if( rc ) goto open_done;
+    }
+  }
+  for(i=0; i<p->nAttr; i++){
+    if( p->aAttr[i].zName==0 ){
+      char z[64];
+      perf_attr_default_name(&p->aAttr[i], z, sizeof(z));
+      p->aAttr[i].zName = tl_strndup(z, strlen(z));
+      if( p->aAttr[i].zName==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); goto open_done; }
+    }
+  }
+  if( p->nUnknown ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%llu records of unknown types were skipped",
+                  (unsigned long long)p->nUnknown);
+  }
+  pTrace->nEventsHint = tl_index_events(&pTrace->index);
+
+open_done:
+  perf_walk_free(&w);
+  tl_win_free(&win);
+  tl_map_free(&c.threads);
+  if( rc ){ perf_free(p); return rc; }
+  pTrace->pData = p;
+  return TL_OK;
+}
+
+/* ---- scans --------------------------------------------------------------- */
+
+struct TlScan {
+  TlTrace *pTrace;
+  const PerfData *p;
+  int iTable;
+  TlFilter f;
+  TlErr err;
+  size_t iChunk;                  /* next chunk to open */
+  size_t iChunkEnd;               /* one past the last chunk to read */
+  int bInChunk;                   /* w is walking a chunk */
+  PerfWalk w;
+  PerfRec r;                      /* current record (callchains: its frames) */
+  RecInfo ri;
+  uint64_t iFrame;                /* callchains: next frame of r */
+  uint64_t iDepth;                /* callchains: depth of the next real frame */
+  const char *zContext;           /* callchains: current context */
+  size_t iRow;                    /* metadata tables */
+  TlStr args, cc, tmp;
+};
+
+static const TlErr *perfScanErr(TlScan *s){ return &s->err; }
+
+/* First chunk that holds rowid (by file offset), or n. */
+static size_t chunk_of_offset(const TlIndex *x, uint64_t iOff){
+  size_t lo = 0, hi = x->n;
+  while( lo<hi ){
+    size_t mid = lo + (hi-lo)/2;
+    if( x->a[mid].iOff + x->a[mid].nSize <= iOff ) lo = mid+1; else hi = mid;
+  }
+  return lo;
+}
+
+static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
+                        TlScan **ppScan, TlErr *pErr){
+  TlScan *s;
+  *ppScan = 0;
+  switch( iTable ){
+    case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
+    case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS:
+      break;
+    default:
+      return TL_DONE;
+  }
+  s = calloc(1, sizeof(*s));
+  if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  s->pTrace = pTrace;
+  s->p = pTrace->pData;
+  s->iTable = iTable;
+  s->f = *pFilter;
+  tl_err_clear(&s->err);
+  tl_str_init(&s->args);
+  tl_str_init(&s->cc);
+  tl_str_init(&s->tmp);
+  s->iChunkEnd = pTrace->index.n;
+  /* A rowid (events) or sample rowid (callchains) names one chunk. */
+  if( (iTable==TL_TAB_EVENTS && pFilter->bRowid) || (iTable==TL_TAB_CALLCHAINS && pFilter->bKey) ){
+    int64_t iSeek = iTable==TL_TAB_EVENTS ? pFilter->iRowid : pFilter->iKey;
+    if( iSeek<0 ){
+      s->iChunk = s->iChunkEnd;
+    }else{
+      s->iChunk = chunk_of_offset(&pTrace->index, PERF_ROWID_OFFSET(iSeek));
+      s->iChunkEnd = s->iChunk < pTrace->index.n ? s->iChunk+1 : s->iChunk;
+    }
+  }
+  *ppScan = s;
+  return TL_OK;
+}
+
+static void perfScanClose(TlScan *s){
+  if( s==0 ) return;
+  perf_walk_free(&s->w);
+  tl_str_free(&s->args);
+  tl_str_free(&s->cc);
+  tl_str_free(&s->tmp);
+  free(s);
+}
+
+/* The next record of the chunks that may match; TL_ROW with s->r, s->ri. */
+static int next_record(TlScan *s){
+  const TlIndex *x = &s->pTrace->index;
+  for(;;){
+    int rc;
+    if( !s->bInChunk ){
+      while( s->iChunk < s->iChunkEnd
+          && !tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
+        s->iChunk++;
+      }
+      if( s->iChunk >= s->iChunkEnd ) return TL_DONE;
+      perf_walk_free(&s->w);
+      perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iChunk].iOff,
+                     x->a[s->iChunk].iOff + x->a[s->iChunk].nSize, &s->err);
+      s->bInChunk = 1;
+      s->iChunk++;
+    }
+    rc = perf_walk_next(&s->w, &s->r);
+    if( rc==TL_DONE ){ s->bInChunk = 0; continue; }
+    if( rc<0 ) return rc;
+    if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( rec_info(s->p, &s->r, &s->ri) ){
+      memset(&s->ri, 0, sizeof(s->ri));
+      s->ri.iAttr = 0;
+    }
+    return TL_ROW;
+  }
+}
+
+/* JSON of the fields of side-band records. */
+static void side_args(TlScan *s, TlStr *o){
+  const PerfRec *r = &s->r;
+  TlBytes b = r->body;
+  uint32_t u32a, u32b;
+  uint64_t u64a, u64b, u64c;
+  const char *z;
+  size_t n;
+  switch( r->type ){
+    case PERF_MMAP:
+      if( tl_bytes_skip(&b, 8) || tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b)
+       || tl_bytes_u64e(&b, &u64c) || tl_bytes_cstr(&b, &z, &n) ) break;
+      tl_json_key(o, "addr"); tl_json_uint(o, u64a);
+      tl_json_key(o, "len"); tl_json_uint(o, u64b);
+      tl_json_key(o, "pgoff"); tl_json_uint(o, u64c);
+      tl_json_key(o, "filename"); tl_json_str(o, z, n);
+      break;
+    case PERF_MMAP2: {
+      uint32_t prot, flags;
+      if( tl_bytes_skip(&b, 8) || tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b)
+       || tl_bytes_u64e(&b, &u64c) ) break;
+      tl_json_key(o, "addr"); tl_json_uint(o, u64a);
+      tl_json_key(o, "len"); tl_json_uint(o, u64b);
+      tl_json_key(o, "pgoff"); tl_json_uint(o, u64c);
+      if( r->misc & (1u<<14) ){          /* PERF_RECORD_MISC_MMAP_BUILD_ID */
+        uint8_t nId;
+        const uint8_t *aId;
+        if( tl_bytes_u8(&b, &nId) || tl_bytes_skip(&b, 3) || tl_bytes_ptr(&b, 20, &aId) ) break;
+        tl_json_key(o, "build_id"); tl_json_hex(o, aId, nId<=20 ? nId : 20);
+      }else{
+        uint64_t ino, gen;
+        if( tl_bytes_u32e(&b, &u32a) || tl_bytes_u32e(&b, &u32b)
+         || tl_bytes_u64e(&b, &ino) || tl_bytes_u64e(&b, &gen) ) break;
+        tl_json_key(o, "maj"); tl_json_uint(o, u32a);
+        tl_json_key(o, "min"); tl_json_uint(o, u32b);
+        tl_json_key(o, "ino"); tl_json_uint(o, ino);
+        tl_json_key(o, "ino_generation"); tl_json_uint(o, gen);
+      }
+      if( tl_bytes_u32e(&b, &prot) || tl_bytes_u32e(&b, &flags) || tl_bytes_cstr(&b, &z, &n) ) break;
+      tl_json_key(o, "prot"); tl_json_uint(o, prot);
+      tl_json_key(o, "flags"); tl_json_uint(o, flags);
+      tl_json_key(o, "filename"); tl_json_str(o, z, n);
+      break;
+    }
+    case PERF_COMM:
+      if( tl_bytes_skip(&b, 8) || tl_bytes_cstr(&b, &z, &n) ) break;
+      tl_json_key(o, "comm"); tl_json_str(o, z, n);
+      tl_json_key(o, "exec"); tl_json_bool(o, (r->misc & (1u<<13))!=0);
+      break;
+    case PERF_FORK: case PERF_EXIT: {
+      uint32_t pid, ppid, tid, ptid;
+      if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &ppid) || tl_bytes_u32e(&b, &tid)
+       || tl_bytes_u32e(&b, &ptid) || tl_bytes_u64e(&b, &u64a) ) break;
+      tl_json_key(o, "ppid"); tl_json_int(o, (int32_t)ppid);
+      tl_json_key(o, "ptid"); tl_json_int(o, (int32_t)ptid);
+      tl_json_key(o, "time"); tl_json_uint(o, u64a);
+      break;
+    }
+    case PERF_LOST:
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b) ) break;
+      tl_json_key(o, "id"); tl_json_uint(o, u64a);
+      tl_json_key(o, "lost"); tl_json_uint(o, u64b);
+      break;
+    case PERF_LOST_SAMPLES:
+      if( tl_bytes_u64e(&b, &u64a) ) break;
+      tl_json_key(o, "lost"); tl_json_uint(o, u64a);
+      break;
+    case PERF_THROTTLE: case PERF_UNTHROTTLE:
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b) || tl_bytes_u64e(&b, &u64c) ) break;
+      tl_json_key(o, "time"); tl_json_uint(o, u64a);
+      tl_json_key(o, "id"); tl_json_uint(o, u64b);
+      tl_json_key(o, "stream_id"); tl_json_uint(o, u64c);
+      break;
+    case PERF_SWITCH:
+      tl_json_key(o, "out"); tl_json_bool(o, (r->misc & (1u<<13))!=0);
+      tl_json_key(o, "preempt"); tl_json_bool(o, (r->misc & (1u<<14))!=0);
+      break;
+    case PERF_SWITCH_CPU_WIDE:
+      if( tl_bytes_u32e(&b, &u32a) || tl_bytes_u32e(&b, &u32b) ) break;
+      tl_json_key(o, "out"); tl_json_bool(o, (r->misc & (1u<<13))!=0);
+      tl_json_key(o, "preempt"); tl_json_bool(o, (r->misc & (1u<<14))!=0);
+      tl_json_key(o, "next_prev_pid"); tl_json_int(o, (int32_t)u32a);
+      tl_json_key(o, "next_prev_tid"); tl_json_int(o, (int32_t)u32b);
+      break;
+    case PERF_KSYMBOL: {
+      uint16_t kt, kf;
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_u32e(&b, &u32a) || tl_bytes_u16e(&b, &kt)
+       || tl_bytes_u16e(&b, &kf) || tl_bytes_cstr(&b, &z, &n) ) break;
+      tl_json_key(o, "addr"); tl_json_uint(o, u64a);
+      tl_json_key(o, "len"); tl_json_uint(o, u32a);
+      tl_json_key(o, "ksym_type"); tl_json_uint(o, kt);
+      tl_json_key(o, "flags"); tl_json_uint(o, kf);
+      tl_json_key(o, "name"); tl_json_str(o, z, n);
+      break;
+    }
+    case PERF_CGROUP:
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_cstr(&b, &z, &n) ) break;
+      tl_json_key(o, "id"); tl_json_uint(o, u64a);
+      tl_json_key(o, "path"); tl_json_str(o, z, n);
+      break;
+    case PERF_AUX:
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b) || tl_bytes_u64e(&b, &u64c) ) break;
+      tl_json_key(o, "aux_offset"); tl_json_uint(o, u64a);
+      tl_json_key(o, "aux_size"); tl_json_uint(o, u64b);
+      tl_json_key(o, "flags"); tl_json_uint(o, u64c);
+      break;
+    case PERF_AUXTRACE:
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b) ) break;
+      tl_json_key(o, "size"); tl_json_uint(o, u64a);
+      tl_json_key(o, "offset"); tl_json_uint(o, u64b);
+      break;
+    case PERF_TIME_CONV:
+      if( tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b) || tl_bytes_u64e(&b, &u64c) ) break;
+      tl_json_key(o, "time_shift"); tl_json_uint(o, u64a);
+      tl_json_key(o, "time_mult"); tl_json_uint(o, u64b);
+      tl_json_key(o, "time_zero"); tl_json_uint(o, u64c);
+      break;
+    case PERF_HEADER_FEATURE:
+      if( tl_bytes_u64e(&b, &u64a) ) break;
+      tl_json_key(o, "feature"); tl_json_uint(o, u64a);
+      if( perf_feature_name((int)u64a) ){ tl_json_key(o, "name"); tl_json_strz(o, perf_feature_name((int)u64a)); }
+      break;
+    default:
+      break;
+  }
+}
+
+/* JSON of a sample's fields that have no column of their own. */
+static void sample_args(TlScan *s, TlStr *o){
+  const PerfSample *x = &s->ri.s;
+  uint64_t st = x->mHave;
+  if( st & (PS_ID|PS_IDENTIFIER) ){ tl_json_key(o, "id"); tl_json_uint(o, x->id); }
+  if( st & PS_STREAM_ID ){ tl_json_key(o, "stream_id"); tl_json_uint(o, x->stream_id); }
+  if( st & PS_ADDR ){ tl_json_key(o, "addr"); tl_json_uint(o, x->addr); }
+  if( st & PS_PERIOD ){ tl_json_key(o, "period"); tl_json_uint(o, x->period); }
+  if( st & PS_READ ){
+    TlBytes b = x->read;
+    uint64_t v;
+    tl_json_key(o, "read");
+    tl_json_arr_begin(o);
+    while( tl_bytes_u64e(&b, &v)==0 ) tl_json_uint(o, v);
+    tl_json_arr_end(o);
+  }
+  if( st & PS_RAW ){ tl_json_key(o, "raw"); tl_json_hex(o, x->aRaw, x->nRaw); }
+  if( st & PS_BRANCH_STACK ){
+    uint64_t k;
+    if( x->bHwIdx ){ tl_json_key(o, "branch_hw_index"); tl_json_int(o, (int64_t)x->hwIdx); }
+    tl_json_key(o, "branches");
+    tl_json_arr_begin(o);
+    for(k=0; k<x->nBranch; k++){
+      const uint8_t *e = x->aBranch + k*24;
+      tl_json_obj_begin(o);
+      tl_json_key(o, "from"); tl_json_uint(o, tl_load_u64_unchecked(e, s->p->bo));
+      tl_json_key(o, "to"); tl_json_uint(o, tl_load_u64_unchecked(e+8, s->p->bo));
+      tl_json_key(o, "flags"); tl_json_uint(o, tl_load_u64_unchecked(e+16, s->p->bo));
+      tl_json_obj_end(o);
+    }
+    tl_json_arr_end(o);
+  }
+  if( st & PS_REGS_USER ){
+    uint64_t k;
+    tl_json_key(o, "regs_user_abi"); tl_json_uint(o, x->regsUserAbi);
+    tl_json_key(o, "regs_user");
+    tl_json_arr_begin(o);
+    for(k=0; k<x->nRegsUser; k++) tl_json_uint(o, tl_load_u64_unchecked(x->aRegsUser + 8*k, s->p->bo));
+    tl_json_arr_end(o);
+  }
+  if( st & PS_STACK_USER ){
+    tl_json_key(o, "stack_user_size"); tl_json_uint(o, x->stackSize);
+    tl_json_key(o, "stack_user_dyn_size"); tl_json_uint(o, x->stackDyn);
+  }
+  if( st & (PS_WEIGHT|PS_WEIGHT_STRUCT) ){ tl_json_key(o, "weight"); tl_json_uint(o, x->weight); }
+  if( st & PS_DATA_SRC ){ tl_json_key(o, "data_src"); tl_json_uint(o, x->data_src); }
+  if( st & PS_TRANSACTION ){ tl_json_key(o, "transaction"); tl_json_uint(o, x->transaction); }
+  if( st & PS_REGS_INTR ){
+    uint64_t k;
+    tl_json_key(o, "regs_intr_abi"); tl_json_uint(o, x->regsIntrAbi);
+    tl_json_key(o, "regs_intr");
+    tl_json_arr_begin(o);
+    for(k=0; k<x->nRegsIntr; k++) tl_json_uint(o, tl_load_u64_unchecked(x->aRegsIntr + 8*k, s->p->bo));
+    tl_json_arr_end(o);
+  }
+  if( st & PS_PHYS_ADDR ){ tl_json_key(o, "phys_addr"); tl_json_uint(o, x->phys_addr); }
+  if( st & PS_CGROUP ){ tl_json_key(o, "cgroup"); tl_json_uint(o, x->cgroup); }
+  if( st & PS_DATA_PAGE_SIZE ){ tl_json_key(o, "data_page_size"); tl_json_uint(o, x->data_page_size); }
+  if( st & PS_CODE_PAGE_SIZE ){ tl_json_key(o, "code_page_size"); tl_json_uint(o, x->code_page_size); }
+  if( st & PS_AUX ){ tl_json_key(o, "aux_size"); tl_json_uint(o, x->auxSize); }
+}
+
+static int next_event(TlScan *s, TlRow *pRow){
+  const PerfAttr *a;
+  TlVal *v = pRow->a;
+  int rc = next_record(s);
+  if( rc!=TL_ROW ) return rc;
+  a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+  pRow->iRowid = s->r.iRowid;
+  if( s->ri.bTs ){ tl_val_int(&v[TL_EV_TS], s->ri.ts); tl_val_int(&v[TL_EV_TS_RAW], s->ri.ts); }
+  if( s->ri.bCpu ) tl_val_int(&v[TL_EV_CPU], s->ri.cpu);
+  if( s->ri.bTid ){
+    tl_val_int(&v[TL_EV_PID], s->ri.pid);
+    tl_val_int(&v[TL_EV_TID], s->ri.tid);
+    tl_val_int(&v[TL_EV_TRACK], s->ri.tid);
+  }
+  tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+  if( s->r.type==PERF_SAMPLE && a ){
+    tl_val_textz(&v[TL_EV_NAME], a->zName);
+    if( s->ri.s.mHave & PS_PERIOD ) tl_val_int(&v[TL_EV_VALUE], (int64_t)s->ri.s.period);
+    else if( !(a->flags & PA_FREQ) ) tl_val_int(&v[TL_EV_VALUE], (int64_t)a->period);
+    if( s->ri.s.mHave & PS_IP ) tl_val_int(&v[TL_EV_IP], (int64_t)s->ri.s.ip);
+    if( (s->ri.s.mHave & PS_CALLCHAIN) && tl_col_used(&s->f, TL_EV_CALLCHAIN) ){
+      uint64_t k;
+      tl_str_reset(&s->cc);
+      tl_json_arr_begin(&s->cc);
+      for(k=0; k<s->ri.s.nCallchain; k++){
+        tl_json_uint(&s->cc, tl_load_u64_unchecked(s->ri.s.aCallchain + 8*k, s->p->bo));
+      }
+      tl_json_arr_end(&s->cc);
+      tl_val_str(&v[TL_EV_CALLCHAIN], &s->cc);
+    }
+  }
+  if( tl_col_used(&s->f, TL_EV_ARGS) ){
+    tl_str_reset(&s->args);
+    tl_json_obj_begin(&s->args);
+    if( s->r.type==PERF_SAMPLE ) sample_args(s, &s->args);
+    else side_args(s, &s->args);
+    if( s->r.type!=PERF_SAMPLE && (s->ri.s.mHave & (PS_ID|PS_IDENTIFIER)) ){
+      tl_json_key(&s->args, "id"); tl_json_uint(&s->args, s->ri.s.id);
+    }
+    tl_json_key(&s->args, "misc"); tl_json_uint(&s->args, s->r.misc);
+    tl_json_obj_end(&s->args);
+    tl_val_str(&v[TL_EV_ARGS], &s->args);
+  }
+  return TL_ROW;
+}
+
+/* Callchain context markers (PERF_CONTEXT_*), as signed values. */
+static const char *context_name(int64_t v){
+  switch( v ){
+    case -32:   return "hv";
+    case -128:  return "kernel";
+    case -512:  return "user";
+    case -2048: return "guest";
+    case -2176: return "guest_kernel";
+    case -2560: return "guest_user";
+    default:    return 0;
+  }
+}
+
+static int next_frame(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  for(;;){
+    if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
+      uint64_t ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
+      const char *zCtx = context_name((int64_t)ip);
+      s->iFrame++;
+      if( zCtx ){ s->zContext = zCtx; continue; }
+      /* stable, not unique across every file: the sample's rowid, shifted,
+      ** with the frame's index in the chain */
+      pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
+      tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
+      if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
+      if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
+      tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
+      tl_val_int(&v[TL_CC_IP], (int64_t)ip);
+      if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+      s->iDepth++;
+      return TL_ROW;
+    }
+    {
+      int rc = next_record(s);
+      if( rc!=TL_ROW ) return rc;
+      if( s->f.bKey && s->r.iRowid!=s->f.iKey ){ s->r.type = 0; continue; }
+      s->iFrame = 0;
+      s->iDepth = 0;
+      s->zContext = 0;
+    }
+  }
+}
+
+static int next_track(TlScan *s, TlRow *pRow){
+  const PerfThread *t;
+  TlVal *v = pRow->a;
+  if( s->iRow >= s->p->nThread ) return TL_DONE;
+  t = &s->p->aThread[s->iRow];
+  pRow->iRowid = (int64_t)s->iRow;
+  s->iRow++;
+  tl_val_int(&v[TL_TR_ID], t->tid);
+  tl_val_text(&v[TL_TR_KIND], "thread", 6);
+  tl_val_textz(&v[TL_TR_NAME], t->zComm);
+  if( t->pid>=0 ) tl_val_int(&v[TL_TR_PID], t->pid);
+  tl_val_int(&v[TL_TR_TID], t->tid);
+  if( t->bTs ){
+    tl_val_int(&v[TL_TR_FIRST_TS], t->tsFirst);
+    tl_val_int(&v[TL_TR_LAST_TS], t->tsLast);
+  }
+  tl_val_int(&v[TL_TR_EVENTS], (int64_t)t->nEvents);
+  if( tl_col_used(&s->f, TL_TR_ARGS) ){
+    tl_str_reset(&s->args);
+    tl_json_obj_begin(&s->args);
+    tl_json_key(&s->args, "samples"); tl_json_uint(&s->args, t->nSamples);
+    if( t->zCommFirst ){ tl_json_key(&s->args, "comm_first"); tl_json_strz(&s->args, t->zCommFirst); }
+    tl_json_obj_end(&s->args);
+    tl_val_str(&v[TL_TR_ARGS], &s->args);
+  }
+  return TL_ROW;
+}
+
+static int next_event_type(TlScan *s, TlRow *pRow){
+  const PerfAttr *a;
+  TlVal *v = pRow->a;
+  size_t k;
+  int bFirst = 1;
+  if( s->iRow >= (size_t)s->p->nAttr ) return TL_DONE;
+  a = &s->p->aAttr[s->iRow];
+  pRow->iRowid = (int64_t)s->iRow;
+  tl_val_int(&v[TL_ET_ID], (int64_t)s->iRow);
+  tl_val_textz(&v[TL_ET_NAME], a->zName);
+  tl_val_text(&v[TL_ET_KIND], "attr", 4);
+  tl_str_reset(&s->tmp);
+  tl_str_append(&s->tmp, "", 0);
+  perf_sample_type_text(a->sample_type, &s->tmp);
+  tl_val_str(&v[TL_ET_FORMAT], &s->tmp);
+  if( tl_col_used(&s->f, TL_ET_ARGS) ){
+    TlStr *o = &s->args;
+    tl_str_reset(o);
+    tl_json_obj_begin(o);
+    tl_json_key(o, "type"); tl_json_uint(o, a->type);
+    tl_json_key(o, "config"); tl_json_uint(o, a->config);
+    tl_json_key(o, (a->flags & PA_FREQ) ? "sample_freq" : "sample_period"); tl_json_uint(o, a->period);
+    tl_json_key(o, "sample_type"); tl_json_uint(o, a->sample_type);
+    tl_json_key(o, "read_format");
+    {
+      TlStr rf;
+      tl_str_init(&rf);
+      tl_str_append(&rf, "", 0);
+      perf_read_format_text(a->read_format, &rf);
+      tl_json_str(o, rf.z ? rf.z : "", rf.n);
+      tl_str_free(&rf);
+    }
+    tl_json_key(o, "flags"); tl_json_uint(o, a->flags);
+    tl_json_key(o, "sample_id_all"); tl_json_bool(o, (a->flags & PA_SAMPLE_ID_ALL)!=0);
+    tl_json_key(o, "samples"); tl_json_uint(o, a->nSamples);
+    tl_json_key(o, "ids");
+    tl_json_arr_begin(o);
+    for(k=0; k<s->p->nId; k++){
+      if( s->p->aId[k].iAttr==(int)s->iRow ){ tl_json_uint(o, s->p->aId[k].id); bFirst = 0; }
+    }
+    tl_json_arr_end(o);
+    tl_json_obj_end(o);
+    tl_val_str(&v[TL_ET_ARGS], o);
+  }
+  (void)bFirst;
+  s->iRow++;
+  return TL_ROW;
+}
+
+static int next_feature(TlScan *s, TlRow *pRow){
+  const PerfFeat *f;
+  TlVal *v = pRow->a;
+  int rc;
+  if( s->iRow >= (size_t)s->p->nFeat ) return TL_DONE;
+  f = &s->p->aFeat[s->iRow];
+  pRow->iRowid = (int64_t)s->iRow;
+  s->iRow++;
+  tl_val_int(&v[TL_PF_ID], f->id);
+  if( perf_feature_name(f->id) ) tl_val_textz(&v[TL_PF_NAME], perf_feature_name(f->id));
+  tl_val_int(&v[TL_PF_SIZE], (int64_t)f->n);
+  if( tl_col_used(&s->f, TL_PF_VALUE) ){
+    tl_str_reset(&s->tmp);
+    rc = perf_feature_value(s->pTrace, s->p, f, &s->tmp, &s->err);
+    if( rc ) return rc;
+    if( s->tmp.n ) tl_val_str(&v[TL_PF_VALUE], &s->tmp);
+  }
+  return TL_ROW;
+}
+
+static int perfScanNext(TlScan *s, TlRow *pRow){
+  if( s->err.rc ) return s->err.rc;
+  switch( s->iTable ){
+    case TL_TAB_EVENTS:        return next_event(s, pRow);
+    case TL_TAB_CALLCHAINS:    return next_frame(s, pRow);
+    case TL_TAB_TRACKS:        return next_track(s, pRow);
+    case TL_TAB_EVENT_TYPES:   return next_event_type(s, pRow);
+    case TL_TAB_PERF_FEATURES: return next_feature(s, pRow);
+    default:                   return TL_DONE;
+  }
+}
+
+const TlReaderDef tl_perf_reader = {
+  .zName      = "perf",
+  .azOptions  = 0,
+  .mOrdered   = 0,
+  .xProbe     = perfProbe,
+  .xOpen      = perfOpen,
+  .xClose     = perfClose,
+  .xScanOpen  = perfScanOpen,
+  .xScanNext  = perfScanNext,
+  .xScanClose = perfScanClose,
+  .xScanErr   = perfScanErr,
+};

@@ -1,0 +1,314 @@
+/*
+** perf_decode.c: perf_event_attr, samples and sample_id trailers.
+**
+** Sample fields come in the kernel's order (perf_output_sample):
+**   IDENTIFIER IP TID TIME ADDR ID STREAM_ID CPU PERIOD READ CALLCHAIN RAW
+**   BRANCH_STACK REGS_USER STACK_USER WEIGHT|WEIGHT_STRUCT DATA_SRC
+**   TRANSACTION REGS_INTR PHYS_ADDR CGROUP DATA_PAGE_SIZE CODE_PAGE_SIZE AUX
+** Other records with attr.sample_id_all end with a trailer of
+**   TID TIME ID STREAM_ID CPU IDENTIFIER
+** (each present when its bit is in sample_type).
+*/
+#include "perf_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reverse the bits of a byte (bitfields of big-endian producers). */
+static uint8_t revbyte(uint8_t b){
+  b = (uint8_t)(((b & 0xF0) >> 4) | ((b & 0x0F) << 4));
+  b = (uint8_t)(((b & 0xCC) >> 2) | ((b & 0x33) << 2));
+  b = (uint8_t)(((b & 0xAA) >> 1) | ((b & 0x55) << 1));
+  return b;
+}
+
+/*
+** Parse a perf_event_attr from exactly the bytes of b. Older, shorter attrs
+** leave the later fields 0. Returns 0, or -1 if b is shorter than the
+** 64 bytes of the first version.
+*/
+int perf_attr_parse(TlBytes *b, int bo, PerfAttr *a){
+  size_t n = tl_bytes_left(b);
+  const uint8_t *f;
+  uint32_t u32;
+  uint64_t u64;
+  int k;
+  memset(a, 0, sizeof(*a));
+  if( n<64 ) return -1;
+  tl_bytes_u32(b, bo, &a->type);
+  tl_bytes_u32(b, bo, &a->size);
+  tl_bytes_u64(b, bo, &a->config);
+  tl_bytes_u64(b, bo, &a->period);
+  tl_bytes_u64(b, bo, &a->sample_type);
+  tl_bytes_u64(b, bo, &a->read_format);
+  tl_bytes_ptr(b, 8, &f);
+  if( bo==TL_BE ){
+    /* A big-endian producer allocates bitfields from the most significant
+    ** bit of each byte: reverse the bits of each byte, keep byte order. */
+    uint8_t x[8];
+    for(k=0; k<8; k++) x[k] = revbyte(f[k]);
+    a->flags = tl_load_u64_unchecked(x, TL_LE);
+  }else{
+    a->flags = tl_load_u64_unchecked(f, TL_LE);
+  }
+  tl_bytes_u32(b, bo, &u32);           /* wakeup_events */
+  tl_bytes_u32(b, bo, &u32);           /* bp_type */
+  tl_bytes_u64(b, bo, &u64);           /* config1 */
+  if( n>=72 ) tl_bytes_u64(b, bo, &u64);                    /* config2 */
+  if( n>=80 ) tl_bytes_u64(b, bo, &a->branch_sample_type);
+  if( n>=96 ){
+    tl_bytes_u64(b, bo, &a->regs_user);
+    tl_bytes_u32(b, bo, &u32);         /* sample_stack_user */
+    tl_bytes_u32(b, bo, &u32);         /* clockid */
+  }
+  if( n>=104 ) tl_bytes_u64(b, bo, &a->regs_intr);
+  return 0;
+}
+
+static int popcount64(uint64_t x){
+  int n = 0;
+  while( x ){ x &= x-1; n++; }
+  return n;
+}
+
+/* Size in bytes of the READ values for read_format rf, reading nr from b. */
+static int read_values(TlBytes *b, uint64_t rf, TlBytes *pOut){
+  size_t iStart = b->i;
+  uint64_t nPer = 1 + ((rf & PR_ID) ? 1 : 0) + ((rf & PR_LOST) ? 1 : 0);
+  uint64_t nHead = ((rf & PR_TOTAL_TIME_ENABLED) ? 1 : 0) + ((rf & PR_TOTAL_TIME_RUNNING) ? 1 : 0);
+  if( rf & PR_GROUP ){
+    uint64_t nr;
+    if( tl_bytes_u64e(b, &nr) ) return -1;
+    if( nr > tl_bytes_left(b)/8/nPer ) return -1;
+    if( tl_bytes_skip(b, (size_t)(8*(nHead + nr*nPer))) ) return -1;
+  }else{
+    if( tl_bytes_skip(b, (size_t)(8*(nHead + nPer))) ) return -1;
+  }
+  *pOut = tl_bytes(b->a + iStart, b->i - iStart, b->bo);
+  return 0;
+}
+
+int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
+  TlBytes b = r->body;
+  uint64_t st = a->sample_type;
+  uint64_t v;
+  memset(s, 0, sizeof(*s));
+  s->mHave = st;
+#define U64(x) do{ if( tl_bytes_u64e(&b, &(x)) ) return -1; }while(0)
+  if( st & PS_IDENTIFIER ) U64(s->id);
+  if( st & PS_IP ) U64(s->ip);
+  if( st & PS_TID ){
+    if( tl_bytes_u32e(&b, &s->pid) || tl_bytes_u32e(&b, &s->tid) ) return -1;
+  }
+  if( st & PS_TIME ) U64(s->time);
+  if( st & PS_ADDR ) U64(s->addr);
+  if( st & PS_ID ) U64(s->id);
+  if( st & PS_STREAM_ID ) U64(s->stream_id);
+  if( st & PS_CPU ){
+    uint32_t res;
+    if( tl_bytes_u32e(&b, &s->cpu) || tl_bytes_u32e(&b, &res) ) return -1;
+  }
+  if( st & PS_PERIOD ) U64(s->period);
+  if( st & PS_READ ){
+    if( read_values(&b, a->read_format, &s->read) ) return -1;
+  }
+  if( st & PS_CALLCHAIN ){
+    U64(s->nCallchain);
+    if( s->nCallchain > tl_bytes_left(&b)/8 ) return -1;
+    tl_bytes_ptr(&b, (size_t)s->nCallchain*8, &s->aCallchain);
+  }
+  if( st & PS_RAW ){
+    if( tl_bytes_u32e(&b, &s->nRaw) ) return -1;
+    if( tl_bytes_ptr(&b, s->nRaw, &s->aRaw) ) return -1;
+    /* the u32 size and the data are padded together to 8 bytes */
+    if( (4 + s->nRaw) % 8 ) tl_bytes_skip(&b, 8 - (4 + s->nRaw) % 8);
+  }
+  if( st & PS_BRANCH_STACK ){
+    U64(s->nBranch);
+    if( a->branch_sample_type & PERF_BRANCH_HW_INDEX ){
+      U64(s->hwIdx);
+      s->bHwIdx = 1;
+    }
+    if( s->nBranch > tl_bytes_left(&b)/24 ) return -1;
+    tl_bytes_ptr(&b, (size_t)s->nBranch*24, &s->aBranch);
+  }
+  if( st & PS_REGS_USER ){
+    U64(s->regsUserAbi);
+    if( s->regsUserAbi ){
+      s->nRegsUser = (uint64_t)popcount64(a->regs_user);
+      if( tl_bytes_ptr(&b, (size_t)s->nRegsUser*8, &s->aRegsUser) ) return -1;
+    }
+  }
+  if( st & PS_STACK_USER ){
+    U64(s->stackSize);
+    if( s->stackSize ){
+      if( tl_bytes_skip(&b, (size_t)s->stackSize) || s->stackSize > SIZE_MAX ) return -1;
+      U64(s->stackDyn);
+    }
+  }
+  if( st & (PS_WEIGHT|PS_WEIGHT_STRUCT) ) U64(s->weight);
+  if( st & PS_DATA_SRC ) U64(s->data_src);
+  if( st & PS_TRANSACTION ) U64(s->transaction);
+  if( st & PS_REGS_INTR ){
+    U64(s->regsIntrAbi);
+    if( s->regsIntrAbi ){
+      s->nRegsIntr = (uint64_t)popcount64(a->regs_intr);
+      if( tl_bytes_ptr(&b, (size_t)s->nRegsIntr*8, &s->aRegsIntr) ) return -1;
+    }
+  }
+  if( st & PS_PHYS_ADDR ) U64(s->phys_addr);
+  if( st & PS_CGROUP ) U64(s->cgroup);
+  if( st & PS_DATA_PAGE_SIZE ) U64(s->data_page_size);
+  if( st & PS_CODE_PAGE_SIZE ) U64(s->code_page_size);
+  if( st & PS_AUX ){
+    U64(s->auxSize);
+    if( tl_bytes_skip(&b, (size_t)s->auxSize) || s->auxSize > SIZE_MAX ) return -1;
+  }
+#undef U64
+  (void)v;
+  return 0;
+}
+
+/* Bytes of the sample_id trailer for sample_type st. */
+static size_t trailer_size(uint64_t st){
+  size_t n = 0;
+  if( st & PS_TID ) n += 8;
+  if( st & PS_TIME ) n += 8;
+  if( st & PS_ID ) n += 8;
+  if( st & PS_STREAM_ID ) n += 8;
+  if( st & PS_CPU ) n += 8;
+  if( st & PS_IDENTIFIER ) n += 8;
+  return n;
+}
+
+int perf_trailer_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
+  uint64_t st = a->sample_type;
+  size_t n = trailer_size(st);
+  TlBytes b;
+  memset(s, 0, sizeof(*s));
+  if( !(a->flags & PA_SAMPLE_ID_ALL) || n==0 ) return 0;
+  if( r->type>=PERF_HEADER_ATTR || r->type==PERF_SAMPLE ) return 0;
+  if( r->body.n < n ) return -1;
+  b = tl_bytes(r->body.a + r->body.n - n, n, r->body.bo);
+  if( st & PS_TID ){ tl_bytes_u32e(&b, &s->pid); tl_bytes_u32e(&b, &s->tid); }
+  if( st & PS_TIME ) tl_bytes_u64e(&b, &s->time);
+  if( st & PS_ID ) tl_bytes_u64e(&b, &s->id);
+  if( st & PS_STREAM_ID ) tl_bytes_u64e(&b, &s->stream_id);
+  if( st & PS_CPU ){ uint32_t res; tl_bytes_u32e(&b, &s->cpu); tl_bytes_u32e(&b, &res); }
+  if( st & PS_IDENTIFIER ) tl_bytes_u64e(&b, &s->id);
+  s->mHave = st & (PS_TID|PS_TIME|PS_ID|PS_STREAM_ID|PS_CPU|PS_IDENTIFIER);
+  return 0;
+}
+
+static int cmp_id(const void *x, const void *y){
+  uint64_t a = ((const PerfId*)x)->id, b = ((const PerfId*)y)->id;
+  return a<b ? -1 : a>b;
+}
+
+const PerfAttr *perf_attr_for_id(const PerfData *p, uint64_t id){
+  PerfId key, *pHit;
+  key.id = id;
+  key.iAttr = 0;
+  if( p->nId==0 ) return 0;
+  pHit = bsearch(&key, p->aId, p->nId, sizeof(PerfId), cmp_id);
+  return pHit ? &p->aAttr[pHit->iAttr] : 0;
+}
+
+/*
+** Which attr a record belongs to: by its sample id when the attrs carry
+** ids (the id's position follows from the first attr's sample_type, as
+** perf requires all attrs to agree on it), else the first attr.
+*/
+int perf_attr_of(const PerfData *p, const PerfRec *r){
+  const PerfAttr *a0;
+  uint64_t st, id = 0;
+  int bId = 0;
+  TlBytes b = r->body;
+  if( p->nAttr<=1 ) return 0;
+  a0 = &p->aAttr[0];
+  st = a0->sample_type;
+  if( r->type==PERF_SAMPLE ){
+    if( st & PS_IDENTIFIER ){
+      bId = tl_bytes_u64e(&b, &id)==0;
+    }else if( st & PS_ID ){
+      size_t k = 0;
+      if( st & PS_IP ) k += 8;
+      if( st & PS_TID ) k += 8;
+      if( st & PS_TIME ) k += 8;
+      if( st & PS_ADDR ) k += 8;
+      bId = tl_bytes_skip(&b, k)==0 && tl_bytes_u64e(&b, &id)==0;
+    }
+  }else if( r->type<PERF_HEADER_ATTR && (a0->flags & PA_SAMPLE_ID_ALL) ){
+    size_t k = 0;
+    if( st & PS_IDENTIFIER ){
+      k = 8;
+    }else if( st & PS_ID ){
+      k = 8;
+      if( st & PS_STREAM_ID ) k += 8;
+      if( st & PS_CPU ) k += 8;
+    }
+    if( k && b.n>=k ){
+      id = tl_load_u64_unchecked(b.a + b.n - k, b.bo);
+      bId = 1;
+    }
+  }
+  if( bId ){
+    const PerfAttr *a = perf_attr_for_id(p, id);
+    if( a ) return (int)(a - p->aAttr);
+  }
+  return 0;
+}
+
+void perf_attr_default_name(const PerfAttr *a, char *z, size_t n){
+  static const char *const azHw[] = {
+    "cycles", "instructions", "cache-references", "cache-misses", "branches",
+    "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+    "stalled-cycles-backend", "ref-cycles"
+  };
+  static const char *const azSw[] = {
+    "cpu-clock", "task-clock", "page-faults", "context-switches",
+    "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+    "emulation-faults", "dummy", "bpf-output", "cgroup-switches"
+  };
+  if( a->type==0 && a->config < sizeof(azHw)/sizeof(azHw[0]) ){
+    snprintf(z, n, "%s", azHw[a->config]);
+  }else if( a->type==1 && a->config < sizeof(azSw)/sizeof(azSw[0]) ){
+    snprintf(z, n, "%s", azSw[a->config]);
+  }else if( a->type==4 ){
+    snprintf(z, n, "r%llx", (unsigned long long)a->config);
+  }else{
+    snprintf(z, n, "%u:%llu", a->type, (unsigned long long)a->config);
+  }
+}
+
+void perf_sample_type_text(uint64_t st, TlStr *pOut){
+  static const char *const az[PS_NBITS] = {
+    "IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
+    "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT",
+    "DATA_SRC", "IDENTIFIER", "TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX",
+    "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT"
+  };
+  int i, bFirst = 1;
+  for(i=0; i<64; i++){
+    if( !(st & ((uint64_t)1<<i)) ) continue;
+    if( !bFirst ) tl_str_appendc(pOut, '|');
+    if( i<PS_NBITS ) tl_str_appendz(pOut, az[i]);
+    else tl_str_appendf(pOut, "(1<<%d)", i);
+    bFirst = 0;
+  }
+}
+
+void perf_read_format_text(uint64_t rf, TlStr *pOut){
+  static const char *const az[] = {
+    "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST"
+  };
+  int i, bFirst = 1;
+  for(i=0; i<64; i++){
+    if( !(rf & ((uint64_t)1<<i)) ) continue;
+    if( !bFirst ) tl_str_appendc(pOut, '|');
+    if( i<5 ) tl_str_appendz(pOut, az[i]);
+    else tl_str_appendf(pOut, "(1<<%d)", i);
+    bFirst = 0;
+  }
+}

@@ -1,0 +1,206 @@
+/*
+** perf_int.h: private interface of the perf.data reader (readers/perf/).
+*/
+#ifndef TL_PERF_INT_H
+#define TL_PERF_INT_H
+
+#include <zstd.h>
+
+#include "perf.h"
+
+/* sample_type bits (include/uapi/linux/perf_event.h) */
+#define PS_IP             (1u<<0)
+#define PS_TID            (1u<<1)
+#define PS_TIME           (1u<<2)
+#define PS_ADDR           (1u<<3)
+#define PS_READ           (1u<<4)
+#define PS_CALLCHAIN      (1u<<5)
+#define PS_ID             (1u<<6)
+#define PS_CPU            (1u<<7)
+#define PS_PERIOD         (1u<<8)
+#define PS_STREAM_ID      (1u<<9)
+#define PS_RAW            (1u<<10)
+#define PS_BRANCH_STACK   (1u<<11)
+#define PS_REGS_USER      (1u<<12)
+#define PS_STACK_USER     (1u<<13)
+#define PS_WEIGHT         (1u<<14)
+#define PS_DATA_SRC       (1u<<15)
+#define PS_IDENTIFIER     (1u<<16)
+#define PS_TRANSACTION    (1u<<17)
+#define PS_REGS_INTR      (1u<<18)
+#define PS_PHYS_ADDR      (1u<<19)
+#define PS_AUX            (1u<<20)
+#define PS_CGROUP         (1u<<21)
+#define PS_DATA_PAGE_SIZE (1u<<22)
+#define PS_CODE_PAGE_SIZE (1u<<23)
+#define PS_WEIGHT_STRUCT  (1u<<24)
+#define PS_NBITS 25
+
+/* read_format bits */
+#define PR_TOTAL_TIME_ENABLED (1u<<0)
+#define PR_TOTAL_TIME_RUNNING (1u<<1)
+#define PR_ID                 (1u<<2)
+#define PR_GROUP              (1u<<3)
+#define PR_LOST               (1u<<4)
+
+/* attr flag bits */
+#define PA_FREQ           (1ull<<10)
+#define PA_SAMPLE_ID_ALL  (1ull<<18)
+
+#define PERF_BRANCH_HW_INDEX (1ull<<17)   /* branch_sample_type */
+
+/* record types */
+enum {
+  PERF_MMAP = 1, PERF_LOST = 2, PERF_COMM = 3, PERF_EXIT = 4, PERF_THROTTLE = 5,
+  PERF_UNTHROTTLE = 6, PERF_FORK = 7, PERF_READ = 8, PERF_SAMPLE = 9,
+  PERF_MMAP2 = 10, PERF_AUX = 11, PERF_ITRACE_START = 12, PERF_LOST_SAMPLES = 13,
+  PERF_SWITCH = 14, PERF_SWITCH_CPU_WIDE = 15, PERF_NAMESPACES = 16,
+  PERF_KSYMBOL = 17, PERF_BPF_EVENT = 18, PERF_CGROUP = 19, PERF_TEXT_POKE = 20,
+  PERF_AUX_OUTPUT_HW_ID = 21,
+  PERF_KERNEL_MAX = 22,
+  PERF_HEADER_ATTR = 64, PERF_HEADER_EVENT_TYPE = 65, PERF_HEADER_TRACING_DATA = 66,
+  PERF_HEADER_BUILD_ID = 67, PERF_FINISHED_ROUND = 68, PERF_ID_INDEX = 69,
+  PERF_AUXTRACE_INFO = 70, PERF_AUXTRACE = 71, PERF_AUXTRACE_ERROR = 72,
+  PERF_THREAD_MAP = 73, PERF_CPU_MAP = 74, PERF_STAT_CONFIG = 75, PERF_STAT = 76,
+  PERF_STAT_ROUND = 77, PERF_EVENT_UPDATE = 78, PERF_TIME_CONV = 79,
+  PERF_HEADER_FEATURE = 80, PERF_COMPRESSED = 81, PERF_FINISHED_INIT = 82,
+  PERF_COMPRESSED2 = 83,
+  PERF_USER_MAX = 84
+};
+
+/* feature ids */
+enum {
+  PF_TRACING_DATA = 1, PF_BUILD_ID = 2, PF_HOSTNAME = 3, PF_OSRELEASE = 4,
+  PF_VERSION = 5, PF_ARCH = 6, PF_NRCPUS = 7, PF_CPUDESC = 8, PF_CPUID = 9,
+  PF_TOTAL_MEM = 10, PF_CMDLINE = 11, PF_EVENT_DESC = 12, PF_SAMPLE_TIME = 21,
+  PF_CLOCKID = 23, PF_COMPRESSED = 27, PF_MAX = 256
+};
+
+typedef struct PerfAttr PerfAttr;
+struct PerfAttr {
+  uint32_t type;                  /* PERF_TYPE_* */
+  uint32_t size;                  /* the attr's own size field */
+  uint64_t config;
+  uint64_t period;                /* sample_period or sample_freq */
+  uint64_t sample_type;
+  uint64_t read_format;
+  uint64_t flags;                 /* the bitfield word, in host bit order */
+  uint64_t branch_sample_type;
+  uint64_t regs_user;             /* sample_regs_user mask */
+  uint64_t regs_intr;             /* sample_regs_intr mask */
+  char *zName;                    /* event name as perf script prints it */
+  int bNameFromDesc;              /* zName came from EVENT_DESC */
+  uint64_t nSamples;              /* SAMPLE records of this attr */
+};
+
+typedef struct PerfId PerfId;
+struct PerfId {
+  uint64_t id;                    /* sample id */
+  int iAttr;                      /* index into aAttr */
+};
+
+typedef struct PerfFeat PerfFeat;
+struct PerfFeat {
+  int id;                         /* feature bit */
+  uint64_t iOff;                  /* file offset of its payload, or UINT64_MAX */
+  uint64_t n;                     /* payload bytes */
+  uint8_t *aCopy;                 /* copy of the payload (small features), or NULL */
+};
+
+typedef struct PerfThread PerfThread;
+struct PerfThread {
+  int64_t tid, pid;               /* -1 when unknown */
+  char *zComm;                    /* last comm */
+  char *zCommFirst;               /* first comm */
+  int64_t tsFirst, tsLast;        /* time range of its records */
+  int bTs;                        /* tsFirst/tsLast set */
+  uint64_t nEvents;               /* records with this tid */
+  uint64_t nSamples;              /* SAMPLE records */
+};
+
+typedef struct PerfData PerfData;
+struct PerfData {
+  int bo;                         /* TL_LE or TL_BE */
+  int bPipe;                      /* pipe mode */
+  uint64_t iData, nData;          /* data section (pipe: after the 16-byte header) */
+  PerfAttr *aAttr; int nAttr, nAttrAlloc;
+  PerfId *aId; size_t nId, nIdAlloc; int bIdSorted;
+  PerfFeat *aFeat; int nFeat, nFeatAlloc;
+  PerfThread *aThread; size_t nThread, nThreadAlloc;
+  uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
+  uint64_t nUnknown;              /* records of unknown type, skipped */
+};
+
+/* A decoded sample (or the sample_id trailer of another record). */
+typedef struct PerfSample PerfSample;
+struct PerfSample {
+  uint64_t mHave;                 /* PS_* bits present */
+  uint64_t id, ip, time, addr, stream_id, period, weight, data_src;
+  uint64_t transaction, phys_addr, cgroup, data_page_size, code_page_size;
+  uint32_t pid, tid, cpu;
+  TlBytes read;                   /* the READ values, as stored */
+  const uint8_t *aCallchain; uint64_t nCallchain;
+  const uint8_t *aRaw; uint32_t nRaw;
+  const uint8_t *aBranch; uint64_t nBranch; uint64_t hwIdx; int bHwIdx;
+  uint64_t regsUserAbi; const uint8_t *aRegsUser; uint64_t nRegsUser;
+  uint64_t stackSize, stackDyn;
+  uint64_t regsIntrAbi; const uint8_t *aRegsIntr; uint64_t nRegsIntr;
+  uint64_t auxSize;
+};
+
+/* One record from the walker. */
+typedef struct PerfRec PerfRec;
+struct PerfRec {
+  uint32_t type;
+  uint16_t misc;
+  uint16_t size;                  /* header.size */
+  TlBytes body;                   /* bytes after the 8-byte header */
+  int64_t iRowid;                 /* stable: file offset, or container + index */
+  uint64_t iOff;                  /* file offset of the record or its container */
+};
+
+/*
+** The record walker: the records of a region of the file, with the
+** contents of COMPRESSED containers in place of the containers.
+*/
+typedef struct PerfWalk PerfWalk;
+struct PerfWalk {
+  TlTrace *pTrace;
+  int bo;
+  TlWin win;
+  uint64_t iOff, iEnd;            /* next outer record; end of the region */
+  ZSTD_DStream *pZ;               /* created on the first container */
+  uint8_t *aOut; size_t nOut, iOut, nAlloc; /* decompressed bytes; [iOut,nOut) unread */
+  uint64_t iCont;                 /* offset of the container being read */
+  uint32_t iInner;                /* records taken from it so far */
+  int bMidFrame;                  /* the zstd stream stopped inside a frame */
+  TlErr *pErr;
+};
+
+/* Inner rowids: bit 62 set, container offset above bit 20, index below. */
+#define PERF_INNER_ROWID(off, idx) ((int64_t)(((uint64_t)1<<62) | ((uint64_t)(off)<<20) | (idx)))
+#define PERF_ROWID_IS_INNER(r)     (((uint64_t)(r)>>62)==1)
+#define PERF_ROWID_OFFSET(r)       (PERF_ROWID_IS_INNER(r) ? (((uint64_t)(r)>>20) & (((uint64_t)1<<42)-1)) : (uint64_t)(r))
+
+/* ---- Interface to code in perf_walk.c --------------------------------- */
+void perf_walk_init(PerfWalk*, TlTrace*, int bo, uint64_t iStart, uint64_t iEnd, TlErr*);
+void perf_walk_free(PerfWalk*);
+int perf_walk_next(PerfWalk*, PerfRec*);        /* TL_ROW, TL_DONE, < 0 */
+int perf_walk_clean(const PerfWalk*);            /* between outer records, nothing pending */
+
+/* ---- Interface to code in perf_decode.c ------------------------------- */
+int perf_attr_parse(TlBytes *b, int bo, PerfAttr *pAttr);
+int perf_sample_decode(const PerfAttr*, const PerfRec*, PerfSample*);
+int perf_trailer_decode(const PerfAttr*, const PerfRec*, PerfSample*);
+int perf_attr_of(const PerfData*, const PerfRec*);
+const PerfAttr *perf_attr_for_id(const PerfData*, uint64_t id);
+void perf_attr_default_name(const PerfAttr*, char *z, size_t n);
+void perf_sample_type_text(uint64_t sample_type, TlStr *pOut);
+void perf_read_format_text(uint64_t read_format, TlStr *pOut);
+
+/* ---- Interface to code in perf_feat.c --------------------------------- */
+const char *perf_feature_name(int id);
+int perf_feature_value(TlTrace*, const PerfData*, const PerfFeat*, TlStr *pOut, TlErr*);
+int perf_event_desc_apply(TlTrace*, PerfData*, const PerfFeat*, TlErr*);
+
+#endif /* TL_PERF_INT_H */
