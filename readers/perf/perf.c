@@ -837,7 +837,7 @@ static void sample_args(TlScan *s, TlStr *o){
   uint64_t st = x->mHave;
   if( st & (PS_ID|PS_IDENTIFIER) ){ tl_json_key(o, "id"); tl_json_uint(o, x->id); }
   if( st & PS_STREAM_ID ){ tl_json_key(o, "stream_id"); tl_json_uint(o, x->stream_id); }
-  if( st & PS_ADDR ){ tl_json_key(o, "addr"); tl_json_uint(o, x->addr); }
+  if( st & PS_ADDR ){ tl_json_key(o, "addr"); tl_json_int(o, (int64_t)x->addr); }
   if( st & PS_PERIOD ){ tl_json_key(o, "period"); tl_json_uint(o, x->period); }
   if( st & PS_READ ){
     TlBytes b = x->read;
@@ -856,8 +856,8 @@ static void sample_args(TlScan *s, TlStr *o){
     for(k=0; k<x->nBranch; k++){
       const uint8_t *e = x->aBranch + k*24;
       tl_json_obj_begin(o);
-      tl_json_key(o, "from"); tl_json_uint(o, tl_load_u64_unchecked(e, s->p->bo));
-      tl_json_key(o, "to"); tl_json_uint(o, tl_load_u64_unchecked(e+8, s->p->bo));
+      tl_json_key(o, "from"); tl_json_int(o, (int64_t)tl_load_u64_unchecked(e, s->p->bo));
+      tl_json_key(o, "to"); tl_json_int(o, (int64_t)tl_load_u64_unchecked(e+8, s->p->bo));
       tl_json_key(o, "flags"); tl_json_uint(o, tl_load_u64_unchecked(e+16, s->p->bo));
       tl_json_obj_end(o);
     }
@@ -918,7 +918,8 @@ static int next_event(TlScan *s, TlRow *pRow){
       tl_str_reset(&s->cc);
       tl_json_arr_begin(&s->cc);
       for(k=0; k<s->ri.s.nCallchain; k++){
-        tl_json_uint(&s->cc, tl_load_u64_unchecked(s->ri.s.aCallchain + 8*k, s->p->bo));
+        /* as signed 64-bit, like the ip column: exact in SQLite's JSON */
+        tl_json_int(&s->cc, (int64_t)tl_load_u64_unchecked(s->ri.s.aCallchain + 8*k, s->p->bo));
       }
       tl_json_arr_end(&s->cc);
       tl_val_str(&v[TL_EV_CALLCHAIN], &s->cc);

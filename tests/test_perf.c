@@ -1,0 +1,521 @@
+/*
+** test_perf.c: the perf.data reader against perf's own outputs.
+**
+** testdata/perf/ holds small files recorded with perf record (record.sh)
+** and what perf said about them: perf script (.script.txt), perf report
+** --stats (.stats.txt) and --header-only (.header.txt). The tests parse
+** those outputs and compare them with tracelite's tables, so every
+** expected value comes from perf. Synthetic files written here cover what
+** perf on this machine cannot make: the other byte order and corruption.
+*/
+#include "tltest.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#define PERF_DIR TL_TESTDATA_DIR "/perf/"
+
+static const char *const azFiles[] = {
+  "cpu-clock-g", "multi", "zstd", "pipe", "sched", "switch"
+};
+#define N_FILES (sizeof(azFiles)/sizeof(azFiles[0]))
+
+typedef struct Lines Lines;
+struct Lines { char **az; size_t n, nAlloc; };
+
+static void lines_add(Lines *p, const char *z){
+  if( p->n==p->nAlloc ){
+    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 256;
+    p->az = realloc(p->az, p->nAlloc*sizeof(char*));
+    assert_non_null(p->az);
+  }
+  p->az[p->n] = strdup(z);
+  assert_non_null(p->az[p->n]);
+  p->n++;
+}
+
+static void lines_free(Lines *p){
+  size_t i;
+  for(i=0; i<p->n; i++) free(p->az[i]);
+  free(p->az);
+  memset(p, 0, sizeof(*p));
+}
+
+static int cmp_str(const void *a, const void *b){
+  return strcmp(*(char*const*)a, *(char*const*)b);
+}
+
+/*
+** The sample lines of a perf script output as "tid|cpu|sec.usec|period|event|ip"
+** (cpu and ip empty when perf did not print them).
+*/
+static void script_samples(const char *zFile, Lines *pOut, int *pbCpu, int *pbIp){
+  char zPath[512];
+  FILE *f;
+  char zLine[4096];
+  snprintf(zPath, sizeof(zPath), PERF_DIR "%s.script.txt", zFile);
+  f = fopen(zPath, "r");
+  assert_non_null(f);
+  *pbCpu = 0;
+  *pbIp = 0;
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char *az[64];
+    int n = 0, i, iTime = -1;
+    char *z = zLine;
+    char zCpu[32] = "", zIp[32] = "", zOut[256];
+    if( zLine[0]=='\t' || zLine[0]=='\n' ) continue;
+    while( n<64 ){
+      while( *z && isspace((unsigned char)*z) ) z++;
+      if( *z==0 ) break;
+      az[n++] = z;
+      while( *z && !isspace((unsigned char)*z) ) z++;
+      if( *z ) *z++ = 0;
+    }
+    for(i=1; i<n; i++){
+      size_t k = strlen(az[i]);
+      char *zDot = strchr(az[i], '.');
+      if( k>8 && az[i][k-1]==':' && zDot && (size_t)(az[i]+k-1-zDot)==7 && isdigit((unsigned char)az[i][0]) ){
+        iTime = i;
+        break;
+      }
+    }
+    if( iTime<2 || iTime+2>=n ) continue;
+    az[iTime][strlen(az[iTime])-1] = 0;
+    if( az[iTime-1][0]=='[' ){
+      snprintf(zCpu, sizeof(zCpu), "%d", atoi(az[iTime-1]+1));
+      *pbCpu = 1;
+    }
+    if( iTime+3<n && isxdigit((unsigned char)az[iTime+3][0]) ){
+      snprintf(zIp, sizeof(zIp), "%s", az[iTime+3]);
+      *pbIp = 1;
+    }
+    az[iTime+2][strlen(az[iTime+2])-1] = 0;      /* "cpu-clock:" */
+    snprintf(zOut, sizeof(zOut), "%s|%s|%s|%s|%s|%s",
+             az[iTime-1 - (zCpu[0] ? 1 : 0)], zCpu, az[iTime], az[iTime+1], az[iTime+2], zIp);
+    lines_add(pOut, zOut);
+  }
+  fclose(f);
+  qsort(pOut->az, pOut->n, sizeof(char*), cmp_str);
+}
+
+static void perf_samples_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    Lines want, got;
+    int bCpu, bIp;
+    sqlite3_stmt *pStmt;
+    char *zSql;
+    size_t i;
+    memset(&want, 0, sizeof(want));
+    memset(&got, 0, sizeof(got));
+    script_samples(azFiles[k], &want, &bCpu, &bIp);
+    assert_true(want.n > 0);
+    zSql = sqlite3_mprintf(
+        "SELECT tid, %s, printf('%%d.%%06d', ts/1000000000, (ts/1000)%%1000000), value, name, %s"
+        " FROM events('" PERF_DIR "%q.data') WHERE type='SAMPLE'",
+        bCpu ? "cpu" : "''", bIp ? "printf('%x', ip)" : "''", azFiles[k]);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      char zRow[256];
+      snprintf(zRow, sizeof(zRow), "%s|%s|%s|%s|%s|%s",
+               sqlite3_column_text(pStmt, 0), sqlite3_column_text(pStmt, 1),
+               sqlite3_column_text(pStmt, 2), sqlite3_column_text(pStmt, 3),
+               sqlite3_column_text(pStmt, 4), sqlite3_column_text(pStmt, 5));
+      lines_add(&got, zRow);
+    }
+    sqlite3_finalize(pStmt);
+    sqlite3_free(zSql);
+    qsort(got.az, got.n, sizeof(char*), cmp_str);
+    if( got.n!=want.n ) fail_msg("%s: %zu samples, perf script has %zu", azFiles[k], got.n, want.n);
+    for(i=0; i<got.n; i++){
+      if( strcmp(got.az[i], want.az[i]) ){
+        fail_msg("%s: sample differs: ours %s, perf script %s", azFiles[k], got.az[i], want.az[i]);
+      }
+    }
+    lines_free(&want);
+    lines_free(&got);
+  }
+  tl_test_db_close(db);
+}
+
+/* Every "NAME events: N" line of perf report --stats's aggregated section. */
+static void perf_record_counts_equal_perf_report_stats(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    char zPath[512], zLine[512];
+    FILE *f;
+    int nChecked = 0;
+    int64_t nTotal = -1, nContainers = 0;
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.stats.txt", azFiles[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      char zName[64];
+      long long n;
+      if( strstr(zLine, " stats:") && !strstr(zLine, "Aggregated") ) break;  /* per-event sections */
+      if( sscanf(zLine, " %63s events: %lld", zName, &n)!=2 ) continue;
+      if( strcmp(zName, "TOTAL")==0 ){ nTotal = n; continue; }
+      if( strcmp(zName, "COMPRESSED")==0 ){
+        nContainers = n;                             /* containers are not rows */
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') WHERE type='COMPRESSED'", azFiles[k]), 0);
+        continue;
+      }
+      if( tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') WHERE type=%Q", azFiles[k], zName)!=n ){
+        fail_msg("%s: %s count differs from perf report --stats (%lld)", azFiles[k], zName, n);
+      }
+      nChecked++;
+    }
+    fclose(f);
+    assert_true(nChecked>=5);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data')", azFiles[k]) + nContainers, nTotal);
+  }
+  tl_test_db_close(db);
+}
+
+/* The header-only lines that map one to one onto perf_features values. */
+static void perf_features_equal_perf_header_only(void **state){
+  static const struct { const char *zLabel; const char *zSql; } aMap[] = {
+    { "hostname",      "SELECT value FROM perf_features(%Q) WHERE name='HOSTNAME'" },
+    { "os release",    "SELECT value FROM perf_features(%Q) WHERE name='OSRELEASE'" },
+    { "perf version",  "SELECT value FROM perf_features(%Q) WHERE name='VERSION'" },
+    { "arch",          "SELECT value FROM perf_features(%Q) WHERE name='ARCH'" },
+    { "nrcpus online", "SELECT value->>'$.online' FROM perf_features(%Q) WHERE name='NRCPUS'" },
+    { "nrcpus avail",  "SELECT value->>'$.avail' FROM perf_features(%Q) WHERE name='NRCPUS'" },
+    { "cpudesc",       "SELECT value FROM perf_features(%Q) WHERE name='CPUDESC'" },
+    { "cpuid",         "SELECT value FROM perf_features(%Q) WHERE name='CPUID'" },
+    { "total memory",  "SELECT value FROM perf_features(%Q) WHERE name='TOTAL_MEM'" },
+    { "cmdline",       "SELECT value FROM perf_features(%Q) WHERE name='CMDLINE'" },
+    { "time of first sample", "SELECT printf('%%d.%%06d', (value->>'$.first')/1000000000, ((value->>'$.first')/1000)%%1000000) FROM perf_features(%Q) WHERE name='SAMPLE_TIME'" },
+    { "time of last sample",  "SELECT printf('%%d.%%06d', (value->>'$.last')/1000000000, ((value->>'$.last')/1000)%%1000000) FROM perf_features(%Q) WHERE name='SAMPLE_TIME'" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k, j;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    char zPath[512], zData[512], zLine[4096];
+    FILE *f;
+    int nChecked = 0, nEvents = 0;
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.header.txt", azFiles[k]);
+    snprintf(zData, sizeof(zData), PERF_DIR "%s.data", azFiles[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      size_t n = strlen(zLine);
+      while( n && (zLine[n-1]=='\n' || zLine[n-1]==' ') ) zLine[--n] = 0;
+      if( strncmp(zLine, "# event : name = ", 17)==0 ){
+        /* name and sample_type of each attr */
+        char *zName = zLine + 17, *zEnd = strchr(zName, ',');
+        char *zSt = strstr(zLine, "sample_type = ");
+        char *zGot;
+        assert_non_null(zEnd);
+        *zEnd = 0;
+        assert_non_null(zSt);
+        zSt += 14;
+        *strchr(zSt, ',') = 0;
+        zGot = tl_test_sql_text(db, "SELECT format FROM event_types(%Q) WHERE name=%Q", zData, zName);
+        if( zGot==0 || strcmp(zGot, zSt) ) fail_msg("%s: event %s: sample_type %s, perf says %s", azFiles[k], zName, zGot ? zGot : "(none)", zSt);
+        free(zGot);
+        nEvents++;
+        continue;
+      }
+      for(j=0; j<sizeof(aMap)/sizeof(aMap[0]); j++){
+        size_t nL = strlen(aMap[j].zLabel);
+        char *zGot;
+        if( strncmp(zLine+2, aMap[j].zLabel, nL) || strncmp(zLine+2+nL, " : ", 3) ) continue;
+        zGot = tl_test_sql_text(db, aMap[j].zSql, zData);
+        if( zGot==0 || strcmp(zGot, zLine+2+nL+3) ){
+          fail_msg("%s: %s is \"%s\", perf says \"%s\"", azFiles[k], aMap[j].zLabel, zGot ? zGot : "(null)", zLine+2+nL+3);
+        }
+        free(zGot);
+        nChecked++;
+      }
+    }
+    fclose(f);
+    assert_true(nChecked>=10);
+    assert_int_equal(nEvents, tl_test_sql_int(db, "SELECT count(*) FROM event_types(%Q)", zData));
+  }
+  tl_test_db_close(db);
+}
+
+static void perf_windows_and_cpus_equal_unfiltered(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    char zData[512];
+    int64_t lo, hi;
+    int i;
+    snprintf(zData, sizeof(zData), PERF_DIR "%s.data", azFiles[k]);
+    lo = tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q)", zData);
+    hi = tl_test_sql_int(db, "SELECT max(ts) FROM events(%Q)", zData);
+    for(i=0; i<=10; i++){
+      int64_t a = lo + (hi-lo)*i/10, b = a + (hi-lo)/7;
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts BETWEEN %lld AND %lld", zData, a, b),
+                       tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE +ts BETWEEN %lld AND %lld", zData, a, b));
+    }
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu IN (0, 1)", zData),
+                     tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE +cpu IN (0, 1)", zData));
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu = 1", zData),
+                     tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE +cpu = 1", zData));
+    /* rowid seeks find each record again */
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM events(%Q) a WHERE (SELECT count(*) FROM events(%Q) b WHERE b.rowid=a.rowid AND b.type IS a.type)=1",
+        zData, zData), tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zData));
+  }
+  tl_test_db_close(db);
+}
+
+static void perf_sched_cpus_match_perf_script(void **state){
+  /* perf script printed [cpu] for the system-wide tracepoint file */
+  sqlite3 *db = tl_test_db();
+  Lines want;
+  int bCpu, bIp;
+  size_t i;
+  int64_t n0 = 0, n1 = 0;
+  (void)state;
+  memset(&want, 0, sizeof(want));
+  script_samples("sched", &want, &bCpu, &bIp);
+  assert_true(bCpu);
+  for(i=0; i<want.n; i++){
+    const char *z = strchr(want.az[i], '|') + 1;
+    if( z[0]=='0' ) n0++; else if( z[0]=='1' ) n1++;
+  }
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND cpu=0"), n0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND cpu=1"), n1);
+  lines_free(&want);
+  tl_test_db_close(db);
+}
+
+static void perf_callchains_are_rows(void **state){
+  sqlite3 *db = tl_test_db();
+  char zPath[512], zLine[1024];
+  FILE *f;
+  int64_t nFrames = 0;
+  (void)state;
+  /* perf script prints one tab-indented line per callchain frame */
+  snprintf(zPath, sizeof(zPath), PERF_DIR "cpu-clock-g.script.txt");
+  f = fopen(zPath, "r");
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ) if( zLine[0]=='\t' ) nFrames++;
+  fclose(f);
+  assert_true(nFrames>800);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data')"), nFrames);
+  /* frames of one sample, by its rowid, in callchain order */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" PERF_DIR "cpu-clock-g.data') e "
+      "WHERE e.type='SAMPLE' AND json_array_length(e.callchain) - "
+      "(SELECT count(*) FROM json_each(e.callchain) WHERE value IN (-32, -128, -512, -2048, -2176, -2560)) "
+      "!= (SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') c WHERE c.event = e.rowid)"), 0);
+  tl_test_db_close(db);
+}
+
+static void perf_cut_file_keeps_complete_records(void **state){
+  sqlite3 *db = tl_test_db();
+  int64_t iCut;
+  char *z;
+  (void)state;
+  iCut = tl_test_sql_int(db, "SELECT offset FROM trace_warnings('" PERF_DIR "cut.data') WHERE message LIKE 'record of type%%'");
+  assert_true(iCut>0);
+  z = tl_test_sql_text(db, "SELECT message FROM trace_warnings('" PERF_DIR "cut.data') WHERE offset=%lld", iCut);
+  assert_non_null(strstr(z, "cut short by the end of the data"));
+  free(z);
+  /* every record before the cut, exactly as in the whole file */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cut.data')"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cpu-clock-g.data') WHERE rowid < %lld", iCut));
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" PERF_DIR "cut.data') a JOIN events('" PERF_DIR "cpu-clock-g.data') b "
+      "ON a.rowid=b.rowid WHERE a.ts IS b.ts AND a.type=b.type AND a.ip IS b.ip AND a.callchain IS b.callchain"),
+      tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cut.data')"));
+  tl_test_db_close(db);
+}
+
+/* ---- synthetic files: the other byte order, corruption ------------------- */
+
+typedef struct PW PW;
+struct PW { uint8_t a[8192]; size_t n; int bBig; };
+
+static void pw_put(PW *w, uint64_t v, int nByte){
+  int i;
+  for(i=0; i<nByte; i++){
+    int sh = w->bBig ? 8*(nByte-1-i) : 8*i;
+    w->a[w->n++] = (uint8_t)(v>>sh);
+  }
+}
+
+/*
+** A file-mode perf.data with one attr (cpu-clock, sample_type
+** IP|TID|TIME|ID|CPU|PERIOD, sample_id_all), ids {7}, a COMM with its
+** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%2, time
+** 1000*(i+1), cpu i%2, period 10+i) and a FINISHED_ROUND.
+*/
+static size_t perf_synth(PW *w, int bBig, int nSample){
+  size_t iData, iAttr = 104, iIds;
+  uint64_t st = 1|2|4|64|128|256;      /* IP TID TIME ID CPU PERIOD */
+  int i;
+  memset(w, 0, sizeof(*w));
+  w->bBig = bBig;
+  if( bBig ) memcpy(w->a, "2ELIFREP", 8); else memcpy(w->a, "PERFILE2", 8);
+  w->n = 8;
+  pw_put(w, 104, 8);                   /* header size */
+  pw_put(w, 64+8+16, 8);               /* attr_size: a 72-byte attr + ids section */
+  pw_put(w, iAttr, 8); pw_put(w, 88, 8);
+  iIds = iAttr + 88;
+  iData = iIds + 8;
+  pw_put(w, iData, 8); pw_put(w, 0, 8);   /* data size patched below */
+  pw_put(w, 0, 8); pw_put(w, 0, 8);
+  pw_put(w, 0, 8); pw_put(w, 0, 8); pw_put(w, 0, 8); pw_put(w, 0, 8);
+  /* attr */
+  pw_put(w, 1, 4); pw_put(w, 72, 4); pw_put(w, 0, 8); pw_put(w, 100, 8);
+  pw_put(w, st, 8); pw_put(w, 0, 8);
+  {
+    /* flags: sample_id_all is bit 18 of the bitfield word; big-endian
+    ** producers number bitfield bits from the top of each byte */
+    uint64_t flags = (uint64_t)1<<18;
+    if( bBig ){
+      uint8_t b = (uint8_t)(flags>>16);  /* byte 2 holds bits 16..23 */
+      uint8_t r = 0;
+      int k;
+      for(k=0; k<8; k++) if( b & (1<<k) ) r |= (uint8_t)(0x80>>k);
+      memset(w->a + w->n, 0, 8);
+      w->a[w->n+2] = r;
+      w->n += 8;
+    }else{
+      pw_put(w, flags, 8);
+    }
+  }
+  pw_put(w, 0, 4); pw_put(w, 0, 4); pw_put(w, 0, 8); pw_put(w, 0, 8);
+  pw_put(w, iIds, 8); pw_put(w, 8, 8);
+  pw_put(w, 7, 8);                     /* the id */
+  /* COMM + trailer (TID TIME ID CPU) */
+  pw_put(w, 3, 4); pw_put(w, 0, 2); pw_put(w, 8+8+8+32, 2);
+  pw_put(w, 42, 4); pw_put(w, 43, 4);
+  memcpy(w->a + w->n, "synth\0\0\0", 8); w->n += 8;
+  pw_put(w, 42, 4); pw_put(w, 43, 4); pw_put(w, 500, 8); pw_put(w, 7, 8);
+  pw_put(w, 0, 4); pw_put(w, 0, 4);
+  for(i=0; i<nSample; i++){
+    pw_put(w, 9, 4); pw_put(w, 1, 2); pw_put(w, 8+6*8, 2);
+    pw_put(w, 0x1000+(uint64_t)i, 8);
+    pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
+    pw_put(w, 1000*(uint64_t)(i+1), 8);
+    pw_put(w, 7, 8);
+    pw_put(w, (uint64_t)(i%2), 4); pw_put(w, 0, 4);
+    pw_put(w, 10+(uint64_t)i, 8);
+  }
+  pw_put(w, 68, 4); pw_put(w, 0, 2); pw_put(w, 8, 2);
+  {
+    size_t nSave = w->n;
+    w->n = 48;
+    pw_put(w, nSave - iData, 8);
+    w->n = nSave;
+  }
+  return iData;
+}
+
+static const char *pw_save(PW *w, const char *zName){
+  static char z[4][512];
+  static int i = 0;
+  char *zPath = z[i++ % 4];
+  snprintf(zPath, 512, "%s/%s", tl_test_tmpdir(), zName);
+  assert_int_equal(tl_test_write_file(zPath, w->a, w->n), 0);
+  return zPath;
+}
+
+static void perf_big_endian_reads_like_little_endian(void **state){
+  PW w;
+  sqlite3 *db = tl_test_db();
+  char zLe[512], zBe[512];
+  char *zA, *zB;
+  (void)state;
+  perf_synth(&w, 0, 20);
+  snprintf(zLe, sizeof(zLe), "%s", pw_save(&w, "le.data"));
+  perf_synth(&w, 1, 20);
+  snprintf(zBe, sizeof(zBe), "%s", pw_save(&w, "be.data"));
+  zA = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)", zLe);
+  zB = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)", zBe);
+  assert_string_equal(zA, zB);
+  free(zA); free(zB);
+  /* and the values are the ones written */
+  zA = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q) LIMIT 3", zBe);
+  assert_string_equal(zA, "COMM|500|0|42|43|||0\n"
+                          "SAMPLE|1000|0|42|43|cpu-clock|10|1000\n"
+                          "SAMPLE|2000|1|42|44|cpu-clock|11|1001");
+  free(zA);
+  zA = tl_test_sql_rows(db, "SELECT args->>'$.comm', args->>'$.exec' FROM events(%Q) WHERE type='COMM'", zBe);
+  assert_string_equal(zA, "synth|0");
+  free(zA);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='FINISHED_ROUND'", zBe), 1);
+  zA = tl_test_sql_rows(db, "SELECT id, name, events, args->>'$.samples' FROM tracks(%Q) ORDER BY id", zBe);
+  assert_string_equal(zA, "43|synth|11|10\n44||10|10");
+  free(zA);
+  tl_test_db_close(db);
+}
+
+static void perf_corruption_is_a_clear_error(void **state){
+  PW w;
+  sqlite3 *db = tl_test_db();
+  size_t iData;
+  const char *zPath;
+  char *z;
+  (void)state;
+  /* a sample whose header.size is 0: an error naming its offset, no hang */
+  iData = perf_synth(&w, 0, 5);
+  w.a[iData + 56 + 6] = 0;             /* size of the first sample */
+  w.a[iData + 56 + 7] = 0;
+  zPath = pw_save(&w, "zero.data");
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zPath);
+  assert_non_null(z);
+  {
+    char zWant[200];
+    snprintf(zWant, sizeof(zWant), "zero.data: offset %zu: record of type 9 has size 0, less than its 8-byte header", iData + 56);
+    assert_non_null(strstr(z, zWant));
+  }
+  free(z);
+  /* a sample too short for its sample_type: a warning, the others read */
+  iData = perf_synth(&w, 0, 5);
+  w.a[iData + 56 + 6] = 16;            /* 8 bytes of body instead of 48 */
+  memmove(w.a + iData + 56 + 16, w.a + iData + 56 + 56, w.n - (iData + 56 + 56));
+  w.n -= 40;
+  {
+    size_t nSave = w.n;
+    w.n = 48;
+    pw_put(&w, nSave - iData, 8);
+    w.n = nSave;
+  }
+  zPath = pw_save(&w, "short.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE' AND ts IS NOT NULL", zPath), 4);
+  z = tl_test_sql_text(db, "SELECT offset || ': ' || message FROM trace_warnings(%Q)", zPath);
+  assert_non_null(z);
+  {
+    char zWant[200];
+    snprintf(zWant, sizeof(zWant), "%zu: SAMPLE record of 16 bytes is shorter than its sample_type needs", iData + 56);
+    assert_string_equal(z, zWant);
+  }
+  free(z);
+  /* a bad magic */
+  perf_synth(&w, 0, 1);
+  memcpy(w.a, "PERFILE3", 8);
+  zPath = pw_save(&w, "magic.data");
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'format=perf')", zPath);
+  assert_non_null(strstr(z, "offset 0: expected the perf.data magic"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(perf,
+  cmocka_unit_test(perf_samples_equal_perf_script),
+  cmocka_unit_test(perf_record_counts_equal_perf_report_stats),
+  cmocka_unit_test(perf_features_equal_perf_header_only),
+  cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),
+  cmocka_unit_test(perf_sched_cpus_match_perf_script),
+  cmocka_unit_test(perf_callchains_are_rows),
+  cmocka_unit_test(perf_cut_file_keeps_complete_records),
+  cmocka_unit_test(perf_big_endian_reads_like_little_endian),
+  cmocka_unit_test(perf_corruption_is_a_clear_error),
+);
