@@ -336,6 +336,73 @@ static void perf_cut_file_keeps_complete_records(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** perf script -F ...,trace prints each tracepoint's fields as name=value;
+** where perf prints a number or a string, args has the same value (perf
+** renders some fields symbolically, prev_state=D: those are skipped).
+*/
+static void perf_tracepoint_fields_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(PERF_DIR "sched.trace.txt", "r");
+  char zLine[4096];
+  int nLines = 0, nFields = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char *zEv = strstr(zLine, " sched:");
+    char *zTime, *zCpu, *z, *zArgs;
+    int tid;
+    long long sec, usec;
+    char zName[64];
+    if( zEv==0 ) continue;
+    *zEv = 0;
+    zCpu = strrchr(zLine, '[');
+    assert_non_null(zCpu);
+    zTime = strchr(zCpu, ']') + 1;
+    assert_int_equal(sscanf(zTime, " %lld.%lld", &sec, &usec), 2);
+    *zCpu = 0;
+    z = zCpu;
+    while( z>zLine && z[-1]==' ' ) z--;
+    while( z>zLine && z[-1]!=' ' ) z--;
+    tid = atoi(z);
+    {
+      char *zColon = strchr(zEv + 1 + 6, ':');      /* after "sched:name" */
+      assert_non_null(zColon);
+      snprintf(zName, sizeof(zName), "%.*s", (int)(zColon - (zEv + 1)), zEv + 1);
+      z = zColon + 1;
+    }
+    zArgs = tl_test_sql_text(db,
+        "SELECT args FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND tid=%d "
+        "AND ts/1000=%lld AND name=%Q", tid, sec*1000000 + usec, zName);
+    if( zArgs==0 ) fail_msg("no sample for tid %d at %lld.%06lld %s", tid, sec, usec, zName);
+    /* each name=value token */
+    for(;;){
+      char zKey[64], zVal[512], *zGot;
+      int nUsed = 0;
+      while( *z==' ' ) z++;
+      if( *z==0 || *z=='\n' ) break;
+      if( sscanf(z, "%63[^= ]=%511s%n", zKey, zVal, &nUsed)!=2 ){
+        while( *z && *z!=' ' ) z++;         /* "==>" and the like */
+        continue;
+      }
+      z += nUsed;
+      zGot = tl_test_sql_text(db, "SELECT json_extract(%Q, '$.' || %Q)", zArgs, zKey);
+      if( zGot==0 ) continue;               /* not a field */
+      if( (zVal[0]=='-' || isdigit((unsigned char)zVal[0])) || !isdigit((unsigned char)zGot[0]) ){
+        if( strcmp(zGot, zVal) ) fail_msg("%s %s: %s=%s, perf says %s", zName, zTime, zKey, zGot, zVal);
+        nFields++;
+      }
+      free(zGot);
+    }
+    free(zArgs);
+    nLines++;
+  }
+  fclose(f);
+  assert_int_equal(nLines, tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE'"));
+  assert_true(nFields > 5*nLines);
+  tl_test_db_close(db);
+}
+
 /* ---- synthetic files: the other byte order, corruption ------------------- */
 
 typedef struct PW PW;
@@ -515,6 +582,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
+  cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),

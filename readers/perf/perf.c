@@ -55,6 +55,7 @@ static void perf_free(PerfData *p){
   for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
   for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread);
+  perf_tp_free(p);
   free(p);
 }
 
@@ -282,6 +283,19 @@ static int open_user_record(OpenCtx *c, const PerfRec *r, TlErr *pErr){
       }
       break;
     }
+    case PERF_HEADER_TRACING_DATA: {
+      /* the payload follows the record; only in the file itself */
+      uint32_t n;
+      TlWin win;
+      TlBytes td;
+      if( PERF_ROWID_IS_INNER(r->iRowid) || tl_bytes_u32e(&b, &n) || p->nTp ) break;
+      tl_win_init(&win, c->pTrace->pSrc);
+      rc = tl_win_get(&win, r->iOff + r->size, n, p->bo, &td, pErr);
+      if( rc==TL_OK ) rc = perf_tracing_parse(c->pTrace, p, td, r->iOff + r->size, pErr);
+      tl_win_free(&win);
+      if( rc ) return rc;
+      break;
+    }
     case PERF_HEADER_FEATURE: {
       uint64_t id;
       if( tl_bytes_u64e(&b, &id) || id==0 || id>=PF_MAX ) break;
@@ -489,6 +503,12 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
         rc = perf_event_desc_apply(pTrace, p, &p->aFeat[i], pErr);
         if( rc ) goto open_done;
       }
+      if( p->aFeat[i].id==PF_TRACING_DATA ){
+        TlBytes td;
+        rc = tl_win_get(&win, p->aFeat[i].iOff, (size_t)p->aFeat[i].n, p->bo, &td, pErr);
+        if( rc==TL_OK ) rc = perf_tracing_parse(pTrace, p, td, p->aFeat[i].iOff, pErr);
+        if( rc ) goto open_done;
+      }
     }
   }
 
@@ -575,6 +595,11 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     }
   }
   for(i=0; i<p->nAttr; i++){
+    const PerfTp *t = p->aAttr[i].type==2 ? perf_tp_find(p, p->aAttr[i].config) : 0;
+    if( p->aAttr[i].zName==0 && t ){
+      p->aAttr[i].zName = tl_strndup(t->zName, strlen(t->zName));
+      if( p->aAttr[i].zName==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); goto open_done; }
+    }
     if( p->aAttr[i].zName==0 ){
       char z[64];
       perf_attr_default_name(&p->aAttr[i], z, sizeof(z));
@@ -847,7 +872,12 @@ static void sample_args(TlScan *s, TlStr *o){
     while( tl_bytes_u64e(&b, &v)==0 ) tl_json_uint(o, v);
     tl_json_arr_end(o);
   }
-  if( st & PS_RAW ){ tl_json_key(o, "raw"); tl_json_hex(o, x->aRaw, x->nRaw); }
+  if( st & PS_RAW ){
+    const PerfAttr *a = &s->p->aAttr[s->ri.iAttr];
+    const PerfTp *t = a->type==2 ? perf_tp_find(s->p, a->config) : 0;
+    if( t ) perf_tp_decode(t, x->aRaw, x->nRaw, s->p->bo, o, 0);
+    else{ tl_json_key(o, "raw"); tl_json_hex(o, x->aRaw, x->nRaw); }
+  }
   if( st & PS_BRANCH_STACK ){
     uint64_t k;
     if( x->bHwIdx ){ tl_json_key(o, "branch_hw_index"); tl_json_int(o, (int64_t)x->hwIdx); }
@@ -913,6 +943,18 @@ static int next_event(TlScan *s, TlRow *pRow){
     if( s->ri.s.mHave & PS_PERIOD ) tl_val_int(&v[TL_EV_VALUE], (int64_t)s->ri.s.period);
     else if( !(a->flags & PA_FREQ) ) tl_val_int(&v[TL_EV_VALUE], (int64_t)a->period);
     if( s->ri.s.mHave & PS_IP ) tl_val_int(&v[TL_EV_IP], (int64_t)s->ri.s.ip);
+    if( (s->ri.s.mHave & PS_RAW) && a->type==2 && tl_col_used(&s->f, TL_EV_TEXT) ){
+      const PerfTp *t = perf_tp_find(s->p, a->config);
+      if( t ){
+        TlStr scratch;
+        tl_str_init(&scratch);
+        tl_str_reset(&s->tmp);
+        tl_str_append(&s->tmp, "", 0);
+        perf_tp_decode(t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &scratch, &s->tmp);
+        tl_str_free(&scratch);
+        tl_val_str(&v[TL_EV_TEXT], &s->tmp);
+      }
+    }
     if( (s->ri.s.mHave & PS_CALLCHAIN) && tl_col_used(&s->f, TL_EV_CALLCHAIN) ){
       uint64_t k;
       tl_str_reset(&s->cc);

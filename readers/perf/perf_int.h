@@ -118,6 +118,21 @@ struct PerfThread {
   uint64_t nSamples;              /* SAMPLE records */
 };
 
+typedef struct PerfTpField PerfTpField;
+struct PerfTpField {
+  char *zName;                    /* field name */
+  uint32_t off, size;             /* in the raw data */
+  int nElem;                      /* array length, 0 if not an array */
+  int bArray, bChar, bSigned, bDataLoc, bCommon;
+};
+
+typedef struct PerfTp PerfTp;     /* a tracepoint format */
+struct PerfTp {
+  uint64_t id;                    /* attr.config of its events */
+  char *zName;                    /* "system:name" */
+  PerfTpField *aField; int nField;
+};
+
 typedef struct PerfData PerfData;
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
@@ -129,6 +144,7 @@ struct PerfData {
   PerfThread *aThread; size_t nThread, nThreadAlloc;
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
+  PerfTp *aTp; int nTp;           /* tracepoint formats */
 };
 
 /* A decoded sample (or the sample_id trailer of another record). */
@@ -202,5 +218,12 @@ void perf_read_format_text(uint64_t read_format, TlStr *pOut);
 const char *perf_feature_name(int id);
 int perf_feature_value(TlTrace*, const PerfData*, const PerfFeat*, TlStr *pOut, TlErr*);
 int perf_event_desc_apply(TlTrace*, PerfData*, const PerfFeat*, TlErr*);
+
+/* ---- Interface to code in perf_trace.c -------------------------------- */
+int perf_tracing_parse(TlTrace*, PerfData*, TlBytes b, uint64_t iOff, TlErr*);
+const PerfTp *perf_tp_find(const PerfData*, uint64_t id);
+void perf_tp_decode(const PerfTp*, const uint8_t *a, size_t n, int bo,
+                    TlStr *pArgs, TlStr *pText);
+void perf_tp_free(PerfData*);
 
 #endif /* TL_PERF_INT_H */
