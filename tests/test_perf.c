@@ -544,6 +544,17 @@ static void perf_corruption_is_a_clear_error(void **state){
     assert_non_null(strstr(z, zWant));
   }
   free(z);
+  {
+    /* the COMM record before the damage is still a row */
+    sqlite3_stmt *pStmt;
+    char *zSql = sqlite3_mprintf("SELECT type FROM events(%Q)", zPath);
+    int nRow = 0;
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ) nRow++;
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_int_equal(nRow, 1);
+    sqlite3_free(zSql);
+  }
   /* a sample too short for its sample_type: a warning, the others read */
   iData = perf_synth(&w, 0, 5);
   w.a[iData + 56 + 6] = 16;            /* 8 bytes of body instead of 48 */
@@ -575,7 +586,34 @@ static void perf_corruption_is_a_clear_error(void **state){
   tl_test_db_close(db);
 }
 
+/* Files the fuzzer found (testdata/perf/bad/): read without a fault. */
+static void perf_fuzz_finds_are_read_cleanly(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  /* an attribute whose id list is empty (once a qsort of nothing), then a
+  ** record of size 0: the records before it, then the error */
+  z = tl_test_sql_error(db, "SELECT count(*), sum(length(args)) FROM events('" PERF_DIR "bad/empty-id-list.data')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "empty-id-list.data: offset 584: record of type 65671 has size 0, less than its 8-byte header"));
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings('" PERF_DIR "bad/empty-id-list.data') WHERE offset=584"), 1);
+  {
+    /* the damaged record is the first of the data section (offset 584):
+    ** no rows, then the error as SQLITE_CORRUPT */
+    sqlite3_stmt *pStmt;
+    int nRow = 0;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT type FROM events('" PERF_DIR "bad/empty-id-list.data')", -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ) nRow++;
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_int_equal(nRow, 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT offset FROM packets('" PERF_DIR "bad/empty-id-list.data')"), 584);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf,
+  cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),
   cmocka_unit_test(perf_features_equal_perf_header_only),

@@ -82,6 +82,7 @@ static int add_attr(PerfData *p, const PerfAttr *a){
 /* Add the n ids at b (u64 each, checked by the caller) for attr iAttr. */
 static int add_ids(PerfData *p, TlBytes *b, uint64_t n, int iAttr){
   uint64_t k;
+  if( n==0 ) return TL_OK;
   if( n > tl_bytes_left(b)/8 ) return TL_ECORRUPT;
   if( p->nId + n > (size_t)p->nIdAlloc ){
     size_t nNew = p->nIdAlloc ? p->nIdAlloc : 64;
@@ -459,6 +460,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   TlPacket pk;
   int rc = TL_OK, i;
   int bRound = 0;
+  int bCorrupt = 0;               /* the walk stopped at damaged data */
 
   if( pTrace->pSrc==0 ){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file, not a directory");
@@ -532,6 +534,17 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     }
     rc = perf_walk_next(&w, &r);
     if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc==TL_ECORRUPT ){
+      /* Keep what comes before the damage: the last chunk runs to the end
+      ** of the data, so a scan gives its good records, then this error. */
+      tl_trace_warn(pTrace, 0, pErr->iOff, "%s", pErr->zMsg);
+      tl_err_clear(pErr);
+      pk.nEvents++;
+      bCorrupt = 1;
+      rc = chunk_close(pTrace, &pk, p->iData + p->nData);
+      if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
+      break;
+    }
     if( rc<0 ) break;
     if( r.type<PERF_USER_MAX ) p->aTypeCount[r.type]++;
     if( tl_perf_type_name(r.type)==0 ){ p->nUnknown++; continue; }
@@ -581,7 +594,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       }
     }
   }
-  if( rc==TL_OK ){
+  if( rc==TL_OK && !bCorrupt ){
     rc = chunk_close(pTrace, &pk, w.iOff);
     if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
   }
