@@ -14,6 +14,14 @@ if [ -f testdata/cpel/demo.cpel ]; then
   run "SELECT id, name, format, args FROM event_types('$t')"
   run "SELECT offset, size, events, ts_begin, ts_end FROM packets('$t')"
 fi
+if [ -f testdata/perf/multi.data ]; then
+  t=testdata/perf/multi.data
+  run "SELECT name, cpu, count(*) AS samples, sum(value) AS period FROM events('$t') WHERE type = 'SAMPLE' GROUP BY 1, 2"
+  run "SELECT type, count(*) FROM events('$t') GROUP BY type ORDER BY 2 DESC"
+  run "SELECT name, value FROM perf_features('$t') WHERE name IN ('HOSTNAME', 'VERSION', 'NRCPUS', 'CMDLINE')"
+  t=testdata/perf/sched.data
+  run "SELECT printf('%d.%06d', ts / 1000000000, ts / 1000 % 1000000) AS time, cpu, args ->> '\$.prev_comm' AS prev, args ->> '\$.next_comm' AS next FROM events('$t') WHERE name = 'sched:sched_switch' LIMIT 5"
+fi
 for f in tests/demo.d/*.sh; do
   [ -f "$f" ] && . "$f"
 done
