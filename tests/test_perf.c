@@ -609,6 +609,23 @@ static void perf_fuzz_finds_are_read_cleanly(void **state){
     assert_int_equal(nRow, 0);
     assert_int_equal(tl_test_sql_int(db, "SELECT offset FROM packets('" PERF_DIR "bad/empty-id-list.data')"), 584);
   }
+  /* samples before any attribute (its HEADER_ATTR mangled): rows without
+  ** names, then the record of size 0 further on */
+  {
+    sqlite3_stmt *pStmt;
+    int nSample = 0;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT type, name FROM events('" PERF_DIR "bad/no-attr.data')", -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      if( strcmp((const char*)sqlite3_column_text(pStmt, 0), "SAMPLE")==0 ){
+        nSample++;
+        assert_int_equal(sqlite3_column_type(pStmt, 1), SQLITE_NULL);
+      }
+    }
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_true(nSample > 10);
+    assert_non_null(strstr(sqlite3_errmsg(db), "no-attr.data: offset 15334: record of type 922 has size 0"));
+  }
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM event_types('" PERF_DIR "bad/no-attr.data')"), 0);
   tl_test_db_close(db);
 }
 

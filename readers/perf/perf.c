@@ -559,7 +559,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
           "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
       continue;
     }
-    if( r.type==PERF_SAMPLE ) p->aAttr[ri.iAttr].nSamples++;
+    if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
     if( ri.bTs ){
       if( ri.ts<pk.tsBegin ) pk.tsBegin = ri.ts;
       if( ri.ts>pk.tsEnd ) pk.tsEnd = ri.ts;
