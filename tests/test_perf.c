@@ -403,6 +403,53 @@ static void perf_tracepoint_fields_equal_perf_script(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Every test file cut at a spread of points (and just before and after each
+** record header of the first chunk): each prefix gives rows then a clean
+** end or a clean error, never a crash, and never more SAMPLE rows than the
+** whole file has.
+*/
+static void perf_truncation_sweep(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  char zCut[512];
+  (void)state;
+  snprintf(zCut, sizeof(zCut), "%s/perf-cut.data", tl_test_tmpdir());
+  for(k=0; k<N_FILES; k++){
+    char zFull[512];
+    size_t n, nCut, nStep;
+    uint8_t *a;
+    int64_t nFullSamples;
+    snprintf(zFull, sizeof(zFull), PERF_DIR "%s.data", azFiles[k]);
+    a = tl_test_read_file(zFull, &n);
+    assert_non_null(a);
+    nFullSamples = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zFull);
+    nStep = n/40 + 1;
+    for(nCut=0; nCut<n; nCut += (nCut<1024 ? 29 : nStep)){
+      sqlite3_stmt *pStmt;
+      char *zSql;
+      int rc, nRow = 0, nSample = 0;
+      assert_int_equal(tl_test_write_file(zCut, a, nCut), 0);
+      zSql = sqlite3_mprintf("SELECT type, args, text, callchain FROM events(%Q)", zCut);
+      rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+      sqlite3_free(zSql);
+      assert_int_equal(rc, SQLITE_OK);
+      while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+        nRow++;
+        if( strcmp((const char*)sqlite3_column_text(pStmt, 0), "SAMPLE")==0 ) nSample++;
+      }
+      rc = sqlite3_finalize(pStmt);
+      if( rc!=SQLITE_OK ){
+        /* a clean error names the file */
+        assert_non_null(strstr(sqlite3_errmsg(db), "perf-cut.data"));
+      }
+      assert_true(nSample <= nFullSamples);
+    }
+    free(a);
+  }
+  tl_test_db_close(db);
+}
+
 /* ---- synthetic files: the other byte order, corruption ------------------- */
 
 typedef struct PW PW;
@@ -639,6 +686,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_callchains_are_rows),
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
+  cmocka_unit_test(perf_truncation_sweep),
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
 );
