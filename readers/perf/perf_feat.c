@@ -13,6 +13,7 @@
 */
 #include "perf_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,183 @@ int perf_feature_value(TlTrace *pTrace, const PerfData *p, const PerfFeat *f,
         tl_json_uint(pOut, u32a);
       }
       tl_json_obj_end(pOut);
+      break;
+    }
+    case PF_PMU_MAPPINGS:
+      /* as perf prints it: "software = 1, uprobe = 8, ..." */
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        uint32_t i;
+        for(i=0; i<u32a; i++){
+          if( tl_bytes_u32e(&b, &u32b) || read_string(&b, &z, &n) ) break;
+          tl_str_appendf(pOut, "%s%.*s = %u", i ? ", " : "", (int)n, z, u32b);
+        }
+      }
+      break;
+    case PF_GROUP_DESC:
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        uint32_t i, iLeader, nMembers;
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u32a; i++){
+          if( read_string(&b, &z, &n) || tl_bytes_u32e(&b, &iLeader) || tl_bytes_u32e(&b, &nMembers) ) break;
+          tl_json_obj_begin(pOut);
+          tl_json_key(pOut, "name"); tl_json_str(pOut, z, n);
+          tl_json_key(pOut, "leader"); tl_json_uint(pOut, iLeader);
+          tl_json_key(pOut, "members"); tl_json_uint(pOut, nMembers);
+          tl_json_obj_end(pOut);
+        }
+        tl_json_arr_end(pOut);
+      }
+      break;
+    case PF_CPU_TOPOLOGY: {
+      static const char *const azList[] = { "sibling_sockets", "sibling_threads" };
+      int k;
+      tl_json_obj_begin(pOut);
+      for(k=0; k<2; k++){
+        uint32_t i;
+        if( tl_bytes_u32e(&b, &u32a) ) break;
+        tl_json_key(pOut, azList[k]);
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u32a; i++){
+          if( read_string(&b, &z, &n) ) break;
+          tl_json_str(pOut, z, n);
+        }
+        tl_json_arr_end(pOut);
+      }
+      tl_json_obj_end(pOut);
+      break;
+    }
+    case PF_NUMA_TOPOLOGY:
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        uint32_t i;
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u32a; i++){
+          if( tl_bytes_u32e(&b, &u32b) || tl_bytes_u64e(&b, &u64a) || tl_bytes_u64e(&b, &u64b)
+           || read_string(&b, &z, &n) ) break;
+          tl_json_obj_begin(pOut);
+          tl_json_key(pOut, "node"); tl_json_uint(pOut, u32b);
+          tl_json_key(pOut, "mem_total_kb"); tl_json_uint(pOut, u64a);
+          tl_json_key(pOut, "mem_free_kb"); tl_json_uint(pOut, u64b);
+          tl_json_key(pOut, "cpus"); tl_json_str(pOut, z, n);
+          tl_json_obj_end(pOut);
+        }
+        tl_json_arr_end(pOut);
+      }
+      break;
+    case PF_CACHE:
+      if( tl_bytes_u32e(&b, &u32a)==0 && tl_bytes_u32e(&b, &u32b)==0 ){
+        uint32_t i;
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u32b; i++){
+          uint32_t lvl, line, sets, ways;
+          const char *zT, *zS, *zM;
+          size_t nT, nS, nM;
+          if( tl_bytes_u32e(&b, &lvl) || tl_bytes_u32e(&b, &line) || tl_bytes_u32e(&b, &sets)
+           || tl_bytes_u32e(&b, &ways) || read_string(&b, &zT, &nT) || read_string(&b, &zS, &nS)
+           || read_string(&b, &zM, &nM) ) break;
+          tl_json_obj_begin(pOut);
+          tl_json_key(pOut, "level"); tl_json_uint(pOut, lvl);
+          tl_json_key(pOut, "type"); tl_json_str(pOut, zT, nT);
+          tl_json_key(pOut, "size"); tl_json_str(pOut, zS, nS);
+          tl_json_key(pOut, "line_size"); tl_json_uint(pOut, line);
+          tl_json_key(pOut, "sets"); tl_json_uint(pOut, sets);
+          tl_json_key(pOut, "ways"); tl_json_uint(pOut, ways);
+          tl_json_key(pOut, "cpus"); tl_json_str(pOut, zM, nM);
+          tl_json_obj_end(pOut);
+        }
+        tl_json_arr_end(pOut);
+      }
+      break;
+    case PF_HYBRID_TOPOLOGY:
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        uint32_t i;
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u32a; i++){
+          const char *zC;
+          size_t nC;
+          if( read_string(&b, &z, &n) || read_string(&b, &zC, &nC) ) break;
+          tl_json_obj_begin(pOut);
+          tl_json_key(pOut, "pmu"); tl_json_str(pOut, z, n);
+          tl_json_key(pOut, "cpus"); tl_json_str(pOut, zC, nC);
+          tl_json_obj_end(pOut);
+        }
+        tl_json_arr_end(pOut);
+      }
+      break;
+    case PF_CPU_PMU_CAPS:
+      /* u32 nr, nr x { string name, string value } */
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        uint32_t i;
+        tl_json_obj_begin(pOut);
+        for(i=0; i<u32a; i++){
+          const char *zV;
+          size_t nV;
+          char zKey[128];
+          if( read_string(&b, &z, &n) || read_string(&b, &zV, &nV) ) break;
+          snprintf(zKey, sizeof(zKey), "%.*s", (int)n, z);
+          tl_json_key(pOut, zKey); tl_json_str(pOut, zV, nV);
+        }
+        tl_json_obj_end(pOut);
+      }
+      break;
+    case PF_CLOCK_DATA:
+      if( tl_bytes_u32e(&b, &u32a)==0 && tl_bytes_u32e(&b, &u32b)==0
+       && tl_bytes_u64e(&b, &u64a)==0 && tl_bytes_u64e(&b, &u64b)==0 ){
+        tl_json_obj_begin(pOut);
+        tl_json_key(pOut, "version"); tl_json_uint(pOut, u32a);
+        tl_json_key(pOut, "clockid"); tl_json_uint(pOut, u32b);
+        tl_json_key(pOut, "wall_clock_ns"); tl_json_uint(pOut, u64a);
+        tl_json_key(pOut, "clockid_ns"); tl_json_uint(pOut, u64b);
+        tl_json_obj_end(pOut);
+      }
+      break;
+    case PF_DIR_FORMAT:
+      if( tl_bytes_u64e(&b, &u64a)==0 ) tl_str_appendf(pOut, "%llu", (unsigned long long)u64a);
+      break;
+    case PF_BRANCH_STACK:
+      tl_str_appendz(pOut, "contains samples with branch stack");
+      break;
+    case PF_BUILD_ID: {
+      /* build_id_event records: header, pid, build_id[24], filename */
+      tl_json_arr_begin(pOut);
+      while( tl_bytes_left(&b)>=8 ){
+        uint16_t misc, size;
+        uint32_t type;
+        int32_t pid;
+        TlBytes e;
+        const uint8_t *aId;
+        size_t iStart = b.i;
+        if( tl_bytes_u32e(&b, &type) || tl_bytes_u16e(&b, &misc) || tl_bytes_u16e(&b, &size)
+         || size<8+4+24 || b.i - 8 != iStart ) break;
+        b.i = iStart;
+        if( tl_bytes_sub(&b, size, &e) ) break;
+        tl_bytes_skip(&e, 8);
+        tl_bytes_u32e(&e, &u32a);
+        pid = (int32_t)u32a;
+        tl_bytes_ptr(&e, 24, &aId);        /* 20 bytes, size, 3 reserved */
+        z = (const char*)e.a + e.i;
+        n = tl_bytes_left(&e);
+        {
+          const char *zNul = n ? memchr(z, 0, n) : 0;
+          if( zNul ) n = (size_t)(zNul - z);
+        }
+        tl_json_obj_begin(pOut);
+        tl_json_key(pOut, "pid"); tl_json_int(pOut, pid);
+        tl_json_key(pOut, "build_id"); tl_json_hex(pOut, aId, (misc & 0x8000) && aId[20] ? aId[20] : 20);
+        tl_json_key(pOut, "filename"); tl_json_str(pOut, z, n);
+        tl_json_obj_end(pOut);
+      }
+      tl_json_arr_end(pOut);
+      break;
+    }
+    case PF_TRACING_DATA: {
+      const uint8_t *a;
+      if( tl_bytes_ptr(&b, 10, &a)==0 && memcmp(a, "\027\010Dtracing", 10)==0
+       && tl_bytes_cstr(&b, &z, &n)==0 ){
+        tl_json_obj_begin(pOut);
+        tl_json_key(pOut, "version"); tl_json_str(pOut, z, n);
+        tl_json_key(pOut, "tracepoint_formats"); tl_json_uint(pOut, (uint64_t)p->nTp);
+        tl_json_obj_end(pOut);
+      }
       break;
     }
     default:

@@ -26,6 +26,7 @@ for f in cpu-clock-g multi zstd pipe sched switch; do
   $PERF script -f -i $f.data > $f.script.txt 2>/dev/null
   $PERF report -f -i $f.data --stats > $f.stats.txt 2>/dev/null || true
   $PERF report -f -i $f.data --header-only > $f.header.txt 2>/dev/null || true
+  $PERF buildid-list -i $f.data > $f.buildids.txt 2>/dev/null || true
 done
 $PERF script -f -i sched.data -F comm,tid,cpu,time,event,trace > sched.trace.txt 2>/dev/null
 # A copy cut short in the middle of a record.
