@@ -304,6 +304,35 @@ static void perf_windows_and_cpus_equal_unfiltered(void **state){
   tl_test_db_close(db);
 }
 
+/* ORDER BY ts is done by the reader, and equals SQLite's own sort. */
+static void perf_order_by_ts_equals_sorted(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    char zData[512], *zA, *zB, *zPlan;
+    int64_t lo, hi;
+    snprintf(zData, sizeof(zData), PERF_DIR "%s.data", azFiles[k]);
+    zPlan = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT rowid FROM events(%Q) ORDER BY ts", zData);
+    assert_null(strstr(zPlan, "TEMP B-TREE"));
+    free(zPlan);
+    zA = tl_test_sql_text(db, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events(%Q) ORDER BY ts)", zData);
+    zB = tl_test_sql_text(db, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events(%Q) ORDER BY +ts, rowid)", zData);
+    assert_non_null(zA);
+    assert_string_equal(zA, zB);
+    free(zA); free(zB);
+    lo = tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q)", zData);
+    hi = tl_test_sql_int(db, "SELECT max(ts) FROM events(%Q)", zData);
+    zA = tl_test_sql_text(db, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events(%Q) WHERE ts BETWEEN %lld AND %lld ORDER BY ts)",
+                          zData, lo + (hi-lo)/3, lo + (hi-lo)/2);
+    zB = tl_test_sql_text(db, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events(%Q) WHERE +ts BETWEEN %lld AND %lld ORDER BY +ts, rowid)",
+                          zData, lo + (hi-lo)/3, lo + (hi-lo)/2);
+    assert_string_equal(zA ? zA : "", zB ? zB : "");
+    free(zA); free(zB);
+  }
+  tl_test_db_close(db);
+}
+
 static void perf_sched_cpus_match_perf_script(void **state){
   /* perf script printed [cpu] for the system-wide tracepoint file */
   sqlite3 *db = tl_test_db();
@@ -715,6 +744,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_features_equal_perf_header_only),
   cmocka_unit_test(perf_build_ids_equal_perf_buildid_list),
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),
+  cmocka_unit_test(perf_order_by_ts_equals_sorted),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),

@@ -25,6 +25,8 @@
 #define PERF_MAX_ATTRS     65536
 #define PERF_MAX_THREADS   (1u<<20)
 #define PERF_MAX_FEAT_COPY ((size_t)16<<20)
+#define PERF_PKT_ROUND_END 1                        /* TlPacket.flags: ends after FINISHED_ROUND */
+#define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
 
 static const char *const azKernelType[PERF_KERNEL_MAX] = {
   0, "MMAP", "LOST", "COMM", "EXIT", "THROTTLE", "UNTHROTTLE", "FORK", "READ",
@@ -528,6 +530,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     RecInfo ri;
     if( perf_walk_clean(&w) && pk.nEvents>0
      && (bRound || w.iOff - pk.iOff >= PERF_CHUNK_BYTES) ){
+      pk.flags = bRound ? PERF_PKT_ROUND_END : 0;
       rc = chunk_close(pTrace, &pk, w.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, w.iOff, "out of memory"); break; }
       bRound = 0;
@@ -625,6 +628,19 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
                   (unsigned long long)p->nUnknown);
   }
   pTrace->nEventsHint = tl_index_events(&pTrace->index);
+  {
+    /* Time order needs two rounds in memory: allow it when that is small. */
+    uint64_t nPrev = 0, nCur = 0;
+    size_t k;
+    for(k=0; k<pTrace->index.n; k++){
+      nCur += pTrace->index.a[k].nSize;
+      if( nPrev + nCur > PERF_MAX_ORDER_BYTES ){
+        pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
+        break;
+      }
+      if( pTrace->index.a[k].flags & PERF_PKT_ROUND_END ){ nPrev = nCur; nCur = 0; }
+    }
+  }
 
 open_done:
   perf_walk_free(&w);
@@ -654,6 +670,22 @@ struct TlScan {
   const char *zContext;           /* callchains: current context */
   size_t iRow;                    /* metadata tables */
   TlStr args, cc, tmp;
+  /* ORDER BY ts: rows with no time first, then a heap over two rounds */
+  int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
+  struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
+  uint64_t nHeapBytes, iSeq;
+  int64_t tsFlush;                /* entries with ts <= this may go out */
+  int64_t tsMaxDone;              /* max ts of the rounds read before the current */
+  int64_t tsMaxCur;               /* max ts of the round being read */
+  uint8_t *aOwned;                /* body of the row last popped */
+};
+
+typedef struct HeapEnt HeapEnt;
+struct HeapEnt {
+  int64_t ts;                     /* sort key */
+  uint64_t iSeq;                  /* ties: file order */
+  PerfRec r;                      /* the record; r.body points into aBody */
+  uint8_t *aBody;                 /* malloc'd copy of the body */
 };
 
 static const TlErr *perfScanErr(TlScan *s){ return &s->err; }
@@ -705,7 +737,11 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 }
 
 static void perfScanClose(TlScan *s){
+  size_t k;
   if( s==0 ) return;
+  for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
+  free(s->aHeap);
+  free(s->aOwned);
   perf_walk_free(&s->w);
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
@@ -936,10 +972,141 @@ static void sample_args(TlScan *s, TlStr *o){
   if( st & PS_AUX ){ tl_json_key(o, "aux_size"); tl_json_uint(o, x->auxSize); }
 }
 
+static int heap_less(const HeapEnt *x, const HeapEnt *y){
+  return x->ts<y->ts || (x->ts==y->ts && x->iSeq<y->iSeq);
+}
+
+static int heap_push(TlScan *s){
+  HeapEnt e;
+  size_t i;
+  if( s->nHeapBytes + s->r.body.n > 2*PERF_MAX_ORDER_BYTES ){
+    return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff,
+        "ORDER BY ts needs more than %llu bytes of records in memory: query without it",
+        (unsigned long long)(2*PERF_MAX_ORDER_BYTES));
+  }
+  if( s->nHeap==s->nHeapAlloc ){
+    size_t nNew = s->nHeapAlloc ? s->nHeapAlloc*2 : 256;
+    HeapEnt *aNew = realloc(s->aHeap, nNew*sizeof(HeapEnt));
+    if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
+    s->aHeap = aNew;
+    s->nHeapAlloc = nNew;
+  }
+  e.ts = s->ri.ts;
+  e.iSeq = s->iSeq++;
+  e.r = s->r;
+  e.aBody = malloc(s->r.body.n ? s->r.body.n : 1);
+  if( e.aBody==0 ) return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
+  if( s->r.body.n ) memcpy(e.aBody, s->r.body.a, s->r.body.n);
+  e.r.body = tl_bytes(e.aBody, s->r.body.n, s->r.body.bo);
+  s->nHeapBytes += s->r.body.n;
+  i = s->nHeap++;
+  while( i>0 && heap_less(&e, &s->aHeap[(i-1)/2]) ){
+    s->aHeap[i] = s->aHeap[(i-1)/2];
+    i = (i-1)/2;
+  }
+  s->aHeap[i] = e;
+  return TL_OK;
+}
+
+/* Remove the least entry into s->r (its body owned by s->aOwned). */
+static void heap_pop(TlScan *s){
+  HeapEnt last;
+  size_t i = 0;
+  free(s->aOwned);
+  s->aOwned = s->aHeap[0].aBody;
+  s->r = s->aHeap[0].r;
+  s->nHeapBytes -= s->r.body.n;
+  last = s->aHeap[--s->nHeap];
+  for(;;){
+    size_t c = 2*i+1;
+    if( c>=s->nHeap ) break;
+    if( c+1<s->nHeap && heap_less(&s->aHeap[c+1], &s->aHeap[c]) ) c++;
+    if( !heap_less(&s->aHeap[c], &last) ) break;
+    s->aHeap[i] = s->aHeap[c];
+    i = c;
+  }
+  if( s->nHeap ) s->aHeap[i] = last;
+}
+
+/*
+** The next record in time order. perf writes a FINISHED_ROUND after each
+** pass over its buffers; a record of round R is never earlier than the
+** latest time of round R-2, so after reading round R every buffered
+** record up to the latest time of round R-1 can go out (perf's own rule).
+*/
+static int next_ordered(TlScan *s){
+  const TlIndex *x = &s->pTrace->index;
+  for(;;){
+    int rc;
+    if( s->nHeap && s->aHeap[0].ts <= s->tsFlush ){
+      heap_pop(s);
+      if( rec_info(s->p, &s->r, &s->ri) ){ memset(&s->ri, 0, sizeof(s->ri)); }
+      return TL_ROW;
+    }
+    if( !s->bInChunk ){
+      const TlPacket *pk;
+      if( s->iChunk >= s->iChunkEnd ){
+        if( s->nHeap==0 ) return TL_DONE;
+        s->tsFlush = TL_TS_MAX;
+        continue;
+      }
+      pk = &x->a[s->iChunk];
+      if( pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
+      if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
+        perf_walk_free(&s->w);
+        perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+        s->bInChunk = 1;
+      }else{
+        s->bInChunk = 2;                /* nothing to read, only the round's end */
+      }
+    }
+    rc = s->bInChunk==2 ? TL_DONE : perf_walk_next(&s->w, &s->r);
+    if( rc<0 ) return rc;
+    if( rc==TL_DONE ){
+      /* the chunk is done; at a round's end the previous round may go out */
+      if( x->a[s->iChunk].flags & PERF_PKT_ROUND_END ){
+        s->tsFlush = s->tsMaxDone;
+        if( s->tsMaxCur>s->tsMaxDone ) s->tsMaxDone = s->tsMaxCur;
+      }
+      s->iChunk++;
+      s->bInChunk = 0;
+      continue;
+    }
+    if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
+    if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
+    if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
+    rc = heap_push(s);
+    if( rc ) return rc;
+  }
+}
+
+/* The next events row: file order, or time order when asked. */
+static int next_event_record(TlScan *s){
+  int rc;
+  if( !s->f.bOrdered || !(s->pTrace->mOrdered & (1u<<TL_TAB_EVENTS)) ) return next_record(s);
+  if( s->iPhase==0 ){
+    /* rows without a time come first; a ts bound excludes them anyway */
+    if( s->f.tsLo==TL_TS_MIN ){
+      while( (rc = next_record(s))==TL_ROW ){
+        if( !s->ri.bTs ) return TL_ROW;
+      }
+      if( rc<0 ) return rc;
+    }
+    s->iPhase = 1;
+    s->iChunk = 0;
+    s->bInChunk = 0;
+    s->tsFlush = TL_TS_MIN;
+    s->tsMaxDone = TL_TS_MIN;
+    s->tsMaxCur = TL_TS_MIN;
+  }
+  return next_ordered(s);
+}
+
 static int next_event(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
   TlVal *v = pRow->a;
-  int rc = next_record(s);
+  int rc = next_event_record(s);
   if( rc!=TL_ROW ) return rc;
   a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
   pRow->iRowid = s->r.iRowid;
@@ -1151,7 +1318,7 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
 const TlReaderDef tl_perf_reader = {
   .zName      = "perf",
   .azOptions  = 0,
-  .mOrdered   = 0,
+  .mOrdered   = 1u<<TL_TAB_EVENTS,
   .xProbe     = perfProbe,
   .xOpen      = perfOpen,
   .xClose     = perfClose,
