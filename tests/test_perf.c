@@ -19,7 +19,7 @@
 #define PERF_DIR TL_TESTDATA_DIR "/perf/"
 
 static const char *const azFiles[] = {
-  "cpu-clock-g", "multi", "zstd", "pipe", "sched", "switch"
+  "cpu-clock-g", "multi", "zstd", "pipe", "sched", "switch", "dwarf"
 };
 #define N_FILES (sizeof(azFiles)/sizeof(azFiles[0]))
 
@@ -330,6 +330,51 @@ static void perf_order_by_ts_equals_sorted(void **state){
     assert_string_equal(zA ? zA : "", zB ? zB : "");
     free(zA); free(zB);
   }
+  tl_test_db_close(db);
+}
+
+/* perf script -F uregs prints the user registers of each sample. */
+static void perf_user_registers_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(PERF_DIR "dwarf.regs.txt", "r");
+  char zLine[4096];
+  int nSamples = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    int tid, nUsed = 0;
+    long long sec, usec;
+    char *z = zLine, *zGot;
+    char zWant[2048] = "";
+    size_t nWant = 0;
+    int abi;
+    if( sscanf(z, "%d %lld.%lld: ABI:%d%n", &tid, &sec, &usec, &abi, &nUsed)!=4 ) continue;
+    z += nUsed;
+    for(;;){
+      char zReg[16], zVal[32];
+      int n2 = 0;
+      if( sscanf(z, " %15[^:]:0x%31s%n", zReg, zVal, &n2)!=2 ) break;
+      nWant += (size_t)snprintf(zWant + nWant, sizeof(zWant) - nWant, "%s%s", nWant ? "," : "", zVal);
+      z += n2;
+    }
+    zGot = tl_test_sql_text(db,
+        "SELECT (SELECT group_concat(printf('%%x', j.value), ',') FROM json_each(e.args, '$.regs_user') j) "
+        "|| '|' || (e.args->>'$.regs_user_abi') "
+        "FROM events('" PERF_DIR "dwarf.data') e WHERE type='SAMPLE' AND tid=%d AND ts/1000=%lld",
+        tid, sec*1000000 + usec);
+    assert_non_null(zGot);
+    {
+      char zFull[2100];
+      snprintf(zFull, sizeof(zFull), "%s|%d", zWant, abi);
+      assert_string_equal(zGot, zFull);
+    }
+    free(zGot);
+    nSamples++;
+  }
+  fclose(f);
+  assert_true(nSamples >= 10);
+  assert_int_equal(nSamples, tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "dwarf.data') WHERE type='SAMPLE'"));
+  assert_int_equal(0, tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "dwarf.data') WHERE type='SAMPLE' AND args->>'$.stack_user_size' != 1024"));
   tl_test_db_close(db);
 }
 
@@ -745,6 +790,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_build_ids_equal_perf_buildid_list),
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),
   cmocka_unit_test(perf_order_by_ts_equals_sorted),
+  cmocka_unit_test(perf_user_registers_equal_perf_script),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),

@@ -947,7 +947,7 @@ static void sample_args(TlScan *s, TlStr *o){
     tl_json_key(o, "regs_user_abi"); tl_json_uint(o, x->regsUserAbi);
     tl_json_key(o, "regs_user");
     tl_json_arr_begin(o);
-    for(k=0; k<x->nRegsUser; k++) tl_json_uint(o, tl_load_u64_unchecked(x->aRegsUser + 8*k, s->p->bo));
+    for(k=0; k<x->nRegsUser; k++) tl_json_int(o, (int64_t)tl_load_u64_unchecked(x->aRegsUser + 8*k, s->p->bo));
     tl_json_arr_end(o);
   }
   if( st & PS_STACK_USER ){
@@ -962,7 +962,7 @@ static void sample_args(TlScan *s, TlStr *o){
     tl_json_key(o, "regs_intr_abi"); tl_json_uint(o, x->regsIntrAbi);
     tl_json_key(o, "regs_intr");
     tl_json_arr_begin(o);
-    for(k=0; k<x->nRegsIntr; k++) tl_json_uint(o, tl_load_u64_unchecked(x->aRegsIntr + 8*k, s->p->bo));
+    for(k=0; k<x->nRegsIntr; k++) tl_json_int(o, (int64_t)tl_load_u64_unchecked(x->aRegsIntr + 8*k, s->p->bo));
     tl_json_arr_end(o);
   }
   if( st & PS_PHYS_ADDR ){ tl_json_key(o, "phys_addr"); tl_json_uint(o, x->phys_addr); }

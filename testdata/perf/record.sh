@@ -21,7 +21,11 @@ $PERF record -q -e sched:sched_switch -e sched:sched_process_exec -a -o sched.da
 # Context switch records.
 $PERF record -q -e cpu-clock -c 200000 --switch-events -o switch.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.01' >/dev/null 2>&1
 
-for f in cpu-clock-g multi zstd pipe sched switch; do
+# DWARF callchains: user registers and stack copies.
+$PERF record -q -e cpu-clock -c 2000000 --call-graph dwarf,1024 -o dwarf.data -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+$PERF script -f -i dwarf.data -F tid,time,uregs > dwarf.regs.txt 2>/dev/null
+
+for f in cpu-clock-g multi zstd pipe sched switch dwarf; do
   $PERF script -f -i $f.data -F comm,tid,cpu,time,event,ip,period > $f.script.txt 2>/dev/null || \
   $PERF script -f -i $f.data > $f.script.txt 2>/dev/null
   $PERF report -f -i $f.data --stats > $f.stats.txt 2>/dev/null || true
