@@ -6,10 +6,12 @@
 
 extern const TlReaderDef tl_cpel_reader;
 extern const TlReaderDef tl_perf_reader;
+extern const TlReaderDef tl_xray_reader;
 
 
 const TlReaderDef *const tl_readers[] = {
   &tl_perf_reader,
   &tl_cpel_reader,
+  &tl_xray_reader,
   0
 };

@@ -1,0 +1,616 @@
+/*
+** xray.c: LLVM XRay log reader (layout in xray.h).
+**
+** One walk at open builds the packet index (FDR: one packet per buffer;
+** basic mode: runs of records of one thread) and the thread list. A scan
+** starts at any packet: every FDR buffer names its thread, process, CPU and
+** base TSC, and basic records are self-contained.
+*/
+#include "xray.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+
+#define XR_HDR           32
+#define XR_BASIC_REC     32
+#define XR_META          16
+#define XR_FUNC           8
+#define XR_MAX_ARGS       8
+#define XR_BASIC_RUN   4096        /* records per basic-mode packet at most */
+#define XR_MAX_THREADS (1u<<20)
+
+enum { XR_NEW_BUFFER = 0, XR_END_OF_BUFFER = 1, XR_NEW_CPU = 2, XR_TSC_WRAP = 3,
+       XR_WALLCLOCK = 4, XR_CUSTOM = 5, XR_CALL_ARG = 6, XR_EXTENTS = 7,
+       XR_TYPED = 8, XR_PID = 9 };
+
+static const char *const azKind[] = {
+  "function-enter", "function-exit", "function-tail-exit", "function-enter-arg"
+};
+
+typedef struct XrThread XrThread;
+struct XrThread {
+  uint32_t tid, pid;
+  int64_t tsFirst, tsLast;
+  int bTs;
+  uint64_t nEvents;
+};
+
+typedef struct XrData XrData;
+struct XrData {
+  int nVersion, nType;            /* header */
+  uint64_t freq;                  /* cycle frequency */
+  int bConstTsc, bNonstopTsc;
+  uint64_t nBufSize;              /* FDR v1: fixed buffer size */
+  XrThread *aThread; size_t nThread, nAlloc;
+};
+
+/* One event, decoded. */
+typedef struct XrEv XrEv;
+struct XrEv {
+  const char *zKind;              /* llvm-xray YAML kind */
+  int bFunc; int32_t funcId;
+  uint64_t tsc;
+  uint32_t cpu, tid, pid;
+  int bPid;
+  uint64_t aArg[XR_MAX_ARGS]; int nArg;
+  const uint8_t *aData; size_t nData; /* custom / typed event payload */
+  int bTyped; uint16_t typedType;
+  uint64_t iOff;                  /* file offset of its record */
+};
+
+/* The walk over one packet (or the whole file at open). */
+typedef struct XrCur XrCur;
+struct XrCur {
+  TlTrace *pTrace;
+  const XrData *p;
+  TlBytes b;                      /* the whole file */
+  size_t iEnd;                    /* end of the region */
+  size_t iBufStart;               /* FDR: offset of the current buffer */
+  size_t iBufEnd;                 /* FDR: end of the current buffer */
+  int bInBuf;                     /* FDR: inside a buffer */
+  uint32_t tid, pid, cpu;
+  int bPid;
+  uint64_t tsc;                   /* FDR: running TSC */
+  TlErr *pErr;
+};
+
+static int64_t tsc_ns(const XrData *p, uint64_t tsc, int *pbOk){
+  unsigned __int128 x;
+  *pbOk = 0;
+  if( p->freq==0 ) return 0;
+  x = (unsigned __int128)tsc * 1000000000u / p->freq;
+  if( x > (unsigned __int128)INT64_MAX ) return 0;
+  *pbOk = 1;
+  return (int64_t)x;
+}
+
+/* ---- basic mode ------------------------------------------------------------ */
+
+static int basic_next(XrCur *c, XrEv *e){
+  for(;;){
+    const uint8_t *a;
+    uint16_t rt;
+    uint8_t type;
+    size_t iRec = c->b.i;
+    if( c->b.i >= c->iEnd ) return TL_DONE;
+    if( c->iEnd - c->b.i < XR_BASIC_REC ){
+      tl_trace_warn(c->pTrace, 0, c->b.i, "the log ends inside a 32-byte record (%zu bytes left)",
+                    c->iEnd - c->b.i);
+      c->b.i = c->iEnd;
+      return TL_DONE;
+    }
+    tl_bytes_ptr(&c->b, XR_BASIC_REC, &a);
+    rt = tl_load_u16_unchecked(a, TL_LE);
+    if( rt==1 ){
+      /* a payload with no function record before it in this walk */
+      continue;
+    }
+    if( rt!=0 ){
+      return tl_err_set(c->pErr, TL_ECORRUPT, iRec,
+          "expected a basic-mode record type 0 or 1, found %u", rt);
+    }
+    type = a[3];
+    if( type>3 ){
+      return tl_err_set(c->pErr, TL_ECORRUPT, iRec,
+          "expected a function record type 0-3, found %u", type);
+    }
+    memset(e, 0, sizeof(*e));
+    e->zKind = azKind[type];
+    e->bFunc = 1;
+    e->cpu = a[2];
+    e->funcId = (int32_t)tl_load_u32_unchecked(a+4, TL_LE);
+    e->tsc = tl_load_u64_unchecked(a+8, TL_LE);
+    e->tid = tl_load_u32_unchecked(a+16, TL_LE);
+    if( c->p->nVersion>=3 ){ e->pid = tl_load_u32_unchecked(a+20, TL_LE); e->bPid = 1; }
+    e->iOff = iRec;
+    /* argument payloads that follow */
+    while( c->iEnd - c->b.i >= XR_BASIC_REC
+        && tl_load_u16_unchecked(c->b.a + c->b.i, TL_LE)==1 ){
+      const uint8_t *q;
+      tl_bytes_ptr(&c->b, XR_BASIC_REC, &q);
+      if( e->nArg<XR_MAX_ARGS ) e->aArg[e->nArg++] = tl_load_u64_unchecked(q+16, TL_LE);
+    }
+    if( e->nArg ) e->zKind = azKind[3];
+    return TL_ROW;
+  }
+}
+
+/* ---- FDR mode -------------------------------------------------------------- */
+
+/* Start of a buffer at c->b.i: v2+ BufferExtents, v1 the fixed size. */
+static int fdr_buffer_start(XrCur *c){
+  const uint8_t *a;
+  size_t iRec = c->b.i;
+  c->iBufStart = iRec;
+  if( c->p->nVersion>=2 ){
+    uint64_t n;
+    if( c->iEnd - c->b.i < XR_META ){
+      tl_trace_warn(c->pTrace, 0, iRec, "the log ends inside a buffer header (%zu bytes left)", c->iEnd - iRec);
+      c->b.i = c->iEnd;
+      return TL_DONE;
+    }
+    a = c->b.a + c->b.i;
+    if( a[0]!=((XR_EXTENTS<<1)|1) ){
+      return tl_err_set(c->pErr, TL_ECORRUPT, iRec,
+          "expected a BufferExtents record (0x%02x) to start a buffer, found 0x%02x",
+          (XR_EXTENTS<<1)|1, a[0]);
+    }
+    n = tl_load_u64_unchecked(a+1, TL_LE);
+    c->b.i += XR_META;
+    if( n > c->iEnd - c->b.i ){
+      tl_trace_warn(c->pTrace, 0, iRec,
+          "buffer of %llu bytes is cut short by the end of the log (%zu bytes left)",
+          (unsigned long long)n, c->iEnd - c->b.i);
+      n = c->iEnd - c->b.i;
+    }
+    c->iBufEnd = c->b.i + (size_t)n;
+  }else{
+    uint64_t n = c->p->nBufSize;
+    if( n==0 || n > c->iEnd - c->b.i ) n = c->iEnd - c->b.i;
+    c->iBufEnd = c->b.i + (size_t)n;
+  }
+  c->bInBuf = 1;
+  c->bPid = 0;
+  return TL_ROW;
+}
+
+static int fdr_next(XrCur *c, XrEv *e){
+  for(;;){
+    const uint8_t *a;
+    size_t iRec;
+    int rc;
+    if( !c->bInBuf || c->b.i >= c->iBufEnd ){
+      c->bInBuf = 0;
+      if( c->b.i >= c->iEnd ) return TL_DONE;
+      rc = fdr_buffer_start(c);
+      if( rc!=TL_ROW ) return rc;
+      continue;
+    }
+    iRec = c->b.i;
+    a = c->b.a + iRec;
+    if( (a[0] & 1)==0 ){
+      /* function record */
+      uint32_t w;
+      unsigned type;
+      if( c->iBufEnd - iRec < XR_FUNC ){
+        tl_trace_warn(c->pTrace, 0, iRec, "a buffer ends inside a function record");
+        c->b.i = c->iBufEnd;
+        continue;
+      }
+      w = tl_load_u32_unchecked(a, TL_LE);
+      type = (w >> 1) & 7;
+      c->b.i += XR_FUNC;
+      if( type>3 ){
+        return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "expected a function record type 0-3, found %u", type);
+      }
+      c->tsc += tl_load_u32_unchecked(a+4, TL_LE);
+      memset(e, 0, sizeof(*e));
+      e->zKind = azKind[type];
+      e->bFunc = 1;
+      e->funcId = (int32_t)(w >> 4);
+      e->tsc = c->tsc;
+      e->cpu = c->cpu; e->tid = c->tid; e->pid = c->pid; e->bPid = c->bPid;
+      e->iOff = iRec;
+      /* call arguments that follow */
+      while( c->iBufEnd - c->b.i >= XR_META && c->b.a[c->b.i]==((XR_CALL_ARG<<1)|1) ){
+        if( e->nArg<XR_MAX_ARGS ) e->aArg[e->nArg++] = tl_load_u64_unchecked(c->b.a + c->b.i + 1, TL_LE);
+        c->b.i += XR_META;
+      }
+      if( e->nArg ) e->zKind = azKind[3];
+      return TL_ROW;
+    }
+    if( c->iBufEnd - iRec < XR_META ){
+      tl_trace_warn(c->pTrace, 0, iRec, "a buffer ends inside a metadata record");
+      c->b.i = c->iBufEnd;
+      continue;
+    }
+    c->b.i += XR_META;
+    switch( a[0]>>1 ){
+      case XR_NEW_BUFFER:  c->tid = tl_load_u32_unchecked(a+1, TL_LE); break;
+      case XR_END_OF_BUFFER: c->b.i = c->iBufEnd; break;
+      case XR_NEW_CPU:
+        c->cpu = tl_load_u16_unchecked(a+1, TL_LE);
+        c->tsc = tl_load_u64_unchecked(a+3, TL_LE);
+        break;
+      case XR_TSC_WRAP:    c->tsc = tl_load_u64_unchecked(a+1, TL_LE); break;
+      case XR_WALLCLOCK:   break;
+      case XR_PID:         c->pid = tl_load_u32_unchecked(a+1, TL_LE); c->bPid = 1; break;
+      case XR_CALL_ARG:    break;       /* an argument with no function before it */
+      case XR_EXTENTS:
+        return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "BufferExtents record inside a buffer");
+      case XR_CUSTOM: case XR_TYPED: {
+        int32_t n = (int32_t)tl_load_u32_unchecked(a+1, TL_LE);
+        memset(e, 0, sizeof(*e));
+        if( n<0 || (size_t)n > c->iBufEnd - c->b.i ){
+          tl_trace_warn(c->pTrace, 0, iRec,
+              "event payload of %d bytes does not fit in its buffer (%zu bytes left): "
+              "the rest of the buffer is skipped", n, c->iBufEnd - c->b.i);
+          c->b.i = c->iBufEnd;
+          continue;
+        }
+        if( (a[0]>>1)==XR_TYPED ){
+          c->tsc += tl_load_u32_unchecked(a+5, TL_LE);
+          e->bTyped = 1;
+          e->typedType = tl_load_u16_unchecked(a+9, TL_LE);
+          e->zKind = "typed-event";
+        }else{
+          if( c->p->nVersion>=5 ) c->tsc += tl_load_u32_unchecked(a+5, TL_LE);
+          else c->tsc = tl_load_u64_unchecked(a+5, TL_LE);
+          e->zKind = "custom-event";
+        }
+        e->tsc = c->tsc;
+        e->cpu = c->cpu; e->tid = c->tid; e->pid = c->pid; e->bPid = c->bPid;
+        e->aData = c->b.a + c->b.i;
+        e->nData = (size_t)n;
+        e->iOff = iRec;
+        c->b.i += (size_t)n;
+        return TL_ROW;
+      }
+      default:
+        return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "unknown metadata record kind %u", (unsigned)(a[0]>>1));
+    }
+  }
+}
+
+static int cur_next(XrCur *c, XrEv *e){
+  return c->p->nType==0 ? basic_next(c, e) : fdr_next(c, e);
+}
+
+/* ---- open -------------------------------------------------------------- */
+
+static int xrayProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
+  uint16_t ver, type;
+  (void)zPath;
+  if( bDir || n<XR_HDR ) return 0;
+  ver = tl_load_u16_unchecked(a, TL_LE);
+  type = tl_load_u16_unchecked(a+2, TL_LE);
+  if( type>1 || ver<1 || ver>5 || (type==0 && ver>3) ) return 0;
+  /* the flag word's other bits are not cleared by every runtime: not checked */
+  if( n==XR_HDR ) return 30;                       /* an empty log */
+  if( type==1 ){
+    if( (a[XR_HDR] & 1)==0 ) return 0;
+    if( (a[XR_HDR]>>1)!=XR_EXTENTS && (a[XR_HDR]>>1)!=XR_NEW_BUFFER ) return 0;
+    return 80;
+  }
+  if( n>=XR_HDR+4 && tl_load_u16_unchecked(a+XR_HDR, TL_LE)<=1 && a[XR_HDR+3]<=3 ) return 50;
+  return 0;
+}
+
+static void xrayClose(void *pData){
+  XrData *p = pData;
+  if( p==0 ) return;
+  free(p->aThread);
+  free(p);
+}
+
+static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
+  XrData *p;
+  XrCur c;
+  XrEv e;
+  TlMap threads;
+  TlPacket pk;
+  TlWin win;
+  TlBytes b;
+  int rc = TL_OK;
+  size_t iPkStart;
+  uint64_t nRun = 0;
+  uint32_t runTid = 0;
+  int bRun = 0;
+
+  if( pTrace->pSrc==0 ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "an XRay log is a file, not a directory");
+  }
+  p = calloc(1, sizeof(*p));
+  if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  tl_map_init(&threads);
+  tl_win_init(&win, pTrace->pSrc);
+  rc = tl_win_get(&win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &b, pErr);
+  if( rc ) goto open_done;
+  if( b.n<XR_HDR ){
+    rc = tl_err_set(pErr, TL_ECORRUPT, b.n, "expected a 32-byte XRay file header, the file has %zu bytes", b.n);
+    goto open_done;
+  }
+  p->nVersion = tl_load_u16_unchecked(b.a, TL_LE);
+  p->nType = tl_load_u16_unchecked(b.a+2, TL_LE);
+  p->bConstTsc = (b.a[4] & 1)!=0;
+  p->bNonstopTsc = (b.a[4] & 2)!=0;
+  p->freq = tl_load_u64_unchecked(b.a+8, TL_LE);
+  p->nBufSize = tl_load_u64_unchecked(b.a+16, TL_LE);
+  if( p->nType>1 ){
+    rc = tl_err_set(pErr, TL_EUNSUPPORTED, 2, "XRay log type %d is not supported (0 basic, 1 FDR)", p->nType);
+    goto open_done;
+  }
+  if( p->nVersion<1 || p->nVersion>(p->nType ? 5 : 3) ){
+    rc = tl_err_set(pErr, TL_EUNSUPPORTED, 0, "XRay %s log version %d is not supported (expected 1-%d)",
+                    p->nType ? "FDR" : "basic", p->nVersion, p->nType ? 5 : 3);
+    goto open_done;
+  }
+  if( b.n==XR_HDR ){
+    tl_trace_warn(pTrace, 0, XR_HDR, "the log has a header and no records");
+  }
+  if( p->freq==0 ){
+    tl_trace_warn(pTrace, 0, 8, "cycle frequency is 0: ts is NULL, ts_raw has the TSC");
+  }
+
+  memset(&c, 0, sizeof(c));
+  c.pTrace = pTrace;
+  c.p = p;
+  c.b = tl_bytes(b.a, b.n, TL_LE);
+  c.b.i = XR_HDR;
+  c.iEnd = b.n;
+  c.pErr = pErr;
+  memset(&pk, 0, sizeof(pk));
+  pk.iStream = -1; pk.iCpu = -1; pk.nDiscarded = TL_UNKNOWN; pk.iSeq = -1;
+  pk.tsBegin = TL_TS_MAX; pk.tsEnd = TL_TS_MIN;
+  iPkStart = XR_HDR;
+  for(;;){
+    int bOk;
+    int64_t ts;
+    uint32_t iT;
+    int bNewPacket;
+    size_t iBefore = c.b.i;
+    size_t iBufBefore = c.iBufStart;
+    int bBufBefore = c.bInBuf;
+    rc = cur_next(&c, &e);
+    if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc<0 ){
+      /* keep what came before; the scan of the last packet reports it */
+      tl_trace_warn(pTrace, 0, pErr->iOff, "%s", pErr->zMsg);
+      tl_err_clear(pErr);
+      rc = TL_OK;
+      pk.nEvents++;
+      c.b.i = c.iEnd;
+      break;
+    }
+    /* packet boundaries: FDR buffers; basic runs of one thread */
+    if( p->nType==1 ){
+      /* a record from a buffer that began during this call */
+      bNewPacket = !bBufBefore || c.iBufStart!=iBufBefore;
+      if( bNewPacket ) iBefore = c.iBufStart;
+    }else{
+      bNewPacket = bRun && (e.tid!=runTid || nRun>=XR_BASIC_RUN);
+    }
+    if( bNewPacket && pk.nEvents ){
+      pk.iOff = iPkStart;
+      pk.nSize = iBefore - iPkStart;
+      pk.nContent = pk.nSize;
+      if( tl_index_add(&pTrace->index, &pk) ){ rc = tl_err_set(pErr, TL_ENOMEM, iBefore, "out of memory"); break; }
+      pk.nEvents = 0; pk.tsBegin = TL_TS_MAX; pk.tsEnd = TL_TS_MIN; pk.mCpu = 0;
+      iPkStart = iBefore;
+      nRun = 0;
+    }else if( bNewPacket ){
+      iPkStart = iBefore;
+    }
+    bRun = 1; runTid = e.tid; nRun++;
+    pk.nEvents++;
+    pk.iStream = e.tid;
+    ts = tsc_ns(p, e.tsc, &bOk);
+    if( bOk ){
+      if( ts<pk.tsBegin ) pk.tsBegin = ts;
+      if( ts>pk.tsEnd ) pk.tsEnd = ts;
+    }
+    pk.mCpu |= e.cpu<63 ? ((uint64_t)1<<e.cpu) : ((uint64_t)1<<63);
+    if( !tl_map_get(&threads, e.tid, &iT) ){
+      if( p->nThread>=XR_MAX_THREADS ) continue;
+      if( p->nThread==p->nAlloc ){
+        size_t nNew = p->nAlloc ? p->nAlloc*2 : 16;
+        XrThread *aNew = realloc(p->aThread, nNew*sizeof(XrThread));
+        if( aNew==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, e.iOff, "out of memory"); break; }
+        p->aThread = aNew;
+        p->nAlloc = nNew;
+      }
+      iT = (uint32_t)p->nThread++;
+      memset(&p->aThread[iT], 0, sizeof(XrThread));
+      p->aThread[iT].tid = e.tid;
+      if( tl_map_put(&threads, e.tid, iT) ){ rc = tl_err_set(pErr, TL_ENOMEM, e.iOff, "out of memory"); break; }
+    }
+    {
+      XrThread *t = &p->aThread[iT];
+      t->nEvents++;
+      if( e.bPid ) t->pid = e.pid;
+      if( bOk ){
+        if( !t->bTs || ts<t->tsFirst ) t->tsFirst = ts;
+        if( !t->bTs || ts>t->tsLast ) t->tsLast = ts;
+        t->bTs = 1;
+      }
+    }
+  }
+  if( rc==TL_OK && pk.nEvents ){
+    pk.iOff = iPkStart;
+    pk.nSize = c.b.i - iPkStart;
+    pk.nContent = pk.nSize;
+    if( tl_index_add(&pTrace->index, &pk) ) rc = tl_err_set(pErr, TL_ENOMEM, c.b.i, "out of memory");
+  }
+  pTrace->nEventsHint = tl_index_events(&pTrace->index);
+
+open_done:
+  tl_win_free(&win);
+  tl_map_free(&threads);
+  if( rc ){ xrayClose(p); return rc; }
+  pTrace->pData = p;
+  return TL_OK;
+}
+
+/* ---- scans --------------------------------------------------------------- */
+
+struct TlScan {
+  TlTrace *pTrace;
+  const XrData *p;
+  int iTable;
+  TlFilter f;
+  TlErr err;
+  TlWin win;
+  TlBytes file;                   /* the whole file */
+  size_t iPacket;                 /* next packet */
+  int bInPacket;
+  XrCur c;
+  size_t iRow;
+  TlStr args, text;
+};
+
+static const TlErr *xrayScanErr(TlScan *s){ return &s->err; }
+
+static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
+                        TlScan **ppScan, TlErr *pErr){
+  TlScan *s;
+  int rc;
+  *ppScan = 0;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS ) return TL_DONE;
+  s = calloc(1, sizeof(*s));
+  if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  s->pTrace = pTrace;
+  s->p = pTrace->pData;
+  s->iTable = iTable;
+  s->f = *pFilter;
+  tl_err_clear(&s->err);
+  tl_str_init(&s->args);
+  tl_str_init(&s->text);
+  tl_win_init(&s->win, pTrace->pSrc);
+  rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
+  if( rc ){ tl_win_free(&s->win); free(s); return rc; }
+  *ppScan = s;
+  return TL_OK;
+}
+
+static void xrayScanClose(TlScan *s){
+  if( s==0 ) return;
+  tl_win_free(&s->win);
+  tl_str_free(&s->args);
+  tl_str_free(&s->text);
+  free(s);
+}
+
+static int printable(const uint8_t *a, size_t n){
+  size_t i;
+  for(i=0; i<n; i++){
+    if( a[i]<0x20 || a[i]>=0x7F ) return 0;
+  }
+  return 1;
+}
+
+static int next_event(TlScan *s, TlRow *pRow){
+  const TlIndex *x = &s->pTrace->index;
+  XrEv e;
+  TlVal *v = pRow->a;
+  int bOk;
+  int64_t ts;
+  for(;;){
+    int rc;
+    if( !s->bInPacket ){
+      const TlPacket *pk;
+      while( s->iPacket < x->n
+          && (!tl_packet_may_match(&x->a[s->iPacket], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+              || (s->f.bRowid && (s->f.iRowid < (int64_t)x->a[s->iPacket].iOff
+                                  || s->f.iRowid >= (int64_t)(x->a[s->iPacket].iOff + x->a[s->iPacket].nSize)))) ){
+        s->iPacket++;
+      }
+      if( s->iPacket >= x->n ) return TL_DONE;
+      pk = &x->a[s->iPacket++];
+      memset(&s->c, 0, sizeof(s->c));
+      s->c.pTrace = s->pTrace;
+      s->c.p = s->p;
+      s->c.b = s->file;
+      s->c.b.i = (size_t)pk->iOff;
+      s->c.iEnd = (size_t)(pk->iOff + pk->nSize);
+      if( s->c.iEnd > s->file.n ) s->c.iEnd = s->file.n;
+      s->c.pErr = &s->err;
+      s->bInPacket = 1;
+    }
+    rc = cur_next(&s->c, &e);
+    if( rc==TL_DONE ){ s->bInPacket = 0; continue; }
+    if( rc<0 ) return rc;
+    break;
+  }
+  pRow->iRowid = (int64_t)e.iOff;
+  ts = tsc_ns(s->p, e.tsc, &bOk);
+  if( bOk ) tl_val_int(&v[TL_EV_TS], ts);
+  if( e.tsc<=(uint64_t)INT64_MAX ) tl_val_int(&v[TL_EV_TS_RAW], (int64_t)e.tsc);
+  else tl_val_real(&v[TL_EV_TS_RAW], (double)e.tsc);
+  tl_val_int(&v[TL_EV_CPU], e.cpu);
+  if( e.bPid ) tl_val_int(&v[TL_EV_PID], e.pid);
+  tl_val_int(&v[TL_EV_TID], e.tid);
+  tl_val_int(&v[TL_EV_TRACK], e.tid);
+  tl_val_textz(&v[TL_EV_TYPE], e.zKind);
+  if( e.bFunc ) tl_val_int(&v[TL_EV_VALUE], e.funcId);
+  if( e.aData && tl_col_used(&s->f, TL_EV_TEXT) && printable(e.aData, e.nData) ){
+    tl_val_text(&v[TL_EV_TEXT], (const char*)e.aData, e.nData);
+  }
+  if( tl_col_used(&s->f, TL_EV_ARGS) && (e.nArg || e.aData) ){
+    int k;
+    tl_str_reset(&s->args);
+    tl_json_obj_begin(&s->args);
+    if( e.nArg ){
+      tl_json_key(&s->args, "args");
+      tl_json_arr_begin(&s->args);
+      for(k=0; k<e.nArg; k++) tl_json_uint(&s->args, e.aArg[k]);
+      tl_json_arr_end(&s->args);
+    }
+    if( e.aData ){
+      tl_json_key(&s->args, "data"); tl_json_hex(&s->args, e.aData, e.nData);
+    }
+    if( e.bTyped ){ tl_json_key(&s->args, "event_type"); tl_json_uint(&s->args, e.typedType); }
+    tl_json_obj_end(&s->args);
+    tl_val_str(&v[TL_EV_ARGS], &s->args);
+  }
+  return TL_ROW;
+}
+
+static int next_track(TlScan *s, TlRow *pRow){
+  const XrThread *t;
+  TlVal *v = pRow->a;
+  if( s->iRow >= s->p->nThread ) return TL_DONE;
+  t = &s->p->aThread[s->iRow];
+  pRow->iRowid = (int64_t)s->iRow;
+  s->iRow++;
+  tl_val_int(&v[TL_TR_ID], t->tid);
+  tl_val_text(&v[TL_TR_KIND], "thread", 6);
+  if( t->pid ) tl_val_int(&v[TL_TR_PID], t->pid);
+  tl_val_int(&v[TL_TR_TID], t->tid);
+  if( t->bTs ){
+    tl_val_int(&v[TL_TR_FIRST_TS], t->tsFirst);
+    tl_val_int(&v[TL_TR_LAST_TS], t->tsLast);
+  }
+  tl_val_int(&v[TL_TR_EVENTS], (int64_t)t->nEvents);
+  return TL_ROW;
+}
+
+static int xrayScanNext(TlScan *s, TlRow *pRow){
+  if( s->err.rc ) return s->err.rc;
+  return s->iTable==TL_TAB_EVENTS ? next_event(s, pRow) : next_track(s, pRow);
+}
+
+const TlReaderDef tl_xray_reader = {
+  .zName      = "xray",
+  .azOptions  = 0,
+  .mOrdered   = 0,
+  .xProbe     = xrayProbe,
+  .xOpen      = xrayOpen,
+  .xClose     = xrayClose,
+  .xScanOpen  = xrayScanOpen,
+  .xScanNext  = xrayScanNext,
+  .xScanClose = xrayScanClose,
+  .xScanErr   = xrayScanErr,
+};

@@ -1,0 +1,214 @@
+/*
+** test_xray.c: the XRay log reader against llvm-xray's own output.
+**
+** testdata/xray/ holds an FDR (version 5) and a basic-mode (version 3) log
+** written by compiler-rt's XRay runtime from app.cc (record.sh), and
+** `llvm-xray convert -output-format=yaml` of each. Every record llvm-xray
+** lists must be a row with the same kind, function id, CPU, thread,
+** process, TSC and call arguments, and nothing more.
+*/
+#include "tltest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#define XRAY_DIR TL_TESTDATA_DIR "/xray/"
+
+typedef struct Recs Recs;
+struct Recs { char **az; size_t n, nAlloc; };
+
+static void recs_add(Recs *p, const char *z){
+  if( p->n==p->nAlloc ){
+    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 128;
+    p->az = realloc(p->az, p->nAlloc*sizeof(char*));
+    assert_non_null(p->az);
+  }
+  p->az[p->n++] = strdup(z);
+}
+
+static void recs_free(Recs *p){
+  size_t i;
+  for(i=0; i<p->n; i++) free(p->az[i]);
+  free(p->az);
+  memset(p, 0, sizeof(*p));
+}
+
+static int cmp_str(const void *a, const void *b){
+  return strcmp(*(char*const*)a, *(char*const*)b);
+}
+
+/* A "key: value" field of a YAML flow mapping line, into z (empty if absent). */
+static void yaml_field(const char *zLine, const char *zKey, char *z, size_t n){
+  char zPat[64];
+  const char *p;
+  size_t k = 0;
+  snprintf(zPat, sizeof(zPat), " %s: ", zKey);
+  z[0] = 0;
+  p = strstr(zLine, zPat);
+  if( p==0 ) return;
+  p += strlen(zPat);
+  if( *p=='[' ){                      /* args: [ 1, 2 ] */
+    p++;
+    while( *p && *p!=']' && k+1<n ){ if( *p!=' ' ) z[k++] = *p; p++; }
+  }else{
+    while( *p && *p!=',' && *p!=' ' && *p!='}' && k+1<n ) z[k++] = *p++;
+  }
+  z[k] = 0;
+}
+
+/* llvm-xray's records as "kind|func|cpu|thread|process|tsc|args", sorted. */
+static void yaml_records(const char *zFile, Recs *pOut){
+  FILE *f = fopen(zFile, "r");
+  char zLine[4096];
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zKind[64], zFunc[32], zCpu[32], zTid[32], zPid[32], zTsc[32], zArgs[256], zRow[512];
+    if( strncmp(zLine, "  - {", 5) ) continue;
+    yaml_field(zLine, "kind", zKind, sizeof(zKind));
+    yaml_field(zLine, "func-id", zFunc, sizeof(zFunc));
+    yaml_field(zLine, "cpu", zCpu, sizeof(zCpu));
+    yaml_field(zLine, "thread", zTid, sizeof(zTid));
+    yaml_field(zLine, "process", zPid, sizeof(zPid));
+    yaml_field(zLine, "tsc", zTsc, sizeof(zTsc));
+    yaml_field(zLine, "args", zArgs, sizeof(zArgs));
+    if( strncmp(zKind, "function", 8) ) zFunc[0] = 0;   /* events carry no function */
+    snprintf(zRow, sizeof(zRow), "%s|%s|%s|%s|%s|%s|%s", zKind, zFunc, zCpu, zTid, zPid, zTsc, zArgs);
+    recs_add(pOut, zRow);
+  }
+  fclose(f);
+  qsort(pOut->az, pOut->n, sizeof(char*), cmp_str);
+}
+
+static void sql_records(sqlite3 *db, const char *zLog, Recs *pOut){
+  sqlite3_stmt *pStmt;
+  char *zSql = sqlite3_mprintf(
+      "SELECT type, coalesce(value, ''), cpu, tid, coalesce(pid, ''), ts_raw, "
+      "coalesce((SELECT group_concat(value, ',') FROM json_each(args, '$.args')), '') "
+      "FROM events(%Q)", zLog);
+  assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+  while( sqlite3_step(pStmt)==SQLITE_ROW ){
+    char zRow[512];
+    snprintf(zRow, sizeof(zRow), "%s|%s|%s|%s|%s|%s|%s",
+             sqlite3_column_text(pStmt, 0), sqlite3_column_text(pStmt, 1),
+             sqlite3_column_text(pStmt, 2), sqlite3_column_text(pStmt, 3),
+             sqlite3_column_text(pStmt, 4), sqlite3_column_text(pStmt, 5),
+             sqlite3_column_text(pStmt, 6));
+    recs_add(pOut, zRow);
+  }
+  assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+  sqlite3_free(zSql);
+  qsort(pOut->az, pOut->n, sizeof(char*), cmp_str);
+}
+
+static void compare_log(const char *zName){
+  sqlite3 *db = tl_test_db();
+  Recs want, got;
+  char zYaml[512], zLog[512];
+  size_t i;
+  memset(&want, 0, sizeof(want));
+  memset(&got, 0, sizeof(got));
+  snprintf(zYaml, sizeof(zYaml), XRAY_DIR "%s.yaml", zName);
+  snprintf(zLog, sizeof(zLog), XRAY_DIR "%s.xray", zName);
+  yaml_records(zYaml, &want);
+  sql_records(db, zLog, &got);
+  assert_true(want.n > 50);
+  if( want.n!=got.n ) fail_msg("%s: %zu rows, llvm-xray lists %zu records", zName, got.n, want.n);
+  for(i=0; i<want.n; i++){
+    if( strcmp(want.az[i], got.az[i]) ) fail_msg("%s: ours %s, llvm-xray %s", zName, got.az[i], want.az[i]);
+  }
+  /* ts = tsc * 1e9 / cycle frequency (1e9 in these logs) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts != ts_raw", zLog), 0);
+  recs_free(&want);
+  recs_free(&got);
+  tl_test_db_close(db);
+}
+
+static void xray_fdr_records_equal_llvm_xray(void **state){
+  (void)state;
+  compare_log("fdr");
+}
+
+static void xray_basic_records_equal_llvm_xray(void **state){
+  (void)state;
+  compare_log("basic");
+}
+
+static void xray_custom_events_and_threads(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  /* app.cc: custom(id) emits "custom-event-<id>" on each of three threads */
+  z = tl_test_sql_rows(db, "SELECT text FROM events('" XRAY_DIR "fdr.xray') WHERE type='custom-event' ORDER BY text");
+  assert_string_equal(z, "custom-event-0\ncustom-event-1\ncustom-event-2");
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM tracks('" XRAY_DIR "fdr.xray')"), 3);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray') e JOIN tracks('" XRAY_DIR "fdr.xray') t ON e.track=t.id"),
+      tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray')"));
+  /* windows and rowids give the unfiltered answer */
+  {
+    int64_t lo = tl_test_sql_int(db, "SELECT min(ts) FROM events('" XRAY_DIR "fdr.xray')");
+    int64_t hi = tl_test_sql_int(db, "SELECT max(ts) FROM events('" XRAY_DIR "fdr.xray')");
+    int i;
+    for(i=0; i<8; i++){
+      int64_t a = lo + (hi-lo)*i/8, b = a + (hi-lo)/5;
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray') WHERE ts BETWEEN %lld AND %lld", a, b),
+                       tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray') WHERE +ts BETWEEN %lld AND %lld", a, b));
+    }
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM events('" XRAY_DIR "basic.xray') a WHERE "
+        "(SELECT count(*) FROM events('" XRAY_DIR "basic.xray') b WHERE b.rowid=a.rowid)=1"),
+        tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "basic.xray')"));
+  }
+  tl_test_db_close(db);
+}
+
+static void xray_truncation_and_empty_logs(void **state){
+  sqlite3 *db = tl_test_db();
+  char zCut[512];
+  size_t n, nCut;
+  uint8_t *a = tl_test_read_file(XRAY_DIR "fdr.xray", &n);
+  (void)state;
+  assert_non_null(a);
+  snprintf(zCut, sizeof(zCut), "%s/xray-cut.xray", tl_test_tmpdir());
+  for(nCut=0; nCut<=n; nCut++){
+    sqlite3_stmt *pStmt;
+    char *zSql;
+    int rc;
+    assert_int_equal(tl_test_write_file(zCut, a, nCut), 0);
+    zSql = sqlite3_mprintf("SELECT type, args, text FROM events(%Q)", zCut);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_free(zSql);
+    while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
+    rc = sqlite3_finalize(pStmt);
+    if( nCut>=32 ) assert_int_equal(rc, SQLITE_OK);     /* a cut log reads to the cut */
+    else assert_non_null(strstr(sqlite3_errmsg(db), "xray-cut.xray"));
+  }
+  /* the header alone: no rows and a clear word */
+  assert_int_equal(tl_test_write_file(zCut, a, 32), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zCut), 0);
+  {
+    char *z = tl_test_sql_text(db, "SELECT message FROM trace_warnings(%Q)", zCut);
+    assert_string_equal(z, "the log has a header and no records");
+    free(z);
+  }
+  /* a version llvm-xray does not know */
+  a[0] = 9;
+  assert_int_equal(tl_test_write_file(zCut, a, n), 0);
+  {
+    char *z = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'format=xray')", zCut);
+    assert_non_null(strstr(z, "offset 0: XRay FDR log version 9 is not supported (expected 1-5)"));
+    free(z);
+  }
+  free(a);
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(xray_fdr_records_equal_llvm_xray),
+  cmocka_unit_test(xray_basic_records_equal_llvm_xray),
+  cmocka_unit_test(xray_custom_events_and_threads),
+  cmocka_unit_test(xray_truncation_and_empty_logs),
+);
