@@ -206,7 +206,80 @@ static void xray_truncation_and_empty_logs(void **state){
   tl_test_db_close(db);
 }
 
+/* sql/xray_account.sql prints what llvm-xray account prints. */
+static void account_sql_equals_llvm_xray_account(void **state){
+  static const char *const azLog[] = { "fdr", "basic" };
+  sqlite3 *db = tl_test_db();
+  size_t nSql, k;
+  char *zSql = tl_test_read_file(TL_TESTDATA_DIR "/../sql/xray_account.sql", &nSql);
+  (void)state;
+  assert_non_null(zSql);
+  zSql = realloc(zSql, nSql+1);
+  zSql[nSql] = 0;
+  for(k=0; k<2; k++){
+    char zPath[512], zLine[512];
+    FILE *f;
+    sqlite3_stmt *pStmt;
+    int nLines = 0;
+    snprintf(zPath, sizeof(zPath), XRAY_DIR "%s.account.txt", azLog[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    snprintf(zPath, sizeof(zPath), XRAY_DIR "%s.xray", azLog[k]);
+    assert_int_equal(sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@trace"), zPath, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      char zWant[256], zGot[256];
+      int id;
+      long long n;
+      char a[6][32];
+      if( sscanf(zLine, " %d %lld [ %31[^,], %31[^,], %31[^,], %31[^,], %31[^]]] %31s",
+                 &id, &n, a[0], a[1], a[2], a[3], a[4], a[5])!=8 ) continue;
+      snprintf(zWant, sizeof(zWant), "%d|%lld|%s|%s|%s|%s|%s|%s", id, n, a[0], a[1], a[2], a[3], a[4], a[5]);
+      assert_int_equal(sqlite3_step(pStmt), SQLITE_ROW);
+      snprintf(zGot, sizeof(zGot), "%s|%s|%s|%s|%s|%s|%s|%s",
+               sqlite3_column_text(pStmt, 0), sqlite3_column_text(pStmt, 1), sqlite3_column_text(pStmt, 2),
+               sqlite3_column_text(pStmt, 3), sqlite3_column_text(pStmt, 4), sqlite3_column_text(pStmt, 5),
+               sqlite3_column_text(pStmt, 6), sqlite3_column_text(pStmt, 7));
+      assert_string_equal(zGot, zWant);
+      nLines++;
+    }
+    assert_int_equal(sqlite3_step(pStmt), SQLITE_DONE);
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+    fclose(f);
+    assert_int_equal(nLines, 5);
+  }
+  free(zSql);
+  tl_test_db_close(db);
+}
+
+static void xray_calls_nest_like_the_records(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  /* every entry is a call, every call finished (the log is complete) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_calls('" XRAY_DIR "fdr.xray')"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray') WHERE type LIKE 'function-enter%%'"));
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_calls('" XRAY_DIR "fdr.xray') WHERE dur IS NULL"), 0);
+  /* a call's id is its entry record; its parent encloses it */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM xray_calls('" XRAY_DIR "fdr.xray') c JOIN events('" XRAY_DIR "fdr.xray') e ON e.rowid=c.id "
+      "WHERE e.value=c.func_id AND e.ts=c.ts AND e.tid=c.tid"),
+      tl_test_sql_int(db, "SELECT count(*) FROM xray_calls('" XRAY_DIR "fdr.xray')"));
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM xray_calls('" XRAY_DIR "fdr.xray') c JOIN xray_calls('" XRAY_DIR "fdr.xray') p ON p.id=c.parent "
+      "WHERE p.depth+1 != c.depth OR c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur OR p.tid != c.tid"), 0);
+  /* app.cc: each of the three threads starts in worker (function id 6, see
+  ** instr-map.yaml), so the outermost calls are worker's, one per thread */
+  {
+    char *z = tl_test_sql_rows(db, "SELECT func_id, count(*), count(DISTINCT tid) FROM xray_calls('" XRAY_DIR "fdr.xray') WHERE parent IS NULL GROUP BY 1");
+    assert_string_equal(z, "6|3|3");
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(account_sql_equals_llvm_xray_account),
+  cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),
   cmocka_unit_test(xray_basic_records_equal_llvm_xray),
   cmocka_unit_test(xray_custom_events_and_threads),

@@ -456,6 +456,30 @@ open_done:
 
 /* ---- scans --------------------------------------------------------------- */
 
+typedef struct XrFrame XrFrame;   /* an open call */
+struct XrFrame {
+  int64_t id;                     /* rowid of its entry record */
+  int32_t funcId;
+  uint64_t tsc;
+  uint32_t cpu;
+};
+
+typedef struct XrStack XrStack;   /* the open calls of one thread */
+struct XrStack {
+  uint32_t tid, pid;
+  int bPid;
+  XrFrame *a; size_t n, nAlloc;
+};
+
+typedef struct XrCall XrCall;     /* a finished (or, at the end, open) call */
+struct XrCall {
+  XrFrame fr;
+  uint32_t tid, pid; int bPid;
+  int64_t parent; int bParent;
+  size_t depth;
+  int bDone; uint64_t tscEnd;
+};
+
 struct TlScan {
   TlTrace *pTrace;
   const XrData *p;
@@ -469,6 +493,12 @@ struct TlScan {
   XrCur c;
   size_t iRow;
   TlStr args, text;
+  /* xray_calls */
+  TlMap stacks;                   /* tid -> index in aStack */
+  XrStack *aStack; size_t nStack, nStackAlloc;
+  XrCall *aOut; size_t nOut, iOut, nOutAlloc;  /* calls ready to return */
+  int bDrained;                   /* the events are all read */
+  size_t iDrainStack;             /* open calls returned at the end */
 };
 
 static const TlErr *xrayScanErr(TlScan *s){ return &s->err; }
@@ -478,7 +508,7 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   TlScan *s;
   int rc;
   *ppScan = 0;
-  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS ) return TL_DONE;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS ) return TL_DONE;
   s = calloc(1, sizeof(*s));
   if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   s->pTrace = pTrace;
@@ -488,6 +518,7 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_err_clear(&s->err);
   tl_str_init(&s->args);
   tl_str_init(&s->text);
+  tl_map_init(&s->stacks);
   tl_win_init(&s->win, pTrace->pSrc);
   rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
   if( rc ){ tl_win_free(&s->win); free(s); return rc; }
@@ -496,7 +527,12 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 }
 
 static void xrayScanClose(TlScan *s){
+  size_t k;
   if( s==0 ) return;
+  for(k=0; k<s->nStack; k++) free(s->aStack[k].a);
+  free(s->aStack);
+  free(s->aOut);
+  tl_map_free(&s->stacks);
   tl_win_free(&s->win);
   tl_str_free(&s->args);
   tl_str_free(&s->text);
@@ -511,17 +547,14 @@ static int printable(const uint8_t *a, size_t n){
   return 1;
 }
 
-static int next_event(TlScan *s, TlRow *pRow){
+/* The next event of the packets that may match, into *e. */
+static int next_raw(TlScan *s, XrEv *e, int bAll){
   const TlIndex *x = &s->pTrace->index;
-  XrEv e;
-  TlVal *v = pRow->a;
-  int bOk;
-  int64_t ts;
   for(;;){
     int rc;
     if( !s->bInPacket ){
       const TlPacket *pk;
-      while( s->iPacket < x->n
+      while( s->iPacket < x->n && !bAll
           && (!tl_packet_may_match(&x->a[s->iPacket], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
               || (s->f.bRowid && (s->f.iRowid < (int64_t)x->a[s->iPacket].iOff
                                   || s->f.iRowid >= (int64_t)(x->a[s->iPacket].iOff + x->a[s->iPacket].nSize)))) ){
@@ -539,11 +572,19 @@ static int next_event(TlScan *s, TlRow *pRow){
       s->c.pErr = &s->err;
       s->bInPacket = 1;
     }
-    rc = cur_next(&s->c, &e);
+    rc = cur_next(&s->c, e);
     if( rc==TL_DONE ){ s->bInPacket = 0; continue; }
-    if( rc<0 ) return rc;
-    break;
+    return rc;
   }
+}
+
+static int next_event(TlScan *s, TlRow *pRow){
+  XrEv e;
+  TlVal *v = pRow->a;
+  int bOk;
+  int64_t ts;
+  int rc = next_raw(s, &e, 0);
+  if( rc!=TL_ROW ) return rc;
   pRow->iRowid = (int64_t)e.iOff;
   ts = tsc_ns(s->p, e.tsc, &bOk);
   if( bOk ) tl_val_int(&v[TL_EV_TS], ts);
@@ -597,9 +638,142 @@ static int next_track(TlScan *s, TlRow *pRow){
   return TL_ROW;
 }
 
+#define XR_MAX_DEPTH 4096
+
+static int out_add(TlScan *s, const XrStack *st, size_t iFrame, int bDone, uint64_t tscEnd){
+  XrCall *c;
+  if( s->nOut==s->nOutAlloc ){
+    size_t nNew = s->nOutAlloc ? s->nOutAlloc*2 : 16;
+    XrCall *aNew = realloc(s->aOut, nNew*sizeof(XrCall));
+    if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    s->aOut = aNew;
+    s->nOutAlloc = nNew;
+  }
+  c = &s->aOut[s->nOut++];
+  memset(c, 0, sizeof(*c));
+  c->fr = st->a[iFrame];
+  c->tid = st->tid; c->pid = st->pid; c->bPid = st->bPid;
+  c->depth = iFrame;
+  if( iFrame>0 ){ c->parent = st->a[iFrame-1].id; c->bParent = 1; }
+  c->bDone = bDone;
+  c->tscEnd = tscEnd;
+  return TL_OK;
+}
+
+/*
+** Match entries with exits per thread: an exit whose function is on top of
+** the thread's stack ends that call; one whose function is deeper also
+** ends the calls above it (their exits were not recorded), as llvm-xray
+** account -deduce-sibling-calls does; an exit of a function not on the
+** stack is ignored. Tail exits end their call like exits.
+*/
+static int calls_step(TlScan *s){
+  XrEv e;
+  XrStack *st;
+  uint32_t iSt;
+  int rc = next_raw(s, &e, 1);
+  if( rc!=TL_ROW ) return rc;
+  if( !e.bFunc ) return TL_OK;
+  if( !tl_map_get(&s->stacks, e.tid, &iSt) ){
+    if( s->nStack==s->nStackAlloc ){
+      size_t nNew = s->nStackAlloc ? s->nStackAlloc*2 : 8;
+      XrStack *aNew = realloc(s->aStack, nNew*sizeof(XrStack));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
+      s->aStack = aNew;
+      s->nStackAlloc = nNew;
+    }
+    iSt = (uint32_t)s->nStack++;
+    memset(&s->aStack[iSt], 0, sizeof(XrStack));
+    s->aStack[iSt].tid = e.tid;
+    if( tl_map_put(&s->stacks, e.tid, iSt) ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
+  }
+  st = &s->aStack[iSt];
+  if( e.bPid ){ st->pid = e.pid; st->bPid = 1; }
+  if( e.zKind==azKind[0] || e.zKind==azKind[3] ){
+    XrFrame *f;
+    if( st->n>=XR_MAX_DEPTH ){
+      tl_trace_warn(s->pTrace, 0, e.iOff, "call depth over %d on thread %u: deeper calls are not matched",
+                    XR_MAX_DEPTH, e.tid);
+      return TL_OK;
+    }
+    if( st->n==st->nAlloc ){
+      size_t nNew = st->nAlloc ? st->nAlloc*2 : 16;
+      XrFrame *aNew = realloc(st->a, nNew*sizeof(XrFrame));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
+      st->a = aNew;
+      st->nAlloc = nNew;
+    }
+    f = &st->a[st->n++];
+    f->id = (int64_t)e.iOff;
+    f->funcId = e.funcId;
+    f->tsc = e.tsc;
+    f->cpu = e.cpu;
+  }else{
+    size_t k = st->n;
+    while( k>0 && st->a[k-1].funcId!=e.funcId ) k--;
+    if( k==0 ) return TL_OK;                  /* not on the stack */
+    while( st->n>=k ){
+      rc = out_add(s, st, st->n-1, 1, e.tsc);
+      if( rc ) return rc;
+      st->n--;
+      if( st->n==0 ) break;
+    }
+  }
+  return TL_OK;
+}
+
+static int next_call(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  const XrCall *c;
+  int bOk;
+  int64_t ts;
+  while( s->iOut>=s->nOut ){
+    int rc;
+    s->nOut = s->iOut = 0;
+    if( !s->bDrained ){
+      rc = calls_step(s);
+      if( rc==TL_DONE ) s->bDrained = 1;
+      else if( rc<0 ) return rc;
+      continue;
+    }
+    /* the calls still open at the end: outermost first, dur NULL */
+    while( s->iDrainStack<s->nStack && s->aStack[s->iDrainStack].n==0 ) s->iDrainStack++;
+    if( s->iDrainStack>=s->nStack ) return TL_DONE;
+    {
+      XrStack *st = &s->aStack[s->iDrainStack];
+      size_t k;
+      for(k=0; k<st->n; k++){
+        rc = out_add(s, st, k, 0, 0);
+        if( rc ) return rc;
+      }
+      st->n = 0;
+    }
+  }
+  c = &s->aOut[s->iOut++];
+  pRow->iRowid = c->fr.id;
+  tl_val_int(&v[TL_XC_ID], c->fr.id);
+  tl_val_int(&v[TL_XC_TID], c->tid);
+  if( c->bPid ) tl_val_int(&v[TL_XC_PID], c->pid);
+  tl_val_int(&v[TL_XC_CPU], c->fr.cpu);
+  tl_val_int(&v[TL_XC_FUNC_ID], c->fr.funcId);
+  ts = tsc_ns(s->p, c->fr.tsc, &bOk);
+  if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
+  if( c->bDone && s->p->freq ){
+    unsigned __int128 d = (unsigned __int128)(c->tscEnd - c->fr.tsc) * 1000000000u / s->p->freq;
+    if( c->tscEnd>=c->fr.tsc && d<=(unsigned __int128)INT64_MAX ) tl_val_int(&v[TL_XC_DUR], (int64_t)d);
+  }
+  tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->depth);
+  if( c->bParent ) tl_val_int(&v[TL_XC_PARENT], c->parent);
+  return TL_ROW;
+}
+
 static int xrayScanNext(TlScan *s, TlRow *pRow){
   if( s->err.rc ) return s->err.rc;
-  return s->iTable==TL_TAB_EVENTS ? next_event(s, pRow) : next_track(s, pRow);
+  switch( s->iTable ){
+    case TL_TAB_EVENTS:     return next_event(s, pRow);
+    case TL_TAB_XRAY_CALLS: return next_call(s, pRow);
+    default:                return next_track(s, pRow);
+  }
 }
 
 const TlReaderDef tl_xray_reader = {
