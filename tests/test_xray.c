@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "xray/xray_int.h"
+
 #define XRAY_DIR TL_TESTDATA_DIR "/xray/"
 
 typedef struct Recs Recs;
@@ -277,7 +279,140 @@ static void xray_calls_nest_like_the_records(void **state){
   tl_test_db_close(db);
 }
 
+/* xray_functions equals llvm-xray extract --symbolize of the binary. */
+static void xray_functions_equal_llvm_xray_extract(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(XRAY_DIR "app.map.yaml", "r");
+  char zLine[1024];
+  int nSleds = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zId[16], zFn[32], zKind[64], zAlways[16], zName[256];
+    if( strncmp(zLine, "- {", 3) ) continue;
+    yaml_field(zLine, "id", zId, sizeof(zId));
+    yaml_field(zLine, "function", zFn, sizeof(zFn));
+    yaml_field(zLine, "kind", zKind, sizeof(zKind));
+    yaml_field(zLine, "always-instrument", zAlways, sizeof(zAlways));
+    {
+      const char *p = strstr(zLine, "function-name: '");
+      const char *q;
+      assert_non_null(p);
+      p += 16;
+      q = strchr(p, '\'');
+      snprintf(zName, sizeof(zName), "%.*s", (int)(q - p), p);
+    }
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM xray_functions('" XRAY_DIR "app.map.elf') WHERE func_id=%s "
+        "AND printf('0x%%X', address)=%Q AND name=%Q AND ','||kinds||',' LIKE '%%,'||%Q||',%%' "
+        "AND always_instrument=%d", zId, zFn, zName, zKind, strcmp(zAlways, "true")==0), 1);
+    nSleds++;
+  }
+  fclose(f);
+  assert_int_equal(nSleds, tl_test_sql_int(db, "SELECT sum(sleds) FROM xray_functions('" XRAY_DIR "app.map.elf')"));
+  /* the same map through binary= */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_functions('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "app.map.elf')"), 6);
+  tl_test_db_close(db);
+}
+
+/* With binary=, names equal llvm-xray convert -symbolize. */
+static void xray_names_equal_llvm_xray_symbolize(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(XRAY_DIR "fdr.sym.yaml", "r");
+  char zLine[1024];
+  Recs want, got;
+  sqlite3_stmt *pStmt;
+  size_t i;
+  (void)state;
+  memset(&want, 0, sizeof(want));
+  memset(&got, 0, sizeof(got));
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zKind[64], zTsc[32], zRow[512];
+    const char *p, *q;
+    if( strncmp(zLine, "  - {", 5) ) continue;
+    yaml_field(zLine, "kind", zKind, sizeof(zKind));
+    yaml_field(zLine, "tsc", zTsc, sizeof(zTsc));
+    if( strncmp(zKind, "function", 8) ) continue;
+    p = strstr(zLine, "function: '");
+    assert_non_null(p);
+    p += 11;
+    q = strchr(p, '\'');
+    snprintf(zRow, sizeof(zRow), "%s|%s|%.*s", zTsc, zKind, (int)(q - p), p);
+    recs_add(&want, zRow);
+  }
+  fclose(f);
+  assert_int_equal(sqlite3_prepare_v2(db,
+      "SELECT ts_raw, type, name FROM events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "app.map.elf') "
+      "WHERE type LIKE 'function%'", -1, &pStmt, 0), SQLITE_OK);
+  while( sqlite3_step(pStmt)==SQLITE_ROW ){
+    char zRow[512];
+    snprintf(zRow, sizeof(zRow), "%s|%s|%s", sqlite3_column_text(pStmt, 0),
+             sqlite3_column_text(pStmt, 1), sqlite3_column_text(pStmt, 2));
+    recs_add(&got, zRow);
+  }
+  sqlite3_finalize(pStmt);
+  qsort(want.az, want.n, sizeof(char*), cmp_str);
+  qsort(got.az, got.n, sizeof(char*), cmp_str);
+  assert_int_equal(got.n, want.n);
+  for(i=0; i<want.n; i++) assert_string_equal(got.az[i], want.az[i]);
+  recs_free(&want);
+  recs_free(&got);
+  /* the names llvm-xray account prints, per function id */
+  {
+    FILE *fa = fopen(XRAY_DIR "fdr.account.txt", "r");
+    int n = 0;
+    assert_non_null(fa);
+    while( fgets(zLine, sizeof(zLine), fa) ){
+      int id;
+      char *zName = strstr(zLine, ":0:0: ");
+      size_t k;
+      if( sscanf(zLine, " %d ", &id)!=1 || zName==0 ) continue;
+      zName += 6;
+      k = strlen(zName);
+      while( k && (zName[k-1]=='\n' || zName[k-1]==' ') ) zName[--k] = 0;
+      assert_int_equal(tl_test_sql_int(db,
+          "SELECT count(*) FROM xray_calls('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "app.map.elf') "
+          "WHERE func_id=%d AND name IS NOT %Q", id, zName), 0);
+      n++;
+    }
+    fclose(fa);
+    assert_int_equal(n, 5);
+  }
+  tl_test_db_close(db);
+}
+
+static void demangle_one(const char *zIn, const char *zWant){
+  TlStr s;
+  tl_str_init(&s);
+  if( zWant ){
+    assert_int_equal(xray_demangle(zIn, &s), 0);
+    assert_string_equal(s.z, zWant);
+  }else{
+    assert_int_equal(xray_demangle(zIn, &s), -1);
+  }
+  tl_str_free(&s);
+}
+
+/* The Itanium C++ ABI's mangling rules, for the forms handled. */
+static void xray_demangle_common_forms(void **state){
+  (void)state;
+  demangle_one("_Z3fibi", "fib(int)");
+  demangle_one("_Z4leafv", "leaf()");
+  demangle_one("_Z8with_argl", "with_arg(long)");
+  demangle_one("_ZN3foo3barEPKcRi", "foo::bar(char const*, int&)");
+  demangle_one("_ZN2ns5Outer5innerEmdb", "ns::Outer::inner(unsigned long, double, bool)");
+  demangle_one("_ZNK1A1fEv", "A::f()");
+  demangle_one("_Z1fIiEvT_", 0);                  /* templates: left mangled */
+  demangle_one("main", 0);
+  demangle_one("_Z99x", 0);                       /* a length past the end */
+  demangle_one("_Z", 0);
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(xray_functions_equal_llvm_xray_extract),
+  cmocka_unit_test(xray_names_equal_llvm_xray_symbolize),
+  cmocka_unit_test(xray_demangle_common_forms),
   cmocka_unit_test(account_sql_equals_llvm_xray_account),
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),

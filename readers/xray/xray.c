@@ -6,7 +6,7 @@
 ** starts at any packet: every FDR buffer names its thread, process, CPU and
 ** base TSC, and basic records are self-contained.
 */
-#include "xray.h"
+#include "xray_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +45,8 @@ struct XrData {
   int bConstTsc, bNonstopTsc;
   uint64_t nBufSize;              /* FDR v1: fixed buffer size */
   XrThread *aThread; size_t nThread, nAlloc;
+  XrMap map;                      /* instrumentation map (binary=), or empty */
+  int bMapOnly;                   /* the trace is the binary itself */
 };
 
 /* One event, decoded. */
@@ -285,6 +287,7 @@ static int xrayProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   uint16_t ver, type;
   (void)zPath;
   if( bDir || n<XR_HDR ) return 0;
+  if( memcmp(a, "\177ELF", 4)==0 ) return 20;      /* an instrumented binary: its map */
   ver = tl_load_u16_unchecked(a, TL_LE);
   type = tl_load_u16_unchecked(a+2, TL_LE);
   if( type>1 || ver<1 || ver>5 || (type==0 && ver>3) ) return 0;
@@ -302,6 +305,7 @@ static int xrayProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
 static void xrayClose(void *pData){
   XrData *p = pData;
   if( p==0 ) return;
+  xray_map_free(&p->map);
   free(p->aThread);
   free(p);
 }
@@ -329,6 +333,16 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
   tl_win_init(&win, pTrace->pSrc);
   rc = tl_win_get(&win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &b, pErr);
   if( rc ) goto open_done;
+  if( b.n>=4 && memcmp(b.a, "\177ELF", 4)==0 ){
+    /* xray_functions('app'): the binary's map, no records */
+    p->bMapOnly = 1;
+    rc = xray_map_parse(b.a, b.n, pTrace->zPath, &p->map, pErr);
+    goto open_done;
+  }
+  if( tl_opts_get(&pTrace->opts, "binary") ){
+    rc = xray_map_load(tl_opts_get(&pTrace->opts, "binary"), &p->map, pErr);
+    if( rc ) goto open_done;
+  }
   if( b.n<XR_HDR ){
     rc = tl_err_set(pErr, TL_ECORRUPT, b.n, "expected a 32-byte XRay file header, the file has %zu bytes", b.n);
     goto open_done;
@@ -508,7 +522,9 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   TlScan *s;
   int rc;
   *ppScan = 0;
-  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS ) return TL_DONE;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS
+   && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
+  if( ((const XrData*)pTrace->pData)->bMapOnly && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
   s = calloc(1, sizeof(*s));
   if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   s->pTrace = pTrace;
@@ -595,7 +611,14 @@ static int next_event(TlScan *s, TlRow *pRow){
   tl_val_int(&v[TL_EV_TID], e.tid);
   tl_val_int(&v[TL_EV_TRACK], e.tid);
   tl_val_textz(&v[TL_EV_TYPE], e.zKind);
-  if( e.bFunc ) tl_val_int(&v[TL_EV_VALUE], e.funcId);
+  if( e.bFunc ){
+    const XrFunc *fn = xray_map_func(&s->p->map, e.funcId);
+    tl_val_int(&v[TL_EV_VALUE], e.funcId);
+    if( fn ){
+      tl_val_textz(&v[TL_EV_NAME], fn->zName);
+      tl_val_int(&v[TL_EV_IP], (int64_t)fn->addr);
+    }
+  }
   if( e.aData && tl_col_used(&s->f, TL_EV_TEXT) && printable(e.aData, e.nData) ){
     tl_val_text(&v[TL_EV_TEXT], (const char*)e.aData, e.nData);
   }
@@ -756,6 +779,10 @@ static int next_call(TlScan *s, TlRow *pRow){
   if( c->bPid ) tl_val_int(&v[TL_XC_PID], c->pid);
   tl_val_int(&v[TL_XC_CPU], c->fr.cpu);
   tl_val_int(&v[TL_XC_FUNC_ID], c->fr.funcId);
+  {
+    const XrFunc *fn = xray_map_func(&s->p->map, c->fr.funcId);
+    if( fn ) tl_val_textz(&v[TL_XC_NAME], fn->zName);
+  }
   ts = tsc_ns(s->p, c->fr.tsc, &bOk);
   if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
   if( c->bDone && s->p->freq ){
@@ -767,18 +794,47 @@ static int next_call(TlScan *s, TlRow *pRow){
   return TL_ROW;
 }
 
+static int next_function(TlScan *s, TlRow *pRow){
+  const XrFunc *f;
+  TlVal *v = pRow->a;
+  unsigned k;
+  if( s->iRow >= (size_t)s->p->map.nFunc ) return TL_DONE;
+  f = &s->p->map.aFunc[s->iRow];
+  pRow->iRowid = f->id;
+  s->iRow++;
+  tl_val_int(&v[TL_XF_FUNC_ID], f->id);
+  tl_val_int(&v[TL_XF_ADDRESS], (int64_t)f->addr);
+  tl_val_textz(&v[TL_XF_NAME], f->zName);
+  tl_str_reset(&s->text);
+  tl_str_append(&s->text, "", 0);
+  for(k=0; k<32; k++){
+    if( f->mKinds & (1u<<k) ){
+      if( s->text.n ) tl_str_appendc(&s->text, ',');
+      if( xray_sled_kind(k) ) tl_str_appendz(&s->text, xray_sled_kind(k));
+      else tl_str_appendf(&s->text, "%u", k);
+    }
+  }
+  tl_val_str(&v[TL_XF_KINDS], &s->text);
+  tl_val_int(&v[TL_XF_ALWAYS_INSTRUMENT], f->bAlways);
+  tl_val_int(&v[TL_XF_SLEDS], f->nSleds);
+  return TL_ROW;
+}
+
 static int xrayScanNext(TlScan *s, TlRow *pRow){
   if( s->err.rc ) return s->err.rc;
   switch( s->iTable ){
     case TL_TAB_EVENTS:     return next_event(s, pRow);
     case TL_TAB_XRAY_CALLS: return next_call(s, pRow);
+    case TL_TAB_XRAY_FUNCTIONS: return next_function(s, pRow);
     default:                return next_track(s, pRow);
   }
 }
 
+static const char *const xrayOptions[] = { "binary", 0 };
+
 const TlReaderDef tl_xray_reader = {
   .zName      = "xray",
-  .azOptions  = 0,
+  .azOptions  = xrayOptions,
   .mOrdered   = 0,
   .xProbe     = xrayProbe,
   .xOpen      = xrayOpen,

@@ -1,0 +1,393 @@
+/*
+** xray_map.c: the XRay instrumentation map of an ELF binary, and the
+** names of its functions.
+**
+** ELF (System V gABI), 32 or 64 bits, either byte order: the section
+** headers, the section named "xray_instr_map" and the symbol tables
+** (.symtab, else .dynsym). The map is an array of sleds:
+**
+**   64-bit, 32 bytes: u64 address; u64 function; u8 kind; u8 always_instrument;
+**                     u8 version; u8 pad[13];
+**   32-bit, 16 bytes: u32 address; u32 function; u8 kind; u8 always_instrument;
+**                     u8 version; u8 pad[5];
+**
+** From sled version 2 the addresses are relative to the field that holds
+** them. Function ids are given as llvm-xray gives them: 1 for the function
+** of the first sled, and one more each time the sled's function differs
+** from the previous sled's. Kinds: 0 function-enter, 1 function-exit,
+** 2 function-tail-exit, 3 log-args-enter, 4 custom-event, 5 typed-event.
+**
+** Names come from the symbol whose value is the function's address,
+** demangled for the common Itanium C++ forms (see xray_demangle).
+*/
+#include "xray_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XM_MAX_SLEDS (1u<<24)
+
+static const char *const azSledKind[] = {
+  "function-enter", "function-exit", "function-tail-exit", "log-args-enter",
+  "custom-event", "typed-event"
+};
+
+const char *xray_sled_kind(unsigned k){
+  return k<6 ? azSledKind[k] : 0;
+}
+
+/* ---- a small Itanium demangler ------------------------------------------ */
+
+typedef struct Dm Dm;
+struct Dm { const char *z; size_t n, i; TlStr *o; int bErr; };
+
+static void dm_type(Dm *d);
+
+static int dm_number(Dm *d, size_t *pn){
+  size_t v = 0;
+  if( d->i>=d->n || d->z[d->i]<'0' || d->z[d->i]>'9' ) return -1;
+  while( d->i<d->n && d->z[d->i]>='0' && d->z[d->i]<='9' ){
+    v = v*10 + (size_t)(d->z[d->i++] - '0');
+    if( v>d->n ) return -1;
+  }
+  *pn = v;
+  return 0;
+}
+
+static void dm_source_name(Dm *d){
+  size_t n;
+  if( dm_number(d, &n) || n > d->n - d->i ){ d->bErr = 1; return; }
+  tl_str_append(d->o, d->z + d->i, n);
+  d->i += n;
+}
+
+/* <name>: a source name, or N <source-name>+ E (nested, no templates) */
+static void dm_name(Dm *d){
+  if( d->i<d->n && d->z[d->i]=='N' ){
+    int bFirst = 1;
+    d->i++;
+    while( d->i<d->n && d->z[d->i]=='K' ) d->i++;   /* const member function */
+    while( d->i<d->n && d->z[d->i]!='E' && !d->bErr ){
+      if( !bFirst ) tl_str_append(d->o, "::", 2);
+      dm_source_name(d);
+      bFirst = 0;
+    }
+    if( d->i>=d->n ) d->bErr = 1; else d->i++;
+  }else{
+    dm_source_name(d);
+  }
+}
+
+static void dm_type(Dm *d){
+  static const struct { char c; const char *z; } aBuiltin[] = {
+    {'v',"void"}, {'b',"bool"}, {'c',"char"}, {'a',"signed char"}, {'h',"unsigned char"},
+    {'s',"short"}, {'t',"unsigned short"}, {'i',"int"}, {'j',"unsigned int"},
+    {'l',"long"}, {'m',"unsigned long"}, {'x',"long long"}, {'y',"unsigned long long"},
+    {'n',"__int128"}, {'o',"unsigned __int128"}, {'f',"float"}, {'d',"double"},
+    {'e',"long double"}, {'w',"wchar_t"}, {'z',"..."},
+  };
+  char c;
+  size_t k;
+  if( d->i>=d->n ){ d->bErr = 1; return; }
+  c = d->z[d->i];
+  for(k=0; k<sizeof(aBuiltin)/sizeof(aBuiltin[0]); k++){
+    if( aBuiltin[k].c==c ){ d->i++; tl_str_appendz(d->o, aBuiltin[k].z); return; }
+  }
+  if( c=='P' || c=='R' || c=='O' ){
+    d->i++;
+    dm_type(d);
+    tl_str_appendz(d->o, c=='P' ? "*" : c=='R' ? "&" : "&&");
+    return;
+  }
+  if( c=='K' ){
+    d->i++;
+    dm_type(d);
+    tl_str_appendz(d->o, " const");
+    return;
+  }
+  if( (c>='0' && c<='9') || c=='N' ){ dm_name(d); return; }
+  d->bErr = 1;                       /* templates, substitutions, ...: not here */
+}
+
+int xray_demangle(const char *z, TlStr *pOut){
+  Dm d;
+  int bFirst = 1;
+  size_t n = strlen(z);
+  TlStr o;
+  if( n<3 || z[0]!='_' || z[1]!='Z' ) return -1;
+  tl_str_init(&o);
+  tl_str_append(&o, "", 0);
+  d.z = z; d.n = n; d.i = 2; d.o = &o; d.bErr = 0;
+  dm_name(&d);
+  tl_str_appendc(&o, '(');
+  if( d.i<d.n && !(d.z[d.i]=='v' && d.i+1==d.n) ){
+    while( d.i<d.n && !d.bErr ){
+      if( !bFirst ) tl_str_append(&o, ", ", 2);
+      dm_type(&d);
+      bFirst = 0;
+    }
+  }else if( d.i<d.n ){
+    d.i++;                           /* (void) */
+  }
+  tl_str_appendc(&o, ')');
+  if( d.bErr || o.bErr || d.i!=d.n ){ tl_str_free(&o); return -1; }
+  tl_str_append(pOut, o.z, o.n);
+  tl_str_free(&o);
+  return 0;
+}
+
+/* ---- ELF ------------------------------------------------------------------- */
+
+typedef struct ElfSec ElfSec;
+struct ElfSec {
+  uint32_t name, type, link;
+  uint64_t addr, off, size, entsize;
+};
+
+typedef struct Elf Elf;
+struct Elf {
+  TlBytes b;                      /* the whole file */
+  int b64;                        /* ELFCLASS64 */
+  ElfSec *aSec; uint32_t nSec;
+  uint32_t iShstr;
+};
+
+static uint64_t elf_word(TlBytes *b, int b64, int *pbErr){
+  if( b64 ){
+    uint64_t v;
+    if( tl_bytes_u64e(b, &v) ){ *pbErr = 1; return 0; }
+    return v;
+  }else{
+    uint32_t v;
+    if( tl_bytes_u32e(b, &v) ){ *pbErr = 1; return 0; }
+    return v;
+  }
+}
+
+static int elf_parse(Elf *e, const uint8_t *a, size_t n, const char *zPath, TlErr *pErr){
+  TlBytes b;
+  uint64_t shoff;
+  uint16_t shentsize, shnum, shstrndx, u16;
+  uint32_t u32, k;
+  int bErr = 0;
+  memset(e, 0, sizeof(*e));
+  if( n<52 || memcmp(a, "\177ELF", 4) ){
+    return tl_err_set(pErr, TL_EMISUSE, 0, "%s: expected an ELF binary (binary=)", zPath);
+  }
+  if( a[4]!=1 && a[4]!=2 ) return tl_err_set(pErr, TL_ECORRUPT, 4, "%s: ELF class %u is neither 32 nor 64 bits", zPath, a[4]);
+  if( a[5]!=1 && a[5]!=2 ) return tl_err_set(pErr, TL_ECORRUPT, 5, "%s: ELF data encoding %u is unknown", zPath, a[5]);
+  e->b64 = a[4]==2;
+  b = tl_bytes(a, n, a[5]==1 ? TL_LE : TL_BE);
+  e->b = b;
+  tl_bytes_skip(&b, 16 + 2 + 2 + 4);
+  elf_word(&b, e->b64, &bErr);               /* e_entry */
+  elf_word(&b, e->b64, &bErr);               /* e_phoff */
+  shoff = elf_word(&b, e->b64, &bErr);
+  if( tl_bytes_u32e(&b, &u32) || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &u16)
+   || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &shentsize) || tl_bytes_u16e(&b, &shnum)
+   || tl_bytes_u16e(&b, &shstrndx) || bErr ){
+    return tl_err_set(pErr, TL_ECORRUPT, b.i, "%s: ELF header cut short", zPath);
+  }
+  if( shentsize != (e->b64 ? 64 : 40) || shoff>n || (uint64_t)shnum*shentsize > n - shoff ){
+    return tl_err_set(pErr, TL_ECORRUPT, shoff, "%s: expected %u section headers of %u bytes inside the file",
+                      zPath, shnum, shentsize);
+  }
+  e->aSec = calloc(shnum ? shnum : 1, sizeof(ElfSec));
+  if( e->aSec==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  e->nSec = shnum;
+  e->iShstr = shstrndx;
+  for(k=0; k<shnum; k++){
+    TlBytes s = tl_bytes(a + shoff + (size_t)k*shentsize, shentsize, b.bo);
+    ElfSec *p = &e->aSec[k];
+    tl_bytes_u32e(&s, &p->name);
+    tl_bytes_u32e(&s, &p->type);
+    elf_word(&s, e->b64, &bErr);              /* flags */
+    p->addr = elf_word(&s, e->b64, &bErr);
+    p->off = elf_word(&s, e->b64, &bErr);
+    p->size = elf_word(&s, e->b64, &bErr);
+    tl_bytes_u32e(&s, &p->link);
+    tl_bytes_u32e(&s, &u32);                  /* info */
+    elf_word(&s, e->b64, &bErr);              /* addralign */
+    p->entsize = elf_word(&s, e->b64, &bErr);
+  }
+  return TL_OK;
+}
+
+/* Bytes of section k (empty for NOBITS or out of range). */
+static TlBytes elf_sec(const Elf *e, uint32_t k){
+  const ElfSec *s;
+  if( k>=e->nSec ) return tl_bytes(0, 0, e->b.bo);
+  s = &e->aSec[k];
+  if( s->type==8 || s->off>e->b.n || s->size>e->b.n - s->off ) return tl_bytes(0, 0, e->b.bo);
+  return tl_bytes(e->b.a + s->off, (size_t)s->size, e->b.bo);
+}
+
+/* NUL-terminated string at offset i of string section k, or NULL. */
+static const char *elf_str(const Elf *e, uint32_t k, uint64_t i){
+  TlBytes s = elf_sec(e, k);
+  if( i>=s.n ) return 0;
+  if( memchr(s.a + i, 0, s.n - (size_t)i)==0 ) return 0;
+  return (const char*)s.a + i;
+}
+
+static int cmp_func_addr(const void *x, const void *y){
+  uint64_t a = ((const XrFunc*)x)->addr, b = ((const XrFunc*)y)->addr;
+  return a<b ? -1 : a>b;
+}
+
+/* Name functions from a symbol table section (type 2 SYMTAB or 11 DYNSYM). */
+static int name_from_symtab(const Elf *e, XrMap *m, uint32_t iSym, TlErr *pErr){
+  const ElfSec *s = &e->aSec[iSym];
+  TlBytes b = elf_sec(e, iSym);
+  size_t szEnt = e->b64 ? 24 : 16;
+  XrFunc *aSorted;
+  int i;
+  aSorted = malloc((size_t)(m->nFunc ? m->nFunc : 1)*sizeof(XrFunc));
+  if( aSorted==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  memcpy(aSorted, m->aFunc, (size_t)m->nFunc*sizeof(XrFunc));
+  for(i=0; i<m->nFunc; i++) aSorted[i].id = i;           /* index back into aFunc */
+  qsort(aSorted, (size_t)m->nFunc, sizeof(XrFunc), cmp_func_addr);
+  while( tl_bytes_left(&b)>=szEnt ){
+    uint32_t nameOff, u32;
+    uint8_t info;
+    uint64_t value;
+    int lo = 0, hi = m->nFunc;
+    int bErr = 0;
+    if( e->b64 ){
+      tl_bytes_u32e(&b, &nameOff); tl_bytes_u8(&b, &info); tl_bytes_skip(&b, 3);
+      value = elf_word(&b, 1, &bErr); elf_word(&b, 1, &bErr);
+    }else{
+      tl_bytes_u32e(&b, &nameOff); tl_bytes_u32e(&b, &u32); value = u32;
+      tl_bytes_u32e(&b, &u32); tl_bytes_u8(&b, &info); tl_bytes_skip(&b, 3);
+    }
+    if( (info & 15)!=2 || value==0 ) continue;           /* STT_FUNC */
+    while( lo<hi ){
+      int mid = (lo+hi)/2;
+      if( aSorted[mid].addr<value ) lo = mid+1; else hi = mid;
+    }
+    while( lo<m->nFunc && aSorted[lo].addr==value ){
+      XrFunc *f = &m->aFunc[aSorted[lo].id];
+      const char *zSym = elf_str(e, s->link, nameOff);
+      if( f->zName==0 && zSym ){
+        TlStr o;
+        tl_str_init(&o);
+        if( xray_demangle(zSym, &o) ){ tl_str_reset(&o); tl_str_appendz(&o, zSym); }
+        if( o.bErr ){ tl_str_free(&o); free(aSorted); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+        f->zName = o.z;
+      }
+      lo++;
+    }
+  }
+  free(aSorted);
+  return TL_OK;
+}
+
+void xray_map_free(XrMap *m){
+  int i;
+  if( m==0 ) return;
+  for(i=0; i<m->nFunc; i++) free(m->aFunc[i].zName);
+  free(m->aFunc);
+  memset(m, 0, sizeof(*m));
+}
+
+int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlErr *pErr){
+  Elf e;
+  TlBytes sled;
+  uint32_t k, iMap = UINT32_MAX;
+  size_t szSled;
+  uint64_t curFn = 0;
+  int32_t funcId = 1;
+  int rc, nAlloc = 0;
+  memset(m, 0, sizeof(*m));
+  rc = elf_parse(&e, a, n, zPath, pErr);
+  if( rc ) goto load_done;
+  for(k=0; k<e.nSec; k++){
+    const char *z = elf_str(&e, e.iShstr, e.aSec[k].name);
+    if( z && strcmp(z, "xray_instr_map")==0 ){ iMap = k; break; }
+  }
+  if( iMap==UINT32_MAX ){
+    rc = tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "binary %s has no xray_instr_map section: not built with -fxray-instrument", zPath);
+    goto load_done;
+  }
+  szSled = e.b64 ? 32 : 16;
+  sled = elf_sec(&e, iMap);
+  if( sled.n % szSled ){
+    tl_err_set(pErr, TL_ECORRUPT, e.aSec[iMap].off, "binary %s: xray_instr_map of %zu bytes is not a whole number of %zu-byte sleds",
+               zPath, sled.n, szSled);
+    rc = TL_ECORRUPT;
+    goto load_done;
+  }
+  if( sled.n/szSled > XM_MAX_SLEDS ){
+    rc = tl_err_set(pErr, TL_ECORRUPT, e.aSec[iMap].off, "binary %s: more than %u sleds", zPath, XM_MAX_SLEDS);
+    goto load_done;
+  }
+  for(k=0; (size_t)k < sled.n/szSled; k++){
+    TlBytes s = tl_bytes(sled.a + (size_t)k*szSled, szSled, sled.bo);
+    int bErr = 0;
+    uint64_t addr = elf_word(&s, e.b64, &bErr);
+    uint64_t fn = elf_word(&s, e.b64, &bErr);
+    uint8_t kind = 0, always = 0, version = 0;
+    uint64_t here = e.aSec[iMap].addr + (uint64_t)k*szSled;
+    XrFunc *f;
+    tl_bytes_u8(&s, &kind); tl_bytes_u8(&s, &always); tl_bytes_u8(&s, &version);
+    if( version>=2 ){
+      addr += here;
+      fn += here + (e.b64 ? 8 : 4);
+      if( !e.b64 ){ addr &= 0xFFFFFFFFu; fn &= 0xFFFFFFFFu; }
+    }
+    if( curFn==0 ) curFn = fn;
+    if( fn!=curFn ){ funcId++; curFn = fn; }
+    if( m->nFunc==0 || m->aFunc[m->nFunc-1].id!=funcId ){
+      if( m->nFunc==nAlloc ){
+        int nNew = nAlloc ? nAlloc*2 : 32;
+        XrFunc *aNew = realloc(m->aFunc, (size_t)nNew*sizeof(XrFunc));
+        if( aNew==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); goto load_done; }
+        m->aFunc = aNew;
+        nAlloc = nNew;
+      }
+      f = &m->aFunc[m->nFunc++];
+      memset(f, 0, sizeof(*f));
+      f->id = funcId;
+      f->addr = fn;
+    }
+    f = &m->aFunc[m->nFunc-1];
+    f->nSleds++;
+    if( kind<32 ) f->mKinds |= 1u<<kind;
+    if( always ) f->bAlways = 1;
+  }
+  /* names: .symtab, then .dynsym for what is left */
+  for(k=0; k<e.nSec && rc==TL_OK; k++) if( e.aSec[k].type==2 ) rc = name_from_symtab(&e, m, k, pErr);
+  for(k=0; k<e.nSec && rc==TL_OK; k++) if( e.aSec[k].type==11 ) rc = name_from_symtab(&e, m, k, pErr);
+
+load_done:
+  free(e.aSec);
+  if( rc ) xray_map_free(m);
+  return rc;
+}
+
+int xray_map_load(const char *zPath, XrMap *m, TlErr *pErr){
+  TlSource *pSrc = 0;
+  TlErr err;
+  int rc;
+  memset(m, 0, sizeof(*m));
+  tl_err_clear(&err);
+  rc = tl_source_open(zPath, &pSrc, &err);
+  if( rc ) return tl_err_set(pErr, rc, TL_NO_OFFSET, "binary %s: %s", zPath, err.zMsg);
+  if( pSrc->aMap==0 ){
+    tl_source_close(pSrc);
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "binary %s: cannot be mapped", zPath);
+  }
+  rc = xray_map_parse(pSrc->aMap, (size_t)pSrc->nSize, zPath, m, pErr);
+  tl_source_close(pSrc);
+  return rc;
+}
+
+
+
+const XrFunc *xray_map_func(const XrMap *m, int32_t id){
+  /* ids are consecutive from 1 in aFunc */
+  if( id<1 || id>m->nFunc || m->aFunc[id-1].id!=id ) return 0;
+  return &m->aFunc[id-1];
+}
