@@ -22,7 +22,13 @@ if [ -f testdata/perf/multi.data ]; then
   t=testdata/perf/sched.data
   run "SELECT printf('%d.%06d', ts / 1000000000, ts / 1000 % 1000000) AS time, cpu, args ->> '\$.prev_comm' AS prev, args ->> '\$.next_comm' AS next FROM events('$t') WHERE name = 'sched:sched_switch' LIMIT 5"
 fi
-for f in tests/demo.d/*.sh; do
-  [ -f "$f" ] && . "$f"
-done
+if [ -f testdata/xray/fdr.xray ]; then
+  t=testdata/xray/fdr.xray
+  b=testdata/xray/app.map.elf
+  run "SELECT tid, type, name, count(*) FROM events('$t', 'binary=$b') GROUP BY 1, 2, 3 ORDER BY 1, 4 DESC LIMIT 8"
+  run "SELECT name, count(*) AS calls, sum(dur) AS total_ns, max(depth) AS deepest FROM xray_calls('$t', 'binary=$b') GROUP BY name ORDER BY total_ns DESC"
+  echo
+  echo "-- .read sql/xray_account.sql"
+  sqlite3 -header -column :memory: ".load $so" ".parameter set @trace '$t'" ".read sql/xray_account.sql"
+fi
 exit 0
