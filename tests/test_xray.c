@@ -409,7 +409,28 @@ static void xray_demangle_common_forms(void **state){
   demangle_one("_Z", 0);
 }
 
+/* Files the fuzzer found (testdata/xray/bad/): read without a fault. */
+static void xray_fuzz_finds_are_read_cleanly(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  /* a binary whose xray_instr_map section holds no sled (once a memcpy from NULL) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_functions('" XRAY_DIR "bad/empty-map.elf')"), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "bad/empty-map.elf')"), 0);
+  /* a binary that is not one */
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "fdr.yaml')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "fdr.yaml: expected an ELF binary (binary=)"));
+  free(z);
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "missing.elf')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "missing.elf: cannot open: No such file or directory"));
+  free(z);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(xray_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(xray_functions_equal_llvm_xray_extract),
   cmocka_unit_test(xray_names_equal_llvm_xray_symbolize),
   cmocka_unit_test(xray_demangle_common_forms),

@@ -243,6 +243,7 @@ static int name_from_symtab(const Elf *e, XrMap *m, uint32_t iSym, TlErr *pErr){
   size_t szEnt = e->b64 ? 24 : 16;
   XrFunc *aSorted;
   int i;
+  if( m->nFunc==0 ) return TL_OK;
   aSorted = malloc((size_t)(m->nFunc ? m->nFunc : 1)*sizeof(XrFunc));
   if( aSorted==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   memcpy(aSorted, m->aFunc, (size_t)m->nFunc*sizeof(XrFunc));
