@@ -429,7 +429,114 @@ static void xray_fuzz_finds_are_read_cleanly(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- synthetic FDR logs: versions 1-5, both byte orders, TSC wrap -------- */
+
+typedef struct XW XW;
+struct XW { uint8_t a[4096]; size_t n; int bBig; };
+
+static void xw_put(XW *w, uint64_t v, int nByte){
+  int i;
+  for(i=0; i<nByte; i++){
+    int sh = w->bBig ? 8*(nByte-1-i) : 8*i;
+    w->a[w->n++] = (uint8_t)(v>>sh);
+  }
+}
+
+/* A 16-byte metadata record: first byte, then up to 15 bytes of fields. */
+static void xw_meta(XW *w, unsigned kind){
+  size_t iStart = w->n;
+  w->a[w->n++] = w->bBig ? (uint8_t)(0x80 | kind) : (uint8_t)((kind<<1) | 1);
+  memset(w->a + w->n, 0, 15);
+  (void)iStart;
+}
+static void xw_meta_end(XW *w, size_t iStart){ w->n = iStart + 16; }
+
+static void xw_func(XW *w, unsigned type, uint32_t id, uint32_t delta){
+  uint32_t word = w->bBig ? ((type & 7u)<<28) | (id & 0x0FFFFFFF) : ((type & 7u)<<1) | (id<<4);
+  xw_put(w, word, 4);
+  xw_put(w, delta, 4);
+}
+
+/*
+** One thread (tid 77, pid 66 from version 3), cpu 3, base TSC 1000: enter
+** f5 with argument 42 (+10), enter f6 (+20), custom event "hi" (+5), exit
+** f6 (+7), TSC wrap to 5000000000, exit f5 (+3). Returns the log's size.
+*/
+static void xw_log(XW *w, int bBig, int nVersion){
+  size_t i0, iExt = 0, iBuf;
+  memset(w, 0, sizeof(*w));
+  w->bBig = bBig;
+  xw_put(w, (uint64_t)nVersion, 2);
+  xw_put(w, 1, 2);
+  xw_put(w, 3, 4);
+  xw_put(w, 1000000000, 8);
+  xw_put(w, nVersion==1 ? 512 : 0, 8);        /* v1: the buffer size */
+  xw_put(w, 0, 8);
+  iBuf = w->n;
+  if( nVersion>=2 ){ iExt = w->n; xw_meta(w, 7); xw_meta_end(w, iExt); }
+  i0 = w->n; xw_meta(w, 0); xw_put(w, 77, 4); xw_meta_end(w, i0);
+  i0 = w->n; xw_meta(w, 4); xw_put(w, 1700000000, 8); xw_put(w, 5, 4); xw_meta_end(w, i0);
+  if( nVersion>=3 ){ i0 = w->n; xw_meta(w, 9); xw_put(w, 66, 4); xw_meta_end(w, i0); }
+  i0 = w->n; xw_meta(w, 2); xw_put(w, 3, 2); xw_put(w, 1000, 8); xw_meta_end(w, i0);
+  xw_func(w, 3, 5, 10);
+  i0 = w->n; xw_meta(w, 6); xw_put(w, 42, 8); xw_meta_end(w, i0);
+  xw_func(w, 0, 6, 20);
+  i0 = w->n; xw_meta(w, 5); xw_put(w, 2, 4);
+  if( nVersion>=5 ) xw_put(w, 5, 4); else xw_put(w, 1035, 8);
+  xw_meta_end(w, i0);
+  memcpy(w->a + w->n, "hi", 2); w->n += 2;
+  xw_func(w, 1, 6, 7);
+  i0 = w->n; xw_meta(w, 3); xw_put(w, 5000000000ull, 8); xw_meta_end(w, i0);
+  xw_func(w, 1, 5, 3);
+  if( nVersion>=2 ){
+    size_t nSave = w->n;
+    w->n = iExt + 1;
+    xw_put(w, nSave - (iExt + 16), 8);
+    w->n = nSave;
+  }else{
+    i0 = w->n; xw_meta(w, 1); xw_meta_end(w, i0);
+    w->n = iBuf + 512;                        /* the rest of the fixed-size buffer */
+  }
+}
+
+static void xray_synthetic_versions_and_byte_orders(void **state){
+  sqlite3 *db = tl_test_db();
+  static const int aVer[] = { 1, 2, 3, 4, 5 };
+  size_t k;
+  int bBig;
+  (void)state;
+  for(bBig=0; bBig<2; bBig++){
+    for(k=0; k<sizeof(aVer)/sizeof(aVer[0]); k++){
+      XW w;
+      char zPath[512], zWant[512], *z;
+      const char *zPid = aVer[k]>=3 ? "66" : "";
+      xw_log(&w, bBig, aVer[k]);
+      snprintf(zPath, sizeof(zPath), "%s/synth-v%d-%s.xray", tl_test_tmpdir(), aVer[k], bBig ? "be" : "le");
+      assert_int_equal(tl_test_write_file(zPath, w.a, w.n), 0);
+      z = tl_test_sql_rows(db, "SELECT type, coalesce(value,''), cpu, tid, coalesce(pid,''), ts_raw, "
+                               "coalesce(args->>'$.args[0]',''), coalesce(text,'') FROM events(%Q)", zPath);
+      /* TSCs: 1000+10, +20, +5 (custom), +7, wrap to 5e9, +3 */
+      snprintf(zWant, sizeof(zWant),
+          "function-enter-arg|5|3|77|%s|1010|42|\n"
+          "function-enter|6|3|77|%s|1030||\n"
+          "custom-event||3|77|%s|1035||hi\n"
+          "function-exit|6|3|77|%s|1042||\n"
+          "function-exit|5|3|77|%s|5000000003||",
+          zPid, zPid, zPid, zPid, zPid);
+      if( strcmp(z, zWant) ) fail_msg("v%d %s: got\n%s\nwant\n%s", aVer[k], bBig ? "BE" : "LE", z, zWant);
+      free(z);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zPath), 0);
+      /* the calls: f5 encloses f6 */
+      z = tl_test_sql_rows(db, "SELECT func_id, depth, dur FROM xray_calls(%Q) ORDER BY depth", zPath);
+      assert_string_equal(z, "5|0|4999998993\n6|1|12");
+      free(z);
+    }
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(xray_synthetic_versions_and_byte_orders),
   cmocka_unit_test(xray_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(xray_functions_equal_llvm_xray_extract),
   cmocka_unit_test(xray_names_equal_llvm_xray_symbolize),
