@@ -417,11 +417,17 @@ static void xray_fuzz_finds_are_read_cleanly(void **state){
   /* a binary whose xray_instr_map section holds no sled (once a memcpy from NULL) */
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_functions('" XRAY_DIR "bad/empty-map.elf')"), 0);
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "bad/empty-map.elf')"), 0);
-  /* a binary that is not one */
+  /* a binary that is not one, nor an llvm-xray extract map */
   z = tl_test_sql_error(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "fdr.yaml')");
   assert_non_null(z);
-  assert_non_null(strstr(z, "fdr.yaml: expected an ELF binary (binary=)"));
+  assert_non_null(strstr(z, "fdr.yaml: expected an ELF binary (binary=) or an llvm-xray extract map"));
   free(z);
+  /* llvm-xray extract's map names the functions as the binary does */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "app.map.elf') a "
+      "JOIN events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "app.map.yaml') b ON a.rowid=b.rowid "
+      "WHERE a.name IS b.name AND a.ip IS b.ip"),
+      tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray')"));
   z = tl_test_sql_error(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr.xray', 'binary=" XRAY_DIR "missing.elf')");
   assert_non_null(z);
   assert_non_null(strstr(z, "missing.elf: cannot open: No such file or directory"));

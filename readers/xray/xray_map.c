@@ -368,6 +368,91 @@ load_done:
   return rc;
 }
 
+/* The value of "key: " in a YAML flow-mapping line [z, zEnd), into zOut. */
+static int yaml_value(const char *z, const char *zEnd, const char *zKey,
+                      char *zOut, size_t nOut){
+  size_t nKey = strlen(zKey), k = 0;
+  const char *p = z;
+  while( p + nKey + 2 <= zEnd ){
+    if( memcmp(p, zKey, nKey)==0 && p[nKey]==':' && p[nKey+1]==' '
+     && (p==z || p[-1]==' ' || p[-1]=='{') ){
+      p += nKey + 2;
+      if( p<zEnd && *p=='\'' ){
+        p++;
+        while( p<zEnd && *p!='\'' && k+1<nOut ) zOut[k++] = *p++;
+      }else{
+        while( p<zEnd && *p!=',' && *p!=' ' && *p!='}' && k+1<nOut ) zOut[k++] = *p++;
+      }
+      zOut[k] = 0;
+      return 0;
+    }
+    p++;
+  }
+  return -1;
+}
+
+/*
+** An instrumentation map as `llvm-xray extract` writes it (YAML, one sled
+** per line: id, address, function, kind, always-instrument, function-name),
+** which llvm-xray also accepts in place of the binary.
+*/
+static int map_parse_yaml(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlErr *pErr){
+  const char *z = (const char*)a, *zEnd = z + n;
+  int nAlloc = 0;
+  while( z<zEnd ){
+    const char *zEol = memchr(z, '\n', (size_t)(zEnd - z));
+    char zId[32], zFn[32], zKind[32], zAlways[16], zName[512];
+    long id;
+    XrFunc *f;
+    unsigned k;
+    if( zEol==0 ) zEol = zEnd;
+    if( zEol - z > 3 && memcmp(z, "- {", 3)==0
+     && yaml_value(z, zEol, "id", zId, sizeof(zId))==0
+     && yaml_value(z, zEol, "function", zFn, sizeof(zFn))==0
+     && yaml_value(z, zEol, "kind", zKind, sizeof(zKind))==0 ){
+      id = strtol(zId, 0, 10);
+      if( id<1 || id>(long)XM_MAX_SLEDS ){
+        xray_map_free(m);
+        return tl_err_set(pErr, TL_ECORRUPT, (uint64_t)(z - (const char*)a),
+                          "%s: function id %s is outside 1..%u", zPath, zId, XM_MAX_SLEDS);
+      }
+      if( m->nFunc==0 || m->aFunc[m->nFunc-1].id!=(int32_t)id ){
+        if( id!=m->nFunc+1 ){
+          xray_map_free(m);
+          return tl_err_set(pErr, TL_ECORRUPT, (uint64_t)(z - (const char*)a),
+                            "%s: expected function id %d next, found %ld", zPath, m->nFunc+1, id);
+        }
+        if( m->nFunc==nAlloc ){
+          int nNew = nAlloc ? nAlloc*2 : 32;
+          XrFunc *aNew = realloc(m->aFunc, (size_t)nNew*sizeof(XrFunc));
+          if( aNew==0 ){ xray_map_free(m); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+          m->aFunc = aNew;
+          nAlloc = nNew;
+        }
+        f = &m->aFunc[m->nFunc++];
+        memset(f, 0, sizeof(*f));
+        f->id = (int32_t)id;
+        f->addr = strtoull(zFn, 0, 0);
+        if( yaml_value(z, zEol, "function-name", zName, sizeof(zName))==0 && zName[0] ){
+          f->zName = tl_strndup(zName, strlen(zName));
+          if( f->zName==0 ){ xray_map_free(m); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+        }
+      }
+      f = &m->aFunc[m->nFunc-1];
+      f->nSleds++;
+      for(k=0; k<6; k++) if( strcmp(zKind, azSledKind[k])==0 ) f->mKinds |= 1u<<k;
+      if( yaml_value(z, zEol, "always-instrument", zAlways, sizeof(zAlways))==0
+       && strcmp(zAlways, "true")==0 ) f->bAlways = 1;
+    }
+    z = zEol + 1;
+  }
+  if( m->nFunc==0 ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "%s: expected an ELF binary (binary=) or an llvm-xray extract map", zPath);
+  }
+  return TL_OK;
+}
+
 int xray_map_load(const char *zPath, XrMap *m, TlErr *pErr){
   TlSource *pSrc = 0;
   TlErr err;
@@ -380,7 +465,11 @@ int xray_map_load(const char *zPath, XrMap *m, TlErr *pErr){
     tl_source_close(pSrc);
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "binary %s: cannot be mapped", zPath);
   }
-  rc = xray_map_parse(pSrc->aMap, (size_t)pSrc->nSize, zPath, m, pErr);
+  if( pSrc->nSize>=4 && memcmp(pSrc->aMap, "\177ELF", 4)==0 ){
+    rc = xray_map_parse(pSrc->aMap, (size_t)pSrc->nSize, zPath, m, pErr);
+  }else{
+    rc = map_parse_yaml(pSrc->aMap, (size_t)pSrc->nSize, zPath, m, pErr);
+  }
   tl_source_close(pSrc);
   return rc;
 }

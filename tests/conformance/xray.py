@@ -52,8 +52,22 @@ def run(make_db, peer):
             except Exception as e:
                 yield name, False, "error: %s" % e
                 continue
+            names = ""
+            symyaml = path[:-5] + ".expected.yaml"
+            imap = os.path.join(dirpath, "instr-map.yaml")
+            if got == want and os.path.exists(symyaml) and os.path.exists(imap):
+                # names through llvm-xray extract's map, against convert -symbolize
+                wantn = sorted(re.findall(r"function: '([^']*)'.*kind: (function[a-z-]*), tsc: (\d+)", l)[0]
+                               for l in open(symyaml) if l.startswith("  - {") and "kind: function" in l)
+                gotn = sorted((r[0], r[1], str(r[2])) for r in make_db().execute(
+                    "SELECT name, type, ts_raw FROM events(?, 'binary=' || ?) WHERE type LIKE 'function%'",
+                    (path, imap)).fetchall())
+                if gotn != wantn:
+                    yield name, False, "records equal, names differ from -symbolize"
+                    continue
+                names = ", names equal -symbolize's"
             if got == want:
-                yield name, True, "%d records equal llvm-xray's" % len(got)
+                yield name, True, "%d records equal llvm-xray's%s" % (len(got), names)
             else:
                 diff = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
                 yield name, False, "%d rows vs %d records; first difference: ours %s, llvm-xray %s" % (
