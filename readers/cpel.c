@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "map.h"
+
 #define CPEL_HDR          8         /* file header bytes */
 #define CPEL_SEC_HDR      8         /* section header bytes */
 #define CPEL_NAME        64         /* string table name field */
@@ -339,63 +341,22 @@ static void decode_event(const uint8_t *a, int bo, CpelEvent *e){
   e->datum = tl_load_u32_unchecked(a+16, bo);
 }
 
-/*
-** Open-addressing map from track id to an index in the track array, used
-** while counting events at open time.
-*/
-typedef struct TrackMap TrackMap;
-struct TrackMap {
-  uint32_t *aKey;                 /* track ids */
-  uint32_t *aVal;                 /* index+1 into the track array; 0 = empty */
-  size_t nSlot;                   /* power of two */
-  size_t nUsed;
-};
-
-static int trackmap_grow(TrackMap *m){
-  size_t nNew = m->nSlot ? m->nSlot*2 : 256, i;
-  uint32_t *aKey = calloc(nNew, sizeof(uint32_t));
-  uint32_t *aVal = calloc(nNew, sizeof(uint32_t));
-  if( aKey==0 || aVal==0 ){ free(aKey); free(aVal); return TL_ENOMEM; }
-  for(i=0; i<m->nSlot; i++){
-    if( m->aVal[i] ){
-      size_t h = (m->aKey[i] * 2654435761u) & (nNew-1);
-      while( aVal[h] ) h = (h+1) & (nNew-1);
-      aKey[h] = m->aKey[i];
-      aVal[h] = m->aVal[i];
-    }
-  }
-  free(m->aKey); free(m->aVal);
-  m->aKey = aKey; m->aVal = aVal; m->nSlot = nNew;
-  return TL_OK;
-}
-
-/* Slot of key, or of the empty slot where it would go. */
-static size_t trackmap_slot(const TrackMap *m, uint32_t key){
-  size_t h = (key * 2654435761u) & (m->nSlot-1);
-  while( m->aVal[h] && m->aKey[h]!=key ) h = (h+1) & (m->nSlot-1);
-  return h;
-}
-
 typedef struct OpenCtx OpenCtx;
 struct OpenCtx {
   TlTrace *pTrace;
   CpelData *p;
   TlWin win;
   size_t nDefAlloc, nTrackAlloc, nSymAlloc, nSecAlloc, nStrAlloc;
-  TrackMap map;
+  TlMap map;                      /* track id -> index in aTrack */
   int bTrackCap;                  /* stopped adding tracks at the cap */
 };
 
 /* The track entry for code, added if new; NULL at the cap or on OOM. */
 static CpelTrack *track_get(OpenCtx *c, uint32_t code, int *pRc){
   CpelData *p = c->p;
-  size_t h;
+  uint32_t iTrack;
   CpelTrack *t;
-  if( c->map.nSlot==0 || (c->map.nUsed+1)*2 > c->map.nSlot ){
-    if( trackmap_grow(&c->map) ){ *pRc = TL_ENOMEM; return 0; }
-  }
-  h = trackmap_slot(&c->map, code);
-  if( c->map.aVal[h] ) return &p->aTrack[c->map.aVal[h]-1];
+  if( tl_map_get(&c->map, code, &iTrack) ) return &p->aTrack[iTrack];
   if( p->nTrack>=CPEL_MAX_TRACKS ){
     if( !c->bTrackCap ){
       tl_trace_warn(c->pTrace, 0, TL_NO_OFFSET,
@@ -412,9 +373,8 @@ static CpelTrack *track_get(OpenCtx *c, uint32_t code, int *pRc){
   t = &p->aTrack[p->nTrack];
   memset(t, 0, sizeof(*t));
   t->code = code;
-  c->map.aKey[h] = code;
-  c->map.aVal[h] = (uint32_t)(++p->nTrack);
-  c->map.nUsed++;
+  if( tl_map_put(&c->map, code, (uint32_t)p->nTrack) ){ *pRc = TL_ENOMEM; return 0; }
+  p->nTrack++;
   return t;
 }
 
@@ -837,8 +797,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
 
 open_done:
   tl_win_free(&c.win);
-  free(c.map.aKey);
-  free(c.map.aVal);
+  tl_map_free(&c.map);
   if( rc ){
     cpel_free(p);
     return rc;
