@@ -127,3 +127,29 @@ char *tl_test_sql_error(sqlite3 *db, const char *zFmt, ...){
   sqlite3_free(zSql);
   return zOut;
 }
+
+void tl_lines_add(TlLines *p, const char *z){
+  if( p->n==p->nAlloc ){
+    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 128;
+    p->az = realloc(p->az, p->nAlloc*sizeof(char*));
+    assert_non_null(p->az);
+  }
+  p->az[p->n] = strdup(z);
+  assert_non_null(p->az[p->n]);
+  p->n++;
+}
+
+static int lines_cmp(const void *a, const void *b){
+  return strcmp(*(char*const*)a, *(char*const*)b);
+}
+
+void tl_lines_sort(TlLines *p){
+  if( p->n ) qsort(p->az, p->n, sizeof(char*), lines_cmp);
+}
+
+void tl_lines_free(TlLines *p){
+  size_t i;
+  for(i=0; i<p->n; i++) free(p->az[i]);
+  free(p->az);
+  memset(p, 0, sizeof(*p));
+}

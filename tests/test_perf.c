@@ -23,36 +23,12 @@ static const char *const azFiles[] = {
 };
 #define N_FILES (sizeof(azFiles)/sizeof(azFiles[0]))
 
-typedef struct Lines Lines;
-struct Lines { char **az; size_t n, nAlloc; };
-
-static void lines_add(Lines *p, const char *z){
-  if( p->n==p->nAlloc ){
-    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 256;
-    p->az = realloc(p->az, p->nAlloc*sizeof(char*));
-    assert_non_null(p->az);
-  }
-  p->az[p->n] = strdup(z);
-  assert_non_null(p->az[p->n]);
-  p->n++;
-}
-
-static void lines_free(Lines *p){
-  size_t i;
-  for(i=0; i<p->n; i++) free(p->az[i]);
-  free(p->az);
-  memset(p, 0, sizeof(*p));
-}
-
-static int cmp_str(const void *a, const void *b){
-  return strcmp(*(char*const*)a, *(char*const*)b);
-}
 
 /*
 ** The sample lines of a perf script output as "tid|cpu|sec.usec|period|event|ip"
 ** (cpu and ip empty when perf did not print them).
 */
-static void script_samples(const char *zFile, Lines *pOut, int *pbCpu, int *pbIp){
+static void script_samples(const char *zFile, TlLines *pOut, int *pbCpu, int *pbIp){
   char zPath[512];
   FILE *f;
   char zLine[4096];
@@ -95,10 +71,10 @@ static void script_samples(const char *zFile, Lines *pOut, int *pbCpu, int *pbIp
     az[iTime+2][strlen(az[iTime+2])-1] = 0;      /* "cpu-clock:" */
     snprintf(zOut, sizeof(zOut), "%s|%s|%s|%s|%s|%s",
              az[iTime-1 - (zCpu[0] ? 1 : 0)], zCpu, az[iTime], az[iTime+1], az[iTime+2], zIp);
-    lines_add(pOut, zOut);
+    tl_lines_add(pOut, zOut);
   }
   fclose(f);
-  qsort(pOut->az, pOut->n, sizeof(char*), cmp_str);
+  tl_lines_sort(pOut);
 }
 
 static void perf_samples_equal_perf_script(void **state){
@@ -106,7 +82,7 @@ static void perf_samples_equal_perf_script(void **state){
   size_t k;
   (void)state;
   for(k=0; k<N_FILES; k++){
-    Lines want, got;
+    TlLines want, got;
     int bCpu, bIp;
     sqlite3_stmt *pStmt;
     char *zSql;
@@ -126,19 +102,19 @@ static void perf_samples_equal_perf_script(void **state){
                sqlite3_column_text(pStmt, 0), sqlite3_column_text(pStmt, 1),
                sqlite3_column_text(pStmt, 2), sqlite3_column_text(pStmt, 3),
                sqlite3_column_text(pStmt, 4), sqlite3_column_text(pStmt, 5));
-      lines_add(&got, zRow);
+      tl_lines_add(&got, zRow);
     }
     sqlite3_finalize(pStmt);
     sqlite3_free(zSql);
-    qsort(got.az, got.n, sizeof(char*), cmp_str);
+    tl_lines_sort(&got);
     if( got.n!=want.n ) fail_msg("%s: %zu samples, perf script has %zu", azFiles[k], got.n, want.n);
     for(i=0; i<got.n; i++){
       if( strcmp(got.az[i], want.az[i]) ){
         fail_msg("%s: sample differs: ours %s, perf script %s", azFiles[k], got.az[i], want.az[i]);
       }
     }
-    lines_free(&want);
-    lines_free(&got);
+    tl_lines_free(&want);
+    tl_lines_free(&got);
   }
   tl_test_db_close(db);
 }
@@ -381,7 +357,7 @@ static void perf_user_registers_equal_perf_script(void **state){
 static void perf_sched_cpus_match_perf_script(void **state){
   /* perf script printed [cpu] for the system-wide tracepoint file */
   sqlite3 *db = tl_test_db();
-  Lines want;
+  TlLines want;
   int bCpu, bIp;
   size_t i;
   int64_t n0 = 0, n1 = 0;
@@ -395,7 +371,7 @@ static void perf_sched_cpus_match_perf_script(void **state){
   }
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND cpu=0"), n0);
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND cpu=1"), n1);
-  lines_free(&want);
+  tl_lines_free(&want);
   tl_test_db_close(db);
 }
 

@@ -18,28 +18,6 @@
 
 #define XRAY_DIR TL_TESTDATA_DIR "/xray/"
 
-typedef struct Recs Recs;
-struct Recs { char **az; size_t n, nAlloc; };
-
-static void recs_add(Recs *p, const char *z){
-  if( p->n==p->nAlloc ){
-    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 128;
-    p->az = realloc(p->az, p->nAlloc*sizeof(char*));
-    assert_non_null(p->az);
-  }
-  p->az[p->n++] = strdup(z);
-}
-
-static void recs_free(Recs *p){
-  size_t i;
-  for(i=0; i<p->n; i++) free(p->az[i]);
-  free(p->az);
-  memset(p, 0, sizeof(*p));
-}
-
-static int cmp_str(const void *a, const void *b){
-  return strcmp(*(char*const*)a, *(char*const*)b);
-}
 
 /* A "key: value" field of a YAML flow mapping line, into z (empty if absent). */
 static void yaml_field(const char *zLine, const char *zKey, char *z, size_t n){
@@ -61,7 +39,7 @@ static void yaml_field(const char *zLine, const char *zKey, char *z, size_t n){
 }
 
 /* llvm-xray's records as "kind|func|cpu|thread|process|tsc|args", sorted. */
-static void yaml_records(const char *zFile, Recs *pOut){
+static void yaml_records(const char *zFile, TlLines *pOut){
   FILE *f = fopen(zFile, "r");
   char zLine[4096];
   assert_non_null(f);
@@ -77,13 +55,13 @@ static void yaml_records(const char *zFile, Recs *pOut){
     yaml_field(zLine, "args", zArgs, sizeof(zArgs));
     if( strncmp(zKind, "function", 8) ) zFunc[0] = 0;   /* events carry no function */
     snprintf(zRow, sizeof(zRow), "%s|%s|%s|%s|%s|%s|%s", zKind, zFunc, zCpu, zTid, zPid, zTsc, zArgs);
-    recs_add(pOut, zRow);
+    tl_lines_add(pOut, zRow);
   }
   fclose(f);
-  qsort(pOut->az, pOut->n, sizeof(char*), cmp_str);
+  tl_lines_sort(pOut);
 }
 
-static void sql_records(sqlite3 *db, const char *zLog, Recs *pOut){
+static void sql_records(sqlite3 *db, const char *zLog, TlLines *pOut){
   sqlite3_stmt *pStmt;
   char *zSql = sqlite3_mprintf(
       "SELECT type, coalesce(value, ''), cpu, tid, coalesce(pid, ''), ts_raw, "
@@ -97,16 +75,16 @@ static void sql_records(sqlite3 *db, const char *zLog, Recs *pOut){
              sqlite3_column_text(pStmt, 2), sqlite3_column_text(pStmt, 3),
              sqlite3_column_text(pStmt, 4), sqlite3_column_text(pStmt, 5),
              sqlite3_column_text(pStmt, 6));
-    recs_add(pOut, zRow);
+    tl_lines_add(pOut, zRow);
   }
   assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
   sqlite3_free(zSql);
-  qsort(pOut->az, pOut->n, sizeof(char*), cmp_str);
+  tl_lines_sort(pOut);
 }
 
 static void compare_log(const char *zName){
   sqlite3 *db = tl_test_db();
-  Recs want, got;
+  TlLines want, got;
   char zYaml[512], zLog[512];
   size_t i;
   memset(&want, 0, sizeof(want));
@@ -122,8 +100,8 @@ static void compare_log(const char *zName){
   }
   /* ts = tsc * 1e9 / cycle frequency (1e9 in these logs) */
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts != ts_raw", zLog), 0);
-  recs_free(&want);
-  recs_free(&got);
+  tl_lines_free(&want);
+  tl_lines_free(&got);
   tl_test_db_close(db);
 }
 
@@ -320,7 +298,7 @@ static void xray_names_equal_llvm_xray_symbolize(void **state){
   sqlite3 *db = tl_test_db();
   FILE *f = fopen(XRAY_DIR "fdr.sym.yaml", "r");
   char zLine[1024];
-  Recs want, got;
+  TlLines want, got;
   sqlite3_stmt *pStmt;
   size_t i;
   (void)state;
@@ -339,7 +317,7 @@ static void xray_names_equal_llvm_xray_symbolize(void **state){
     p += 11;
     q = strchr(p, '\'');
     snprintf(zRow, sizeof(zRow), "%s|%s|%.*s", zTsc, zKind, (int)(q - p), p);
-    recs_add(&want, zRow);
+    tl_lines_add(&want, zRow);
   }
   fclose(f);
   assert_int_equal(sqlite3_prepare_v2(db,
@@ -349,15 +327,15 @@ static void xray_names_equal_llvm_xray_symbolize(void **state){
     char zRow[512];
     snprintf(zRow, sizeof(zRow), "%s|%s|%s", sqlite3_column_text(pStmt, 0),
              sqlite3_column_text(pStmt, 1), sqlite3_column_text(pStmt, 2));
-    recs_add(&got, zRow);
+    tl_lines_add(&got, zRow);
   }
   sqlite3_finalize(pStmt);
-  qsort(want.az, want.n, sizeof(char*), cmp_str);
-  qsort(got.az, got.n, sizeof(char*), cmp_str);
+  tl_lines_sort(&want);
+  tl_lines_sort(&got);
   assert_int_equal(got.n, want.n);
   for(i=0; i<want.n; i++) assert_string_equal(got.az[i], want.az[i]);
-  recs_free(&want);
-  recs_free(&got);
+  tl_lines_free(&want);
+  tl_lines_free(&got);
   /* the names llvm-xray account prints, per function id */
   {
     FILE *fa = fopen(XRAY_DIR "fdr.account.txt", "r");

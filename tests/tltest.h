@@ -45,4 +45,11 @@ char *tl_test_sql_rows(sqlite3*, const char *zFmt, ...);
 /* Run SQL expected to fail; returns the malloc'd error message (NULL if it succeeded). */
 char *tl_test_sql_error(sqlite3*, const char *zFmt, ...);
 
+/* A growable list of strings, for comparing outputs line by line. */
+typedef struct TlLines TlLines;
+struct TlLines { char **az; size_t n, nAlloc; };
+void tl_lines_add(TlLines*, const char *z);     /* a copy */
+void tl_lines_sort(TlLines*);
+void tl_lines_free(TlLines*);
+
 #endif
