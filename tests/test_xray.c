@@ -115,6 +115,15 @@ static void xray_basic_records_equal_llvm_xray(void **state){
   compare_log("basic");
 }
 
+/* -O2: tail calls, with function-tail-exit records */
+static void xray_tail_exit_records_equal_llvm_xray(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  compare_log("fdr-O2");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" XRAY_DIR "fdr-O2.xray') WHERE type='function-tail-exit'"), 3);
+  tl_test_db_close(db);
+}
+
 static void xray_custom_events_and_threads(void **state){
   sqlite3 *db = tl_test_db();
   char *z;
@@ -188,7 +197,7 @@ static void xray_truncation_and_empty_logs(void **state){
 
 /* sql/xray_account.sql prints what llvm-xray account prints. */
 static void account_sql_equals_llvm_xray_account(void **state){
-  static const char *const azLog[] = { "fdr", "basic" };
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2" };
   sqlite3 *db = tl_test_db();
   size_t nSql, k;
   char *zSql = tl_test_read_file(TL_TESTDATA_DIR "/../sql/xray_account.sql", &nSql);
@@ -196,7 +205,7 @@ static void account_sql_equals_llvm_xray_account(void **state){
   assert_non_null(zSql);
   zSql = realloc(zSql, nSql+1);
   zSql[nSql] = 0;
-  for(k=0; k<2; k++){
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
     char zPath[512], zLine[512];
     FILE *f;
     sqlite3_stmt *pStmt;
@@ -529,6 +538,7 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),
   cmocka_unit_test(xray_basic_records_equal_llvm_xray),
+  cmocka_unit_test(xray_tail_exit_records_equal_llvm_xray),
   cmocka_unit_test(xray_custom_events_and_threads),
   cmocka_unit_test(xray_truncation_and_empty_logs),
 );

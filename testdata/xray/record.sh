@@ -5,8 +5,22 @@
 #
 #     cd testdata/xray && sh record.sh
 set -e
+rm -f fdr-* basic-* o2-*
+# At -O2 the compiler turns tail_caller's call into a tail call: function-tail-exit records.
+clang++ -O2 -fxray-instrument -fxray-modes=xray-basic,xray-fdr -pthread -o app-O2 app.cc
+XRAY_OPTIONS="patch_premain=false xray_logfile_base=o2-" \
+  XRAY_FDR_OPTIONS="func_duration_threshold_us=0 buffer_size=512 buffer_max=64" ./app-O2 xray-fdr 2>/dev/null
+mv o2-* fdr-O2.xray
+rm -f app-O2
+clang++ -O2 -fxray-instrument -c -o app.o app.cc
+clang -c -o stubs.o stubs.c
+clang++ -O2 -pthread -o app-O2.map.elf app.o stubs.o
+strip --strip-debug app-O2.map.elf
+llvm-xray convert -output-format=yaml fdr-O2.xray > fdr-O2.yaml
+llvm-xray convert -instr_map=app-O2.map.elf -symbolize -output-format=yaml fdr-O2.xray > fdr-O2.sym.yaml
+llvm-xray account -instr_map=app-O2.map.elf fdr-O2.xray > fdr-O2.account.txt
+
 clang++ -O1 -fxray-instrument -fxray-modes=xray-basic,xray-fdr -pthread -o app app.cc
-rm -f fdr-* basic-*
 XRAY_OPTIONS="patch_premain=false xray_logfile_base=fdr-" \
   XRAY_FDR_OPTIONS="func_duration_threshold_us=0 buffer_size=512 buffer_max=64" ./app xray-fdr 2>/dev/null
 XRAY_OPTIONS="patch_premain=false xray_logfile_base=basic-" \
