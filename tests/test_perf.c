@@ -419,9 +419,10 @@ static void perf_cut_file_keeps_complete_records(void **state){
 }
 
 /*
-** perf script -F ...,trace prints each tracepoint's fields as name=value;
-** where perf prints a number or a string, args has the same value (perf
-** renders some fields symbolically, prev_state=D: those are skipped).
+** perf script -F ...,trace prints each tracepoint by its print format: the
+** text column must be the same text, and where perf prints a field as a
+** number or a string, args has the same value (fields perf renders
+** symbolically, prev_state=D, are compared through the text only).
 */
 static void perf_tracepoint_fields_equal_perf_script(void **state){
   sqlite3 *db = tl_test_db();
@@ -457,6 +458,21 @@ static void perf_tracepoint_fields_equal_perf_script(void **state){
         "SELECT args FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND tid=%d "
         "AND ts/1000=%lld AND name=%Q", tid, sec*1000000 + usec, zName);
     if( zArgs==0 ) fail_msg("no sample for tid %d at %lld.%06lld %s", tid, sec, usec, zName);
+    {
+      /* the text column is what perf prints after the event name */
+      char *zText = tl_test_sql_text(db,
+          "SELECT text FROM events('" PERF_DIR "sched.data') WHERE type='SAMPLE' AND tid=%d "
+          "AND ts/1000=%lld AND name=%Q", tid, sec*1000000 + usec, zName);
+      char *zWant = z;
+      size_t nWant;
+      while( *zWant==' ' ) zWant++;
+      nWant = strlen(zWant);
+      while( nWant && (zWant[nWant-1]=='\n' || zWant[nWant-1]==' ') ) nWant--;
+      if( zText==0 || strlen(zText)!=nWant || memcmp(zText, zWant, nWant) ){
+        fail_msg("%s: text \"%s\", perf prints \"%.*s\"", zName, zText ? zText : "(null)", (int)nWant, zWant);
+      }
+      free(zText);
+    }
     /* each name=value token */
     for(;;){
       char zKey[64], zVal[512], *zGot;

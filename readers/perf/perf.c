@@ -1126,12 +1126,17 @@ static int next_event(TlScan *s, TlRow *pRow){
     if( (s->ri.s.mHave & PS_RAW) && a->type==2 && tl_col_used(&s->f, TL_EV_TEXT) ){
       const PerfTp *t = perf_tp_find(s->p, a->config);
       if( t ){
-        TlStr scratch;
-        tl_str_init(&scratch);
         tl_str_reset(&s->tmp);
         tl_str_append(&s->tmp, "", 0);
-        perf_tp_decode(t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &scratch, &s->tmp);
-        tl_str_free(&scratch);
+        if( perf_printfmt_render(t->pFmt, t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &s->tmp) ){
+          /* no usable print fmt: the fields as name=value */
+          TlStr scratch;
+          tl_str_init(&scratch);
+          tl_str_reset(&s->tmp);
+          tl_str_append(&s->tmp, "", 0);
+          perf_tp_decode(t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &scratch, &s->tmp);
+          tl_str_free(&scratch);
+        }
         tl_val_str(&v[TL_EV_TEXT], &s->tmp);
       }
     }

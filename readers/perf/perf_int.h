@@ -129,11 +129,14 @@ struct PerfTpField {
   int bArray, bChar, bSigned, bDataLoc, bCommon;
 };
 
+typedef struct PerfPrintFmt PerfPrintFmt;   /* a compiled "print fmt" */
+
 typedef struct PerfTp PerfTp;     /* a tracepoint format */
 struct PerfTp {
   uint64_t id;                    /* attr.config of its events */
   char *zName;                    /* "system:name" */
   PerfTpField *aField; int nField;
+  PerfPrintFmt *pFmt;             /* its print fmt, or NULL if not evaluable */
 };
 
 typedef struct PerfData PerfData;
@@ -228,5 +231,11 @@ const PerfTp *perf_tp_find(const PerfData*, uint64_t id);
 void perf_tp_decode(const PerfTp*, const uint8_t *a, size_t n, int bo,
                     TlStr *pArgs, TlStr *pText);
 void perf_tp_free(PerfData*);
+
+/* ---- Interface to code in perf_printfmt.c ------------------------------ */
+PerfPrintFmt *perf_printfmt_parse(const PerfTp*, const char *z, size_t n);
+int perf_printfmt_render(const PerfPrintFmt*, const PerfTp*, const uint8_t *a,
+                         size_t n, int bo, TlStr *pOut);
+void perf_printfmt_free(PerfPrintFmt*);
 
 #endif /* TL_PERF_INT_H */

@@ -26,6 +26,7 @@
 
 static void tp_free_one(PerfTp *t){
   int i;
+  perf_printfmt_free(t->pFmt);
   for(i=0; i<t->nField; i++) free(t->aField[i].zName);
   free(t->aField);
   free(t->zName);
@@ -96,8 +97,8 @@ static int parse_field(const char *z, const char *zEnd, PerfTpField *f){
 /* Parse one event format text into *pOut (system given). */
 static int parse_format(const char *z, size_t n, const char *zSystem, PerfTp *t){
   const char *zEnd = z + n, *zLine = z;
-  const char *zName = 0;
-  size_t nName = 0;
+  const char *zName = 0, *zPrint = 0;
+  size_t nName = 0, nPrint = 0;
   memset(t, 0, sizeof(*t));
   while( zLine<zEnd ){
     const char *zEol = memchr(zLine, '\n', (size_t)(zEnd - zLine));
@@ -105,6 +106,9 @@ static int parse_format(const char *z, size_t n, const char *zSystem, PerfTp *t)
     if( (size_t)(zEol - zLine)>6 && memcmp(zLine, "name: ", 6)==0 ){
       zName = zLine + 6;
       nName = (size_t)(zEol - zName);
+    }else if( (size_t)(zEol - zLine)>11 && memcmp(zLine, "print fmt: ", 11)==0 ){
+      zPrint = zLine + 11;
+      nPrint = (size_t)(zEol - zPrint);
     }else if( (size_t)(zEol - zLine)>4 && memcmp(zLine, "ID: ", 4)==0 ){
       t->id = strtoull(zLine + 4, 0, 10);
     }else if( find_key(zLine, zEol, "field:") && t->nField<TP_MAX_FIELDS ){
@@ -123,6 +127,7 @@ static int parse_format(const char *z, size_t n, const char *zSystem, PerfTp *t)
     zLine = zEol + 1;
   }
   if( zName==0 ) return TL_ECORRUPT;
+  if( zPrint ) t->pFmt = perf_printfmt_parse(t, zPrint, nPrint);   /* NULL: not evaluable */
   {
     size_t nSys = strlen(zSystem);
     t->zName = malloc(nSys + 1 + nName + 1);

@@ -1,0 +1,571 @@
+/*
+** perf_printfmt.c: a tracepoint's "print fmt" line, evaluated over a raw
+** sample so that the text column reads as perf script prints it.
+**
+** print fmt: "<printf format>", <C expression>, ...
+**
+** The expressions use REC->field, integer and string literals, the C
+** operators (unary ! ~ -, * / % + - << >> < <= > >= == != & ^ | && ||,
+** ?:), parentheses, and the helpers __get_str(field), __print_flags(value,
+** "delim", { v, "name" }, ...) and __print_symbolic(value, { v, "name" },
+** ...). The line is parsed once, when the tracing data is read, into a
+** small tree; a format that uses anything else is not compiled and the
+** text falls back to name=value pairs.
+*/
+#include "perf_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PF_MAX_NODES 4096
+#define PF_MAX_DEPTH 64
+
+enum { N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_COND, N_GETSTR, N_FLAGS,
+       N_SYMBOLIC, N_PAIR };
+
+/* binary operators, as two-character codes */
+#define OP2(a,b) (((a)<<8)|(b))
+
+typedef struct PfNode PfNode;
+struct PfNode {
+  int type;
+  int op;                         /* unary/binary operator */
+  uint64_t u;                     /* N_NUM */
+  char *z;                        /* N_STR */
+  int iField;                     /* N_FIELD, N_GETSTR */
+  int a, b, c;                    /* children (indexes), -1 if none */
+  int iFirstArg, nArg;            /* N_FLAGS/N_SYMBOLIC: arguments in aArg */
+};
+
+struct PerfPrintFmt {
+  char *zFmt;                     /* the printf format */
+  PfNode *aNode; int nNode;
+  int *aArg; int nArgAlloc, nArgUsed;   /* argument lists of helpers */
+  int *aTop; int nTop;            /* one expression per conversion */
+};
+
+typedef struct PfParse PfParse;
+struct PfParse {
+  const char *z, *zEnd;
+  const PerfTp *t;
+  PerfPrintFmt *p;
+  int bErr;
+  int nDepth;
+};
+
+static void skip_ws(PfParse *x){
+  while( x->z<x->zEnd && (*x->z==' ' || *x->z=='\t' || *x->z=='\n') ) x->z++;
+}
+
+static int new_node(PfParse *x, int type){
+  PfNode *n;
+  if( x->p->nNode>=PF_MAX_NODES ){ x->bErr = 1; return -1; }
+  if( (x->p->nNode & 63)==0 ){
+    PfNode *aNew = realloc(x->p->aNode, (size_t)(x->p->nNode+64)*sizeof(PfNode));
+    if( aNew==0 ){ x->bErr = 1; return -1; }
+    x->p->aNode = aNew;
+  }
+  n = &x->p->aNode[x->p->nNode];
+  memset(n, 0, sizeof(*n));
+  n->type = type;
+  n->a = n->b = n->c = -1;
+  return x->p->nNode++;
+}
+
+/* A "string" literal with C escapes, into a malloc'd copy. */
+static char *parse_string(PfParse *x){
+  TlStr s;
+  if( x->z>=x->zEnd || *x->z!='"' ){ x->bErr = 1; return 0; }
+  x->z++;
+  tl_str_init(&s);
+  tl_str_append(&s, "", 0);
+  while( x->z<x->zEnd && *x->z!='"' ){
+    char c = *x->z++;
+    if( c=='\\' && x->z<x->zEnd ){
+      c = *x->z++;
+      if( c=='n' ) c = '\n'; else if( c=='t' ) c = '\t';
+    }
+    tl_str_appendc(&s, c);
+  }
+  if( x->z>=x->zEnd || s.bErr ){ tl_str_free(&s); x->bErr = 1; return 0; }
+  x->z++;
+  return s.z;
+}
+
+static int parse_expr(PfParse *x, int minPrec);
+
+static int binary_op(PfParse *x, int *pPrec){
+  const char *z = x->z;
+  char c0 = z<x->zEnd ? z[0] : 0, c1 = z+1<x->zEnd ? z[1] : 0;
+  int op = 0, n = 1;
+  if( c0=='|' && c1=='|' ){ op = OP2('|','|'); *pPrec = 1; n = 2; }
+  else if( c0=='&' && c1=='&' ){ op = OP2('&','&'); *pPrec = 2; n = 2; }
+  else if( c0=='|' ){ op = '|'; *pPrec = 3; }
+  else if( c0=='^' ){ op = '^'; *pPrec = 4; }
+  else if( c0=='&' ){ op = '&'; *pPrec = 5; }
+  else if( (c0=='=' || c0=='!') && c1=='=' ){ op = OP2(c0,'='); *pPrec = 6; n = 2; }
+  else if( (c0=='<' || c0=='>') && c1==c0 ){ op = OP2(c0,c0); *pPrec = 8; n = 2; }
+  else if( (c0=='<' || c0=='>') && c1=='=' ){ op = OP2(c0,'='); *pPrec = 7; n = 2; }
+  else if( c0=='<' || c0=='>' ){ op = c0; *pPrec = 7; }
+  else if( c0=='+' || c0=='-' ){ op = c0; *pPrec = 9; }
+  else if( c0=='*' || c0=='/' || c0=='%' ){ op = c0; *pPrec = 10; }
+  if( op ) x->z += n;
+  return op;
+}
+
+static int find_field(const PerfTp *t, const char *z, size_t n){
+  int i;
+  for(i=0; i<t->nField; i++){
+    if( strlen(t->aField[i].zName)==n && memcmp(t->aField[i].zName, z, n)==0 ) return i;
+  }
+  return -1;
+}
+
+static size_t ident_len(const char *z, const char *zEnd){
+  size_t n = 0;
+  while( z+n<zEnd && (z[n]=='_' || (z[n]>='a' && z[n]<='z') || (z[n]>='A' && z[n]<='Z')
+       || (z[n]>='0' && z[n]<='9')) ) n++;
+  return n;
+}
+
+/* Arguments of a helper call up to ')', appended to aArg. */
+static void parse_args(PfParse *x, int iNode){
+  int aLocal[64], n = 0, k;
+  skip_ws(x);
+  while( x->z<x->zEnd && *x->z!=')' && !x->bErr && n<64 ){
+    if( *x->z=='{' ){
+      /* children first: new nodes may move aNode */
+      int iPair, a, b;
+      x->z++;
+      a = parse_expr(x, 0);
+      skip_ws(x);
+      if( x->z>=x->zEnd || *x->z!=',' ){ x->bErr = 1; return; }
+      x->z++;
+      b = parse_expr(x, 0);
+      iPair = new_node(x, N_PAIR);
+      if( iPair<0 ) return;
+      x->p->aNode[iPair].a = a;
+      x->p->aNode[iPair].b = b;
+      skip_ws(x);
+      if( x->z>=x->zEnd || *x->z!='}' ){ x->bErr = 1; return; }
+      x->z++;
+      aLocal[n++] = iPair;
+    }else{
+      aLocal[n++] = parse_expr(x, 0);
+    }
+    skip_ws(x);
+    if( x->z<x->zEnd && *x->z==',' ){ x->z++; skip_ws(x); }
+  }
+  if( x->z>=x->zEnd || *x->z!=')' ){ x->bErr = 1; return; }
+  x->z++;
+  if( x->p->nArgUsed + n > x->p->nArgAlloc ){
+    int nNew = (x->p->nArgUsed + n)*2 + 16;
+    int *aNew = realloc(x->p->aArg, (size_t)nNew*sizeof(int));
+    if( aNew==0 ){ x->bErr = 1; return; }
+    x->p->aArg = aNew;
+    x->p->nArgAlloc = nNew;
+  }
+  x->p->aNode[iNode].iFirstArg = x->p->nArgUsed;
+  x->p->aNode[iNode].nArg = n;
+  for(k=0; k<n; k++) x->p->aArg[x->p->nArgUsed++] = aLocal[k];
+}
+
+static int parse_primary(PfParse *x){
+  int i;
+  skip_ws(x);
+  if( x->z>=x->zEnd || x->bErr ){ x->bErr = 1; return -1; }
+  if( ++x->nDepth > PF_MAX_DEPTH ){ x->bErr = 1; return -1; }
+  if( *x->z=='(' ){
+    x->z++;
+    i = parse_expr(x, 0);
+    skip_ws(x);
+    if( x->z>=x->zEnd || *x->z!=')' ){ x->bErr = 1; return -1; }
+    x->z++;
+  }else if( *x->z=='"' ){
+    char *z = parse_string(x);
+    i = new_node(x, N_STR);
+    if( i>=0 ) x->p->aNode[i].z = z; else free(z);
+  }else if( *x->z>='0' && *x->z<='9' ){
+    char *zEnd;
+    i = new_node(x, N_NUM);
+    if( i>=0 ) x->p->aNode[i].u = strtoull(x->z, &zEnd, 0);
+    if( i>=0 ){
+      x->z = zEnd;
+      while( x->z<x->zEnd && (*x->z=='U' || *x->z=='L' || *x->z=='u' || *x->z=='l') ) x->z++;
+    }
+  }else if( *x->z=='!' || *x->z=='~' || *x->z=='-' ){
+    int op = *x->z++;
+    i = new_node(x, N_UNARY);
+    if( i>=0 ){
+      int a = parse_primary(x);
+      x->p->aNode[i].op = op;
+      x->p->aNode[i].a = a;
+    }
+  }else{
+    size_t n = ident_len(x->z, x->zEnd);
+    if( n==3 && memcmp(x->z, "REC", 3)==0 && x->z+5<=x->zEnd && memcmp(x->z+3, "->", 2)==0 ){
+      size_t nf;
+      x->z += 5;
+      nf = ident_len(x->z, x->zEnd);
+      i = new_node(x, N_FIELD);
+      if( i>=0 ){
+        x->p->aNode[i].iField = find_field(x->t, x->z, nf);
+        if( x->p->aNode[i].iField<0 ) x->bErr = 1;
+      }
+      x->z += nf;
+    }else if( n ){
+      const char *zName = x->z;
+      x->z += n;
+      skip_ws(x);
+      if( x->z>=x->zEnd || *x->z!='(' ){ x->bErr = 1; x->nDepth--; return -1; }
+      x->z++;
+      if( n==9 && memcmp(zName, "__get_str", 9)==0 ){
+        size_t nf;
+        skip_ws(x);
+        nf = ident_len(x->z, x->zEnd);
+        i = new_node(x, N_GETSTR);
+        if( i>=0 ){
+          x->p->aNode[i].iField = find_field(x->t, x->z, nf);
+          if( x->p->aNode[i].iField<0 ) x->bErr = 1;
+        }
+        x->z += nf;
+        skip_ws(x);
+        if( x->z>=x->zEnd || *x->z!=')' ) x->bErr = 1; else x->z++;
+      }else if( n==13 && memcmp(zName, "__print_flags", 13)==0 ){
+        i = new_node(x, N_FLAGS);
+        if( i>=0 ) parse_args(x, i);
+      }else if( n==16 && memcmp(zName, "__print_symbolic", 16)==0 ){
+        i = new_node(x, N_SYMBOLIC);
+        if( i>=0 ) parse_args(x, i);
+      }else{
+        x->bErr = 1;                        /* a helper we do not evaluate */
+        i = -1;
+      }
+    }else{
+      x->bErr = 1;
+      i = -1;
+    }
+  }
+  x->nDepth--;
+  return i;
+}
+
+static int parse_expr(PfParse *x, int minPrec){
+  int lhs = parse_primary(x);
+  for(;;){
+    int prec = 0, op, rhs, i;
+    const char *zSave;
+    skip_ws(x);
+    if( x->bErr || x->z>=x->zEnd ) return lhs;
+    if( *x->z=='?' && minPrec<=0 ){
+      int a, b;
+      x->z++;
+      a = parse_expr(x, 0);
+      skip_ws(x);
+      if( x->z>=x->zEnd || *x->z!=':' ){ x->bErr = 1; return -1; }
+      x->z++;
+      b = parse_expr(x, 0);
+      i = new_node(x, N_COND);
+      if( i<0 ) return -1;
+      x->p->aNode[i].a = lhs; x->p->aNode[i].b = a; x->p->aNode[i].c = b;
+      lhs = i;
+      continue;
+    }
+    zSave = x->z;
+    op = binary_op(x, &prec);
+    if( op==0 ) return lhs;
+    if( prec<minPrec || prec==0 ){ x->z = zSave; return lhs; }
+    rhs = parse_expr(x, prec+1);
+    i = new_node(x, N_BINARY);
+    if( i<0 ) return -1;
+    x->p->aNode[i].op = op; x->p->aNode[i].a = lhs; x->p->aNode[i].b = rhs;
+    lhs = i;
+  }
+}
+
+void perf_printfmt_free(PerfPrintFmt *p){
+  int i;
+  if( p==0 ) return;
+  for(i=0; i<p->nNode; i++) free(p->aNode[i].z);
+  free(p->aNode);
+  free(p->aArg);
+  free(p->aTop);
+  free(p->zFmt);
+  free(p);
+}
+
+PerfPrintFmt *perf_printfmt_parse(const PerfTp *t, const char *z, size_t n){
+  PfParse x;
+  PerfPrintFmt *p = calloc(1, sizeof(*p));
+  if( p==0 ) return 0;
+  memset(&x, 0, sizeof(x));
+  x.z = z; x.zEnd = z + n; x.t = t; x.p = p;
+  skip_ws(&x);
+  p->zFmt = parse_string(&x);
+  while( !x.bErr ){
+    int i;
+    skip_ws(&x);
+    if( x.z>=x.zEnd ) break;
+    if( *x.z!=',' ){ x.bErr = 1; break; }
+    x.z++;
+    i = parse_expr(&x, 0);
+    if( x.bErr ) break;
+    if( (p->nTop & 15)==0 ){
+      int *aNew = realloc(p->aTop, (size_t)(p->nTop+16)*sizeof(int));
+      if( aNew==0 ){ x.bErr = 1; break; }
+      p->aTop = aNew;
+    }
+    p->aTop[p->nTop++] = i;
+  }
+  if( x.bErr ){ perf_printfmt_free(p); return 0; }
+  return p;
+}
+
+/* ---- evaluation ------------------------------------------------------------ */
+
+typedef struct PfVal PfVal;
+struct PfVal {
+  int bStr;
+  uint64_t u;
+  const char *z; size_t n;
+};
+
+typedef struct PfEval PfEval;
+struct PfEval {
+  const PerfPrintFmt *p;
+  const PerfTp *t;
+  const uint8_t *a; size_t n; int bo;
+  TlStr *pScratch;                /* strings built by helpers */
+  int bErr;
+  int nDepth;
+};
+
+static uint64_t field_value(const PerfTpField *f, const uint8_t *a, size_t n, int bo){
+  const uint8_t *v;
+  uint64_t u;
+  if( f->off > n || f->size > n - f->off ) return 0;
+  v = a + f->off;
+  switch( f->size ){
+    case 1: u = v[0]; if( f->bSigned ) u = (uint64_t)(int64_t)(int8_t)u; break;
+    case 2: u = tl_load_u16_unchecked(v, bo); if( f->bSigned ) u = (uint64_t)(int64_t)(int16_t)u; break;
+    case 4: u = tl_load_u32_unchecked(v, bo); if( f->bSigned ) u = (uint64_t)(int64_t)(int32_t)u; break;
+    case 8: u = tl_load_u64_unchecked(v, bo); break;
+    default: u = 0; break;
+  }
+  return u;
+}
+
+static void field_string(const PerfTpField *f, const uint8_t *a, size_t n, int bo,
+                         const char **pz, size_t *pn){
+  const uint8_t *v;
+  size_t nv;
+  const uint8_t *zNul;
+  *pz = ""; *pn = 0;
+  if( f->off > n || f->size > n - f->off ) return;
+  v = a + f->off;
+  nv = f->size;
+  if( f->bDataLoc && nv>=4 ){
+    uint32_t loc = tl_load_u32_unchecked(v, bo);
+    uint32_t o = loc & 0xFFFF, len = loc >> 16;
+    if( o>n || len>n-o ) return;
+    v = a + o;
+    nv = len;
+  }
+  zNul = nv ? memchr(v, 0, nv) : 0;
+  if( zNul ) nv = (size_t)(zNul - v);
+  *pz = (const char*)v;
+  *pn = nv;
+}
+
+static PfVal eval(PfEval *e, int i);
+
+static PfVal num(uint64_t u){ PfVal v; memset(&v, 0, sizeof(v)); v.u = u; return v; }
+
+static PfVal eval_helper(PfEval *e, const PfNode *n){
+  PfVal v, r;
+  int k, iStart = n->type==N_FLAGS ? 2 : 1;
+  const char *zDelim = "|";
+  size_t nDelim = 1, nStart = e->pScratch->n;
+  uint64_t val;
+  memset(&r, 0, sizeof(r));
+  if( n->nArg<1 ){ e->bErr = 1; return r; }
+  v = eval(e, e->p->aArg[n->iFirstArg]);
+  val = v.u;
+  if( n->type==N_FLAGS ){
+    PfVal d;
+    if( n->nArg<2 ){ e->bErr = 1; return r; }
+    d = eval(e, e->p->aArg[n->iFirstArg+1]);
+    if( d.bStr ){ zDelim = d.z; nDelim = d.n; }
+  }
+  for(k=iStart; k<n->nArg; k++){
+    const PfNode *pr = &e->p->aNode[e->p->aArg[n->iFirstArg+k]];
+    PfVal pv, ps;
+    if( pr->type!=N_PAIR ){ e->bErr = 1; return r; }
+    pv = eval(e, pr->a);
+    ps = eval(e, pr->b);
+    if( n->type==N_SYMBOLIC ){
+      if( pv.u==val ){
+        tl_str_append(e->pScratch, ps.z, ps.n);
+        goto helper_done;
+      }
+    }else if( pv.u!=0 && (val & pv.u)==pv.u ){
+      if( e->pScratch->n > nStart ) tl_str_append(e->pScratch, zDelim, nDelim);
+      tl_str_append(e->pScratch, ps.z, ps.n);
+      val &= ~pv.u;
+    }
+  }
+  if( n->type==N_SYMBOLIC ){
+    tl_str_appendf(e->pScratch, "0x%llx", (unsigned long long)val);
+  }else if( val ){
+    if( e->pScratch->n > nStart ) tl_str_append(e->pScratch, zDelim, nDelim);
+    tl_str_appendf(e->pScratch, "0x%llx", (unsigned long long)val);
+  }
+helper_done:
+  r.bStr = 1;
+  r.z = (const char*)(uintptr_t)nStart;    /* an offset into the scratch buffer, */
+  r.n = e->pScratch->n - nStart;           /* resolved by the caller */
+  r.u = 1;                                 /* marks scratch-relative */
+  return r;
+}
+
+static PfVal eval(PfEval *e, int i){
+  const PfNode *n;
+  PfVal a, b;
+  if( i<0 || i>=e->p->nNode || e->bErr || ++e->nDepth > PF_MAX_DEPTH*4 ){ e->bErr = 1; return num(0); }
+  n = &e->p->aNode[i];
+  switch( n->type ){
+    case N_NUM: e->nDepth--; return num(n->u);
+    case N_STR: { PfVal v = num(0); v.bStr = 1; v.z = n->z ? n->z : ""; v.n = strlen(v.z); e->nDepth--; return v; }
+    case N_FIELD: {
+      const PerfTpField *f = &e->t->aField[n->iField];
+      PfVal v = num(0);
+      if( f->bChar && (f->bArray || f->bDataLoc) ){
+        v.bStr = 1;
+        field_string(f, e->a, e->n, e->bo, &v.z, &v.n);
+      }else{
+        v.u = field_value(f, e->a, e->n, e->bo);
+      }
+      e->nDepth--;
+      return v;
+    }
+    case N_GETSTR: {
+      PfVal v = num(0);
+      v.bStr = 1;
+      field_string(&e->t->aField[n->iField], e->a, e->n, e->bo, &v.z, &v.n);
+      e->nDepth--;
+      return v;
+    }
+    case N_FLAGS: case N_SYMBOLIC: {
+      PfVal v = eval_helper(e, n);
+      e->nDepth--;
+      return v;
+    }
+    case N_UNARY:
+      a = eval(e, n->a);
+      e->nDepth--;
+      switch( n->op ){
+        case '!': return num(a.bStr ? 0 : !a.u);
+        case '~': return num(~a.u);
+        default:  return num((uint64_t)0 - a.u);
+      }
+    case N_COND:
+      a = eval(e, n->a);
+      b = (a.bStr || a.u) ? eval(e, n->b) : eval(e, n->c);
+      e->nDepth--;
+      return b;
+    case N_BINARY: {
+      uint64_t x, y;
+      a = eval(e, n->a);
+      b = eval(e, n->b);
+      e->nDepth--;
+      x = a.u; y = b.u;
+      switch( n->op ){
+        case OP2('|','|'): return num(x || y);
+        case OP2('&','&'): return num(x && y);
+        case '|': return num(x | y);
+        case '^': return num(x ^ y);
+        case '&': return num(x & y);
+        case OP2('=','='): return num(x == y);
+        case OP2('!','='): return num(x != y);
+        case '<': return num((int64_t)x < (int64_t)y);
+        case '>': return num((int64_t)x > (int64_t)y);
+        case OP2('<','='): return num((int64_t)x <= (int64_t)y);
+        case OP2('>','='): return num((int64_t)x >= (int64_t)y);
+        case OP2('<','<'): return num(y<64 ? x << y : 0);
+        case OP2('>','>'): return num(y<64 ? x >> y : 0);
+        case '+': return num(x + y);
+        case '-': return num(x - y);
+        case '*': return num(x * y);
+        case '/': return num(y ? x / y : 0);
+        case '%': return num(y ? x % y : 0);
+        default: e->bErr = 1; return num(0);
+      }
+    }
+    default:
+      e->bErr = 1;
+      return num(0);
+  }
+}
+
+/* Render into pOut; returns -1 when the format cannot be evaluated. */
+int perf_printfmt_render(const PerfPrintFmt *p, const PerfTp *t, const uint8_t *a,
+                         size_t n, int bo, TlStr *pOut){
+  PfEval e;
+  TlStr scratch;
+  const char *z;
+  int iArg = 0;
+  if( p==0 || p->zFmt==0 ) return -1;
+  memset(&e, 0, sizeof(e));
+  e.p = p; e.t = t; e.a = a; e.n = n; e.bo = bo;
+  tl_str_init(&scratch);
+  tl_str_append(&scratch, "", 0);
+  e.pScratch = &scratch;
+  for(z=p->zFmt; *z; z++){
+    char zSpec[32];
+    int nSpec = 0, nLong = 0;
+    PfVal v;
+    char c;
+    if( *z!='%' ){ tl_str_appendc(pOut, *z); continue; }
+    if( z[1]=='%' ){ tl_str_appendc(pOut, '%'); z++; continue; }
+    zSpec[nSpec++] = '%';
+    z++;
+    while( *z && strchr("-+ #0123456789.", *z) && nSpec<20 ) zSpec[nSpec++] = *z++;
+    while( *z=='l' || *z=='h' || *z=='z' ){ if( *z=='l' ) nLong++; z++; }
+    c = *z;
+    if( c==0 || iArg>=p->nTop ){ tl_str_free(&scratch); return -1; }
+    if( c=='p' ){ c = 'x'; tl_str_append(pOut, "0x", 2); nLong = 2; }
+    v = eval(&e, p->aTop[iArg++]);
+    if( e.bErr ){ tl_str_free(&scratch); return -1; }
+    if( v.bStr && v.u==1 ){                 /* scratch-relative string */
+      size_t off = (size_t)(uintptr_t)v.z;
+      v.z = scratch.z + off;
+    }
+    switch( c ){
+      case 's':
+        if( v.bStr ){
+          zSpec[nSpec++] = '.'; zSpec[nSpec++] = '*'; zSpec[nSpec++] = 's'; zSpec[nSpec] = 0;
+          tl_str_appendf(pOut, zSpec, (int)v.n, v.z);
+        }else{
+          tl_str_appendf(pOut, "%llu", (unsigned long long)v.u);
+        }
+        break;
+      case 'd': case 'i':
+        zSpec[nSpec++] = 'l'; zSpec[nSpec++] = 'l'; zSpec[nSpec++] = 'd'; zSpec[nSpec] = 0;
+        tl_str_appendf(pOut, zSpec, nLong ? (long long)v.u : (long long)(int32_t)v.u);
+        break;
+      case 'u': case 'x': case 'X': case 'o':
+        zSpec[nSpec++] = 'l'; zSpec[nSpec++] = 'l'; zSpec[nSpec++] = c; zSpec[nSpec] = 0;
+        tl_str_appendf(pOut, zSpec, nLong ? (unsigned long long)v.u : (unsigned long long)(uint32_t)v.u);
+        break;
+      case 'c':
+        tl_str_appendc(pOut, (char)v.u);
+        break;
+      default:
+        tl_str_free(&scratch);
+        return -1;
+    }
+  }
+  tl_str_free(&scratch);
+  return pOut->bErr ? -1 : 0;
+}
