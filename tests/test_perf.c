@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "perf/perf_int.h"
+
 #define PERF_DIR TL_TESTDATA_DIR "/perf/"
 
 static const char *const azFiles[] = {
@@ -774,7 +776,54 @@ static void perf_fuzz_finds_are_read_cleanly(void **state){
   tl_test_db_close(db);
 }
 
+/* print fmt evaluation, on a format written here (C semantics are the judge) */
+static void perf_printfmt_evaluates_c_expressions(void **state){
+  PerfTpField aF[2];
+  PerfTp t;
+  PerfPrintFmt *p;
+  TlStr o;
+  uint8_t aRaw[16] = { 0 };
+  const char *zFmt;
+  char zDeep[4096];
+  int i;
+  (void)state;
+  memset(aF, 0, sizeof(aF));
+  aF[0].zName = (char*)(uintptr_t)"v";  aF[0].off = 0; aF[0].size = 4; aF[0].bSigned = 1;
+  aF[1].zName = (char*)(uintptr_t)"comm"; aF[1].off = 4; aF[1].size = 8; aF[1].bChar = 1; aF[1].bArray = 1; aF[1].nElem = 8;
+  memset(&t, 0, sizeof(t));
+  t.aField = aF; t.nField = 2;
+  aRaw[0] = 0xFA; aRaw[1] = 0xFF; aRaw[2] = 0xFF; aRaw[3] = 0xFF;   /* v = -6 */
+  memcpy(aRaw+4, "ab\0\0\0\0\0\0", 8);
+  zFmt = "\"%d %u %x %s %s %s|%5d|%-3s|\", REC->v, REC->v, -REC->v * 2 + 1, REC->comm, "
+         "(REC->v & 3) ? __print_flags(REC->v & 7, \"|\", { 1, \"A\" }, { 2, \"B\" }, { 4, \"C\" }) : \"none\", "
+         "__print_symbolic(REC->v < 0, { 0, \"pos\" }, { 1, \"neg\" }), 1 << 3, REC->comm";
+  p = perf_printfmt_parse(&t, zFmt, strlen(zFmt));
+  assert_non_null(p);
+  tl_str_init(&o);
+  tl_str_append(&o, "", 0);
+  assert_int_equal(perf_printfmt_render(p, &t, aRaw, sizeof(aRaw), TL_LE, &o), 0);
+  /* -6 = ...11111010: &3 = 2 (true), &7 = 2 -> "B"; -(-6)*2+1 = 13 */
+  assert_string_equal(o.z, "-6 4294967290 d ab B neg|    8|ab |");
+  tl_str_free(&o);
+  perf_printfmt_free(p);
+  /* what it cannot evaluate, or nests too deep, it refuses (text falls back) */
+  zFmt = "\"%s\", __print_hex(REC->comm, 8)";
+  assert_null(perf_printfmt_parse(&t, zFmt, strlen(zFmt)));
+  zFmt = "\"%d\", REC->missing";
+  assert_null(perf_printfmt_parse(&t, zFmt, strlen(zFmt)));
+  strcpy(zDeep, "\"%d\", ");
+  for(i=0; i<500; i++) strcat(zDeep, "(");
+  strcat(zDeep, "1");
+  for(i=0; i<500; i++) strcat(zDeep, ")");
+  assert_null(perf_printfmt_parse(&t, zDeep, strlen(zDeep)));
+  strcpy(zDeep, "\"%d\", 1");
+  for(i=0; i<300; i++) strcat(zDeep, " ? 1");
+  for(i=0; i<300; i++) strcat(zDeep, " : 0");
+  assert_null(perf_printfmt_parse(&t, zDeep, strlen(zDeep)));
+}
+
 TL_DEFINE_GROUP(perf,
+  cmocka_unit_test(perf_printfmt_evaluates_c_expressions),
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),

@@ -252,33 +252,35 @@ static int parse_primary(PfParse *x){
 }
 
 static int parse_expr(PfParse *x, int minPrec){
-  int lhs = parse_primary(x);
+  int lhs;
+  if( ++x->nDepth > PF_MAX_DEPTH ){ x->bErr = 1; x->nDepth--; return -1; }
+  lhs = parse_primary(x);
   for(;;){
     int prec = 0, op, rhs, i;
     const char *zSave;
     skip_ws(x);
-    if( x->bErr || x->z>=x->zEnd ) return lhs;
+    if( x->bErr || x->z>=x->zEnd ){ x->nDepth--; return lhs; }
     if( *x->z=='?' && minPrec<=0 ){
       int a, b;
       x->z++;
       a = parse_expr(x, 0);
       skip_ws(x);
-      if( x->z>=x->zEnd || *x->z!=':' ){ x->bErr = 1; return -1; }
+      if( x->z>=x->zEnd || *x->z!=':' ){ x->bErr = 1; x->nDepth--; return -1; }
       x->z++;
       b = parse_expr(x, 0);
       i = new_node(x, N_COND);
-      if( i<0 ) return -1;
+      if( i<0 ){ x->nDepth--; return -1; }
       x->p->aNode[i].a = lhs; x->p->aNode[i].b = a; x->p->aNode[i].c = b;
       lhs = i;
       continue;
     }
     zSave = x->z;
     op = binary_op(x, &prec);
-    if( op==0 ) return lhs;
-    if( prec<minPrec || prec==0 ){ x->z = zSave; return lhs; }
+    if( op==0 ){ x->nDepth--; return lhs; }
+    if( prec<minPrec || prec==0 ){ x->z = zSave; x->nDepth--; return lhs; }
     rhs = parse_expr(x, prec+1);
     i = new_node(x, N_BINARY);
-    if( i<0 ) return -1;
+    if( i<0 ){ x->nDepth--; return -1; }
     x->p->aNode[i].op = op; x->p->aNode[i].a = lhs; x->p->aNode[i].b = rhs;
     lhs = i;
   }
