@@ -21,6 +21,7 @@ SQLITE_EXTENSION_INIT3
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace.h"
 
@@ -597,6 +598,14 @@ static TlTrace *plan_trace(TlVtab *p, sqlite3_index_info *pInfo, int iPath,
     }
   }
   if( zPath==0 ){ sqlite3_free(zOptBuf); return 0; }
+  {
+    /* A FIFO can be read once: leave it to xFilter. */
+    struct stat st;
+    if( stat(zPath, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ){
+      sqlite3_free(zOptBuf);
+      return 0;
+    }
+  }
   tl_err_clear(&err);
   if( tl_trace_open(zPath, zOptions, &pTrace, &err) ) pTrace = 0;
   sqlite3_free(zOptBuf);

@@ -11,6 +11,9 @@
 #include "tltest.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -550,6 +553,41 @@ static void perf_truncation_sweep(void **state){
   tl_test_db_close(db);
 }
 
+/* perf record -o - | ...: a pipe-mode file read from a FIFO, through SQL */
+typedef struct FifoFeed FifoFeed;
+struct FifoFeed { const char *zFifo; const char *zFrom; };
+
+static void *fifo_feed(void *pArg){
+  FifoFeed *p = pArg;
+  size_t n;
+  void *a = tl_test_read_file(p->zFrom, &n);
+  FILE *f = fopen(p->zFifo, "wb");
+  if( f && a ) fwrite(a, 1, n, f);
+  if( f ) fclose(f);
+  free(a);
+  return 0;
+}
+
+static void perf_pipe_mode_from_a_fifo(void **state){
+  sqlite3 *db = tl_test_db();
+  char zFifo[512];
+  FifoFeed feed;
+  pthread_t th;
+  int64_t nFile;
+  (void)state;
+  nFile = tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "pipe.data') WHERE type='SAMPLE'");
+  snprintf(zFifo, sizeof(zFifo), "%s/perf.fifo", tl_test_tmpdir());
+  unlink(zFifo);
+  assert_int_equal(mkfifo(zFifo, 0600), 0);
+  feed.zFifo = zFifo;
+  feed.zFrom = PERF_DIR "pipe.data";
+  assert_int_equal(pthread_create(&th, 0, fifo_feed, &feed), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zFifo), nFile);
+  pthread_join(th, 0);
+  unlink(zFifo);
+  tl_test_db_close(db);
+}
+
 /* ---- synthetic files: the other byte order, corruption ------------------- */
 
 typedef struct PW PW;
@@ -837,6 +875,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
   cmocka_unit_test(perf_truncation_sweep),
+  cmocka_unit_test(perf_pipe_mode_from_a_fifo),
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
 );
