@@ -528,7 +528,123 @@ static void xray_synthetic_versions_and_byte_orders(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A position-independent ELF64 (x86-64) whose version-0 sleds hold zero
+** addresses, filled in by R_X86_64_RELATIVE relocations, as older clang
+** wrote them; built here to the ELF and XRay sled layouts.
+*/
+static void elf_put(uint8_t *a, size_t *pn, uint64_t v, int nByte){
+  int i;
+  for(i=0; i<nByte; i++) a[(*pn)++] = (uint8_t)(v >> (8*i));
+}
+
+static void xray_pie_map_with_relocations(void **state){
+  static const char zShstr[] = "\0.shstrtab\0xray_instr_map\0.rela.dyn\0.symtab\0.strtab\0";
+  static const char zStr[] = "\0_Z3fooi\0_ZN2ns3barEv\0";
+  uint8_t a[2048];
+  size_t n = 0, iShstr, iMap, iRela, iSym, iStr, iSh, k;
+  sqlite3 *db;
+  char zPath[512], *z;
+  const uint64_t fnFoo = 0x1000, fnBar = 0x1080;
+  /* sled fields to relocate: (address, function) per sled */
+  const uint64_t aFix[4][2] = { {0x1004, fnFoo}, {0x1010, fnFoo}, {0x1084, fnBar}, {0x1090, fnBar} };
+  (void)state;
+  memset(a, 0, sizeof(a));
+  n = 64;                                           /* the ELF header, written last */
+  iShstr = n; memcpy(a+n, zShstr, sizeof(zShstr)); n += sizeof(zShstr);
+  n = (n + 7) & ~(size_t)7;
+  iMap = n;                                         /* 4 sleds, version 0, addresses 0 */
+  for(k=0; k<4; k++){
+    size_t j = n;
+    elf_put(a, &n, 0, 8); elf_put(a, &n, 0, 8);
+    a[n++] = (uint8_t)(k%2);                        /* kind: enter, exit */
+    a[n++] = 1;                                     /* always instrument */
+    a[n++] = 0;                                     /* version 0 */
+    n = j + 32;
+  }
+  iRela = n;
+  for(k=0; k<4; k++){
+    elf_put(a, &n, 0x2000 + 32*k, 8);     elf_put(a, &n, 8, 8); elf_put(a, &n, aFix[k][0], 8);
+    elf_put(a, &n, 0x2000 + 32*k + 8, 8); elf_put(a, &n, 8, 8); elf_put(a, &n, aFix[k][1], 8);
+  }
+  iSym = n;
+  elf_put(a, &n, 0, 24 - 0); n = iSym + 24;         /* the null symbol */
+  elf_put(a, &n, 1, 4); a[n++] = 0x12; a[n++] = 0; elf_put(a, &n, 1, 2); elf_put(a, &n, fnFoo, 8); elf_put(a, &n, 16, 8);
+  elf_put(a, &n, 9, 4); a[n++] = 0x12; a[n++] = 0; elf_put(a, &n, 1, 2); elf_put(a, &n, fnBar, 8); elf_put(a, &n, 16, 8);
+  iStr = n; memcpy(a+n, zStr, sizeof(zStr)); n += sizeof(zStr);
+  n = (n + 7) & ~(size_t)7;
+  iSh = n;
+  {
+    /* section headers: null, .shstrtab, xray_instr_map, .rela.dyn, .symtab, .strtab */
+    struct { uint32_t name, type; uint64_t addr, off, size; uint32_t link; uint64_t entsize; } aS[6] = {
+      { 0, 0, 0, 0, 0, 0, 0 },
+      { 1, 3, 0, iShstr, sizeof(zShstr), 0, 0 },
+      { 11, 1, 0x2000, iMap, 4*32, 0, 32 },
+      { 26, 4, 0, iRela, 8*24, 4, 24 },
+      { 36, 2, 0, iSym, 3*24, 5, 24 },
+      { 44, 3, 0, iStr, sizeof(zStr), 0, 0 },
+    };
+    for(k=0; k<6; k++){
+      elf_put(a, &n, aS[k].name, 4); elf_put(a, &n, aS[k].type, 4); elf_put(a, &n, 0, 8);
+      elf_put(a, &n, aS[k].addr, 8); elf_put(a, &n, aS[k].off, 8); elf_put(a, &n, aS[k].size, 8);
+      elf_put(a, &n, aS[k].link, 4); elf_put(a, &n, 0, 4); elf_put(a, &n, 8, 8); elf_put(a, &n, aS[k].entsize, 8);
+    }
+  }
+  {
+    size_t h = 0, nEnd = n;
+    memcpy(a, "\177ELF\2\1\1", 7); h = 16;
+    elf_put(a, &h, 3, 2);                           /* ET_DYN: position-independent */
+    elf_put(a, &h, 62, 2);                          /* x86-64 */
+    elf_put(a, &h, 1, 4);
+    elf_put(a, &h, 0, 8); elf_put(a, &h, 0, 8); elf_put(a, &h, iSh, 8);
+    elf_put(a, &h, 0, 4); elf_put(a, &h, 64, 2); elf_put(a, &h, 56, 2); elf_put(a, &h, 0, 2);
+    elf_put(a, &h, 64, 2); elf_put(a, &h, 6, 2); elf_put(a, &h, 1, 2);
+    n = nEnd;
+  }
+  snprintf(zPath, sizeof(zPath), "%s/pie.elf", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  db = tl_test_db();
+  z = tl_test_sql_rows(db, "SELECT func_id, printf('0x%%x', address), name, kinds, always_instrument, sleds FROM xray_functions(%Q)", zPath);
+  assert_string_equal(z, "1|0x1000|foo(int)|function-enter,function-exit|1|2\n"
+                         "2|0x1080|ns::bar()|function-enter,function-exit|1|2");
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* Damaged FDR records: an error naming the offset, after the good records. */
+static void xray_corrupt_records_are_named(void **state){
+  sqlite3 *db = tl_test_db();
+  XW w;
+  char zPath[512];
+  sqlite3_stmt *pStmt;
+  char *zSql;
+  int nRow = 0;
+  (void)state;
+  xw_log(&w, 0, 5);
+  /* the exit of f6 (after the custom event) becomes metadata kind 120 */
+  {
+    size_t i = 32 + 16*5 + 8 + 16 + 8 + 16 + 2;       /* extents, 4 metadata, f5, arg, f6, custom + "hi" */
+    w.a[i] = (uint8_t)((120<<1) | 1);
+    snprintf(zPath, sizeof(zPath), "%s/bad-kind.xray", tl_test_tmpdir());
+    assert_int_equal(tl_test_write_file(zPath, w.a, w.n), 0);
+    zSql = sqlite3_mprintf("SELECT type FROM events(%Q)", zPath);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ) nRow++;
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_int_equal(nRow, 3);                        /* enter-arg, enter, custom event */
+    {
+      char zWant[128];
+      snprintf(zWant, sizeof(zWant), "bad-kind.xray: offset %zu: unknown metadata record kind 120", i);
+      assert_non_null(strstr(sqlite3_errmsg(db), zWant));
+    }
+    sqlite3_free(zSql);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(xray_pie_map_with_relocations),
+  cmocka_unit_test(xray_corrupt_records_are_named),
   cmocka_unit_test(xray_synthetic_versions_and_byte_orders),
   cmocka_unit_test(xray_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(xray_functions_equal_llvm_xray_extract),

@@ -12,7 +12,8 @@
 **                     u8 version; u8 pad[5];
 **
 ** From sled version 2 the addresses are relative to the field that holds
-** them. Function ids are given as llvm-xray gives them: 1 for the function
+** them; before, a position-independent binary has them filled in by RELATIVE
+** relocations (REL or RELA sections), which are applied here. Function ids are given as llvm-xray gives them: 1 for the function
 ** of the first sled, and one more each time the sled's function differs
 ** from the previous sled's. Kinds: 0 function-enter, 1 function-exit,
 ** 2 function-tail-exit, 3 log-args-enter, 4 custom-event, 5 typed-event.
@@ -149,6 +150,7 @@ typedef struct Elf Elf;
 struct Elf {
   TlBytes b;                      /* the whole file */
   int b64;                        /* ELFCLASS64 */
+  uint16_t machine;               /* e_machine */
   ElfSec *aSec; uint32_t nSec;
   uint32_t iShstr;
 };
@@ -180,7 +182,9 @@ static int elf_parse(Elf *e, const uint8_t *a, size_t n, const char *zPath, TlEr
   e->b64 = a[4]==2;
   b = tl_bytes(a, n, a[5]==1 ? TL_LE : TL_BE);
   e->b = b;
-  tl_bytes_skip(&b, 16 + 2 + 2 + 4);
+  tl_bytes_skip(&b, 16 + 2);
+  if( tl_bytes_u16e(&b, &e->machine) ) bErr = 1;
+  tl_bytes_skip(&b, 4);
   elf_word(&b, e->b64, &bErr);               /* e_entry */
   elf_word(&b, e->b64, &bErr);               /* e_phoff */
   shoff = elf_word(&b, e->b64, &bErr);
@@ -229,6 +233,68 @@ static const char *elf_str(const Elf *e, uint32_t k, uint64_t i){
   if( i>=s.n ) return 0;
   if( memchr(s.a + i, 0, s.n - (size_t)i)==0 ) return 0;
   return (const char*)s.a + i;
+}
+
+/* The RELATIVE relocation type of the machine, or 0 if not known. */
+static uint32_t relative_type(uint16_t machine){
+  switch( machine ){
+    case 62:  return 8;            /* x86-64: R_X86_64_RELATIVE */
+    case 3:   return 8;            /* i386: R_386_RELATIVE */
+    case 183: return 1027;         /* AArch64: R_AARCH64_RELATIVE */
+    case 40:  return 23;           /* ARM: R_ARM_RELATIVE */
+    case 21:  return 22;           /* PowerPC64: R_PPC64_RELATIVE */
+    default:  return 0;
+  }
+}
+
+/*
+** In a position-independent binary, sleds of versions 0 and 1 hold absolute
+** addresses that the dynamic loader fills in from RELATIVE relocations:
+** apply those that land in the map section to a copy of it (*paCopy, to be
+** freed). Returns TL_OK with *paCopy NULL when nothing applies.
+*/
+static int apply_relocations(const Elf *e, uint32_t iMap, uint8_t **paCopy, TlErr *pErr){
+  const ElfSec *m = &e->aSec[iMap];
+  TlBytes map = elf_sec(e, iMap);
+  uint32_t k, rel = relative_type(e->machine);
+  size_t szField = e->b64 ? 8 : 4;
+  *paCopy = 0;
+  if( rel==0 || map.n<szField ) return TL_OK;
+  for(k=0; k<e->nSec; k++){
+    const ElfSec *r = &e->aSec[k];
+    TlBytes b;
+    int bRela = r->type==4;
+    size_t szEnt = e->b64 ? (bRela ? 24 : 16) : (bRela ? 12 : 8);
+    if( r->type!=4 && r->type!=9 ) continue;    /* SHT_RELA, SHT_REL */
+    b = elf_sec(e, k);
+    while( tl_bytes_left(&b)>=szEnt ){
+      int bErr = 0;
+      uint64_t off = elf_word(&b, e->b64, &bErr);
+      uint64_t info = elf_word(&b, e->b64, &bErr);
+      uint64_t addend = 0, iField;
+      uint32_t type = (uint32_t)(e->b64 ? (info & 0xFFFFFFFFu) : (info & 0xFFu));
+      if( bRela ) addend = elf_word(&b, e->b64, &bErr);
+      if( bErr || type!=rel || off<m->addr || off - m->addr > map.n - szField ) continue;
+      iField = off - m->addr;
+      if( *paCopy==0 ){
+        *paCopy = malloc(map.n);
+        if( *paCopy==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+        memcpy(*paCopy, map.a, map.n);
+      }
+      if( !bRela ){                         /* REL: the addend is in place */
+        addend = e->b64 ? tl_load_u64_unchecked(*paCopy + iField, map.bo)
+                        : tl_load_u32_unchecked(*paCopy + iField, map.bo);
+      }
+      {
+        int i;
+        for(i=0; i<(int)szField; i++){
+          int sh = map.bo==TL_LE ? 8*i : 8*((int)szField-1-i);
+          (*paCopy)[iField + (size_t)i] = (uint8_t)(addend >> sh);
+        }
+      }
+    }
+  }
+  return TL_OK;
 }
 
 static int cmp_func_addr(const void *x, const void *y){
@@ -300,6 +366,7 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
   uint64_t curFn = 0;
   int32_t funcId = 1;
   int rc, nAlloc = 0;
+  uint8_t *aRelocated = 0;
   memset(m, 0, sizeof(*m));
   rc = elf_parse(&e, a, n, zPath, pErr);
   if( rc ) goto load_done;
@@ -314,6 +381,9 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
   }
   szSled = e.b64 ? 32 : 16;
   sled = elf_sec(&e, iMap);
+  rc = apply_relocations(&e, iMap, &aRelocated, pErr);
+  if( rc ) goto load_done;
+  if( aRelocated ) sled = tl_bytes(aRelocated, sled.n, sled.bo);
   if( sled.n % szSled ){
     tl_err_set(pErr, TL_ECORRUPT, e.aSec[iMap].off, "binary %s: xray_instr_map of %zu bytes is not a whole number of %zu-byte sleds",
                zPath, sled.n, szSled);
