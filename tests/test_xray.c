@@ -568,7 +568,7 @@ static void xray_pie_map_with_relocations(void **state){
     elf_put(a, &n, 0x2000 + 32*k + 8, 8); elf_put(a, &n, 8, 8); elf_put(a, &n, aFix[k][1], 8);
   }
   iSym = n;
-  elf_put(a, &n, 0, 24 - 0); n = iSym + 24;         /* the null symbol */
+  n = iSym + 24;                                    /* the null symbol: zeros */
   elf_put(a, &n, 1, 4); a[n++] = 0x12; a[n++] = 0; elf_put(a, &n, 1, 2); elf_put(a, &n, fnFoo, 8); elf_put(a, &n, 16, 8);
   elf_put(a, &n, 9, 4); a[n++] = 0x12; a[n++] = 0; elf_put(a, &n, 1, 2); elf_put(a, &n, fnBar, 8); elf_put(a, &n, 16, 8);
   iStr = n; memcpy(a+n, zStr, sizeof(zStr)); n += sizeof(zStr);

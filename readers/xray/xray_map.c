@@ -434,6 +434,7 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
 
 load_done:
   free(e.aSec);
+  free(aRelocated);
   if( rc ) xray_map_free(m);
   return rc;
 }
