@@ -93,7 +93,7 @@ static void compare_log(const char *zName){
   snprintf(zLog, sizeof(zLog), XRAY_DIR "%s.xray", zName);
   yaml_records(zYaml, &want);
   sql_records(db, zLog, &got);
-  assert_true(want.n > 50);
+  assert_true(want.n > 5);
   if( want.n!=got.n ) fail_msg("%s: %zu rows, llvm-xray lists %zu records", zName, got.n, want.n);
   for(i=0; i<want.n; i++){
     if( strcmp(want.az[i], got.az[i]) ) fail_msg("%s: ours %s, llvm-xray %s", zName, got.az[i], want.az[i]);
@@ -113,6 +113,13 @@ static void xray_fdr_records_equal_llvm_xray(void **state){
 static void xray_basic_records_equal_llvm_xray(void **state){
   (void)state;
   compare_log("basic");
+}
+
+/* the default 5 us threshold: the runtime leaves short calls out */
+static void xray_default_threshold_records_equal_llvm_xray(void **state){
+  (void)state;
+  compare_log("fdr-default");
+  compare_log("basic-default");
 }
 
 /* -O2: tail calls, with function-tail-exit records */
@@ -197,7 +204,7 @@ static void xray_truncation_and_empty_logs(void **state){
 
 /* sql/xray_account.sql prints what llvm-xray account prints. */
 static void account_sql_equals_llvm_xray_account(void **state){
-  static const char *const azLog[] = { "fdr", "basic", "fdr-O2" };
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
   sqlite3 *db = tl_test_db();
   size_t nSql, k;
   char *zSql = tl_test_read_file(TL_TESTDATA_DIR "/../sql/xray_account.sql", &nSql);
@@ -235,7 +242,7 @@ static void account_sql_equals_llvm_xray_account(void **state){
     assert_int_equal(sqlite3_step(pStmt), SQLITE_DONE);
     assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
     fclose(f);
-    assert_int_equal(nLines, 5);
+    assert_true(nLines >= 3);
   }
   free(zSql);
   tl_test_db_close(db);
@@ -642,7 +649,42 @@ static void xray_corrupt_records_are_named(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** compiler-rt 14 under-counts BufferExtents when a buffer holds typed
+** events: the records past the count are not a new buffer. What the count
+** covers is read, the rest is reported, nothing loops or fails.
+*/
+static void xray_undercounted_extents_read_what_they_cover(void **state){
+  sqlite3 *db = tl_test_db();
+  XW w;
+  char zPath[512], *z;
+  size_t iWrap = 32 + 16*5 + 8 + 16 + 8 + 16 + 2 + 8;   /* the TSCWrap record */
+  (void)state;
+  xw_log(&w, 0, 5);
+  {
+    size_t nSave = w.n;
+    w.n = 32 + 1;                                       /* BufferExtents' count */
+    xw_put(&w, (uint64_t)(iWrap - (32 + 16)), 8);       /* covers up to the wrap only */
+    w.n = nSave;
+  }
+  snprintf(zPath, sizeof(zPath), "%s/undercount.xray", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, w.a, w.n), 0);
+  z = tl_test_sql_rows(db, "SELECT type FROM events(%Q)", zPath);
+  assert_string_equal(z, "function-enter-arg\nfunction-enter\ncustom-event\nfunction-exit");
+  free(z);
+  z = tl_test_sql_text(db, "SELECT offset || ': ' || message FROM trace_warnings(%Q)", zPath);
+  {
+    char zWant[200];
+    snprintf(zWant, sizeof(zWant), "%zu: expected a BufferExtents record to start a buffer, found byte 0x07: "
+             "the last %zu bytes of the log are not read", iWrap, w.n - iWrap);
+    assert_string_equal(z, zWant);
+  }
+  free(z);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(xray_undercounted_extents_read_what_they_cover),
   cmocka_unit_test(xray_pie_map_with_relocations),
   cmocka_unit_test(xray_corrupt_records_are_named),
   cmocka_unit_test(xray_synthetic_versions_and_byte_orders),
@@ -654,6 +696,7 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),
   cmocka_unit_test(xray_basic_records_equal_llvm_xray),
+  cmocka_unit_test(xray_default_threshold_records_equal_llvm_xray),
   cmocka_unit_test(xray_tail_exit_records_equal_llvm_xray),
   cmocka_unit_test(xray_custom_events_and_threads),
   cmocka_unit_test(xray_truncation_and_empty_logs),

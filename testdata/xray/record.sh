@@ -27,7 +27,13 @@ XRAY_OPTIONS="patch_premain=false xray_logfile_base=basic-" \
   XRAY_BASIC_OPTIONS="func_duration_threshold_us=0" ./app xray-basic 2>/dev/null
 mv fdr-* fdr.xray
 mv basic-* basic.xray
-for f in fdr basic; do
+# The runtime's default duration threshold (5 us): short calls are left out.
+XRAY_OPTIONS="patch_premain=false xray_logfile_base=def-" \
+  XRAY_FDR_OPTIONS="buffer_size=512 buffer_max=64" ./app xray-fdr 2>/dev/null
+mv def-* fdr-default.xray
+XRAY_OPTIONS="patch_premain=false xray_logfile_base=defb-" ./app xray-basic 2>/dev/null
+mv defb-* basic-default.xray
+for f in fdr basic fdr-default basic-default; do
   llvm-xray convert -output-format=yaml $f.xray > $f.yaml
   llvm-xray convert -instr_map=./app -symbolize -output-format=yaml $f.xray > $f.sym.yaml
   llvm-xray account -instr_map=./app $f.xray > $f.account.txt 2>/dev/null || true
@@ -44,7 +50,7 @@ clang++ -O1 -pthread -o app.map.elf app.o stubs.o
 strip --strip-debug app.map.elf
 rm -f app.o stubs.o
 llvm-xray extract --symbolize app.map.elf > app.map.yaml
-for f in fdr basic; do
+for f in fdr basic fdr-default basic-default; do
   llvm-xray convert -instr_map=app.map.elf -symbolize -output-format=yaml $f.xray > $f.sym.yaml
   llvm-xray account -instr_map=app.map.elf $f.xray > $f.account.txt
 done
