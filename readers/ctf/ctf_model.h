@@ -3,8 +3,8 @@
 **
 ** Both metadata front ends produce this model: the TSDL parser (CTF 1.8)
 ** and, later, a JSON fragment parser (CTF 2). The stream decoder only
-** reads the model, never TSDL text or JSON. Nothing in this header is
-** used yet: it fixes the shape the parser and decoder are written against.
+** reads the model, never TSDL text or JSON. The TSDL parser
+** (tsdl_parse.c) fills it; the decoder is not written yet.
 **
 ** Field classes form a tree. Each node is owned by exactly one parent (a
 ** typealias or typedef is copied where it is used), so freeing the tree is
