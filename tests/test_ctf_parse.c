@@ -24,8 +24,9 @@ static const char zMeta[] =
   "clock { name = monotonic; freq = 1000000; offset_s = 1700000000; offset = 250;\n"
   "  absolute = TRUE; description = \"mono\"; };\n"
   "typealias integer { size = 27; align = 1; map = clock.monotonic.value; } := ts27;\n"
+  "struct ev_hdr { uint8_t id; ts27 timestamp; } align(8);\n"
   "stream { id = 3;\n"
-  " event.header := struct { uint8_t id; ts27 timestamp; } align(8);\n"
+  " event.header := struct ev_hdr;\n"
   " packet.context := struct { uint32_t content_size, packet_size; uint8_t cpu_id; };\n"
   "};\n"
   "callsite { name = \"x\"; func = \"f\"; ip = 0x1; file = \"a.c\"; line = 3; };\n"
@@ -134,6 +135,7 @@ static void parse_errors(void **state){
     { "event { fields := struct { foo x; }; };", TL_ECORRUPT, "unknown type 'foo'" },
     { "clock { freq = 0; name = c; };", TL_ECORRUPT, "freq is 0" },
     { "bogus;", TL_ECORRUPT, "top-level block" },
+    { "stream { event.header := struct nope; };", TL_ECORRUPT, "undeclared struct 'nope'" },
     { "event { fields := struct { string a; }; }; event { fields := struct { string b; }; };",
       TL_ECORRUPT, "defined twice" },
     { "event { fields := string; };", TL_ECORRUPT, "must be a struct" },

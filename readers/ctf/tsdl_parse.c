@@ -270,6 +270,29 @@ static int tsdl_struct_body(TsdlParse *p, TlCtfField *f){
   return rc;
 }
 
+/* Add an alias (takes pType, frees it on failure). */
+static int tsdl_add_alias(TsdlParse *p, const char *z, size_t n, TlCtfField *pType){
+  TsdlAlias *a = realloc(p->aAlias, sizeof(TsdlAlias)*(size_t)(p->nAlias+1));
+  if( a==0 ){ tl_ctf_field_free(pType); return tsdl_oom(p); }
+  p->aAlias = a;
+  a[p->nAlias].zName = tsdl_dup(z, n);
+  if( a[p->nAlias].zName==0 ){ tl_ctf_field_free(pType); return tsdl_oom(p); }
+  a[p->nAlias].pType = pType;
+  p->nAlias++;
+  return TL_OK;
+}
+
+/* The latest alias named z[0..n), or NULL. */
+static const TlCtfField *tsdl_find_alias(TsdlParse *p, const char *z, size_t n){
+  int i;
+  for(i=p->nAlias-1; i>=0; i--){
+    if( strlen(p->aAlias[i].zName)==n && memcmp(p->aAlias[i].zName, z, n)==0 ){
+      return p->aAlias[i].pType;
+    }
+  }
+  return 0;
+}
+
 /* A type specifier: builtin, struct, enum or alias name. */
 static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
   int rc, i;
@@ -313,11 +336,33 @@ static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
     f->nAlign = 1;
     if( (rc = tsdl_next(p)) ) goto fail;
     if( p->tok.eKind==TL_TSDL_IDENT ){
-      rc = tl_err_set(p->pErr, TL_EUNSUPPORTED, p->tok.iOff,
-                      "metadata line %d: named structs are not supported yet", p->tok.iLine);
+      /* struct NAME { ... }: declare; struct NAME: use a declared one. */
+      char zName[80];
+      TlTsdlTok name = p->tok;
+      if( name.n > sizeof(zName)-8 ){ rc = tsdl_fail(p, "a shorter struct name"); goto fail; }
+      snprintf(zName, sizeof(zName), "struct %.*s", (int)name.n, name.z);
+      if( (rc = tsdl_next(p)) ) goto fail;
+      if( tsdl_is(p, "{") ){
+        TlCtfField *c;
+        if( (rc = tsdl_struct_body(p, f)) ) goto fail;
+        c = tsdl_copy(f);
+        if( c==0 ){ rc = tsdl_oom(p); goto fail; }
+        if( (rc = tsdl_add_alias(p, zName, strlen(zName), c)) ) goto fail;
+      }else{
+        const TlCtfField *d = tsdl_find_alias(p, zName, strlen(zName));
+        if( d==0 ){
+          rc = tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                          "metadata line %d: undeclared struct '%.*s'", name.iLine,
+                          (int)name.n, name.z);
+          goto fail;
+        }
+        tl_ctf_field_free(f);
+        f = tsdl_copy(d);
+        if( f==0 ) return tsdl_oom(p);
+      }
+    }else if( (rc = tsdl_struct_body(p, f)) ){
       goto fail;
     }
-    if( (rc = tsdl_struct_body(p, f)) ) goto fail;
   }else if( tsdl_is(p, "enum") ){
     TlCtfField *c = 0;
     uint64_t next = 0;
@@ -394,18 +439,11 @@ static int tsdl_field_type(TsdlParse *p, TlCtfField **ppOut){
 /* typealias TYPE := NAME ; */
 static int tsdl_typealias(TsdlParse *p){
   TlCtfField *t = 0;
-  TsdlAlias *a;
   int rc;
   if( (rc = tsdl_next(p)) || (rc = tsdl_field_type(p, &t)) ) return rc;
   if( (rc = tsdl_expect(p, ":=")) ) goto fail;
   if( p->tok.eKind!=TL_TSDL_IDENT ){ rc = tsdl_fail(p, "an alias name"); goto fail; }
-  a = realloc(p->aAlias, sizeof(TsdlAlias)*(size_t)(p->nAlias+1));
-  if( a==0 ){ rc = tsdl_oom(p); goto fail; }
-  p->aAlias = a;
-  a[p->nAlias].zName = tsdl_dup(p->tok.z, p->tok.n);
-  if( a[p->nAlias].zName==0 ){ rc = tsdl_oom(p); goto fail; }
-  a[p->nAlias].pType = t;
-  p->nAlias++;
+  if( (rc = tsdl_add_alias(p, p->tok.z, p->tok.n, t)) ) return rc;
   if( (rc = tsdl_next(p)) ) return rc;
   return tsdl_expect(p, ";");
 fail:
@@ -747,6 +785,12 @@ int tl_tsdl_parse(const char *z, size_t n, TlCtfModel *pModel, TlErr *pErr){
     else if( tsdl_is(&p, "clock") ) rc = tsdl_clock(&p);
     else if( tsdl_is(&p, "env") ) rc = tsdl_env(&p);
     else if( tsdl_is(&p, "callsite") ) rc = tsdl_skip_block(&p);
+    else if( tsdl_is(&p, "struct") ){
+      TlCtfField *t = 0;
+      rc = tsdl_field_type(&p, &t);
+      tl_ctf_field_free(t);
+      if( rc==0 ) rc = tsdl_expect(&p, ";");
+    }
     else rc = tsdl_fail(&p, "a top-level block (trace, stream, event, clock, env, typealias)");
   }
   for(i=0; i<p.nAlias; i++){
