@@ -34,7 +34,7 @@ static const char zMeta[] =
   " fields := struct {\n"
   "   enum : uint8_t { A, B = 5, \"C D\" = 10 ... 20, E } e;\n"
   "   floating_point { exp_dig = 8; mant_dig = 24; byte_order = native; } f;\n"
-  "   string s; s5 bits[4][2];\n"
+  "   string s; s5 bits[4];\n"
   " };\n"
   "};\n";
 
@@ -112,13 +112,11 @@ static void parse_full_metadata(void **state){
   assert_int_equal(h->nBits, 32);
   assert_int_equal(h->bo, TL_BE);
   assert_int_equal(f->aMember[2].pType->eKind, TL_CTF_STRING);
-  /* s5 bits[4][2]: array of 4 arrays of 2 five-bit signed integers. */
+  /* s5 bits[4]: array of 4 five-bit signed integers. */
   h = f->aMember[3].pType;
   assert_int_equal(h->eKind, TL_CTF_ARRAY);
-  assert_true(h->nLen==2);
-  assert_int_equal(h->pElem->eKind, TL_CTF_ARRAY);
-  assert_true(h->pElem->nLen==4);
-  h = h->pElem->pElem;
+  assert_true(h->nLen==4);
+  h = h->pElem;
   assert_int_equal(h->nBits, 5);
   assert_int_equal(h->bSigned, 1);
   assert_int_equal(h->bo, TL_BE);
