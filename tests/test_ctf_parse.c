@@ -125,6 +125,65 @@ static void parse_full_metadata(void **state){
   tl_ctf_model_free(&m);
 }
 
+/* LTTng-style headers: a variant on an enum id, and sequences. */
+static const char zVar[] =
+  "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+  "typealias integer { size = 27; align = 1; signed = false; } := uint27_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "trace { major = 1; minor = 8; byte_order = le; };\n"
+  "struct event_header_compact {\n"
+  "  enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+  "  variant <id> {\n"
+  "    struct { uint27_t timestamp; } compact;\n"
+  "    struct { uint32_t id; uint64_t timestamp; } extended;\n"
+  "  } v;\n"
+  "} align(8);\n"
+  "stream { event.header := struct event_header_compact; };\n"
+  "event { name = e; fields := struct {\n"
+  "  uint32_t n; struct { uint32_t m; string s[m]; } in; uint64_t a[n];\n"
+  "  uint64_t b[event.fields.in.m];\n"
+  "}; };\n";
+
+static void parse_variants_and_sequences(void **state){
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *h, *v, *f, *q;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(zVar, strlen(zVar), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  h = m.aStream[0].pEvHeader;
+  assert_int_equal(h->nAlign, 8);
+  v = h->aMember[1].pType;
+  assert_int_equal(v->eKind, TL_CTF_VARIANT);
+  assert_int_equal(v->nMember, 2);
+  assert_string_equal(v->aMember[1].zName, "extended");
+  /* The tag is member 0 of the event header scope. */
+  assert_int_equal(v->ref.iScope, TL_CTF_SCOPE_EV_HEADER);
+  assert_int_equal(v->ref.nPath, 1);
+  assert_int_equal(v->ref.aPath[0], 0);
+  f = m.aStream[0].aEvent[0].pPayload;
+  /* in.s[m]: m is member 0 of member 1 ("in") of the payload. */
+  q = f->aMember[1].pType->aMember[1].pType;
+  assert_int_equal(q->eKind, TL_CTF_SEQUENCE);
+  assert_int_equal(q->pElem->eKind, TL_CTF_STRING);
+  assert_int_equal(q->ref.iScope, TL_CTF_SCOPE_EV_PAYLOAD);
+  assert_int_equal(q->ref.nPath, 2);
+  assert_int_equal(q->ref.aPath[0], 1);
+  assert_int_equal(q->ref.aPath[1], 0);
+  /* a[n]: n is member 0 of the payload. */
+  q = f->aMember[2].pType;
+  assert_int_equal(q->eKind, TL_CTF_SEQUENCE);
+  assert_int_equal(q->ref.nPath, 1);
+  assert_int_equal(q->ref.aPath[0], 0);
+  /* b[event.fields.in.m]: absolute, same target as in.s[m]. */
+  q = f->aMember[3].pType;
+  assert_int_equal(q->ref.nPath, 2);
+  assert_int_equal(q->ref.aPath[0], 1);
+  assert_int_equal(q->ref.aPath[1], 0);
+  tl_ctf_model_free(&m);
+}
+
 static void parse_errors(void **state){
   static const struct { const char *z; int rc; const char *zMsg; } a[] = {
     { "trace { major = 1; ", TL_ECORRUPT, "expected an attribute name" },
@@ -137,7 +196,10 @@ static void parse_errors(void **state){
     { "event { fields := struct { string a; }; }; event { fields := struct { string b; }; };",
       TL_ECORRUPT, "defined twice" },
     { "event { fields := string; };", TL_ECORRUPT, "must be a struct" },
-    { "event { fields := variant <t> { string a; }; };", TL_EUNSUPPORTED, "variants" },
+    { "event { fields := struct { variant <t> { string a; } v; }; };", TL_ECORRUPT, "names no earlier field" },
+    { "event { fields := struct { string t; variant <t> { string a; } v; }; };", TL_ECORRUPT, "must be an enum" },
+    { "event { fields := struct { string t; string a[t]; }; };", TL_ECORRUPT, "must be an integer" },
+    { "event { fields := struct { string a[stream.packet.context.n]; }; };", TL_EUNSUPPORTED, "another scope" },
   };
   size_t k;
   (void)state;
@@ -170,6 +232,7 @@ static void parse_deep_nesting_is_an_error(void **state){
 
 TL_DEFINE_GROUP(ctf_parse,
   cmocka_unit_test(parse_full_metadata),
+  cmocka_unit_test(parse_variants_and_sequences),
   cmocka_unit_test(parse_errors),
   cmocka_unit_test(parse_deep_nesting_is_an_error),
 );

@@ -31,6 +31,10 @@ struct TsdlParse {
   int nAlias;
   TsdlAlias *aAlias;
   int nDepth;
+  int iScope;                     /* scope being parsed, -1 outside one */
+  int nStack;                     /* structs/variants being parsed */
+  TlCtfField *aStack[TSDL_MAX_DEPTH+1];
+  int aInParent[TSDL_MAX_DEPTH+1];/* member index of each in its parent */
 };
 
 static char *tsdl_dup(const char *z, size_t n){
@@ -102,6 +106,12 @@ static TlCtfField *tsdl_copy(const TlCtfField *f){
       c->aMember[i].pType = tsdl_copy(f->aMember[i].pType);
       if( c->aMember[i].zName==0 || c->aMember[i].pType==0 ) goto oom;
     }
+  }
+  if( f->ref.nPath ){
+    c->ref.aPath = malloc(sizeof(int)*(size_t)f->ref.nPath);
+    if( c->ref.aPath==0 ) goto oom;
+    memcpy(c->ref.aPath, f->ref.aPath, sizeof(int)*(size_t)f->ref.nPath);
+    c->ref.nPath = f->ref.nPath;
   }
   if( f->pElem ){
     c->pElem = tsdl_copy(f->pElem);
@@ -210,8 +220,115 @@ static int tsdl_oom(TsdlParse *p){
   return tl_err_set(p->pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
 }
 
-/* A struct body "{ type name; ... }" into f (a TL_CTF_STRUCT). */
+static int tsdl_struct_members(TsdlParse *p, TlCtfField *f);
+
+/* Members of f, with f on the stack for field references. */
 static int tsdl_struct_body(TsdlParse *p, TlCtfField *f){
+  int rc;
+  if( p->nStack>TSDL_MAX_DEPTH ){
+    return tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
+                      "metadata line %d: types nested deeper than %d", p->tok.iLine, TSDL_MAX_DEPTH);
+  }
+  p->aInParent[p->nStack] = p->nStack>0 ? p->aStack[p->nStack-1]->nMember : 0;
+  p->aStack[p->nStack++] = f;
+  rc = tsdl_struct_members(p, f);
+  p->nStack--;
+  return rc;
+}
+
+/* Index of member z[0..n) in struct/variant f, or -1. */
+static int tsdl_member(const TlCtfField *f, const char *z, size_t n){
+  int i;
+  if( f==0 || (f->eKind!=TL_CTF_STRUCT && f->eKind!=TL_CTF_VARIANT) ) return -1;
+  for(i=0; i<f->nMember; i++){
+    if( strlen(f->aMember[i].zName)==n && memcmp(f->aMember[i].zName, z, n)==0 ) return i;
+  }
+  return -1;
+}
+
+/*
+** A field reference (a.b or event.fields.a.b) at the current token, to a
+** field already parsed in an enclosing struct of the scope being parsed.
+** *ppTarget is the referenced field class.
+*/
+static int tsdl_ref(TsdlParse *p, TlCtfRef *pRef, const TlCtfField **ppTarget){
+  static const char *const azScope[TL_CTF_NSCOPE] = {
+    "trace.packet.header.", "stream.packet.context.", "stream.event.header.",
+    "stream.event.context.", "event.context.", "event.fields.",
+  };
+  char z[256];
+  TlTsdlTok first = p->tok;
+  int aPath[TSDL_MAX_DEPTH+16];
+  int nPath = 0, k, rc, j, bAbs = 0;
+  const char *zRest;
+  const TlCtfField *f = 0;
+  size_t n = 0;
+  for(;;){
+    if( p->tok.eKind!=TL_TSDL_IDENT ) return tsdl_fail(p, "a field name");
+    if( n + p->tok.n + 2 > sizeof(z) ) return tsdl_fail(p, "a shorter field reference");
+    memcpy(z+n, p->tok.z, p->tok.n); n += p->tok.n; z[n] = 0;
+    if( (rc = tsdl_next(p)) ) return rc;
+    if( !tsdl_is(p, ".") ) break;
+    z[n++] = '.';
+    if( (rc = tsdl_next(p)) ) return rc;
+  }
+  zRest = z;
+  for(k=0; k<TL_CTF_NSCOPE; k++){
+    size_t m = strlen(azScope[k]);
+    if( strncmp(z, azScope[k], m)==0 ){
+      if( k!=p->iScope || p->nStack==0 ){
+        return tl_err_set(p->pErr, TL_EUNSUPPORTED, first.iOff,
+                          "metadata line %d: reference '%s' to another scope is not supported yet",
+                          first.iLine, z);
+      }
+      zRest = z + m;
+      bAbs = 1;
+    }
+  }
+  /* Find the first name, innermost struct first (absolute: the root). */
+  {
+    const char *zDot = strchr(zRest, '.');
+    size_t n0 = zDot ? (size_t)(zDot-zRest) : strlen(zRest);
+    for(k = bAbs ? 0 : p->nStack-1; k>=0; k--){
+      j = tsdl_member(p->aStack[k], zRest, n0);
+      if( j>=0 ) break;
+      if( bAbs ) k = -1;
+    }
+    if( k<0 ){
+      return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
+                        "metadata line %d: field reference '%s' names no earlier field",
+                        first.iLine, z);
+    }
+    for(rc=1; rc<=k; rc++) aPath[nPath++] = p->aInParent[rc];
+    aPath[nPath++] = j;
+    f = p->aStack[k]->aMember[j].pType;
+    zRest = zDot ? zDot+1 : 0;
+  }
+  while( zRest ){
+    const char *zDot = strchr(zRest, '.');
+    size_t n0 = zDot ? (size_t)(zDot-zRest) : strlen(zRest);
+    j = tsdl_member(f, zRest, n0);
+    if( j<0 || nPath>=(int)(sizeof(aPath)/sizeof(aPath[0])) ){
+      return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
+                        "metadata line %d: field reference '%s' names no earlier field",
+                        first.iLine, z);
+    }
+    aPath[nPath++] = j;
+    f = f->aMember[j].pType;
+    zRest = zDot ? zDot+1 : 0;
+  }
+  free(pRef->aPath);
+  pRef->aPath = malloc(sizeof(int)*(size_t)nPath);
+  if( pRef->aPath==0 ) return tsdl_oom(p);
+  memcpy(pRef->aPath, aPath, sizeof(int)*(size_t)nPath);
+  pRef->nPath = nPath;
+  pRef->iScope = p->iScope;
+  *ppTarget = f;
+  return TL_OK;
+}
+
+/* A struct body "{ type name; ... }" into f (a TL_CTF_STRUCT). */
+static int tsdl_struct_members(TsdlParse *p, TlCtfField *f){
   int rc;
   if( (rc = tsdl_expect(p, "{")) ) return rc;
   while( !tsdl_is(p, "}") ){
@@ -228,9 +345,20 @@ static int tsdl_struct_body(TsdlParse *p, TlCtfField *f){
         TlCtfField *arr;
         if( (rc = tsdl_next(p)) ) break;
         if( p->tok.eKind!=TL_TSDL_INT ){
-          rc = tl_err_set(p->pErr, TL_EUNSUPPORTED, p->tok.iOff,
-                          "metadata line %d: sequences are not supported yet", p->tok.iLine);
-          break;
+          const TlCtfField *pLen = 0;
+          arr = tsdl_new(TL_CTF_SEQUENCE, m->bo);
+          if( arr==0 ){ rc = tsdl_oom(p); break; }
+          arr->nAlign = m->nAlign;
+          arr->pElem = m;
+          m = arr;
+          if( (rc = tsdl_ref(p, &arr->ref, &pLen)) ) break;
+          if( pLen->eKind!=TL_CTF_INT && pLen->eKind!=TL_CTF_ENUM ){
+            rc = tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
+                            "metadata line %d: sequence length must be an integer", p->tok.iLine);
+            break;
+          }
+          rc = tsdl_expect(p, "]");
+          continue;
         }
         arr = tsdl_new(TL_CTF_ARRAY, m->bo);
         if( arr==0 ){ rc = tsdl_oom(p); break; }
@@ -401,8 +529,55 @@ static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
     }
     if( (rc = tsdl_expect(p, "}")) ) goto fail;
   }else if( tsdl_is(p, "variant") ){
-    return tl_err_set(p->pErr, TL_EUNSUPPORTED, p->tok.iOff,
-                      "metadata line %d: variants are not supported yet", p->tok.iLine);
+    const TlCtfField *pTag = 0;
+    char zName[80];
+    TlTsdlTok name;
+    zName[0] = 0;
+    f = tsdl_new(TL_CTF_VARIANT, p->pModel->bo);
+    if( f==0 ) return tsdl_oom(p);
+    f->nAlign = 1;
+    f->ref.iScope = -1;
+    if( (rc = tsdl_next(p)) ) goto fail;
+    name = p->tok;
+    if( name.eKind==TL_TSDL_IDENT ){
+      if( name.n > sizeof(zName)-9 ){ rc = tsdl_fail(p, "a shorter variant name"); goto fail; }
+      snprintf(zName, sizeof(zName), "variant %.*s", (int)name.n, name.z);
+      if( (rc = tsdl_next(p)) ) goto fail;
+    }
+    if( tsdl_is(p, "<") ){
+      if( (rc = tsdl_next(p)) || (rc = tsdl_ref(p, &f->ref, &pTag)) ) goto fail;
+      if( pTag->eKind!=TL_CTF_ENUM ){
+        rc = tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                        "metadata line %d: variant tag must be an enum", name.iLine);
+        goto fail;
+      }
+      if( (rc = tsdl_expect(p, ">")) ) goto fail;
+    }
+    if( tsdl_is(p, "{") ){
+      if( (rc = tsdl_struct_body(p, f)) ) goto fail;
+      f->eKind = TL_CTF_VARIANT;
+      f->nAlign = 1;
+      if( zName[0] ){
+        TlCtfField *c = tsdl_copy(f);
+        if( c==0 ){ rc = tsdl_oom(p); goto fail; }
+        free(c->ref.aPath); c->ref.aPath = 0; c->ref.nPath = 0;
+        if( (rc = tsdl_add_alias(p, zName, strlen(zName), c)) ) goto fail;
+      }
+    }else{
+      const TlCtfField *d = zName[0] ? tsdl_find_alias(p, zName, strlen(zName)) : 0;
+      TlCtfField *c;
+      if( d==0 ){
+        rc = tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                        "metadata line %d: undeclared variant", name.iLine);
+        goto fail;
+      }
+      c = tsdl_copy(d);
+      if( c==0 ){ rc = tsdl_oom(p); goto fail; }
+      c->ref = f->ref;
+      f->ref.aPath = 0; f->ref.nPath = 0;
+      tl_ctf_field_free(f);
+      f = c;
+    }
   }else if( p->tok.eKind==TL_TSDL_IDENT ){
     for(i=p->nAlias-1; i>=0; i--){
       if( tl_tsdl_tok_is(&p->tok, TL_TSDL_IDENT, p->aAlias[i].zName) ) break;
@@ -586,6 +761,19 @@ static TlCtfStreamClass *tsdl_stream(TsdlParse *p, uint64_t id){
   return &a[m->nStream++];
 }
 
+/*
+** References made where the scope was not known (in a struct declared
+** outside any scope) are relative to that struct; once it is used as a
+** scope's root they belong to that scope.
+*/
+static void tsdl_fix_scope(TlCtfField *f, int iScope){
+  int i;
+  if( f==0 ) return;
+  if( f->ref.nPath>0 && f->ref.iScope<0 ) f->ref.iScope = iScope;
+  for(i=0; i<f->nMember; i++) tsdl_fix_scope(f->aMember[i].pType, iScope);
+  tsdl_fix_scope(f->pElem, iScope);
+}
+
 /* Set *pp to a parsed type, complaining if it was set before. */
 static int tsdl_scope(TsdlParse *p, TlCtfField **pp, const TlTsdlTok *pKey){
   int rc;
@@ -600,6 +788,7 @@ static int tsdl_scope(TsdlParse *p, TlCtfField **pp, const TlTsdlTok *pKey){
     return tl_err_set(p->pErr, TL_ECORRUPT, pKey->iOff,
                       "metadata line %d: a scope must be a struct", pKey->iLine);
   }
+  tsdl_fix_scope(f, p->iScope);
   *pp = f;
   return TL_OK;
 }
@@ -631,7 +820,14 @@ static int tsdl_block(TsdlParse *p, int eBlock){
                         "metadata line %d: unknown scope '%s'", first.iLine, zKey);
         goto out;
       }
-      if( (rc = tsdl_scope(p, pp, &first)) ) goto out;
+      p->iScope = pp==&m->pPktHeader ? TL_CTF_SCOPE_PKT_HEADER
+                : pp==&pPktCtx ? TL_CTF_SCOPE_PKT_CONTEXT
+                : pp==&pEvHdr ? TL_CTF_SCOPE_EV_HEADER
+                : pp==&pEvCtx ? (eBlock==1 ? TL_CTF_SCOPE_EV_SCONTEXT : TL_CTF_SCOPE_EV_CONTEXT)
+                : TL_CTF_SCOPE_EV_PAYLOAD;
+      rc = tsdl_scope(p, pp, &first);
+      p->iScope = -1;
+      if( rc ) goto out;
     }else{
       if( (rc = tsdl_expect(p, "=")) ) goto out;
       if( eBlock==0 && strcmp(zKey, "byte_order")==0 ){
@@ -775,6 +971,7 @@ int tl_tsdl_parse(const char *z, size_t n, TlCtfModel *pModel, TlErr *pErr){
   pModel->bo = tsdl_trace_order(z, n);
   p.pErr = pErr;
   p.pModel = pModel;
+  p.iScope = -1;
   tl_tsdl_lex_init(&p.lx, z, n);
   rc = tsdl_next(&p);
   while( rc==0 && p.tok.eKind!=TL_TSDL_EOF ){
