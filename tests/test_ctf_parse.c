@@ -184,6 +184,28 @@ static void parse_variants_and_sequences(void **state){
   tl_ctf_model_free(&m);
 }
 
+static void parse_multiword_alias_names(void **state){
+  static const char z[] =
+    "typealias integer { size = 64; signed = false; } := unsigned long;\n"
+    "typealias integer { size = 16; signed = true; } := short;\n"
+    "event { fields := struct { unsigned long a; short b; unsigned long c[2]; }; };\n";
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *f;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(z, strlen(z), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  f = m.aStream[0].aEvent[0].pPayload;
+  assert_int_equal(f->nMember, 3);
+  assert_string_equal(f->aMember[0].zName, "a");
+  assert_int_equal(f->aMember[0].pType->nBits, 64);
+  assert_string_equal(f->aMember[1].zName, "b");
+  assert_int_equal(f->aMember[1].pType->bSigned, 1);
+  assert_string_equal(f->aMember[2].zName, "c");
+  assert_int_equal(f->aMember[2].pType->pElem->nBits, 64);
+  tl_ctf_model_free(&m);
+}
+
 static void parse_errors(void **state){
   static const struct { const char *z; int rc; const char *zMsg; } a[] = {
     { "trace { major = 1; ", TL_ECORRUPT, "expected an attribute name" },
@@ -233,6 +255,7 @@ static void parse_deep_nesting_is_an_error(void **state){
 TL_DEFINE_GROUP(ctf_parse,
   cmocka_unit_test(parse_full_metadata),
   cmocka_unit_test(parse_variants_and_sequences),
+  cmocka_unit_test(parse_multiword_alias_names),
   cmocka_unit_test(parse_errors),
   cmocka_unit_test(parse_deep_nesting_is_an_error),
 );

@@ -579,17 +579,40 @@ static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
       f = c;
     }
   }else if( p->tok.eKind==TL_TSDL_IDENT ){
-    for(i=p->nAlias-1; i>=0; i--){
-      if( tl_tsdl_tok_is(&p->tok, TL_TSDL_IDENT, p->aAlias[i].zName) ) break;
+    /*
+    ** An alias name may be several words ("unsigned long"): take the
+    ** longest run of up to 4 identifiers that names an alias, and
+    ** rewind the lexer to just after it.
+    */
+    TlTsdlLex aLx[4];
+    TlTsdlTok aTok[4];
+    char zName[256];
+    size_t an[4], n = 0;
+    int nTok = 0, k;
+    const TlCtfField *d = 0;
+    TlTsdlTok first = p->tok;
+    while( nTok<4 && p->tok.eKind==TL_TSDL_IDENT && n + p->tok.n + 2 <= sizeof(zName) ){
+      if( nTok ) zName[n++] = ' ';
+      memcpy(zName+n, p->tok.z, p->tok.n);
+      n += p->tok.n;
+      an[nTok] = n;
+      if( (rc = tsdl_next(p)) ) return rc;
+      aLx[nTok] = p->lx;
+      aTok[nTok] = p->tok;
+      nTok++;
     }
-    if( i<0 ){
-      return tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
-                        "metadata line %d: unknown type '%.*s'", p->tok.iLine,
-                        (int)(p->tok.n>40 ? 40 : p->tok.n), p->tok.z);
+    for(k=nTok-1; k>=0 && d==0; k--){
+      d = tsdl_find_alias(p, zName, an[k]);
+      if( d ){ p->lx = aLx[k]; p->tok = aTok[k]; }
     }
-    f = tsdl_copy(p->aAlias[i].pType);
+    (void)i;
+    if( d==0 ){
+      return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
+                        "metadata line %d: unknown type '%.*s'", first.iLine,
+                        (int)(first.n>40 ? 40 : first.n), first.z);
+    }
+    f = tsdl_copy(d);
     if( f==0 ) return tsdl_oom(p);
-    if( (rc = tsdl_next(p)) ) goto fail;
   }else{
     return tsdl_fail(p, "a type");
   }
@@ -617,9 +640,20 @@ static int tsdl_typealias(TsdlParse *p){
   int rc;
   if( (rc = tsdl_next(p)) || (rc = tsdl_field_type(p, &t)) ) return rc;
   if( (rc = tsdl_expect(p, ":=")) ) goto fail;
-  if( p->tok.eKind!=TL_TSDL_IDENT ){ rc = tsdl_fail(p, "an alias name"); goto fail; }
-  if( (rc = tsdl_add_alias(p, p->tok.z, p->tok.n, t)) ) return rc;
-  if( (rc = tsdl_next(p)) ) return rc;
+  {
+    /* The alias name: one or more identifiers ("unsigned long"). */
+    char zName[256];
+    size_t n = 0;
+    if( p->tok.eKind!=TL_TSDL_IDENT ){ rc = tsdl_fail(p, "an alias name"); goto fail; }
+    while( p->tok.eKind==TL_TSDL_IDENT ){
+      if( n + p->tok.n + 2 > sizeof(zName) ){ rc = tsdl_fail(p, "a shorter alias name"); goto fail; }
+      if( n ) zName[n++] = ' ';
+      memcpy(zName+n, p->tok.z, p->tok.n);
+      n += p->tok.n;
+      if( (rc = tsdl_next(p)) ) goto fail;
+    }
+    if( (rc = tsdl_add_alias(p, zName, n, t)) ) return rc;
+  }
   return tsdl_expect(p, ";");
 fail:
   tl_ctf_field_free(t);
