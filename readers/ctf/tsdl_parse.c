@@ -127,6 +127,7 @@ oom:
 static int tsdl_int_value(TsdlParse *p, int64_t *pV, uint64_t *pU){
   int bNeg = 0, rc;
   if( tsdl_is(p, "-") ){ bNeg = 1; if( (rc = tsdl_next(p)) ) return rc; }
+  else if( tsdl_is(p, "+") ){ if( (rc = tsdl_next(p)) ) return rc; }
   if( p->tok.eKind!=TL_TSDL_INT ) return tsdl_fail(p, "an integer");
   if( pU ) *pU = p->tok.iVal;
   if( pV ) *pV = bNeg ? -(int64_t)p->tok.iVal : (int64_t)p->tok.iVal;
@@ -192,6 +193,13 @@ static int tsdl_number_attrs(TsdlParse *p, TlCtfField *f){
                           "metadata line %d: map names undefined clock '%.*s'",
                           name.iLine, (int)name.n, name.z);
       }
+    }else if( !tl_tsdl_tok_is(&key, TL_TSDL_IDENT, "size")
+           && !tl_tsdl_tok_is(&key, TL_TSDL_IDENT, "align")
+           && !tl_tsdl_tok_is(&key, TL_TSDL_IDENT, "exp_dig")
+           && !tl_tsdl_tok_is(&key, TL_TSDL_IDENT, "mant_dig") ){
+      /* Unknown attribute: ignored, as babeltrace2 does (with a warning). */
+      if( tsdl_is(p, "-") || tsdl_is(p, "+") ) rc = tsdl_next(p);
+      if( rc==0 ) rc = tsdl_next(p);
     }else{
       rc = tsdl_int_value(p, &v, 0);
       if( rc==0 ){
@@ -729,7 +737,7 @@ static int tsdl_clock(TsdlParse *p){
       rc = tsdl_next(p);
     }else{
       /* uuid, description, precision: not needed for decoding. */
-      if( tsdl_is(p, "-") ) rc = tsdl_next(p);
+      if( tsdl_is(p, "-") || tsdl_is(p, "+") ) rc = tsdl_next(p);
       if( rc==0 ) rc = tsdl_next(p);
     }
     if( rc || (rc = tsdl_expect(p, ";")) ) return rc;
@@ -753,6 +761,7 @@ static int tsdl_env(TsdlParse *p){
     if( key.eKind!=TL_TSDL_IDENT ) return tsdl_fail(p, "an env key");
     if( (rc = tsdl_next(p)) || (rc = tsdl_expect(p, "=")) ) return rc;
     if( tsdl_is(p, "-") ){ bNeg = 1; if( (rc = tsdl_next(p)) ) return rc; }
+    else if( tsdl_is(p, "+") ){ if( (rc = tsdl_next(p)) ) return rc; }
     val = p->tok;
     if( val.eKind!=TL_TSDL_INT && val.eKind!=TL_TSDL_STRING && val.eKind!=TL_TSDL_IDENT ){
       return tsdl_fail(p, "an env value");
@@ -850,9 +859,15 @@ static int tsdl_block(TsdlParse *p, int eBlock){
       else if( eBlock==2 && strcmp(zKey, "context")==0 ) pp = &pEvCtx;
       else if( eBlock==2 && strcmp(zKey, "fields")==0 ) pp = &pPayload;
       else{
-        rc = tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
-                        "metadata line %d: unknown scope '%s'", first.iLine, zKey);
-        goto out;
+        /* Unknown type attribute: parsed and ignored, as babeltrace2 does. */
+        TlCtfField *t = 0;
+        rc = tsdl_field_type(p, &t);
+        tl_ctf_field_free(t);
+        if( rc ) goto out;
+      }
+      if( pp==0 ){
+        if( (rc = tsdl_expect(p, ";")) ) goto out;
+        continue;
       }
       p->iScope = pp==&m->pPktHeader ? TL_CTF_SCOPE_PKT_HEADER
                 : pp==&pPktCtx ? TL_CTF_SCOPE_PKT_CONTEXT
@@ -886,7 +901,7 @@ static int tsdl_block(TsdlParse *p, int eBlock){
         rc = tsdl_int_value(p, &logLevel, 0);
       }else{
         /* uuid, model.emf.uri and the like: one value, not needed. */
-        if( tsdl_is(p, "-") ) rc = tsdl_next(p);
+        if( tsdl_is(p, "-") || tsdl_is(p, "+") ) rc = tsdl_next(p);
         if( rc==0 ) rc = tsdl_next(p);
       }
       if( rc ) goto out;
