@@ -140,10 +140,11 @@ static const char zVar[] =
   "    struct { uint32_t id; uint64_t timestamp; } extended;\n"
   "  } v;\n"
   "} align(8);\n"
-  "stream { event.header := struct event_header_compact; };\n"
+  "stream { packet.context := struct { uint32_t cnt; uint32_t other; };\n"
+  "  event.header := struct event_header_compact; };\n"
   "event { name = e; fields := struct {\n"
   "  uint32_t n; struct { uint32_t m; string s[m]; } in; uint64_t a[n];\n"
-  "  uint64_t b[event.fields.in.m];\n"
+  "  uint64_t b[event.fields.in.m]; uint32_t c[stream.packet.context.other];\n"
   "}; };\n";
 
 static void parse_variants_and_sequences(void **state){
@@ -182,6 +183,12 @@ static void parse_variants_and_sequences(void **state){
   assert_int_equal(q->ref.nPath, 2);
   assert_int_equal(q->ref.aPath[0], 1);
   assert_int_equal(q->ref.aPath[1], 0);
+  /* c[stream.packet.context.other]: member 1 of the packet context. */
+  q = f->aMember[4].pType;
+  assert_int_equal(q->eKind, TL_CTF_SEQUENCE);
+  assert_int_equal(q->ref.iScope, TL_CTF_SCOPE_PKT_CONTEXT);
+  assert_int_equal(q->ref.nPath, 1);
+  assert_int_equal(q->ref.aPath[0], 1);
   tl_ctf_model_free(&m);
 }
 
@@ -222,7 +229,7 @@ static void parse_errors(void **state){
     { "event { fields := struct { variant <t> { string a; } v; }; };", TL_ECORRUPT, "names no earlier field" },
     { "event { fields := struct { string t; variant <t> { string a; } v; }; };", TL_ECORRUPT, "must be an enum" },
     { "event { fields := struct { string t; string a[t]; }; };", TL_ECORRUPT, "must be an integer" },
-    { "event { fields := struct { string a[stream.packet.context.n]; }; };", TL_EUNSUPPORTED, "another scope" },
+    { "event { fields := struct { string a[stream.packet.context.n]; }; };", TL_ECORRUPT, "names no earlier field" },
   };
   size_t k;
   (void)state;

@@ -32,6 +32,7 @@ struct TsdlParse {
   TsdlAlias *aAlias;
   int nDepth;
   int iScope;                     /* scope being parsed, -1 outside one */
+  const TlCtfField *apScope[TL_CTF_NSCOPE]; /* roots of scopes already parsed */
   int nStack;                     /* structs/variants being parsed */
   TlCtfField *aStack[TSDL_MAX_DEPTH+1];
   int aInParent[TSDL_MAX_DEPTH+1];/* member index of each in its parent */
@@ -267,7 +268,7 @@ static int tsdl_ref(TsdlParse *p, TlCtfRef *pRef, const TlCtfField **ppTarget){
   char z[256];
   TlTsdlTok first = p->tok;
   int aPath[TSDL_MAX_DEPTH+16];
-  int nPath = 0, k, rc, j, bAbs = 0;
+  int nPath = 0, k, rc, j, bAbs = 0, bOther = 0;
   const char *zRest;
   const TlCtfField *f = 0;
   size_t n = 0;
@@ -284,12 +285,19 @@ static int tsdl_ref(TsdlParse *p, TlCtfRef *pRef, const TlCtfField **ppTarget){
   for(k=0; k<TL_CTF_NSCOPE; k++){
     size_t m = strlen(azScope[k]);
     if( strncmp(z, azScope[k], m)==0 ){
-      if( k!=p->iScope || p->nStack==0 ){
-        return tl_err_set(p->pErr, TL_EUNSUPPORTED, first.iOff,
-                          "metadata line %d: reference '%s' to another scope is not supported yet",
-                          first.iLine, z);
-      }
       zRest = z + m;
+      if( k!=p->iScope || p->nStack==0 ){
+        /* Another scope, parsed before this one. */
+        f = p->apScope[k];
+        if( k==p->iScope || f==0 ){
+          return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
+                            "metadata line %d: field reference '%s' names no earlier field",
+                            first.iLine, z);
+        }
+        pRef->iScope = k;
+        bOther = 1;
+        goto descend;
+      }
       bAbs = 1;
     }
   }
@@ -312,6 +320,7 @@ static int tsdl_ref(TsdlParse *p, TlCtfRef *pRef, const TlCtfField **ppTarget){
     f = p->aStack[k]->aMember[j].pType;
     zRest = zDot ? zDot+1 : 0;
   }
+descend:
   while( zRest ){
     const char *zDot = strchr(zRest, '.');
     size_t n0 = zDot ? (size_t)(zDot-zRest) : strlen(zRest);
@@ -330,7 +339,7 @@ static int tsdl_ref(TsdlParse *p, TlCtfRef *pRef, const TlCtfField **ppTarget){
   if( pRef->aPath==0 ) return tsdl_oom(p);
   memcpy(pRef->aPath, aPath, sizeof(int)*(size_t)nPath);
   pRef->nPath = nPath;
-  pRef->iScope = p->iScope;
+  if( !bOther ) pRef->iScope = p->iScope;
   *ppTarget = f;
   return TL_OK;
 }
@@ -836,6 +845,34 @@ static int tsdl_scope(TsdlParse *p, TlCtfField **pp, const TlTsdlTok *pKey){
   return TL_OK;
 }
 
+/*
+** The scopes an absolute reference can reach from a block: the trace's
+** packet header, the stream class's scopes (those of the block being
+** parsed, or of stream class iStream for an event), the event's context.
+*/
+static void tsdl_scopes(TsdlParse *p, int eBlock, uint64_t iStream,
+                        const TlCtfField *pPktCtx, const TlCtfField *pEvHdr,
+                        const TlCtfField *pSCtx, const TlCtfField *pEvCtx){
+  TlCtfModel *m = p->pModel;
+  int i;
+  memset((void*)p->apScope, 0, sizeof(p->apScope));
+  p->apScope[TL_CTF_SCOPE_PKT_HEADER] = m->pPktHeader;
+  if( eBlock==1 ){
+    p->apScope[TL_CTF_SCOPE_PKT_CONTEXT] = pPktCtx;
+    p->apScope[TL_CTF_SCOPE_EV_HEADER] = pEvHdr;
+    p->apScope[TL_CTF_SCOPE_EV_SCONTEXT] = pSCtx;
+  }else if( eBlock==2 ){
+    for(i=0; i<m->nStream; i++){
+      if( m->aStream[i].id==iStream ){
+        p->apScope[TL_CTF_SCOPE_PKT_CONTEXT] = m->aStream[i].pPktContext;
+        p->apScope[TL_CTF_SCOPE_EV_HEADER] = m->aStream[i].pEvHeader;
+        p->apScope[TL_CTF_SCOPE_EV_SCONTEXT] = m->aStream[i].pEvContext;
+      }
+    }
+    p->apScope[TL_CTF_SCOPE_EV_CONTEXT] = pEvCtx;
+  }
+}
+
 /* trace, stream and event blocks. eBlock: 0 trace, 1 stream, 2 event. */
 static int tsdl_block(TsdlParse *p, int eBlock){
   TlCtfModel *m = p->pModel;
@@ -874,6 +911,9 @@ static int tsdl_block(TsdlParse *p, int eBlock){
                 : pp==&pEvHdr ? TL_CTF_SCOPE_EV_HEADER
                 : pp==&pEvCtx ? (eBlock==1 ? TL_CTF_SCOPE_EV_SCONTEXT : TL_CTF_SCOPE_EV_CONTEXT)
                 : TL_CTF_SCOPE_EV_PAYLOAD;
+      tsdl_scopes(p, eBlock, bStreamId ? streamId : (eBlock==1 && bId ? id : 0),
+                  eBlock==1 ? pPktCtx : 0, eBlock==1 ? pEvHdr : 0,
+                  eBlock==1 ? pEvCtx : 0, eBlock==2 ? pEvCtx : 0);
       rc = tsdl_scope(p, pp, &first);
       p->iScope = -1;
       if( rc ) goto out;
