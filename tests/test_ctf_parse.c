@@ -260,10 +260,51 @@ static void parse_deep_nesting_is_an_error(void **state){
   free(z);
 }
 
+/*
+** Every prefix of the metadata, and the metadata with each byte replaced,
+** either parses or fails with a message; run under ASan this checks that
+** no input reads out of bounds or leaks.
+*/
+static void parse_prefixes_and_mutations_fail_cleanly(void **state){
+  static const char *const azSrc[] = { zMeta, zVar };
+  static const char aRepl[] = { '{', '}', ';', '[', '<', '0', 'x', ' ' };
+  size_t k, i, r;
+  (void)state;
+  for(k=0; k<2; k++){
+    size_t n = strlen(azSrc[k]);
+    char *z = malloc(n+1);
+    assert_non_null(z);
+    for(i=0; i<=n; i++){
+      TlCtfModel m;
+      TlErr e;
+      int rc;
+      tl_err_clear(&e);
+      rc = tl_tsdl_parse(azSrc[k], i, &m, &e);
+      if( rc==TL_OK ) tl_ctf_model_free(&m);
+      else assert_true(rc<0 && e.zMsg[0]!=0);
+    }
+    for(i=0; i<n; i++){
+      for(r=0; r<sizeof(aRepl); r++){
+        TlCtfModel m;
+        TlErr e;
+        int rc;
+        memcpy(z, azSrc[k], n+1);
+        z[i] = aRepl[r];
+        tl_err_clear(&e);
+        rc = tl_tsdl_parse(z, n, &m, &e);
+        if( rc==TL_OK ) tl_ctf_model_free(&m);
+        else assert_true(rc<0 && e.zMsg[0]!=0);
+      }
+    }
+    free(z);
+  }
+}
+
 TL_DEFINE_GROUP(ctf_parse,
   cmocka_unit_test(parse_full_metadata),
   cmocka_unit_test(parse_variants_and_sequences),
   cmocka_unit_test(parse_multiword_alias_names),
   cmocka_unit_test(parse_errors),
   cmocka_unit_test(parse_deep_nesting_is_an_error),
+  cmocka_unit_test(parse_prefixes_and_mutations_fail_cleanly),
 );
