@@ -83,8 +83,41 @@ static void floats_and_strings(void **state){
   assert_int_equal(tl_ctf_bits_float(&c, 8, 16, TL_LE, &d), -1);
 }
 
+static void clock_wrap_rule(void **state){
+  (void)state;
+  /* 27-bit field: same high bits while the low bits grow. */
+  assert_true(tl_ctf_clock_update(0x10000005ull, 0x0000010, 27)==0x10000010ull);
+  /* Low bits went down: one wrap of 2^27. */
+  assert_true(tl_ctf_clock_update(0x17ffff00ull, 0x0000010, 27)==0x18000010ull);
+  /* Equal low bits: no wrap. */
+  assert_true(tl_ctf_clock_update(0x1000abcdull, 0xabcd, 27)==0x1000abcdull);
+  /* A 64-bit field replaces the value. */
+  assert_true(tl_ctf_clock_update(500, 7, 64)==7);
+}
+
+static void clock_to_ns(void **state){
+  int64_t ns;
+  (void)state;
+  /* 1 GHz: cycles are ns. */
+  assert_int_equal(tl_ctf_clock_ns(1000000000, 1700000000, 250, 1000, &ns), 0);
+  assert_true(ns==1700000000000001250ll);
+  /* 1 MHz: a cycle is 1000 ns. */
+  assert_int_equal(tl_ctf_clock_ns(1000000, 2, 3, 5, &ns), 0);
+  assert_true(ns==2000000000ll + 3000 + 5000);
+  /* 3 Hz: 2 cycles = 666666666.67 ns, truncated. */
+  assert_int_equal(tl_ctf_clock_ns(3, 0, 0, 2, &ns), 0);
+  assert_true(ns==666666666);
+  /* Negative offset_s. */
+  assert_int_equal(tl_ctf_clock_ns(1000000000, -1, 0, 10, &ns), 0);
+  assert_true(ns==-999999990ll);
+  assert_int_equal(tl_ctf_clock_ns(0, 0, 0, 1, &ns), -1);
+  assert_int_equal(tl_ctf_clock_ns(1, 0, 0, UINT64_MAX, &ns), -1);
+}
+
 TL_DEFINE_GROUP(ctf_decode,
   cmocka_unit_test(bitfields_le_and_be),
   cmocka_unit_test(alignment_and_content_end),
   cmocka_unit_test(floats_and_strings),
+  cmocka_unit_test(clock_wrap_rule),
+  cmocka_unit_test(clock_to_ns),
 );

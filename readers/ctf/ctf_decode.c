@@ -75,3 +75,32 @@ int tl_ctf_bits_string(TlCtfBits *p, const char **pz, size_t *pn){
   p->iBit = (uint64_t)b.i * 8;
   return 0;
 }
+
+uint64_t tl_ctf_clock_update(uint64_t prev, uint64_t v, unsigned nBits){
+  uint64_t mask, cur;
+  if( nBits>=64 ) return v;
+  mask = ((uint64_t)1 << nBits) - 1;
+  v &= mask;
+  cur = (prev & ~mask) | v;
+  if( v < (prev & mask) ) cur += (uint64_t)1 << nBits;
+  return cur;
+}
+
+/* cycles * 1e9 / freq, truncated; -1 if it exceeds INT64_MAX. */
+static int ctf_cycles_ns(uint64_t freq, uint64_t cycles, __int128 *pNs){
+  unsigned __int128 x = (unsigned __int128)cycles * 1000000000u / freq;
+  if( x > (unsigned __int128)INT64_MAX ) return -1;
+  *pNs = (__int128)x;
+  return 0;
+}
+
+int tl_ctf_clock_ns(uint64_t freq, int64_t offsetS, uint64_t offset,
+                    uint64_t cycles, int64_t *pNs){
+  __int128 a, b, t;
+  if( freq==0 ) return -1;
+  if( ctf_cycles_ns(freq, offset, &a) || ctf_cycles_ns(freq, cycles, &b) ) return -1;
+  t = (__int128)offsetS * 1000000000 + a + b;
+  if( t > INT64_MAX || t < INT64_MIN ) return -1;
+  *pNs = (int64_t)t;
+  return 0;
+}

@@ -41,4 +41,22 @@ int tl_ctf_bits_float(TlCtfBits*, unsigned nAlign, unsigned nBits, int bo, doubl
 */
 int tl_ctf_bits_string(TlCtfBits*, const char **pz, size_t *pn);
 
+
+
+/*
+** The clock value after a field of nBits (1..64) holding v updates a clock
+** whose previous value is prev: the low nBits are replaced, and when the
+** result is below prev the field wrapped, so 2^nBits is added (the CTF
+** 1.8 rule for narrow timestamp fields such as LTTng's 27-bit ones).
+*/
+uint64_t tl_ctf_clock_update(uint64_t prev, uint64_t v, unsigned nBits);
+
+/*
+** Nanoseconds from the clock's origin for a value in cycles:
+** offsetS * 1e9 + (offset + cycles) * 1e9 / freq, in exact integer
+** arithmetic (each of offset and cycles converted then truncated).
+** Returns -1 when freq is 0 or the result does not fit int64.
+*/
+int tl_ctf_clock_ns(uint64_t freq, int64_t offsetS, uint64_t offset,
+                    uint64_t cycles, int64_t *pNs);
 #endif
