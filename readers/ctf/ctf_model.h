@@ -1,0 +1,138 @@
+/*
+** ctf_model.h: the format-neutral CTF trace model.
+**
+** Both metadata front ends produce this model: the TSDL parser (CTF 1.8)
+** and, later, a JSON fragment parser (CTF 2). The stream decoder only
+** reads the model, never TSDL text or JSON. The TSDL parser
+** (tsdl_parse.c) fills it; the decoder is not written yet.
+**
+** Field classes form a tree. Each node is owned by exactly one parent (a
+** typealias or typedef is copied where it is used), so freeing the tree is
+** a plain recursive walk.
+*/
+#ifndef TL_CTF_MODEL_H
+#define TL_CTF_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* TlCtfField.eKind */
+#define TL_CTF_INT       1        /* integer (also the container of an enum) */
+#define TL_CTF_ENUM      2        /* integer with labelled ranges */
+#define TL_CTF_FLOAT     3        /* IEEE 754 binary32/binary64 */
+#define TL_CTF_STRING    4        /* NUL-terminated bytes */
+#define TL_CTF_STRUCT    5        /* named members in order */
+#define TL_CTF_VARIANT   6        /* one option chosen by an enum tag */
+#define TL_CTF_ARRAY     7        /* fixed length */
+#define TL_CTF_SEQUENCE  8        /* length from an earlier integer field */
+
+/* Byte order of a field: TL_LE/TL_BE from bytes.h; native = the trace's. */
+
+/* Dynamic scopes, the roots a field reference can start from. */
+#define TL_CTF_SCOPE_PKT_HEADER    0
+#define TL_CTF_SCOPE_PKT_CONTEXT   1
+#define TL_CTF_SCOPE_EV_HEADER     2
+#define TL_CTF_SCOPE_EV_SCONTEXT   3   /* stream event context */
+#define TL_CTF_SCOPE_EV_CONTEXT    4
+#define TL_CTF_SCOPE_EV_PAYLOAD    5
+#define TL_CTF_NSCOPE              6
+
+typedef struct TlCtfField TlCtfField;
+typedef struct TlCtfMember TlCtfMember;
+typedef struct TlCtfRange TlCtfRange;
+typedef struct TlCtfRef TlCtfRef;
+
+/*
+** A resolved field reference (variant tag, sequence length): the scope and
+** the path of member indexes from the scope's root struct. The TSDL parser
+** resolves relative names to this form, so the decoder needs no lookups.
+*/
+struct TlCtfRef {
+  int iScope;                     /* TL_CTF_SCOPE_... */
+  int nPath;                      /* members in aPath */
+  int *aPath;                     /* member index at each level */
+};
+
+/* One enum mapping: [lo, hi] (signed or unsigned as the container). */
+struct TlCtfRange {
+  char *zLabel;
+  uint64_t lo, hi;                /* two's complement when signed */
+};
+
+/* A struct member or variant option. */
+struct TlCtfMember {
+  char *zName;
+  TlCtfField *pType;
+};
+
+struct TlCtfField {
+  int eKind;                      /* TL_CTF_... */
+  int nAlign;                     /* alignment in bits (1 = none) */
+  /* TL_CTF_INT, TL_CTF_ENUM (container), TL_CTF_FLOAT */
+  int nBits;                      /* size (float: exp+mant bits) */
+  int nExpDig, nMantDig;          /* TL_CTF_FLOAT */
+  int bSigned;
+  int bo;                         /* TL_LE or TL_BE, resolved */
+  int nBase;                      /* 2, 8, 10, 16 (display only) */
+  int bText;                      /* encoding = UTF8/ASCII on an int array */
+  int iClock;                     /* map = clock.X.value: index, or -1 */
+  /* TL_CTF_ENUM */
+  int nRange;
+  TlCtfRange *aRange;
+  /* TL_CTF_STRUCT, TL_CTF_VARIANT */
+  int nMember;
+  TlCtfMember *aMember;
+  /* TL_CTF_VARIANT tag, TL_CTF_SEQUENCE length */
+  TlCtfRef ref;
+  /* TL_CTF_ARRAY, TL_CTF_SEQUENCE */
+  uint64_t nLen;                  /* TL_CTF_ARRAY element count */
+  TlCtfField *pElem;
+};
+
+typedef struct TlCtfClock TlCtfClock;
+struct TlCtfClock {
+  char *zName;
+  uint64_t freq;                  /* Hz, > 0 */
+  int64_t offsetS;                /* offset_s */
+  uint64_t offset;                /* offset, in cycles */
+  int bAbsolute;
+  uint8_t aUuid[16];
+  int bUuid;
+};
+
+typedef struct TlCtfEventClass TlCtfEventClass;
+struct TlCtfEventClass {
+  uint64_t id;
+  char *zName;
+  int64_t logLevel;               /* INT64_MIN if absent */
+  TlCtfField *pContext;           /* event.context or NULL */
+  TlCtfField *pPayload;           /* event.fields or NULL */
+};
+
+typedef struct TlCtfStreamClass TlCtfStreamClass;
+struct TlCtfStreamClass {
+  uint64_t id;
+  TlCtfField *pPktContext;        /* packet.context or NULL */
+  TlCtfField *pEvHeader;          /* event.header or NULL */
+  TlCtfField *pEvContext;         /* event.context or NULL */
+  int nEvent;
+  TlCtfEventClass *aEvent;        /* sorted by id */
+};
+
+typedef struct TlCtfModel TlCtfModel;
+struct TlCtfModel {
+  int major, minor;               /* 1.8 for TSDL */
+  int bo;                         /* trace byte order */
+  uint8_t aUuid[16];
+  int bUuid;
+  TlCtfField *pPktHeader;         /* trace.packet.header or NULL */
+  int nClock;
+  TlCtfClock *aClock;
+  int nStream;
+  TlCtfStreamClass *aStream;      /* sorted by id */
+  int nEnv;
+  char **azEnvKey;                /* env entries, values as text */
+  char **azEnvVal;
+};
+
+#endif

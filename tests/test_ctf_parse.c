@@ -1,0 +1,310 @@
+/*
+** test_ctf_parse.c: the TSDL parser (TSDL text to the trace model).
+** Expected values follow from the CTF 1.8 specification's rules.
+*/
+#include "tltest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "ctf/tsdl_parse.h"
+
+static const char zMeta[] =
+  "/* CTF 1.8 */\r\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\r\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 5; signed = true; byte_order = be; base = x; aa = bb; } := s5;\n"
+  "trace {\n major = 1; minor = 8; byte_order = be; test3 = +1234;\n"
+  " uuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\";\n"
+  " packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; };\n"
+  "};\n"
+  "env { hostname = \"box\"; tracer_major = +2; neg = -3; };\n"
+  "clock { name = monotonic; freq = 1000000; offset_s = 1700000000; offset = 250;\n"
+  "  absolute = TRUE; description = \"mono\"; };\n"
+  "typealias integer { size = 27; align = 1; map = clock.monotonic.value; } := ts27;\n"
+  "struct ev_hdr { uint8_t id; ts27 timestamp; } align(8);\n"
+  "stream { id = 3;\n"
+  " event.header := struct ev_hdr;\n"
+  " packet.context := struct { uint32_t content_size, packet_size; uint8_t cpu_id; };\n"
+  " unknown_scope := struct { uint8_t x; };\n"
+  "};\n"
+  "callsite { name = \"x\"; func = \"f\"; ip = 0x1; file = \"a.c\"; line = 3; };\n"
+  "event { name = \"my:ev\"; id = 7; stream_id = 3; loglevel = 13;\n"
+  " fields := struct {\n"
+  "   enum : uint8_t { A, B = 5, \"C D\" = 10 ... 20, E } e;\n"
+  "   floating_point { exp_dig = 8; mant_dig = 24; byte_order = native; } f;\n"
+  "   string s; s5 bits[4];\n"
+  " };\n"
+  "};\n";
+
+static void parse_full_metadata(void **state){
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *f, *h;
+  const TlCtfStreamClass *s;
+  const TlCtfEventClass *ev;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(zMeta, strlen(zMeta), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  assert_int_equal(m.major, 1);
+  assert_int_equal(m.minor, 8);
+  assert_int_equal(m.bo, TL_BE);
+  /* packet.header */
+  h = m.pPktHeader;
+  assert_non_null(h);
+  assert_int_equal(h->eKind, TL_CTF_STRUCT);
+  assert_int_equal(h->nMember, 3);
+  assert_string_equal(h->aMember[1].zName, "uuid");
+  assert_int_equal(h->aMember[1].pType->eKind, TL_CTF_ARRAY);
+  assert_true(h->aMember[1].pType->nLen==16);
+  assert_int_equal(h->aMember[1].pType->pElem->nBits, 8);
+  /* Aliases declared before the trace block default to its byte order. */
+  assert_int_equal(h->aMember[0].pType->nBits, 32);
+  assert_int_equal(h->aMember[0].pType->bo, TL_BE);
+  assert_int_equal(h->aMember[0].pType->nAlign, 8);
+  /* env */
+  assert_int_equal(m.nEnv, 3);
+  assert_string_equal(m.azEnvKey[0], "hostname");
+  assert_string_equal(m.azEnvVal[0], "box");
+  assert_string_equal(m.azEnvVal[1], "2");
+  assert_string_equal(m.azEnvVal[2], "-3");
+  /* clock */
+  assert_int_equal(m.nClock, 1);
+  assert_string_equal(m.aClock[0].zName, "monotonic");
+  assert_true(m.aClock[0].freq==1000000);
+  assert_true(m.aClock[0].offsetS==1700000000);
+  assert_true(m.aClock[0].offset==250);
+  assert_int_equal(m.aClock[0].bAbsolute, 1);
+  /* stream */
+  assert_int_equal(m.nStream, 1);
+  s = &m.aStream[0];
+  assert_true(s->id==3);
+  assert_int_equal(s->pEvHeader->nAlign, 8);
+  f = s->pEvHeader->aMember[1].pType;
+  assert_int_equal(f->nBits, 27);
+  assert_int_equal(f->nAlign, 1);
+  assert_int_equal(f->iClock, 0);
+  assert_int_equal(s->pPktContext->nMember, 3);
+  assert_string_equal(s->pPktContext->aMember[1].zName, "packet_size");
+  assert_true(s->pEvContext==0);
+  /* event */
+  assert_int_equal(s->nEvent, 1);
+  ev = &s->aEvent[0];
+  assert_true(ev->id==7);
+  assert_string_equal(ev->zName, "my:ev");
+  assert_true(ev->logLevel==13);
+  f = ev->pPayload;
+  assert_int_equal(f->nMember, 4);
+  /* enum: unnamed entries follow the previous range's end. */
+  h = f->aMember[0].pType;
+  assert_int_equal(h->eKind, TL_CTF_ENUM);
+  assert_int_equal(h->nRange, 4);
+  assert_string_equal(h->aRange[0].zLabel, "A");
+  assert_true(h->aRange[0].lo==0 && h->aRange[0].hi==0);
+  assert_true(h->aRange[1].lo==5 && h->aRange[1].hi==5);
+  assert_string_equal(h->aRange[2].zLabel, "C D");
+  assert_true(h->aRange[2].lo==10 && h->aRange[2].hi==20);
+  assert_true(h->aRange[3].lo==21 && h->aRange[3].hi==21);
+  /* float: native = the trace's byte order (be). */
+  h = f->aMember[1].pType;
+  assert_int_equal(h->eKind, TL_CTF_FLOAT);
+  assert_int_equal(h->nBits, 32);
+  assert_int_equal(h->bo, TL_BE);
+  assert_int_equal(f->aMember[2].pType->eKind, TL_CTF_STRING);
+  /* s5 bits[4]: array of 4 five-bit signed integers. */
+  h = f->aMember[3].pType;
+  assert_int_equal(h->eKind, TL_CTF_ARRAY);
+  assert_true(h->nLen==4);
+  h = h->pElem;
+  assert_int_equal(h->nBits, 5);
+  assert_int_equal(h->bSigned, 1);
+  assert_int_equal(h->bo, TL_BE);
+  assert_int_equal(h->nBase, 16);
+  assert_int_equal(h->nAlign, 1);
+  tl_ctf_model_free(&m);
+}
+
+/* LTTng-style headers: a variant on an enum id, and sequences. */
+static const char zVar[] =
+  "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+  "typealias integer { size = 27; align = 1; signed = false; } := uint27_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "trace { major = 1; minor = 8; byte_order = le; };\n"
+  "struct event_header_compact {\n"
+  "  enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+  "  variant <id> {\n"
+  "    struct { uint27_t timestamp; } compact;\n"
+  "    struct { uint32_t id; uint64_t timestamp; } extended;\n"
+  "  } v;\n"
+  "} align(8);\n"
+  "stream { packet.context := struct { uint32_t cnt; uint32_t other; };\n"
+  "  event.header := struct event_header_compact; };\n"
+  "event { name = e; fields := struct {\n"
+  "  uint32_t n; struct { uint32_t m; string s[m]; } in; uint64_t a[n];\n"
+  "  uint64_t b[event.fields.in.m]; uint32_t c[stream.packet.context.other];\n"
+  "}; };\n";
+
+static void parse_variants_and_sequences(void **state){
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *h, *v, *f, *q;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(zVar, strlen(zVar), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  h = m.aStream[0].pEvHeader;
+  assert_int_equal(h->nAlign, 8);
+  v = h->aMember[1].pType;
+  assert_int_equal(v->eKind, TL_CTF_VARIANT);
+  assert_int_equal(v->nMember, 2);
+  assert_string_equal(v->aMember[1].zName, "extended");
+  /* The tag is member 0 of the event header scope. */
+  assert_int_equal(v->ref.iScope, TL_CTF_SCOPE_EV_HEADER);
+  assert_int_equal(v->ref.nPath, 1);
+  assert_int_equal(v->ref.aPath[0], 0);
+  f = m.aStream[0].aEvent[0].pPayload;
+  /* in.s[m]: m is member 0 of member 1 ("in") of the payload. */
+  q = f->aMember[1].pType->aMember[1].pType;
+  assert_int_equal(q->eKind, TL_CTF_SEQUENCE);
+  assert_int_equal(q->pElem->eKind, TL_CTF_STRING);
+  assert_int_equal(q->ref.iScope, TL_CTF_SCOPE_EV_PAYLOAD);
+  assert_int_equal(q->ref.nPath, 2);
+  assert_int_equal(q->ref.aPath[0], 1);
+  assert_int_equal(q->ref.aPath[1], 0);
+  /* a[n]: n is member 0 of the payload. */
+  q = f->aMember[2].pType;
+  assert_int_equal(q->eKind, TL_CTF_SEQUENCE);
+  assert_int_equal(q->ref.nPath, 1);
+  assert_int_equal(q->ref.aPath[0], 0);
+  /* b[event.fields.in.m]: absolute, same target as in.s[m]. */
+  q = f->aMember[3].pType;
+  assert_int_equal(q->ref.nPath, 2);
+  assert_int_equal(q->ref.aPath[0], 1);
+  assert_int_equal(q->ref.aPath[1], 0);
+  /* c[stream.packet.context.other]: member 1 of the packet context. */
+  q = f->aMember[4].pType;
+  assert_int_equal(q->eKind, TL_CTF_SEQUENCE);
+  assert_int_equal(q->ref.iScope, TL_CTF_SCOPE_PKT_CONTEXT);
+  assert_int_equal(q->ref.nPath, 1);
+  assert_int_equal(q->ref.aPath[0], 1);
+  tl_ctf_model_free(&m);
+}
+
+static void parse_multiword_alias_names(void **state){
+  static const char z[] =
+    "typealias integer { size = 64; signed = false; } := unsigned long;\n"
+    "typealias integer { size = 16; signed = true; } := short;\n"
+    "event { fields := struct { unsigned long a; short b; unsigned long c[2]; }; };\n";
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *f;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(z, strlen(z), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  f = m.aStream[0].aEvent[0].pPayload;
+  assert_int_equal(f->nMember, 3);
+  assert_string_equal(f->aMember[0].zName, "a");
+  assert_int_equal(f->aMember[0].pType->nBits, 64);
+  assert_string_equal(f->aMember[1].zName, "b");
+  assert_int_equal(f->aMember[1].pType->bSigned, 1);
+  assert_string_equal(f->aMember[2].zName, "c");
+  assert_int_equal(f->aMember[2].pType->pElem->nBits, 64);
+  tl_ctf_model_free(&m);
+}
+
+static void parse_errors(void **state){
+  static const struct { const char *z; int rc; const char *zMsg; } a[] = {
+    { "trace { major = 1; ", TL_ECORRUPT, "expected an attribute name" },
+    { "typealias integer { size = 65; } := x;", TL_ECORRUPT, "size must be 1..64" },
+    { "typealias integer { size = 8; map = clock.nope.value; } := x;", TL_ECORRUPT, "undefined clock 'nope'" },
+    { "event { fields := struct { foo x; }; };", TL_ECORRUPT, "unknown type 'foo'" },
+    { "clock { freq = 0; name = c; };", TL_ECORRUPT, "freq is 0" },
+    { "bogus;", TL_ECORRUPT, "top-level block" },
+    { "stream { event.header := struct nope; };", TL_ECORRUPT, "undeclared struct 'nope'" },
+    { "event { fields := struct { string a; }; }; event { fields := struct { string b; }; };",
+      TL_ECORRUPT, "defined twice" },
+    { "event { fields := string; };", TL_ECORRUPT, "must be a struct" },
+    { "event { fields := struct { variant <t> { string a; } v; }; };", TL_ECORRUPT, "names no earlier field" },
+    { "event { fields := struct { string t; variant <t> { string a; } v; }; };", TL_ECORRUPT, "must be an enum" },
+    { "event { fields := struct { string t; string a[t]; }; };", TL_ECORRUPT, "must be an integer" },
+    { "event { fields := struct { string a[stream.packet.context.n]; }; };", TL_ECORRUPT, "names no earlier field" },
+  };
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
+    TlCtfModel m;
+    TlErr e;
+    tl_err_clear(&e);
+    assert_int_equal(tl_tsdl_parse(a[k].z, strlen(a[k].z), &m, &e), a[k].rc);
+    if( strstr(e.zMsg, a[k].zMsg)==0 ) fail_msg("case %d: %s", (int)k, e.zMsg);
+    assert_int_equal(m.nStream, 0);
+  }
+}
+
+static void parse_deep_nesting_is_an_error(void **state){
+  TlCtfModel m;
+  TlErr e;
+  size_t i, n = 0;
+  int nDeep = 100000;
+  char *z = malloc((size_t)nDeep*12 + 64);
+  (void)state;
+  assert_non_null(z);
+  n += (size_t)sprintf(z+n, "event { fields := ");
+  for(i=0; i<(size_t)nDeep; i++) n += (size_t)sprintf(z+n, "struct { ");
+  z[n] = 0;
+  tl_err_clear(&e);
+  assert_int_equal(tl_tsdl_parse(z, n, &m, &e), TL_ECORRUPT);
+  assert_non_null(strstr(e.zMsg, "nested deeper"));
+  free(z);
+}
+
+/*
+** Every prefix of the metadata, and the metadata with each byte replaced,
+** either parses or fails with a message; run under ASan this checks that
+** no input reads out of bounds or leaks.
+*/
+static void parse_prefixes_and_mutations_fail_cleanly(void **state){
+  static const char *const azSrc[] = { zMeta, zVar };
+  static const char aRepl[] = { '{', '}', ';', '[', '<', '0', 'x', ' ' };
+  size_t k, i, r;
+  (void)state;
+  for(k=0; k<2; k++){
+    size_t n = strlen(azSrc[k]);
+    char *z = malloc(n+1);
+    assert_non_null(z);
+    for(i=0; i<=n; i++){
+      TlCtfModel m;
+      TlErr e;
+      int rc;
+      tl_err_clear(&e);
+      rc = tl_tsdl_parse(azSrc[k], i, &m, &e);
+      if( rc==TL_OK ) tl_ctf_model_free(&m);
+      else assert_true(rc<0 && e.zMsg[0]!=0);
+    }
+    for(i=0; i<n; i++){
+      for(r=0; r<sizeof(aRepl); r++){
+        TlCtfModel m;
+        TlErr e;
+        int rc;
+        memcpy(z, azSrc[k], n+1);
+        z[i] = aRepl[r];
+        tl_err_clear(&e);
+        rc = tl_tsdl_parse(z, n, &m, &e);
+        if( rc==TL_OK ) tl_ctf_model_free(&m);
+        else assert_true(rc<0 && e.zMsg[0]!=0);
+      }
+    }
+    free(z);
+  }
+}
+
+TL_DEFINE_GROUP(ctf_parse,
+  cmocka_unit_test(parse_full_metadata),
+  cmocka_unit_test(parse_variants_and_sequences),
+  cmocka_unit_test(parse_multiword_alias_names),
+  cmocka_unit_test(parse_errors),
+  cmocka_unit_test(parse_deep_nesting_is_an_error),
+  cmocka_unit_test(parse_prefixes_and_mutations_fail_cleanly),
+);
