@@ -79,10 +79,17 @@ threads: $(SO) $(TESTBIN)
 
 # Replay the fuzz seeds and saved inputs through every reader (no libFuzzer).
 REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
-$(BUILD)/replay: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_trace.o $(BUILD)/tests/fileutil.o $(CORE_OBJ)
+# The CTF stream target takes stream files (its metadata is fixed): its seeds
+# in tests/fuzz/ctf-stream/ and what `make fuzz` saved for it.
+CTF_STREAM_DIRS = $(wildcard tests/fuzz/ctf-stream/ build-fuzz/corpus-ctf-stream/)
+FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
+$(BUILD)/replay: $(BUILD)/tests/fuzz/fuzz_trace.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
-replay: $(BUILD)/replay
+$(BUILD)/replay-ctf-stream: $(BUILD)/tests/fuzz/fuzz_ctf_stream.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream
 	$(BUILD)/replay $(REPLAY_DIRS)
+	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -115,12 +122,18 @@ fuzz:
 	@for f in $(FUZZ_FORMATS); do \
 	  echo "fuzz: $$f ($(FUZZ_TIME) s)"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -DTL_FUZZ_FORMAT='"'$$f'"' -o build-fuzz/fuzz_$$f \
-	    tests/fuzz/fuzz_trace.c $(CORE_SRC) $(LDLIBS_SO) || exit 1; \
+	    tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_drain.c $(CORE_SRC) $(LDLIBS_SO) || exit 1; \
 	  mkdir -p build-fuzz/corpus-$$f; \
 	  dict=""; [ -f tests/fuzz/$$f.dict ] && dict="-dict=tests/fuzz/$$f.dict"; \
 	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 $$dict \
 	    build-fuzz/corpus-$$f testdata/$$f || exit 1; \
 	done
+	@echo "fuzz: ctf-stream ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_ctf_stream \
+	  tests/fuzz/fuzz_ctf_stream.c tests/fuzz/fuzz_drain.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-ctf-stream
+	build-fuzz/fuzz_ctf_stream -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 \
+	  -dict=tests/fuzz/ctf.dict build-fuzz/corpus-ctf-stream tests/fuzz/ctf-stream
 
 bench:
 	@echo "bench: no benchmarks yet"

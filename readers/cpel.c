@@ -907,6 +907,9 @@ static int position_cursors(TlScan *s){
       if( rc ) return rc;
     }
   }
+  for(i=0; i<p->nSec && s->iTable==TL_TAB_EVENTS; i++){
+    if( s->aCur[i].i < s->aCur[i].iEnd ) tl_packet_note_read(&s->pTrace->index.a[i]);
+  }
   return TL_OK;
 }
 

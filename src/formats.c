@@ -5,6 +5,7 @@
 #include "reader.h"
 
 extern const TlReaderDef tl_cpel_reader;
+extern const TlReaderDef tl_ctf_reader;
 extern const TlReaderDef tl_perf_reader;
 extern const TlReaderDef tl_xray_reader;
 
@@ -13,5 +14,6 @@ const TlReaderDef *const tl_readers[] = {
   &tl_perf_reader,
   &tl_cpel_reader,
   &tl_xray_reader,
+  &tl_ctf_reader,
   0
 };

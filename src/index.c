@@ -86,3 +86,13 @@ size_t tl_packets_first_end_ge(const TlPacket *a, size_t n, int64_t ts){
   }
   return lo;
 }
+
+void tl_packet_note_read(const TlPacket *p){
+  /* The index is read-only for scans except this counter: an atomic add. */
+  TlPacket *pMut = (TlPacket*)(uintptr_t)p;
+  __atomic_add_fetch(&pMut->nReads, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t tl_packet_reads(const TlPacket *p){
+  return __atomic_load_n(&p->nReads, __ATOMIC_RELAXED);
+}

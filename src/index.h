@@ -33,6 +33,7 @@ struct TlPacket {
   uint32_t iFile;                 /* index of its file within the trace */
   uint32_t flags;                 /* reader-private bits */
   uint64_t iAux;                  /* reader-private value */
+  uint64_t nReads;                /* times a scan decoded it (tl_packet_note_read) */
 };
 
 typedef struct TlIndex TlIndex;
@@ -62,6 +63,16 @@ uint64_t tl_index_events(const TlIndex*);
 */
 int tl_packet_may_match(const TlPacket *p, int64_t tsLo, int64_t tsHi,
                         const int64_t *aCpu, int nCpu);
+
+/*
+** Count one decoding of packet p by a scan (thread-safe). The packets table
+** shows the count as args.reads, which is how tests and users see what a
+** filtered query had to read.
+*/
+void tl_packet_note_read(const TlPacket *p);
+
+/* The count tl_packet_note_read() kept. */
+uint64_t tl_packet_reads(const TlPacket *p);
 
 /*
 ** Within a[0..n) sorted by tsEnd ascending (the packets of one stream),

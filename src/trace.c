@@ -511,16 +511,20 @@ static int query_next_packet(TlQuery *q, TlRow *pRow){
   if( p->nEvents!=TL_UNKNOWN ) tl_val_int(&a[TL_PK_EVENTS], (int64_t)p->nEvents);
   if( p->nDiscarded!=TL_UNKNOWN ) tl_val_int(&a[TL_PK_DISCARDED], (int64_t)p->nDiscarded);
   if( p->iSeq>=0 ) tl_val_int(&a[TL_PK_SEQ], p->iSeq);
-  if( p->mCpu && tl_col_used(&q->filter, TL_PK_ARGS) ){
+  if( tl_col_used(&q->filter, TL_PK_ARGS) ){
     TlStr s;
     int c;
     tl_str_init(&s);
     tl_json_obj_begin(&s);
-    tl_json_key(&s, "cpus");
-    tl_json_arr_begin(&s);
-    for(c=0; c<63; c++) if( p->mCpu & ((uint64_t)1<<c) ) tl_json_int(&s, c);
-    if( p->mCpu & ((uint64_t)1<<63) ) tl_json_strz(&s, "other");
-    tl_json_arr_end(&s);
+    if( p->mCpu ){
+      tl_json_key(&s, "cpus");
+      tl_json_arr_begin(&s);
+      for(c=0; c<63; c++) if( p->mCpu & ((uint64_t)1<<c) ) tl_json_int(&s, c);
+      if( p->mCpu & ((uint64_t)1<<63) ) tl_json_strz(&s, "other");
+      tl_json_arr_end(&s);
+    }
+    tl_json_key(&s, "reads");
+    tl_json_uint(&s, tl_packet_reads(p));
     tl_json_obj_end(&s);
     free(q->zTmp);
     q->zTmp = s.bErr ? 0 : s.z;

@@ -40,7 +40,8 @@ const char *tl_test_tmpdir(void){
     const char *zBase = getenv("TMPDIR");
     snprintf(zTmpDir, sizeof(zTmpDir), "%s/tltest.XXXXXX", zBase ? zBase : "/tmp");
     if( mkdtemp(zTmpDir)==0 ){ zTmpDir[0] = 0; return "/tmp"; }
-    atexit(remove_tmpdir);
+    /* TL_TEST_KEEP=1 keeps the files the tests wrote, to look at them. */
+    if( getenv("TL_TEST_KEEP")==0 ) atexit(remove_tmpdir);
   }
   return zTmpDir;
 }

@@ -104,3 +104,24 @@ int tl_ctf_clock_ns(uint64_t freq, int64_t offsetS, uint64_t offset,
   *pNs = (int64_t)t;
   return 0;
 }
+
+/* babeltrace2's cycles to ns: exact at 1 GHz, else through a double. */
+static uint64_t ctf_cycles_ns_bt(uint64_t freq, uint64_t cycles){
+  double d;
+  if( freq==1000000000u ) return cycles;
+  d = 1e9 * (double)cycles / (double)freq;
+  return d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)d;
+}
+
+int tl_ctf_clock_ns_bt(uint64_t freq, int64_t offsetS, uint64_t offset,
+                       uint64_t cycles, int64_t *pNs){
+  __int128 t;
+  if( freq==0 ) return -1;
+  /* Whole seconds of the cycle offset move into offset_s first. */
+  t = (__int128)offsetS + (__int128)(offset / freq);
+  t = t * 1000000000 + ctf_cycles_ns_bt(freq, offset % freq);
+  t += ctf_cycles_ns_bt(freq, cycles);
+  if( t > INT64_MAX || t < INT64_MIN ) return -1;
+  *pNs = (int64_t)t;
+  return 0;
+}

@@ -59,4 +59,14 @@ uint64_t tl_ctf_clock_update(uint64_t prev, uint64_t v, unsigned nBits);
 */
 int tl_ctf_clock_ns(uint64_t freq, int64_t offsetS, uint64_t offset,
                     uint64_t cycles, int64_t *pNs);
+
+/*
+** The same as babeltrace2 computes it: the cycle offset's whole seconds
+** moved into offsetS, then each cycle count converted exactly at 1 GHz
+** and through a double (1e9 * cycles / freq, truncated) at any other
+** frequency. Equal to tl_ctf_clock_ns() at 1 GHz; may differ by a
+** nanosecond or more elsewhere. -1 as tl_ctf_clock_ns().
+*/
+int tl_ctf_clock_ns_bt(uint64_t freq, int64_t offsetS, uint64_t offset,
+                       uint64_t cycles, int64_t *pNs);
 #endif

@@ -146,7 +146,15 @@ static int tsdl_quoted(TlTsdlLex *p, TlTsdlTok *pTok, char cQuote, TlErr *pErr){
   p->i++;
   while( p->i<p->n && p->z[p->i]!=cQuote ){
     if( p->z[p->i]=='\n' ) break;
-    if( p->z[p->i]=='\\' && p->i+1<p->n ) p->i++;
+    if( p->z[p->i]=='\\' && p->i+1<p->n ){
+      /* The escapes of C (TSDL 1.8 section 7.1); anything else is an error. */
+      char c = p->z[++p->i];
+      if( strchr("abfnrtv\\'\"?01234567xuU", c)==0 || c==0 ){
+        return tl_err_set(pErr, TL_ECORRUPT, p->i - 1,
+                          "metadata line %d: unknown escape sequence '\\%c' in a literal",
+                          p->iLine, c);
+      }
+    }
     p->i++;
   }
   if( p->i>=p->n || p->z[p->i]!=cQuote ){

@@ -1055,6 +1055,7 @@ static int next_ordered(TlScan *s){
       if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
         perf_walk_free(&s->w);
         perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+        tl_packet_note_read(pk);
         s->bInChunk = 1;
       }else{
         s->bInChunk = 2;                /* nothing to read, only the round's end */

@@ -627,6 +627,7 @@ static int next_raw(TlScan *s, XrEv *e, int bAll){
       }
       if( s->iPacket >= x->n ) return TL_DONE;
       pk = &x->a[s->iPacket++];
+      tl_packet_note_read(pk);
       memset(&s->c, 0, sizeof(s->c));
       s->c.pTrace = s->pTrace;
       s->c.p = s->p;

@@ -1,0 +1,1314 @@
+/*
+** ctf.c: the CTF 1.8 reader (LTTng, barectf, babeltrace2 traces).
+**
+** A path names a trace directory, its metadata file, or any directory
+** above traces: every directory holding a file named "metadata" below it
+** is a trace (as babeltrace2 finds them), and all their streams read as one
+** time-ordered event stream.
+**
+** xOpen parses each trace's metadata into the model (tsdl_parse.c) and
+** walks the packet headers and contexts of every stream file (jumping by
+** packet_size), which gives the packet index: per packet its offset,
+** sizes, CPU, begin/end time and discarded events. Event scans then open
+** one cursor per stream that can match the filter, start each at the
+** first packet whose end is not before the window, and merge the cursors
+** by timestamp with a binary heap.
+*/
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader.h"
+#include "ctf/ctf_decode.h"
+#include "ctf/ctf_stream.h"
+#include "ctf/ctf_value.h"
+#include "ctf/tsdl.h"
+#include "ctf/tsdl_parse.h"
+
+#define CTF_MAX_DEPTH    16           /* directory levels searched for traces */
+#define CTF_MAX_TRACES   4096         /* traces below one path */
+#define CTF_MAX_FILES    65536        /* stream files in all */
+#define CTF_MAX_METADATA (64u<<20)    /* bytes of one metadata file */
+#define CTF_HDR_WINDOW   ((size_t)1<<20) /* bytes read to index a packet header */
+#define CTF_PKT_MAGIC    0xC1FC1FC1u
+#define CTF_EV_BITS      28           /* rowid = packet << 28 | event in packet */
+#define CTF_SCAN_MAX_MEM ((uint64_t)256<<20) /* field buffers of one scan's streams */
+
+/* TlPacket.flags */
+#define CTF_PF_TSBEGIN   1            /* iAux holds timestamp_begin in cycles */
+#define CTF_PF_CUT       2            /* the file ends inside this packet */
+
+typedef struct CtfTr CtfTr;
+struct CtfTr {
+  char *zDir;                     /* the trace directory */
+  char *zRel;                     /* relative to the opened path, "" for itself */
+  TlCtfModel m;
+  int bModel;                     /* m was parsed */
+  int *aScClock;                  /* per stream class: its clock, or -1 */
+};
+
+typedef struct CtfStm CtfStm;
+struct CtfStm {
+  int iTr;                        /* its trace */
+  char *zPath;                    /* the stream file */
+  uint32_t iFile;                 /* its name in trace->index.azFile */
+  TlSource *pSrc;
+  const TlCtfStreamClass *pSC;    /* of its first packet; NULL for an empty file */
+  int64_t iInstance;              /* stream_instance_id, or -1 */
+  int64_t iCpu;                   /* cpu_id of all its packets, or -1 */
+  size_t iPkt0, nPkt;             /* its packets in the index */
+  uint64_t nDiscarded;            /* events the tracer discarded */
+  uint64_t nLostPkt;              /* packets missing by packet_seq_num */
+};
+
+typedef struct CtfData CtfData;
+struct CtfData {
+  int bExact;                     /* ctf_clock=exact: integer conversion */
+  int bWarnedClock;               /* a clock value did not fit int64 ns */
+  CtfTr *aTr;
+  int nTr;
+  CtfStm *aStm;
+  int nStm;
+};
+
+/* What a packet's header and context say. */
+typedef struct CtfPkt CtfPkt;
+struct CtfPkt {
+  const TlCtfStreamClass *pSC;    /* NULL in a trace without stream classes */
+  int iSC;                        /* its index in the model, or -1 */
+  uint64_t nBits;                 /* packet_size (whole rest when absent) */
+  uint64_t nContent;              /* content_size */
+  int bTsBegin, bTsEnd, bDisc, bSeq, bCpu, bInst;
+  uint64_t tsBegin, tsEnd;        /* cycles */
+  uint64_t nDisc, iSeq, iCpu, iInst;
+  int iClock;                     /* clock of tsBegin/tsEnd, or -1 */
+};
+
+/* ---------------------------------------------------------------- model */
+
+static const TlCtfStreamClass *ctf_stream_class(const TlCtfModel *m, uint64_t id){
+  int lo = 0, hi = m->nStream - 1;
+  while( lo<=hi ){
+    int mid = (lo+hi)/2;
+    if( m->aStream[mid].id==id ) return &m->aStream[mid];
+    if( m->aStream[mid].id<id ) lo = mid+1; else hi = mid-1;
+  }
+  return 0;
+}
+
+static const TlCtfEventClass *ctf_event_class(const TlCtfStreamClass *s, uint64_t id){
+  int lo = 0, hi = s->nEvent - 1;
+  while( lo<=hi ){
+    int mid = (lo+hi)/2;
+    if( s->aEvent[mid].id==id ) return &s->aEvent[mid];
+    if( s->aEvent[mid].id<id ) lo = mid+1; else hi = mid-1;
+  }
+  return 0;
+}
+
+/* The first clock an integer in f maps to, or -1. */
+static int ctf_field_clock(const TlCtfField *f, int nDepth){
+  int i, c;
+  if( f==0 || nDepth>80 ) return -1;
+  if( (f->eKind==TL_CTF_INT || f->eKind==TL_CTF_ENUM) && f->iClock>=0 ) return f->iClock;
+  for(i=0; i<f->nMember; i++){
+    if( (c = ctf_field_clock(f->aMember[i].pType, nDepth+1))>=0 ) return c;
+  }
+  return ctf_field_clock(f->pElem, nDepth+1);
+}
+
+/* Does an integer member named zName appear anywhere in f? */
+static int ctf_field_has(const TlCtfField *f, const char *zName, int nDepth){
+  int i;
+  if( f==0 || nDepth>80 ) return 0;
+  for(i=0; i<f->nMember; i++){
+    const TlCtfField *m = f->aMember[i].pType;
+    const char *z = f->aMember[i].zName;
+    if( z[0]=='_' ) z++;
+    if( (m->eKind==TL_CTF_INT || m->eKind==TL_CTF_ENUM) && strcmp(z, zName)==0 ) return 1;
+    if( ctf_field_has(m, zName, nDepth+1) ) return 1;
+  }
+  return ctf_field_has(f->pElem, zName, nDepth+1);
+}
+
+/*
+** The clock of a stream class, as babeltrace2 picks its default clock: the
+** clock its fields map to; else, when it has unmapped timestamp fields,
+** the trace's only clock, or a 1 GHz clock when the trace defines none.
+** -1 when its events have no time.
+*/
+static int ctf_sc_clock(TlCtfModel *m, const TlCtfStreamClass *s){
+  int c = ctf_field_clock(s->pEvHeader, 0);
+  if( c<0 ) c = ctf_field_clock(s->pPktContext, 0);
+  if( c>=m->nClock ) c = -1;
+  if( c<0 && (ctf_field_has(s->pEvHeader, "timestamp", 0)
+              || ctf_field_has(s->pPktContext, "timestamp_begin", 0)
+              || ctf_field_has(s->pPktContext, "timestamp_end", 0)) ){
+    if( m->nClock==1 ){
+      c = 0;
+    }else if( m->nClock==0 ){
+      TlCtfClock *a = calloc(1, sizeof(*a));
+      char *z = strdup("default");
+      if( a && z ){
+        a->zName = z;
+        a->freq = 1000000000u;
+        m->aClock = a;
+        m->nClock = 1;
+        c = 0;
+      }else{
+        free(a);
+        free(z);
+      }
+    }
+  }
+  return c;
+}
+
+/* Cycles of clock iClock to ns; 0 on success. */
+static int ctf_ns(const TlCtfModel *m, int bExact, int iClock, uint64_t cycles, int64_t *pNs){
+  const TlCtfClock *c;
+  if( iClock<0 || iClock>=m->nClock ) return -1;
+  c = &m->aClock[iClock];
+  if( bExact ) return tl_ctf_clock_ns(c->freq, c->offsetS, c->offset, cycles, pNs);
+  return tl_ctf_clock_ns_bt(c->freq, c->offsetS, c->offset, cycles, pNs);
+}
+
+static int ctf_cmp_sc(const void *a, const void *b){
+  uint64_t x = ((const TlCtfStreamClass*)a)->id, y = ((const TlCtfStreamClass*)b)->id;
+  return x<y ? -1 : x>y;
+}
+
+static int ctf_cmp_ec(const void *a, const void *b){
+  uint64_t x = ((const TlCtfEventClass*)a)->id, y = ((const TlCtfEventClass*)b)->id;
+  return x<y ? -1 : x>y;
+}
+
+/*
+** Effective alignments: a struct is aligned as its most aligned member, an
+** array as its element (CTF 1.8, and what babeltrace2 does even when the
+** member is an empty array).
+*/
+static int ctf_fix_align(TlCtfField *f, int nDepth){
+  int i, a;
+  if( f==0 || nDepth>80 ) return 1;
+  for(i=0; i<f->nMember; i++){
+    a = ctf_fix_align(f->aMember[i].pType, nDepth+1);
+    if( f->eKind==TL_CTF_STRUCT && a > f->nAlign ) f->nAlign = a;
+  }
+  if( f->pElem ){
+    a = ctf_fix_align(f->pElem, nDepth+1);
+    if( a > f->nAlign ) f->nAlign = a;
+  }
+  if( f->nAlign < 1 ) f->nAlign = 1;
+  return f->eKind==TL_CTF_VARIANT ? 1 : f->nAlign;
+}
+
+/* Put the parsed model in the order and form the decoder expects. */
+static void ctf_model_prepare(TlCtfModel *m){
+  int i, j;
+  if( m->nStream>1 ) qsort(m->aStream, (size_t)m->nStream, sizeof(*m->aStream), ctf_cmp_sc);
+  ctf_fix_align(m->pPktHeader, 0);
+  for(i=0; i<m->nStream; i++){
+    TlCtfStreamClass *sc = &m->aStream[i];
+    if( sc->nEvent>1 ) qsort(sc->aEvent, (size_t)sc->nEvent, sizeof(*sc->aEvent), ctf_cmp_ec);
+    ctf_fix_align(sc->pPktContext, 0);
+    ctf_fix_align(sc->pEvHeader, 0);
+    ctf_fix_align(sc->pEvContext, 0);
+    for(j=0; j<sc->nEvent; j++){
+      ctf_fix_align(sc->aEvent[j].pContext, 0);
+      ctf_fix_align(sc->aEvent[j].pPayload, 0);
+    }
+  }
+}
+
+/* --------------------------------------------------------------- packets */
+
+/*
+** The integer field named zName in the scope rooted at node iRoot, at any
+** depth, the last decoded one winning (as for the event header's id); 1
+** if there is one.
+*/
+static int ctf_member_u(const TlCtfDec *d, int iRoot, const char *zName, uint64_t *pV){
+  uint32_t i, end;
+  int bFound = 0;
+  if( iRoot<0 ) return 0;
+  end = (uint32_t)iRoot + d->aVal[iRoot].nSub;
+  for(i=(uint32_t)iRoot+1; i<end && i<d->nVal; i++){
+    const TlCtfVal *v = &d->aVal[i];
+    if( v->zName && (v->pField->eKind==TL_CTF_INT || v->pField->eKind==TL_CTF_ENUM)
+     && strcmp(v->zName, zName)==0 ){
+      *pV = v->v.u;
+      bFound = 1;
+    }
+  }
+  return bFound;
+}
+
+/*
+** Decode the packet header and context at the start of d's cursor (which
+** covers nAvail bytes at file offset iOff of a file of nFile bytes) into
+** *pk. On return the cursor is past the context.
+*/
+static int ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *pk,
+                        TlErr *pErr){
+  const TlCtfModel *m = &pTr->m;
+  uint64_t v, iOff = d->iFileOff;
+  int r, rc;
+  memset(pk, 0, sizeof(*pk));
+  pk->iClock = -1;
+  pk->iSC = -1;
+  tl_ctf_dec_truncate(d, 0);
+  rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_PKT_HEADER, m->pPktHeader, pErr);
+  if( rc ) return rc;
+  r = d->aRoot[TL_CTF_SCOPE_PKT_HEADER];
+  if( ctf_member_u(d, r, "magic", &v) && v!=CTF_PKT_MAGIC ){
+    return tl_err_set(pErr, TL_ECORRUPT, iOff,
+                      "packet magic 0x%llx, expected 0xc1fc1fc1", (unsigned long long)v);
+  }
+  {
+    int u = tl_ctf_dec_member(d, r, "uuid");
+    if( u>=0 && m->bUuid && d->aVal[u].pField->eKind==TL_CTF_ARRAY && d->aVal[u].v.u==16 ){
+      uint8_t a[16];
+      int k, c = u+1;
+      if( d->aVal[u].z ){
+        memcpy(a, d->aVal[u].z, 16);   /* text array: raw bytes */
+        (void)c;
+      }else{
+        for(k=0; k<16; k++, c++) a[k] = (uint8_t)d->aVal[c].v.u;
+      }
+      if( d->aVal[u].z==0 && memcmp(a, m->aUuid, 16)!=0 ){
+        return tl_err_set(pErr, TL_ECORRUPT, iOff,
+                          "packet uuid differs from the metadata's trace uuid");
+      }
+    }
+  }
+  if( ctf_member_u(d, r, "stream_id", &v) ){
+    pk->pSC = ctf_stream_class(m, v);
+    if( pk->pSC==0 ){
+      return tl_err_set(pErr, TL_ECORRUPT, iOff,
+                        "packet of stream class %llu, which the metadata does not define",
+                        (unsigned long long)v);
+    }
+  }else if( m->nStream==1 ){
+    pk->pSC = &m->aStream[0];
+  }else if( m->nStream>1 ){
+    return tl_err_set(pErr, TL_ECORRUPT, iOff,
+                      "packet header without stream_id in a trace of %d stream classes",
+                      m->nStream);
+  }
+  pk->bInst = ctf_member_u(d, r, "stream_instance_id", &pk->iInst);
+  if( pk->pSC ){
+    pk->iSC = (int)(pk->pSC - m->aStream);
+    pk->iClock = pTr->aScClock ? pTr->aScClock[pk->iSC] : -1;
+  }
+  rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_PKT_CONTEXT, pk->pSC ? pk->pSC->pPktContext : 0, pErr);
+  if( rc ) return rc;
+  r = d->aRoot[TL_CTF_SCOPE_PKT_CONTEXT];
+  pk->nBits = (nFile - iOff)*8;
+  if( ctf_member_u(d, r, "packet_size", &v) ) pk->nBits = v;
+  pk->nContent = pk->nBits;
+  if( ctf_member_u(d, r, "content_size", &v) ) pk->nContent = v;
+  if( pk->nBits%8 || pk->nContent > pk->nBits || pk->nBits==0 ){
+    return tl_err_set(pErr, TL_ECORRUPT, iOff,
+                      "packet_size %llu bits, content_size %llu bits: expected a whole"
+                      " number of bytes, content within the packet",
+                      (unsigned long long)pk->nBits, (unsigned long long)pk->nContent);
+  }
+  if( d->bits.iBit > pk->nContent ){
+    return tl_err_set(pErr, TL_ECORRUPT, iOff,
+                      "packet header and context (%llu bits) are larger than content_size %llu",
+                      (unsigned long long)d->bits.iBit, (unsigned long long)pk->nContent);
+  }
+  pk->bTsBegin = ctf_member_u(d, r, "timestamp_begin", &pk->tsBegin);
+  pk->bTsEnd = ctf_member_u(d, r, "timestamp_end", &pk->tsEnd);
+  pk->bDisc = ctf_member_u(d, r, "events_discarded", &pk->nDisc);
+  pk->bSeq = ctf_member_u(d, r, "packet_seq_num", &pk->iSeq);
+  pk->bCpu = ctf_member_u(d, r, "cpu_id", &pk->iCpu);
+  return TL_OK;
+}
+
+/* Walk the packets of one stream file into the index. */
+static int ctf_index_stream(TlTrace *t, CtfData *p, CtfStm *s, TlErr *pErr){
+  CtfTr *pTr = &p->aTr[s->iTr];
+  uint64_t nFile = s->pSrc->nSize, iOff = 0, prevDisc = 0, clockEnd = 0;
+  int64_t prevSeq = -1;
+  TlWin w;
+  TlCtfDec d;
+  int rc = TL_OK, bCpuSame = 1;
+  tl_win_init(&w, s->pSrc);
+  tl_ctf_dec_init(&d);
+  s->iPkt0 = t->index.n;
+  s->iCpu = -1;
+  s->iInstance = -1;
+  while( iOff < nFile ){
+    TlBytes b;
+    CtfPkt pk;
+    TlPacket tp;
+    uint64_t nAvail = nFile - iOff;
+    rc = tl_win_get(&w, iOff, nAvail < CTF_HDR_WINDOW ? (size_t)nAvail : CTF_HDR_WINDOW,
+                    TL_LE, &b, pErr);
+    if( rc ) break;
+    tl_ctf_bits_init(&d.bits, b.a, b.n, (uint64_t)b.n*8);
+    d.iFileOff = iOff;
+    rc = ctf_pkt_read(pTr, &d, nFile, &pk, pErr);
+    if( rc ){
+      if( d.bPastEnd && b.n==nAvail && s->nPkt>0 ){
+        /* A header cut short at the end of the file: keep what came before. */
+        tl_err_clear(pErr);
+        tl_trace_warn(t, t->index.azFile[s->iFile], iOff,
+                      "the file ends inside a packet header; the rest is ignored");
+        rc = TL_OK;
+      }
+      break;
+    }
+    if( s->pSC==0 ) s->pSC = pk.pSC;
+    memset(&tp, 0, sizeof(tp));
+    tp.flags = (uint32_t)(pk.iSC+1) << 8;   /* its stream class, for scans */
+    tp.iOff = iOff;
+    tp.nSize = pk.nBits/8;
+    tp.nContent = (pk.nContent+7)/8;
+    if( tp.nSize > nAvail ){
+      /* The file ends inside this packet: read what is there. */
+      tl_trace_warn(t, t->index.azFile[s->iFile], iOff,
+                    "packet of %llu bytes, but the file ends %llu bytes after its start;"
+                    " events past the end are missing",
+                    (unsigned long long)tp.nSize, (unsigned long long)nAvail);
+      tp.nSize = nAvail;
+      if( tp.nContent > nAvail ) tp.nContent = nAvail;
+      tp.flags |= CTF_PF_CUT;
+    }
+    tp.tsBegin = TL_TS_MIN;
+    tp.tsEnd = TL_TS_MAX;
+    if( pk.bTsBegin || pk.iClock>=0 ){
+      /*
+      ** The clock value at the packet's start: timestamp_begin, else (as
+      ** babeltrace2 does) the previous packet's timestamp_end, else 0.
+      */
+      int64_t ns;
+      tp.flags |= CTF_PF_TSBEGIN;
+      tp.iAux = pk.bTsBegin ? pk.tsBegin : clockEnd;
+      if( ctf_ns(&pTr->m, p->bExact, pk.iClock, tp.iAux, &ns)==0 ) tp.tsBegin = ns;
+    }
+    if( pk.bTsEnd ) clockEnd = pk.tsEnd;
+    if( pk.bTsEnd && pk.tsEnd!=0 && (!pk.bTsBegin || pk.tsEnd>=pk.tsBegin) ){
+      int64_t ns;
+      if( ctf_ns(&pTr->m, p->bExact, pk.iClock, pk.tsEnd, &ns)==0 ) tp.tsEnd = ns;
+    }
+    tp.iStream = s - p->aStm;
+    tp.iCpu = pk.bCpu && pk.iCpu < INT64_MAX ? (int64_t)pk.iCpu : -1;
+    tp.nEvents = TL_UNKNOWN;
+    tp.nDiscarded = TL_UNKNOWN;
+    if( pk.bDisc ){
+      /* LTTng's events_discarded counts since the stream began. */
+      tp.nDiscarded = pk.nDisc >= prevDisc ? pk.nDisc - prevDisc : pk.nDisc;
+      s->nDiscarded += tp.nDiscarded;
+      prevDisc = pk.nDisc;
+    }
+    tp.iSeq = pk.bSeq && pk.iSeq < INT64_MAX ? (int64_t)pk.iSeq : -1;
+    if( tp.iSeq>=0 && prevSeq>=0 && tp.iSeq > prevSeq+1 ){
+      s->nLostPkt += (uint64_t)(tp.iSeq - prevSeq - 1);
+    }
+    if( tp.iSeq>=0 ) prevSeq = tp.iSeq;
+    tp.iFile = s->iFile;
+    if( s->nPkt==0 ){
+      s->iCpu = tp.iCpu;
+      if( pk.bInst && pk.iInst < INT64_MAX ) s->iInstance = (int64_t)pk.iInst;
+    }else if( s->iCpu!=tp.iCpu ){
+      bCpuSame = 0;
+    }
+    if( tl_index_add(&t->index, &tp) ){
+      rc = tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
+      break;
+    }
+    s->nPkt++;
+    iOff += tp.nSize;
+  }
+  if( !bCpuSame ) s->iCpu = -1;
+  tl_ctf_dec_free(&d);
+  tl_win_free(&w);
+  if( rc==TL_OK && s->nDiscarded ){
+    tl_trace_warn(t, t->index.azFile[s->iFile], TL_NO_OFFSET,
+                  "the tracer discarded %llu events in this stream",
+                  (unsigned long long)s->nDiscarded);
+  }
+  if( rc==TL_OK && s->nLostPkt ){
+    tl_trace_warn(t, t->index.azFile[s->iFile], TL_NO_OFFSET,
+                  "%llu packets are missing (gaps in packet_seq_num)",
+                  (unsigned long long)s->nLostPkt);
+  }
+  if( rc ) tl_err_file(pErr, t->index.azFile[s->iFile]);
+  return rc;
+}
+
+/* ------------------------------------------------------------- discovery */
+
+static char *ctf_join(const char *zA, const char *zB){
+  size_t na = strlen(zA), nb = strlen(zB);
+  char *z = malloc(na + nb + 2);
+  if( z==0 ) return 0;
+  memcpy(z, zA, na);
+  if( na && zA[na-1]!='/' ) z[na++] = '/';
+  memcpy(z+na, zB, nb+1);
+  return z;
+}
+
+static int ctf_cmp_str(const void *a, const void *b){
+  return strcmp(*(char*const*)a, *(char*const*)b);
+}
+
+/*
+** The names in directory zDir (without "." and ".."), sorted; bDirs picks
+** subdirectories (not followed through symbolic links), else regular files.
+*/
+static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn){
+  DIR *dir = opendir(zDir);
+  struct dirent *e;
+  char **az = 0;
+  int n = 0, nAlloc = 0;
+  *pazName = 0;
+  *pn = 0;
+  if( dir==0 ) return TL_EIO;
+  while( (e = readdir(dir))!=0 ){
+    struct stat st;
+    char *zPath;
+    int bOk;
+    if( e->d_name[0]=='.' ) continue;
+    zPath = ctf_join(zDir, e->d_name);
+    if( zPath==0 ) goto oom;
+    bOk = bDirs ? (lstat(zPath, &st)==0 && S_ISDIR(st.st_mode))
+                : (stat(zPath, &st)==0 && S_ISREG(st.st_mode));
+    free(zPath);
+    if( !bOk ) continue;
+    if( n>=nAlloc ){
+      char **azNew;
+      nAlloc = nAlloc ? nAlloc*2 : 16;
+      azNew = realloc(az, sizeof(char*)*(size_t)nAlloc);
+      if( azNew==0 ) goto oom;
+      az = azNew;
+    }
+    if( (az[n] = strdup(e->d_name))==0 ) goto oom;
+    n++;
+    if( n > CTF_MAX_FILES ) break;
+  }
+  closedir(dir);
+  if( n ) qsort(az, (size_t)n, sizeof(char*), ctf_cmp_str);
+  *pazName = az;
+  *pn = n;
+  return TL_OK;
+oom:
+  closedir(dir);
+  while( n>0 ) free(az[--n]);
+  free(az);
+  return TL_ENOMEM;
+}
+
+static void ctf_list_free(char **az, int n){
+  while( n>0 ) free(az[--n]);
+  free(az);
+}
+
+static int ctf_has_metadata(const char *zDir){
+  struct stat st;
+  char *z = ctf_join(zDir, "metadata");
+  int b = z && stat(z, &st)==0 && S_ISREG(st.st_mode);
+  free(z);
+  return b;
+}
+
+/* Add zDir as a trace; zRel its name relative to the opened path. */
+static int ctf_add_trace(CtfData *p, const char *zDir, const char *zRel){
+  CtfTr *a;
+  if( p->nTr >= CTF_MAX_TRACES ) return TL_EUNSUPPORTED;
+  a = realloc(p->aTr, sizeof(*a)*(size_t)(p->nTr+1));
+  if( a==0 ) return TL_ENOMEM;
+  p->aTr = a;
+  a = &p->aTr[p->nTr];
+  memset(a, 0, sizeof(*a));
+  a->zDir = strdup(zDir);
+  a->zRel = strdup(zRel);
+  p->nTr++;
+  return a->zDir && a->zRel ? TL_OK : TL_ENOMEM;
+}
+
+/* Find the traces at or below zDir. A trace directory is not searched further. */
+static int ctf_find(CtfData *p, const char *zDir, const char *zRel, int nDepth){
+  char **az;
+  int n, i, rc;
+  if( ctf_has_metadata(zDir) ) return ctf_add_trace(p, zDir, zRel);
+  if( nDepth >= CTF_MAX_DEPTH ) return TL_OK;
+  if( ctf_list(zDir, 1, &az, &n) ) return TL_OK;   /* unreadable: skipped */
+  for(i=0, rc=TL_OK; i<n && rc==TL_OK; i++){
+    char *zSub = ctf_join(zDir, az[i]);
+    char *zSubRel = zRel[0] ? ctf_join(zRel, az[i]) : strdup(az[i]);
+    rc = zSub && zSubRel ? ctf_find(p, zSub, zSubRel, nDepth+1) : TL_ENOMEM;
+    free(zSub);
+    free(zSubRel);
+  }
+  ctf_list_free(az, n);
+  return rc;
+}
+
+/* ---------------------------------------------------------- open, close */
+
+static void ctf_data_free(CtfData *p){
+  int i;
+  if( p==0 ) return;
+  for(i=0; i<p->nTr; i++){
+    free(p->aTr[i].zDir);
+    free(p->aTr[i].zRel);
+    if( p->aTr[i].bModel ) tl_ctf_model_free(&p->aTr[i].m);
+    free(p->aTr[i].aScClock);
+  }
+  for(i=0; i<p->nStm; i++){
+    free(p->aStm[i].zPath);
+    tl_source_close(p->aStm[i].pSrc);
+  }
+  free(p->aTr);
+  free(p->aStm);
+  free(p);
+}
+
+static void ctfClose(void *pData){
+  ctf_data_free((CtfData*)pData);
+}
+
+/* Read and parse the metadata of trace pTr. */
+static int ctf_load_metadata(CtfTr *pTr, const TlSource *pMem, TlErr *pErr){
+  char *zPath = ctf_join(pTr->zDir, "metadata");
+  TlSource *pSrc = 0;
+  TlWin w;
+  TlBytes b;
+  TlStr text;
+  int rc = TL_OK;
+  if( zPath==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  tl_str_init(&text);
+  tl_win_init(&w, 0);
+  if( pMem==0 ) rc = tl_source_open(zPath, &pSrc, pErr);
+  if( rc==TL_OK && (pMem ? pMem : pSrc)->nSize > CTF_MAX_METADATA ){
+    rc = tl_err_set(pErr, TL_EUNSUPPORTED, TL_NO_OFFSET,
+                    "metadata of %llu bytes, over the %u MiB this reader accepts",
+                    (unsigned long long)(pMem ? pMem : pSrc)->nSize, CTF_MAX_METADATA>>20);
+  }
+  if( rc==TL_OK ){
+    tl_win_init(&w, pMem ? pMem : pSrc);
+    rc = tl_win_get(&w, 0, (size_t)(pMem ? pMem : pSrc)->nSize, TL_LE, &b, pErr);
+  }
+  if( rc==TL_OK && tl_tsdl_sniff(b.a, b.n)==0 ){
+    if( b.n>0 && b.a[0]==0x1e ){
+      rc = tl_err_set(pErr, TL_EUNSUPPORTED, 0,
+                      "CTF 2 (JSON) metadata: this reader reads CTF 1.8");
+    }else{
+      rc = tl_err_set(pErr, TL_ECORRUPT, 0,
+                      "expected CTF metadata (\"/* CTF 1.8\" text or a metadata packet)");
+    }
+  }
+  if( rc==TL_OK ) rc = tl_tsdl_text(b.a, b.n, &text, pErr);
+  if( rc==TL_OK && text.bErr ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( rc==TL_OK ){
+    rc = tl_tsdl_parse(text.z ? text.z : "", text.n, &pTr->m, pErr);
+    if( rc==TL_OK ){
+      int i;
+      pTr->bModel = 1;
+      ctf_model_prepare(&pTr->m);
+      pTr->aScClock = calloc((size_t)(pTr->m.nStream ? pTr->m.nStream : 1), sizeof(int));
+      if( pTr->aScClock==0 ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      for(i=0; rc==TL_OK && i<pTr->m.nStream; i++){
+        pTr->aScClock[i] = ctf_sc_clock(&pTr->m, &pTr->m.aStream[i]);
+      }
+    }
+  }
+  if( rc ){
+    char *zName = pTr->zRel[0] ? ctf_join(pTr->zRel, "metadata") : strdup("metadata");
+    tl_err_file(pErr, zName ? zName : "metadata");
+    free(zName);
+  }
+  tl_win_free(&w);
+  tl_source_close(pSrc);
+  tl_str_free(&text);
+  free(zPath);
+  return rc;
+}
+
+/* Open the stream files of trace iTr and index them. */
+static int ctf_open_streams(TlTrace *t, CtfData *p, int iTr, TlErr *pErr){
+  CtfTr *pTr = &p->aTr[iTr];
+  char **az;
+  int n, i, rc = TL_OK;
+  if( ctf_list(pTr->zDir, 0, &az, &n) ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "cannot list trace directory %s", pTr->zDir);
+  }
+  for(i=0; i<n && rc==TL_OK; i++){
+    CtfStm *s;
+    char *zName;
+    if( strcmp(az[i], "metadata")==0 ) continue;
+    if( p->nStm >= CTF_MAX_FILES ){
+      rc = tl_err_set(pErr, TL_EUNSUPPORTED, TL_NO_OFFSET,
+                      "more than %d stream files", CTF_MAX_FILES);
+      break;
+    }
+    s = realloc(p->aStm, sizeof(*s)*(size_t)(p->nStm+1));
+    if( s==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); break; }
+    p->aStm = s;
+    s = &p->aStm[p->nStm];
+    memset(s, 0, sizeof(*s));
+    s->iTr = iTr;
+    s->zPath = ctf_join(pTr->zDir, az[i]);
+    zName = pTr->zRel[0] ? ctf_join(pTr->zRel, az[i]) : strdup(az[i]);
+    if( s->zPath==0 || zName==0 || tl_index_add_file(&t->index, zName, &s->iFile) ){
+      free(zName);
+      free(s->zPath);
+      rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      break;
+    }
+    free(zName);
+    p->nStm++;
+    rc = tl_source_open(s->zPath, &s->pSrc, pErr);
+    if( rc ){ tl_err_file(pErr, t->index.azFile[s->iFile]); break; }
+    rc = ctf_index_stream(t, p, s, pErr);
+  }
+  ctf_list_free(az, n);
+  return rc;
+}
+
+static int ctfOpen(TlTrace *t, TlErr *pErr){
+  CtfData *p = calloc(1, sizeof(*p));
+  int rc = TL_OK, i;
+  const char *zClock = tl_opts_get(&t->opts, "ctf_clock");
+  if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( zClock && strcmp(zClock, "exact")!=0 && strcmp(zClock, "babeltrace2")!=0 ){
+    free(p);
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+                      "option ctf_clock must be babeltrace2 or exact, not \"%s\"", zClock);
+  }
+  p->bExact = zClock && strcmp(zClock, "exact")==0;
+  if( t->bDir ){
+    rc = ctf_find(p, t->zPath, "", 0);
+    if( rc==TL_OK && p->nTr==0 ){
+      rc = tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "no CTF trace (no metadata file) below this directory");
+    }
+  }else if( t->pSrc && t->pSrc->fd<0 ){
+    /* Metadata in memory (fuzzing, tests): a trace without stream files. */
+    rc = ctf_add_trace(p, "", "");
+    if( rc==TL_OK ) rc = ctf_load_metadata(&p->aTr[0], t->pSrc, pErr);
+    if( rc ){
+      ctf_data_free(p);
+      return rc==TL_ENOMEM ? tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory") : rc;
+    }
+    t->pData = p;
+    return TL_OK;
+  }else{
+    /* The metadata file: its directory is the trace. */
+    char *zDir = strdup(t->zPath), *zSlash;
+    if( zDir==0 ){ ctf_data_free(p); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+    zSlash = strrchr(zDir, '/');
+    if( zSlash==0 ){ zDir[0] = '.'; zDir[1] = 0; }
+    else if( zSlash==zDir ) zSlash[1] = 0;
+    else *zSlash = 0;
+    rc = ctf_add_trace(p, zDir, "");
+    free(zDir);
+  }
+  if( rc==TL_ENOMEM ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( rc==TL_EUNSUPPORTED ){
+    rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "more than %d traces below this directory", CTF_MAX_TRACES);
+  }
+  for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_load_metadata(&p->aTr[i], 0, pErr);
+  for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_open_streams(t, p, i, pErr);
+  if( rc ){
+    ctf_data_free(p);
+    return rc;
+  }
+  t->pData = p;
+  return TL_OK;
+}
+
+static int ctfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
+  if( bDir ){
+    CtfData d;
+    int nTr;
+    memset(&d, 0, sizeof(d));
+    ctf_find(&d, zPath, "", 0);
+    nTr = d.nTr;
+    while( d.nTr>0 ){ d.nTr--; free(d.aTr[d.nTr].zDir); free(d.aTr[d.nTr].zRel); }
+    free(d.aTr);
+    return nTr>0 ? 80 : 0;
+  }
+  if( n>0 && a[0]==0x1e ){
+    const char *zBase = strrchr(zPath, '/');
+    zBase = zBase ? zBase+1 : zPath;
+    return strcmp(zBase, "metadata")==0 ? 60 : 0;   /* CTF 2: rejected clearly at open */
+  }
+  switch( tl_tsdl_sniff(a, n) ){
+    case 2: return 95;
+    case 1: return 90;
+    default: return 0;
+  }
+}
+
+/* ----------------------------------------------------------------- scans */
+
+/* One stream being read by an events scan. */
+typedef struct CtfCur CtfCur;
+struct CtfCur {
+  const CtfTr *pTr;
+  const CtfStm *pStm;
+  int64_t iTrack;
+  TlWin win;
+  TlCtfDec dec;
+  size_t iPkt, iPktEnd;           /* next packet to open (global index), end */
+  size_t iCurPkt;                 /* the open packet */
+  int bOpen;                      /* a packet is open */
+  int bCut;                       /* it is cut short by the end of the file */
+  uint32_t nPktVals;              /* nodes of its header and context */
+  uint64_t clock;                 /* clock value in cycles */
+  int bClock;
+  int64_t iEv;                    /* events read in the packet */
+  int64_t iCpu;                   /* the packet's cpu_id or -1 */
+  const TlCtfStreamClass *pSC;    /* the packet's stream class, or NULL */
+  int iClock;                     /* its clock, or -1 */
+  /* the current event */
+  const TlCtfEventClass *pEC;
+  int64_t ts;
+  int bTs;
+  int64_t iRowid;
+};
+
+typedef struct CtfScan CtfScan;
+struct CtfScan {
+  TlTrace *pTrace;
+  CtfData *p;
+  int iTable;
+  TlFilter f;
+  int64_t *aCpu;                  /* copy of the filter's CPUs */
+  TlErr err;
+  TlVal aCol[TL_MAX_NCOL];
+  TlStr sText, sArgs;
+  int iNext;                      /* tracks, event_types: next item */
+  int iNext2;
+  CtfCur *aCur;
+  int nCur;
+  int *aHeap;                     /* cursors with an event, by (ts, index) */
+  int nHeap;
+  int bStarted;
+  int iLast;                      /* cursor whose event was returned last, or -1 */
+  uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
+};
+
+/* Open packet iPkt on cursor c. */
+static int ctf_cur_open_pkt(CtfCur *c, TlTrace *t, TlErr *pErr){
+  const TlPacket *tp = &t->index.a[c->iPkt];
+  TlBytes b;
+  CtfPkt pk;
+  int rc = tl_win_get(&c->win, tp->iOff, (size_t)tp->nSize, TL_LE, &b, pErr);
+  if( rc ) return rc;
+  tl_packet_note_read(tp);
+  if( b.n < tp->nSize ){
+    return tl_err_set(pErr, TL_EIO, tp->iOff, "packet of %llu bytes not readable",
+                      (unsigned long long)tp->nSize);
+  }
+  tl_ctf_bits_init(&c->dec.bits, b.a, b.n, (uint64_t)b.n*8);
+  c->dec.iFileOff = tp->iOff;
+  rc = ctf_pkt_read(c->pTr, &c->dec, c->pStm->pSrc->nSize, &pk, pErr);
+  if( rc ) return rc;
+  c->dec.bits.nBitEnd = pk.nContent < (uint64_t)b.n*8 ? pk.nContent : (uint64_t)b.n*8;
+  c->nPktVals = c->dec.nVal;
+  c->bClock = (tp->flags & CTF_PF_TSBEGIN)!=0;
+  c->clock = tp->iAux;
+  c->iEv = 0;
+  c->iCpu = pk.bCpu && pk.iCpu < INT64_MAX ? (int64_t)pk.iCpu : -1;
+  c->iCurPkt = c->iPkt;
+  c->pSC = pk.pSC;
+  c->iClock = pk.iClock;
+  c->bCut = (tp->flags & CTF_PF_CUT)!=0;
+  c->bOpen = 1;
+  c->iPkt++;
+  return TL_OK;
+}
+
+/* Apply the event header's id and timestamp fields. */
+static void ctf_cur_header(CtfCur *c, uint64_t *pId, int *pbId){
+  const TlCtfDec *d = &c->dec;
+  int r = d->aRoot[TL_CTF_SCOPE_EV_HEADER];
+  uint32_t i, end;
+  if( r<0 ) return;
+  end = (uint32_t)r + d->aVal[r].nSub;
+  for(i=(uint32_t)r; i<end; i++){
+    const TlCtfVal *v = &d->aVal[i];
+    const TlCtfField *f = v->pField;
+    if( f->eKind!=TL_CTF_INT && f->eKind!=TL_CTF_ENUM ) continue;
+    if( v->zName==0 ) continue;
+    if( strcmp(v->zName, "id")==0 ){
+      *pId = v->v.u;
+      *pbId = 1;
+    }else if( f->iClock>=0 || strcmp(v->zName, "timestamp")==0 ){
+      c->clock = c->bClock ? tl_ctf_clock_update(c->clock, v->v.u, (unsigned)f->nBits) : v->v.u;
+      c->bClock = 1;
+    }
+  }
+}
+
+/*
+** Read the next event of cursor c into its current event. TL_ROW, TL_DONE
+** (the stream has nothing more in the window), or an error.
+*/
+static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
+  TlTrace *t = pScan->pTrace;
+  TlErr *pErr = &pScan->err;
+  TlCtfDec *d = &c->dec;
+  for(;;){
+    const TlCtfStreamClass *sc;
+    uint64_t id = 0, iStart;
+    int bId = 0, rc;
+    if( !c->bOpen ){
+      const TlPacket *tp;
+      if( c->iPkt >= c->iPktEnd ) return TL_DONE;
+      tp = &t->index.a[c->iPkt];
+      if( tp->tsBegin!=TL_TS_MIN && tp->tsBegin > pScan->f.tsHi ) return TL_DONE;
+      if( !tl_packet_may_match(tp, pScan->f.tsLo, pScan->f.tsHi, pScan->f.aCpu, pScan->f.nCpu) ){
+        c->iPkt++;
+        continue;
+      }
+      rc = ctf_cur_open_pkt(c, t, pErr);
+      if( rc ) goto stream_error;
+    }
+    if( d->bits.iBit >= d->bits.nBitEnd ){
+      c->bOpen = 0;
+      if( pScan->f.bRowid ) return TL_DONE;
+      continue;
+    }
+    iStart = d->bits.iBit;
+    sc = c->pSC;
+    if( sc==0 ){
+      rc = tl_err_set(pErr, TL_ECORRUPT, d->iFileOff + iStart/8,
+                      "event data in a trace whose metadata defines no stream class");
+      goto stream_error;
+    }
+    tl_ctf_dec_truncate(d, c->nPktVals);
+    rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_HEADER, sc->pEvHeader, pErr);
+    if( rc ) goto event_error;
+    ctf_cur_header(c, &id, &bId);
+    if( !bId ){
+      if( sc->nEvent==1 ) id = sc->aEvent[0].id;
+    }
+    c->pEC = ctf_event_class(sc, id);
+    if( c->pEC==0 ){
+      rc = tl_err_set(pErr, TL_ECORRUPT, d->iFileOff + iStart/8,
+                      "event of class id %llu, which stream class %llu does not define",
+                      (unsigned long long)id, (unsigned long long)sc->id);
+      goto stream_error;
+    }
+    rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_SCONTEXT, sc->pEvContext, pErr);
+    if( rc==TL_OK ) rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_CONTEXT, c->pEC->pContext, pErr);
+    if( rc==TL_OK ) rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_PAYLOAD, c->pEC->pPayload, pErr);
+    if( rc ) goto event_error;
+    if( d->bits.iBit==iStart ){
+      rc = tl_err_set(pErr, TL_ECORRUPT, d->iFileOff + iStart/8,
+                      "event of class %llu takes no bits: the stream cannot advance",
+                      (unsigned long long)id);
+      goto stream_error;
+    }
+    c->iRowid = ((int64_t)c->iCurPkt << CTF_EV_BITS) + c->iEv;
+    c->iEv++;
+    c->bTs = 0;
+    if( c->bClock ){
+      int64_t ns;
+      if( ctf_ns(&c->pTr->m, pScan->p->bExact, c->iClock, c->clock, &ns)==0 ){
+        c->ts = ns;
+        c->bTs = 1;
+      }else if( c->iClock>=0 && !pScan->p->bWarnedClock ){
+        pScan->p->bWarnedClock = 1;   /* a hint only: a race repeats a warning */
+        tl_trace_warn(t, t->index.azFile[c->pStm->iFile], d->iFileOff + iStart/8,
+                      "clock value %llu cycles is outside the ns range from the clock's"
+                      " origin; such events have ts NULL and their cycles in ts_raw",
+                      (unsigned long long)c->clock);
+      }
+    }
+    if( pScan->f.bRowid && c->iRowid!=pScan->f.iRowid ) continue;
+    if( c->bTs && c->ts < pScan->f.tsLo ) continue;
+    if( c->bTs && c->ts > pScan->f.tsHi ) return TL_DONE;
+    return TL_ROW;
+  event_error:
+    if( d->bPastEnd && c->bCut ){
+      /* The file was cut inside this packet: what came before stands. */
+      tl_err_clear(pErr);
+      tl_trace_warn(t, t->index.azFile[c->pStm->iFile], d->iFileOff + iStart/8,
+                    "the file ends inside an event; the rest of the stream is missing");
+      c->bOpen = 0;
+      c->iPkt = c->iPktEnd;
+      return TL_DONE;
+    }
+  stream_error:
+    tl_err_file(pErr, t->index.azFile[c->pStm->iFile]);
+    return rc ? rc : TL_ECORRUPT;
+  }
+}
+
+/* Heap order: ts (events without one first), then cursor index. */
+static int ctf_heap_less(const CtfScan *s, int a, int b){
+  const CtfCur *x = &s->aCur[a], *y = &s->aCur[b];
+  int64_t tx = x->bTs ? x->ts : INT64_MIN, ty = y->bTs ? y->ts : INT64_MIN;
+  if( tx!=ty ) return tx < ty;
+  return a < b;
+}
+
+static void ctf_heap_down(CtfScan *s, int i){
+  for(;;){
+    int l = 2*i+1, r = l+1, m = i, tmp;
+    if( l<s->nHeap && ctf_heap_less(s, s->aHeap[l], s->aHeap[m]) ) m = l;
+    if( r<s->nHeap && ctf_heap_less(s, s->aHeap[r], s->aHeap[m]) ) m = r;
+    if( m==i ) return;
+    tmp = s->aHeap[i]; s->aHeap[i] = s->aHeap[m]; s->aHeap[m] = tmp;
+    i = m;
+  }
+}
+
+static void ctf_heap_up(CtfScan *s, int i){
+  while( i>0 ){
+    int up = (i-1)/2, tmp;
+    if( !ctf_heap_less(s, s->aHeap[i], s->aHeap[up]) ) return;
+    tmp = s->aHeap[i]; s->aHeap[i] = s->aHeap[up]; s->aHeap[up] = tmp;
+    i = up;
+  }
+}
+
+/* First packet of stream s to read for the filter. */
+static size_t ctf_first_pkt(const TlTrace *t, const CtfStm *s, const TlFilter *f){
+  if( f->tsLo==TL_TS_MIN ) return s->iPkt0;
+  return s->iPkt0 + tl_packets_first_end_ge(&t->index.a[s->iPkt0], s->nPkt, f->tsLo);
+}
+
+static int ctf_events_open(CtfScan *pScan){
+  TlTrace *t = pScan->pTrace;
+  CtfData *p = pScan->p;
+  int i;
+  pScan->aCur = calloc((size_t)(p->nStm ? p->nStm : 1), sizeof(CtfCur));
+  pScan->aHeap = calloc((size_t)(p->nStm ? p->nStm : 1), sizeof(int));
+  if( pScan->aCur==0 || pScan->aHeap==0 ){
+    return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  for(i=0; i<p->nStm; i++){
+    const CtfStm *s = &p->aStm[i];
+    CtfCur *c;
+    if( s->nPkt==0 ) continue;
+    if( tl_source_check(s->pSrc, &pScan->err) ){
+      tl_err_file(&pScan->err, t->index.azFile[s->iFile]);
+      return pScan->err.rc;
+    }
+    c = &pScan->aCur[pScan->nCur++];
+    c->pTr = &p->aTr[s->iTr];
+    c->pStm = s;
+    c->iTrack = i;
+    tl_win_init(&c->win, s->pSrc);
+    tl_ctf_dec_init(&c->dec);
+    c->dec.pnShared = &pScan->nDecBytes;
+    c->dec.nSharedMax = CTF_SCAN_MAX_MEM;
+    c->iPkt = ctf_first_pkt(t, s, &pScan->f);
+    c->iPktEnd = s->iPkt0 + s->nPkt;
+    if( pScan->f.bRowid ){
+      uint64_t iPkt = (uint64_t)pScan->f.iRowid >> CTF_EV_BITS;
+      if( pScan->f.iRowid < 0 || iPkt < s->iPkt0 || iPkt >= s->iPkt0 + s->nPkt ){
+        c->iPkt = c->iPktEnd;
+      }else{
+        c->iPkt = (size_t)iPkt;
+      }
+    }
+  }
+  return TL_OK;
+}
+
+static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
+  CtfCur *c;
+  TlVal *a = pScan->aCol;
+  int rc, k;
+  if( !pScan->bStarted ){
+    int i;
+    pScan->bStarted = 1;
+    for(i=0; i<pScan->nCur; i++){
+      rc = ctf_cur_next(pScan, &pScan->aCur[i]);
+      if( rc<0 ) return rc;
+      if( rc==TL_ROW ){
+        pScan->aHeap[pScan->nHeap++] = i;
+        ctf_heap_up(pScan, pScan->nHeap-1);
+      }
+    }
+  }else if( pScan->iLast>=0 ){
+    rc = ctf_cur_next(pScan, &pScan->aCur[pScan->iLast]);
+    if( rc<0 ) return rc;
+    if( rc==TL_ROW ){
+      ctf_heap_down(pScan, 0);
+    }else{
+      pScan->aHeap[0] = pScan->aHeap[--pScan->nHeap];
+      if( pScan->nHeap ) ctf_heap_down(pScan, 0);
+    }
+  }
+  pScan->iLast = -1;
+  if( pScan->nHeap==0 ) return TL_DONE;
+  pScan->iLast = pScan->aHeap[0];
+  c = &pScan->aCur[pScan->iLast];
+  for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+  if( c->bTs ) tl_val_int(&a[TL_EV_TS], c->ts);
+  if( c->bClock ) tl_val_int(&a[TL_EV_TS_RAW], (int64_t)c->clock);
+  if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
+  tl_val_int(&a[TL_EV_TRACK], c->iTrack);
+  tl_val_textz(&a[TL_EV_TYPE], "event");
+  tl_val_textz(&a[TL_EV_NAME], c->pEC->zName);
+  {
+    static const char *const azPid[2][2] = { {"vpid", "pid"}, {"vtid", "tid"} };
+    static const int aiScope[2] = { TL_CTF_SCOPE_EV_SCONTEXT, TL_CTF_SCOPE_EV_CONTEXT };
+    int w, s, k2;
+    for(w=0; w<2; w++){
+      for(s=0; s<2 && a[TL_EV_PID+w].t==TL_NULL; s++){
+        for(k2=0; k2<2; k2++){
+          int i = tl_ctf_dec_member(&c->dec, c->dec.aRoot[aiScope[s]], azPid[w][k2]);
+          if( tl_ctf_dec_is_int(&c->dec, i) ){
+            tl_val_int(&a[TL_EV_PID+w], c->dec.aVal[i].v.i);
+            break;
+          }
+        }
+      }
+    }
+  }
+  if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
+    TlCtfScopes sc;
+    sc.aVal = c->dec.aVal;
+    memcpy(sc.aRoot, c->dec.aRoot, sizeof(sc.aRoot));
+    if( tl_col_used(&pScan->f, TL_EV_TEXT) ){
+      tl_str_reset(&pScan->sText);
+      tl_ctf_render_text(&sc, &pScan->sText);
+      tl_val_str(&a[TL_EV_TEXT], &pScan->sText);
+    }
+    if( tl_col_used(&pScan->f, TL_EV_ARGS) ){
+      tl_str_reset(&pScan->sArgs);
+      tl_ctf_render_args(&sc, &pScan->sArgs);
+      tl_val_str(&a[TL_EV_ARGS], &pScan->sArgs);
+    }
+  }
+  pRow->iRowid = c->iRowid;
+  pRow->a = a;
+  return TL_ROW;
+}
+
+/* JSON of a field class (event_types.args "fields"), depth-bounded. */
+static void ctf_schema_json(TlStr *s, const TlCtfField *f, int nDepth){
+  static const char *const azKind[] = {
+    0, "integer", "enum", "float", "string", "struct", "variant", "array", "sequence"
+  };
+  int i;
+  if( f==0 ){ tl_json_null(s); return; }
+  if( nDepth > 80 ){ tl_json_strz(s, "..."); return; }
+  tl_json_obj_begin(s);
+  tl_json_key(s, "type");
+  tl_json_strz(s, f->eKind>=1 && f->eKind<=8 ? azKind[f->eKind] : "?");
+  switch( f->eKind ){
+    case TL_CTF_INT: case TL_CTF_ENUM: case TL_CTF_FLOAT:
+      tl_json_key(s, "size"); tl_json_int(s, f->nBits);
+      tl_json_key(s, "align"); tl_json_int(s, f->nAlign);
+      if( f->eKind!=TL_CTF_FLOAT ){
+        tl_json_key(s, "signed"); tl_json_bool(s, f->bSigned);
+        tl_json_key(s, "base"); tl_json_int(s, f->nBase);
+      }
+      tl_json_key(s, "byte_order"); tl_json_strz(s, f->bo==TL_BE ? "be" : "le");
+      if( f->eKind==TL_CTF_ENUM ){
+        tl_json_key(s, "mappings");
+        tl_json_arr_begin(s);
+        for(i=0; i<f->nRange; i++){
+          tl_json_arr_begin(s);
+          tl_json_strz(s, f->aRange[i].zLabel);
+          if( f->bSigned ){
+            tl_json_int(s, (int64_t)f->aRange[i].lo); tl_json_int(s, (int64_t)f->aRange[i].hi);
+          }else{
+            tl_json_uint(s, f->aRange[i].lo); tl_json_uint(s, f->aRange[i].hi);
+          }
+          tl_json_arr_end(s);
+        }
+        tl_json_arr_end(s);
+      }
+      break;
+    case TL_CTF_STRUCT: case TL_CTF_VARIANT:
+      tl_json_key(s, f->eKind==TL_CTF_STRUCT ? "members" : "options");
+      tl_json_arr_begin(s);
+      for(i=0; i<f->nMember; i++){
+        tl_json_arr_begin(s);
+        tl_json_strz(s, f->aMember[i].zName);
+        ctf_schema_json(s, f->aMember[i].pType, nDepth+1);
+        tl_json_arr_end(s);
+      }
+      tl_json_arr_end(s);
+      break;
+    case TL_CTF_ARRAY: case TL_CTF_SEQUENCE:
+      if( f->eKind==TL_CTF_ARRAY ){ tl_json_key(s, "length"); tl_json_uint(s, f->nLen); }
+      if( f->bText ){ tl_json_key(s, "text"); tl_json_bool(s, 1); }
+      tl_json_key(s, "element");
+      ctf_schema_json(s, f->pElem, nDepth+1);
+      break;
+    default:
+      break;
+  }
+  tl_json_obj_end(s);
+}
+
+/* event_types: one row per event class of each stream class of each trace. */
+static int ctf_event_types_next(CtfScan *pScan, TlRow *pRow){
+  CtfData *p = pScan->p;
+  TlVal *a = pScan->aCol;
+  /* iNext: trace; iNext2: running index over (stream class, event class). */
+  while( pScan->iNext < p->nTr ){
+    const CtfTr *pTr = &p->aTr[pScan->iNext];
+    int i, k = pScan->iNext2;
+    for(i=0; i<pTr->m.nStream; i++){
+      const TlCtfStreamClass *sc = &pTr->m.aStream[i];
+      if( k < sc->nEvent ){
+        const TlCtfEventClass *ec = &sc->aEvent[k];
+        int j;
+        for(j=0; j<TL_ET_NCOL; j++) tl_val_null(&a[j]);
+        tl_val_int(&a[TL_ET_ID], (int64_t)ec->id);
+        tl_val_textz(&a[TL_ET_NAME], ec->zName);
+        tl_val_int(&a[TL_ET_STREAM], (int64_t)sc->id);
+        tl_val_textz(&a[TL_ET_KIND], "event");
+        if( tl_col_used(&pScan->f, TL_ET_ARGS) ){
+          TlStr *s = &pScan->sArgs;
+          tl_str_reset(s);
+          tl_json_obj_begin(s);
+          tl_json_key(s, "trace"); tl_json_strz(s, pTr->zRel);
+          if( ec->logLevel!=INT64_MIN ){ tl_json_key(s, "loglevel"); tl_json_int(s, ec->logLevel); }
+          tl_json_key(s, "context"); ctf_schema_json(s, ec->pContext, 0);
+          tl_json_key(s, "fields"); ctf_schema_json(s, ec->pPayload, 0);
+          tl_json_obj_end(s);
+          tl_val_str(&a[TL_ET_ARGS], s);
+        }
+        pRow->iRowid = ((int64_t)pScan->iNext << 32) + pScan->iNext2;
+        pRow->a = a;
+        pScan->iNext2++;
+        return TL_ROW;
+      }
+      k -= sc->nEvent;
+    }
+    pScan->iNext++;
+    pScan->iNext2 = 0;
+  }
+  return TL_DONE;
+}
+
+/* tracks: one row per stream file. */
+static int ctf_tracks_next(CtfScan *pScan, TlRow *pRow){
+  CtfData *p = pScan->p;
+  TlTrace *t = pScan->pTrace;
+  TlVal *a = pScan->aCol;
+  const CtfStm *s;
+  int j;
+  size_t k;
+  int64_t tsFirst = TL_TS_MAX, tsLast = TL_TS_MIN;
+  if( pScan->iNext >= p->nStm ) return TL_DONE;
+  s = &p->aStm[pScan->iNext];
+  for(j=0; j<TL_TR_NCOL; j++) tl_val_null(&a[j]);
+  tl_val_int(&a[TL_TR_ID], pScan->iNext);
+  tl_val_textz(&a[TL_TR_KIND], "stream");
+  tl_val_textz(&a[TL_TR_NAME], t->index.azFile[s->iFile]);
+  if( s->iCpu>=0 ) tl_val_int(&a[TL_TR_CPU], s->iCpu);
+  for(k=s->iPkt0; k<s->iPkt0+s->nPkt; k++){
+    const TlPacket *tp = &t->index.a[k];
+    if( tp->tsBegin!=TL_TS_MIN && tp->tsBegin < tsFirst ) tsFirst = tp->tsBegin;
+    if( tp->tsEnd!=TL_TS_MAX && tp->tsEnd > tsLast ) tsLast = tp->tsEnd;
+  }
+  if( tsFirst!=TL_TS_MAX ) tl_val_int(&a[TL_TR_FIRST_TS], tsFirst);
+  if( tsLast!=TL_TS_MIN ) tl_val_int(&a[TL_TR_LAST_TS], tsLast);
+  if( tl_col_used(&pScan->f, TL_TR_ARGS) ){
+    TlStr *js = &pScan->sArgs;
+    tl_str_reset(js);
+    tl_json_obj_begin(js);
+    tl_json_key(js, "trace"); tl_json_strz(js, p->aTr[s->iTr].zRel);
+    if( s->pSC ){ tl_json_key(js, "stream_class_id"); tl_json_uint(js, s->pSC->id); }
+    if( s->iInstance>=0 ){ tl_json_key(js, "stream_instance_id"); tl_json_int(js, s->iInstance); }
+    tl_json_key(js, "packets"); tl_json_uint(js, s->nPkt);
+    tl_json_key(js, "discarded_events"); tl_json_uint(js, s->nDiscarded);
+    tl_json_key(js, "lost_packets"); tl_json_uint(js, s->nLostPkt);
+    tl_json_obj_end(js);
+    tl_val_str(&a[TL_TR_ARGS], js);
+  }
+  pRow->iRowid = pScan->iNext;
+  pRow->a = a;
+  pScan->iNext++;
+  return TL_ROW;
+}
+
+static void ctfScanClose(TlScan *pScan0){
+  CtfScan *pScan = (CtfScan*)pScan0;
+  int i;
+  if( pScan==0 ) return;
+  for(i=0; i<pScan->nCur; i++){
+    tl_win_free(&pScan->aCur[i].win);
+    tl_ctf_dec_free(&pScan->aCur[i].dec);
+  }
+  free(pScan->aCur);
+  free(pScan->aHeap);
+  free(pScan->aCpu);
+  tl_str_free(&pScan->sText);
+  tl_str_free(&pScan->sArgs);
+  free(pScan);
+}
+
+static int ctfScanOpen(TlTrace *t, int iTable, const TlFilter *pFilter,
+                       TlScan **ppScan, TlErr *pErr){
+  CtfScan *pScan;
+  int rc = TL_OK;
+  *ppScan = 0;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES ){
+    return TL_DONE;
+  }
+  pScan = calloc(1, sizeof(*pScan));
+  if( pScan==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  pScan->pTrace = t;
+  pScan->p = (CtfData*)t->pData;
+  pScan->iTable = iTable;
+  pScan->f = *pFilter;
+  pScan->iLast = -1;
+  tl_str_init(&pScan->sText);
+  tl_str_init(&pScan->sArgs);
+  if( pFilter->nCpu>0 ){
+    pScan->aCpu = malloc(sizeof(int64_t)*(size_t)pFilter->nCpu);
+    if( pScan->aCpu==0 ){ ctfScanClose((TlScan*)pScan); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+    memcpy(pScan->aCpu, pFilter->aCpu, sizeof(int64_t)*(size_t)pFilter->nCpu);
+    pScan->f.aCpu = pScan->aCpu;
+  }
+  if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
+  if( rc ){
+    *pErr = pScan->err;
+    ctfScanClose((TlScan*)pScan);
+    return rc;
+  }
+  *ppScan = (TlScan*)pScan;
+  return TL_OK;
+}
+
+static int ctfScanNext(TlScan *pScan0, TlRow *pRow){
+  CtfScan *pScan = (CtfScan*)pScan0;
+  int rc;
+  if( pScan->err.rc ) return pScan->err.rc;
+  switch( pScan->iTable ){
+    case TL_TAB_EVENTS:      rc = ctf_events_next(pScan, pRow); break;
+    case TL_TAB_TRACKS:      rc = ctf_tracks_next(pScan, pRow); break;
+    case TL_TAB_EVENT_TYPES: rc = ctf_event_types_next(pScan, pRow); break;
+    default:                 rc = TL_DONE; break;
+  }
+  return rc;
+}
+
+static const TlErr *ctfScanErr(TlScan *pScan){
+  return &((CtfScan*)pScan)->err;
+}
+
+static const char *const ctfOptions[] = { "ctf_clock", 0 };
+
+const TlReaderDef tl_ctf_reader = {
+  .zName      = "ctf",
+  .azOptions  = ctfOptions,
+  .mOrdered   = 1u<<TL_TAB_EVENTS,
+  .xProbe     = ctfProbe,
+  .xOpen      = ctfOpen,
+  .xClose     = ctfClose,
+  .xScanOpen  = ctfScanOpen,
+  .xScanNext  = ctfScanNext,
+  .xScanClose = ctfScanClose,
+  .xScanErr   = ctfScanErr,
+};

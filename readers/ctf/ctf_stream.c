@@ -1,0 +1,292 @@
+/*
+** ctf_stream.c: field classes to value nodes over the bit cursor.
+**
+** Decoding is a recursive walk of the field class tree, bounded by the
+** model's nesting cap (64 levels). Nodes live in one growing array; a
+** compound node's nSub is 0 while its children are being decoded, which
+** is how field references find the element currently being decoded.
+*/
+#include "ctf/ctf_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tl_ctf_dec_init(TlCtfDec *d){
+  int i;
+  memset(d, 0, sizeof(*d));
+  for(i=0; i<TL_CTF_NSCOPE; i++) d->aRoot[i] = -1;
+}
+
+void tl_ctf_dec_free(TlCtfDec *d){
+  if( d->pnShared ) *d->pnShared -= sizeof(TlCtfVal)*(uint64_t)d->nAlloc;
+  free(d->aVal);
+  tl_ctf_dec_init(d);
+}
+
+void tl_ctf_dec_truncate(TlCtfDec *d, uint32_t n){
+  int i;
+  if( n < d->nVal ) d->nVal = n;
+  for(i=0; i<TL_CTF_NSCOPE; i++){
+    if( d->aRoot[i] >= 0 && (uint32_t)d->aRoot[i] >= n ) d->aRoot[i] = -1;
+  }
+}
+
+int tl_ctf_dec_is_int(const TlCtfDec *d, int i){
+  int k;
+  if( i<0 || (uint32_t)i>=d->nVal ) return 0;
+  k = d->aVal[i].pField->eKind;
+  return k==TL_CTF_INT || k==TL_CTF_ENUM;
+}
+
+int tl_ctf_dec_member(const TlCtfDec *d, int iNode, const char *zName){
+  uint32_t c, end;
+  if( iNode<0 || (uint32_t)iNode>=d->nVal ) return -1;
+  if( d->aVal[iNode].pField->eKind!=TL_CTF_STRUCT ) return -1;
+  end = (uint32_t)iNode + d->aVal[iNode].nSub;
+  if( d->aVal[iNode].nSub==0 || end > d->nVal ) end = d->nVal;
+  for(c=(uint32_t)iNode+1; c<end; c+=d->aVal[c].nSub){
+    const char *z = d->aVal[c].zName;
+    if( z && strcmp(z, zName)==0 ) return (int)c;
+    if( d->aVal[c].nSub==0 ) break;
+  }
+  return -1;
+}
+
+/* File offset of the cursor, for messages. */
+static uint64_t dec_off(const TlCtfDec *d){
+  return d->iFileOff + d->bits.iBit/8;
+}
+
+static int dec_past_end(TlCtfDec *d, TlErr *pErr, const char *zWhat, const char *zName){
+  d->bPastEnd = 1;
+  return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                    "%s%s%s runs past the end of the packet content",
+                    zWhat, zName ? " " : "", zName ? zName : "");
+}
+
+/* A new node for class f; its index, or -1 (error set). */
+static int64_t dec_node(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr *pErr){
+  TlCtfVal *p;
+  if( d->nVal >= d->nAlloc ){
+    uint32_t n = d->nAlloc ? d->nAlloc*2 : 256;
+    TlCtfVal *a;
+    if( d->nVal >= TL_CTF_MAX_VALS ){
+      tl_err_set(pErr, TL_ENOMEM, dec_off(d),
+                 "more than %u fields in one event", TL_CTF_MAX_VALS);
+      return -1;
+    }
+    if( n > TL_CTF_MAX_VALS ) n = TL_CTF_MAX_VALS;
+    if( d->pnShared ){
+      uint64_t nMore = sizeof(*a)*(uint64_t)(n - d->nAlloc);
+      if( *d->pnShared + nMore > d->nSharedMax ){
+        tl_err_set(pErr, TL_ENOMEM, dec_off(d),
+                   "decoding this trace's events needs more than %llu MiB of field buffers",
+                   (unsigned long long)(d->nSharedMax>>20));
+        return -1;
+      }
+      *d->pnShared += nMore;
+    }
+    a = realloc(d->aVal, sizeof(*a)*n);
+    if( a==0 ){ tl_err_set(pErr, TL_ENOMEM, dec_off(d), "out of memory"); return -1; }
+    d->aVal = a;
+    d->nAlloc = n;
+  }
+  p = &d->aVal[d->nVal];
+  p->pField = f;
+  p->zName = zName;
+  p->nSub = 0;
+  p->iOpt = 0;
+  p->v.u = 0;
+  p->z = 0;
+  p->n = 0;
+  return d->nVal++;
+}
+
+/* The element of array node c being decoded or last decoded, or -1. */
+static int64_t dec_last_elem(const TlCtfDec *d, uint32_t c){
+  uint32_t i = c + 1;
+  int64_t prev = -1;
+  uint32_t end = d->aVal[c].nSub ? c + d->aVal[c].nSub : d->nVal;
+  if( end > d->nVal ) end = d->nVal;
+  while( i < end ){
+    prev = i;
+    if( d->aVal[i].nSub==0 ) break;
+    i += d->aVal[i].nSub;
+  }
+  return prev;
+}
+
+/*
+** Follow a resolved reference to an integer node already decoded. -1 when
+** the field is not there (not decoded yet, or in a variant option not
+** chosen).
+*/
+static int64_t dec_ref(const TlCtfDec *d, const TlCtfRef *r){
+  int64_t c;
+  int k;
+  if( r->iScope<0 || r->iScope>=TL_CTF_NSCOPE ) return -1;
+  c = d->aRoot[r->iScope];
+  if( c<0 ) return -1;
+  for(k=0; k<r->nPath; k++){
+    int j = r->aPath[k], t;
+    const TlCtfField *f = d->aVal[c].pField;
+    while( (f->eKind==TL_CTF_ARRAY || f->eKind==TL_CTF_SEQUENCE) && d->aVal[c].z==0 ){
+      c = dec_last_elem(d, (uint32_t)c);
+      if( c<0 ) return -1;
+      f = d->aVal[c].pField;
+    }
+    if( f->eKind==TL_CTF_STRUCT ){
+      if( j<0 || j>=f->nMember ) return -1;
+      c++;
+      for(t=0; t<j; t++){
+        if( (uint32_t)c >= d->nVal || d->aVal[c].nSub==0 ) return -1;
+        c += d->aVal[c].nSub;
+      }
+    }else if( f->eKind==TL_CTF_VARIANT ){
+      if( (int)d->aVal[c].iOpt!=j ) return -1;
+      c++;
+    }else{
+      return -1;
+    }
+    if( (uint32_t)c >= d->nVal ) return -1;
+  }
+  return c;
+}
+
+/* Does an enum label name a variant option (CTF 1.8 allows a leading '_')? */
+static int dec_opt_match(const char *zOpt, const char *zLabel){
+  if( strcmp(zOpt, zLabel)==0 ) return 1;
+  if( zOpt[0]=='_' && strcmp(zOpt+1, zLabel)==0 ) return 1;
+  if( zLabel[0]=='_' && strcmp(zOpt, zLabel+1)==0 ) return 1;
+  return 0;
+}
+
+/* The option of variant f selected by enum node value; -1 if none. */
+static int dec_variant_opt(const TlCtfField *f, const TlCtfField *pTag, uint64_t v){
+  int i, j;
+  for(i=0; i<pTag->nRange; i++){
+    const TlCtfRange *r = &pTag->aRange[i];
+    int bIn = pTag->bSigned ? ((int64_t)v >= (int64_t)r->lo && (int64_t)v <= (int64_t)r->hi)
+                            : (v >= r->lo && v <= r->hi);
+    if( !bIn || r->zLabel==0 ) continue;
+    for(j=0; j<f->nMember; j++){
+      if( dec_opt_match(f->aMember[j].zName, r->zLabel) ) return j;
+    }
+  }
+  return -1;
+}
+
+static int dec_field(TlCtfDec*, const TlCtfField*, const char*, TlErr*);
+
+/* An array or sequence of n elements at node i. */
+static int dec_array(TlCtfDec *d, uint32_t i, const TlCtfField *f, uint64_t n, TlErr *pErr){
+  const TlCtfField *e = f->pElem;
+  uint64_t k;
+  d->aVal[i].v.u = n;
+  if( e==0 ) return tl_err_set(pErr, TL_ECORRUPT, dec_off(d), "array without an element type");
+  /* An array is aligned as its elements, even when it has none. */
+  if( tl_ctf_bits_align(&d->bits, (unsigned)(e->nAlign > f->nAlign ? e->nAlign : f->nAlign)) ){
+    return dec_past_end(d, pErr, "array", d->aVal[i].zName);
+  }
+  if( f->bText && e->eKind==TL_CTF_INT && e->nBits==8 && e->nAlign<=8 ){
+    TlCtfBits *b = &d->bits;
+    if( tl_ctf_bits_align(b, 8) || n > (b->nBitEnd - b->iBit)/8 ){
+      return dec_past_end(d, pErr, "text array", d->aVal[i].zName);
+    }
+    d->aVal[i].z = (const char*)b->a + b->iBit/8;
+    d->aVal[i].n = strnlen(d->aVal[i].z, (size_t)n);
+    b->iBit += n*8;
+    return TL_OK;
+  }
+  for(k=0; k<n; k++){
+    int rc = dec_field(d, e, 0, pErr);
+    if( rc ) return rc;
+  }
+  return TL_OK;
+}
+
+static int dec_field(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr *pErr){
+  TlCtfBits *b = &d->bits;
+  int64_t i;
+  int rc = TL_OK, j;
+  /* CTF 1.8: a leading underscore is not part of a field's name. */
+  if( zName && zName[0]=='_' ) zName++;
+  i = dec_node(d, f, zName, pErr);
+  if( i<0 ) return TL_ENOMEM;
+  switch( f->eKind ){
+    case TL_CTF_INT:
+    case TL_CTF_ENUM: {
+      uint64_t v;
+      if( tl_ctf_bits_uint(b, (unsigned)f->nAlign, (unsigned)f->nBits, f->bo, &v) ){
+        return dec_past_end(d, pErr, "integer", zName);
+      }
+      if( f->bSigned && f->nBits<64 && ((v >> (f->nBits-1)) & 1) ) v |= ~(uint64_t)0 << f->nBits;
+      d->aVal[i].v.u = v;
+      break;
+    }
+    case TL_CTF_FLOAT:
+      if( tl_ctf_bits_float(b, (unsigned)f->nAlign, (unsigned)f->nBits, f->bo, &d->aVal[i].v.d) ){
+        return dec_past_end(d, pErr, "floating point number", zName);
+      }
+      break;
+    case TL_CTF_STRING:
+      if( tl_ctf_bits_string(b, &d->aVal[i].z, &d->aVal[i].n) ){
+        return dec_past_end(d, pErr, "string", zName);
+      }
+      break;
+    case TL_CTF_STRUCT:
+      if( tl_ctf_bits_align(b, (unsigned)f->nAlign) ) return dec_past_end(d, pErr, "struct", zName);
+      for(j=0; j<f->nMember && rc==TL_OK; j++){
+        rc = dec_field(d, f->aMember[j].pType, f->aMember[j].zName, pErr);
+      }
+      break;
+    case TL_CTF_VARIANT: {
+      int64_t t = dec_ref(d, &f->ref);
+      if( t<0 || d->aVal[t].pField->eKind!=TL_CTF_ENUM ){
+        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                          "the tag of variant %s is not available", zName ? zName : "");
+      }
+      j = dec_variant_opt(f, d->aVal[t].pField, d->aVal[t].v.u);
+      if( j<0 ){
+        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                          "variant %s: tag value %lld selects no option",
+                          zName ? zName : "", (long long)d->aVal[t].v.i);
+      }
+      d->aVal[i].iOpt = (uint32_t)j;
+      rc = dec_field(d, f->aMember[j].pType, f->aMember[j].zName, pErr);
+      break;
+    }
+    case TL_CTF_ARRAY:
+      rc = dec_array(d, (uint32_t)i, f, f->nLen, pErr);
+      break;
+    case TL_CTF_SEQUENCE: {
+      int64_t t = dec_ref(d, &f->ref);
+      if( t<0 || (d->aVal[t].pField->eKind!=TL_CTF_INT && d->aVal[t].pField->eKind!=TL_CTF_ENUM) ){
+        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                          "the length of sequence %s is not available", zName ? zName : "");
+      }
+      if( d->aVal[t].pField->bSigned && d->aVal[t].v.i < 0 ){
+        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                          "sequence %s has a negative length", zName ? zName : "");
+      }
+      rc = dec_array(d, (uint32_t)i, f, d->aVal[t].v.u, pErr);
+      break;
+    }
+    default:
+      return tl_err_set(pErr, TL_ECORRUPT, dec_off(d), "unknown field class");
+  }
+  if( rc ) return rc;
+  d->aVal[i].nSub = d->nVal - (uint32_t)i;
+  return TL_OK;
+}
+
+int tl_ctf_dec_scope(TlCtfDec *d, int iScope, const TlCtfField *f, TlErr *pErr){
+  int rc;
+  d->bPastEnd = 0;
+  d->aRoot[iScope] = -1;
+  if( f==0 ) return TL_OK;
+  d->aRoot[iScope] = (int)d->nVal;
+  rc = dec_field(d, f, 0, pErr);
+  if( rc ) d->aRoot[iScope] = -1;
+  return rc;
+}

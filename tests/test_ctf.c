@@ -1,0 +1,493 @@
+/*
+** test_ctf.c: the CTF reader through SQL, on traces written by
+** tests/ctf_writer.c. Expected values follow from what the writer put in
+** the bytes and the CTF 1.8 rules (the 27-bit timestamp wrap, clock
+** offsets, cumulative events_discarded); recorded LTTng traces are
+** checked against babeltrace2's output elsewhere.
+*/
+#include "tltest.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctf_writer.h"
+
+/* ------------------------------------------------------------ trace A */
+
+/*
+** Trace A: little-endian, LTTng-style compact/extended event headers with
+** a 27-bit timestamp, two streams (cpu_id 0 and 1) of CTF_A_PKT packets of
+** CTF_A_EV events each. Event g of stream s (g counting over the stream)
+** is at cycles CTF_A_BASE + g*CTF_A_STEP + s*CTF_A_STEP/2, so the streams
+** interleave and the low 27 bits wrap every few events; every 7th event is
+** "big" (id 40, which needs the extended header).
+*/
+#define CTF_A_PKT   10
+#define CTF_A_EV    20
+#define CTF_A_BASE  UINT64_C(5000000000)
+#define CTF_A_STEP  UINT64_C(40000001)
+#define CTF_A_OFFS  1000                      /* clock offset_s */
+
+static const char zMetaA[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+  "trace { major = 1; minor = 8; byte_order = le;\n"
+  "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n"
+  "};\n"
+  "clock { name = \"monotonic\"; freq = 1000000000; offset_s = 1000; offset = 0; };\n"
+  "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_t;\n"
+  "stream { id = 0;\n"
+  "  packet.context := struct { uint64_clock_t timestamp_begin; uint64_clock_t timestamp_end;\n"
+  "    uint64_t content_size; uint64_t packet_size; uint64_t packet_seq_num;\n"
+  "    uint64_t events_discarded; uint32_t cpu_id; };\n"
+  "  event.header := struct {\n"
+  "    enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+  "    variant <id> {\n"
+  "      struct { uint27_clock_t timestamp; } compact;\n"
+  "      struct { uint32_t id; uint64_clock_t timestamp; } extended;\n"
+  "    } v;\n"
+  "  } align(8);\n"
+  "  event.context := struct { int32_t _vtid; int32_t _vpid; };\n"
+  "};\n"
+  "event { name = \"tick\"; id = 0; stream_id = 0; fields := struct { uint32_t seq; string msg; }; };\n"
+  "event { name = \"big\"; id = 40; stream_id = 0; fields := struct { uint64_t value; }; };\n";
+
+static uint64_t ctf_a_cycles(int s, int g){
+  return CTF_A_BASE + (uint64_t)g*CTF_A_STEP + (uint64_t)s*(CTF_A_STEP/2);
+}
+
+static int64_t ctf_a_ns(int s, int g){
+  return (int64_t)CTF_A_OFFS*1000000000 + (int64_t)ctf_a_cycles(s, g);
+}
+
+/* Per stream: the bit offset after each event, for the truncation test. */
+static uint64_t aEvEndA[2][CTF_A_PKT*CTF_A_EV];
+static uint64_t aPktEndA[2][CTF_A_PKT];
+
+/*
+** Write trace A into zDir. Stream 0 reports 3 discarded events from its
+** packet 5 on (a cumulative counter); stream 1 skips packet_seq_num 7.
+*/
+static void ctf_write_a(const char *zDir){
+  int s;
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
+  for(s=0; s<2; s++){
+    CtfW w;
+    int k, e, g = 0;
+    char zName[32];
+    uint64_t prev = 0;
+    ctfw_init(&w, 0);
+    for(k=0; k<CTF_A_PKT; k++){
+      uint64_t iStart = w.iBit, iTsEnd, iContent, iSize;
+      ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+      ctfw_uint(&w, 8, 32, 0);                            /* stream_id */
+      ctfw_uint(&w, 8, 64, ctf_a_cycles(s, g));           /* timestamp_begin */
+      iTsEnd = w.iBit;
+      ctfw_uint(&w, 8, 64, 0);                            /* timestamp_end, patched */
+      iContent = w.iBit;
+      ctfw_uint(&w, 8, 64, 0);
+      iSize = w.iBit;
+      ctfw_uint(&w, 8, 64, 0);
+      ctfw_uint(&w, 8, 64, (uint64_t)(s==1 && k>=7 ? k+1 : k));
+      ctfw_uint(&w, 8, 64, s==0 && k>=5 ? 3 : 0);
+      ctfw_uint(&w, 8, 32, (uint64_t)s);
+      prev = ctf_a_cycles(s, g);
+      for(e=0; e<CTF_A_EV; e++, g++){
+        uint64_t t = ctf_a_cycles(s, g);
+        int bBig = g%7==3;
+        ctfw_align(&w, 8);
+        if( bBig ){
+          ctfw_uint(&w, 1, 5, 31);
+          ctfw_uint(&w, 8, 32, 40);
+          ctfw_uint(&w, 8, 64, t);
+        }else{
+          assert_true(t - prev < (UINT64_C(1)<<27));
+          ctfw_uint(&w, 1, 5, 0);
+          ctfw_uint(&w, 1, 27, t & ((UINT64_C(1)<<27)-1));
+        }
+        prev = t;
+        ctfw_uint(&w, 8, 32, (uint64_t)(100 + s));          /* vtid */
+        ctfw_uint(&w, 8, 32, 77);                          /* vpid */
+        if( bBig ){
+          ctfw_uint(&w, 8, 64, UINT64_C(0xF000000000000000) + (uint64_t)g);
+        }else{
+          char zMsg[32];
+          snprintf(zMsg, sizeof(zMsg), "s%d-e%d", s, g);
+          ctfw_uint(&w, 8, 32, (uint64_t)g);
+          ctfw_string(&w, zMsg);
+        }
+        aEvEndA[s][g] = w.iBit;
+      }
+      ctfw_patch(&w, iTsEnd, 64, ctf_a_cycles(s, g-1));
+      ctfw_patch(&w, iContent, 64, w.iBit - iStart);
+      ctfw_align(&w, 8);
+      ctfw_uint(&w, 8, 8, 0);                             /* padding */
+      ctfw_align(&w, 64);
+      ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+      aPktEndA[s][k] = w.iBit;
+    }
+    snprintf(zName, sizeof(zName), "chan_%d", s);
+    assert_int_equal(ctfw_save(&w, zDir, zName, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+}
+
+static const char *ctf_dir_a(void){
+  static char zDir[512];
+  if( zDir[0]==0 ){
+    snprintf(zDir, sizeof(zDir), "%s/ctf-a", tl_test_tmpdir());
+    ctf_write_a(zDir);
+  }
+  return zDir;
+}
+
+static void ctf_merged_time_order(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = ctf_dir_a();
+  sqlite3_stmt *pStmt;
+  int n = 0, g;
+  (void)state;
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir),
+                   2*CTF_A_PKT*CTF_A_EV);
+  /* The streams interleave: s0 g0, s1 g0, s0 g1, ... with the wrap applied. */
+  assert_int_equal(sqlite3_prepare_v2(db,
+      "SELECT ts, ts_raw, cpu, tid, pid, name, track FROM events(?)", -1, &pStmt, 0), SQLITE_OK);
+  sqlite3_bind_text(pStmt, 1, zDir, -1, SQLITE_STATIC);
+  while( sqlite3_step(pStmt)==SQLITE_ROW ){
+    int s = n%2;
+    g = n/2;
+    assert_true(sqlite3_column_int64(pStmt, 0)==ctf_a_ns(s, g));
+    assert_true((uint64_t)sqlite3_column_int64(pStmt, 1)==ctf_a_cycles(s, g));
+    assert_int_equal(sqlite3_column_int(pStmt, 2), s);
+    assert_int_equal(sqlite3_column_int(pStmt, 3), 100+s);
+    assert_int_equal(sqlite3_column_int(pStmt, 4), 77);
+    assert_string_equal((const char*)sqlite3_column_text(pStmt, 5), g%7==3 ? "big" : "tick");
+    assert_int_equal(sqlite3_column_int(pStmt, 6), s);
+    n++;
+  }
+  assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+  assert_int_equal(n, 2*CTF_A_PKT*CTF_A_EV);
+  /* ORDER BY ts is consumed: no sorter in the plan. */
+  {
+    char *z = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT ts FROM events(%Q) ORDER BY ts", zDir);
+    assert_null(strstr(z, "TEMP B-TREE"));
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
+static void ctf_payload_values(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = ctf_dir_a();
+  char *z;
+  (void)state;
+  /* Event 10 of stream 1 is a tick; event 3 a big one with a u64 above INT64_MAX. */
+  z = tl_test_sql_text(db, "SELECT args->>'$.msg' FROM events(%Q) WHERE ts=%lld",
+                       zDir, (long long)ctf_a_ns(1, 10));
+  assert_string_equal(z, "s1-e10");
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT args->>'$.seq' FROM events(%Q) WHERE ts=%lld",
+                                   zDir, (long long)ctf_a_ns(1, 10)), 10);
+  z = tl_test_sql_text(db, "SELECT args->>'$.value' FROM events(%Q) WHERE ts=%lld",
+                       zDir, (long long)ctf_a_ns(0, 3));
+  assert_string_equal(z, "17293822569102704643");   /* 0xF000000000000000 + 3 */
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* Sum of packets.args.reads over the trace. */
+static int64_t ctf_reads(sqlite3 *db, const char *zDir){
+  return tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets(%Q)", zDir);
+}
+
+static void ctf_window_reads_few_packets(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = ctf_dir_a();
+  int64_t lo = ctf_a_ns(0, 101), hi = ctf_a_ns(0, 104), nBefore;
+  int n;
+  (void)state;
+  /* Window [s0 g101, s0 g104]: s0 g101..104 and s1 g101..103. */
+  nBefore = ctf_reads(db, zDir);
+  n = (int)tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts BETWEEN %lld AND %lld",
+                           zDir, (long long)lo, (long long)hi);
+  assert_int_equal(n, 4 + 3);
+  /* Events 100..119 are packet 5 of each stream: 2 packets read of 20. */
+  assert_int_equal(ctf_reads(db, zDir) - nBefore, 2);
+  /* The same answer as the unfiltered scan filtered by SQLite. */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM (SELECT ts FROM events(%Q) ORDER BY ts+0) WHERE ts BETWEEN %lld AND %lld",
+      zDir, (long long)lo, (long long)hi), n);
+  /* cpu = 1 reads only stream 1's packets. */
+  nBefore = ctf_reads(db, zDir);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu=1", zDir),
+                   CTF_A_PKT*CTF_A_EV);
+  assert_int_equal(ctf_reads(db, zDir) - nBefore, CTF_A_PKT);
+  /* A rowid finds its event again, reading one packet. */
+  {
+    int64_t r = tl_test_sql_int(db, "SELECT rowid FROM events(%Q) WHERE ts=%lld",
+                                zDir, (long long)ctf_a_ns(1, 150));
+    nBefore = ctf_reads(db, zDir);
+    assert_true(tl_test_sql_int(db, "SELECT ts FROM events(%Q) WHERE rowid=%lld",
+                                zDir, (long long)r)==ctf_a_ns(1, 150));
+    assert_int_equal(ctf_reads(db, zDir) - nBefore, 1);
+  }
+  tl_test_db_close(db);
+}
+
+static void ctf_packets_tracks_warnings(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = ctf_dir_a();
+  char *z;
+  (void)state;
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zDir), 2*CTF_A_PKT);
+  /* Packet 5 of stream 0: its begin/end times, and 3 discarded events (the counter's step). */
+  z = tl_test_sql_rows(db, "SELECT stream, cpu, file, offset, size, ts_begin, ts_end, discarded, seq"
+                           " FROM packets(%Q) WHERE stream=0 AND seq=5", zDir);
+  {
+    char zWant[256];
+    snprintf(zWant, sizeof(zWant), "0|0|chan_0|%llu|%llu|%lld|%lld|3|5",
+             (unsigned long long)(aPktEndA[0][4]/8),
+             (unsigned long long)((aPktEndA[0][5]-aPktEndA[0][4])/8),
+             (long long)ctf_a_ns(0, 100), (long long)ctf_a_ns(0, 119));
+    assert_string_equal(z, zWant);
+  }
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(discarded) FROM packets(%Q)", zDir), 3);
+  z = tl_test_sql_rows(db, "SELECT id, kind, name, cpu, first_ts, last_ts, args->>'$.packets',"
+                           " args->>'$.discarded_events', args->>'$.lost_packets' FROM tracks(%Q)", zDir);
+  {
+    char zWant[512];
+    snprintf(zWant, sizeof(zWant), "0|stream|chan_0|0|%lld|%lld|10|3|0\n1|stream|chan_1|1|%lld|%lld|10|0|1",
+             (long long)ctf_a_ns(0, 0), (long long)ctf_a_ns(0, 199),
+             (long long)ctf_a_ns(1, 0), (long long)ctf_a_ns(1, 199));
+    assert_string_equal(z, zWant);
+  }
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT file, message FROM trace_warnings(%Q) ORDER BY file, message", zDir);
+  assert_string_equal(z, "chan_0|the tracer discarded 3 events in this stream\n"
+                         "chan_1|1 packets are missing (gaps in packet_seq_num)");
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT id, name, stream, kind FROM event_types(%Q)", zDir);
+  assert_string_equal(z, "0|tick|0|event\n40|big|0|event");
+  free(z);
+  tl_test_db_close(db);
+}
+
+static void ctf_paths_metadata_and_parent(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = ctf_dir_a();
+  char zPath[600];
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%s/metadata", zDir);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zPath), 2*CTF_A_PKT*CTF_A_EV);
+  /* The parent directory finds the trace (and any other below it). */
+  snprintf(zPath, sizeof(zPath), "%s", zDir);
+  *strrchr(zPath, '/') = 0;
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE track IN"
+                              " (SELECT id FROM tracks(%Q) WHERE name LIKE 'ctf-a/%%')", zPath, zPath)
+              == 2*CTF_A_PKT*CTF_A_EV);
+  tl_test_db_close(db);
+}
+
+/* A copy of trace A whose stream 0 is cut at byte nCut. */
+static const char *ctf_cut_copy(size_t nCut){
+  static char zDir[512];
+  char zSrc[600], zDst[600];
+  void *a;
+  size_t n;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-cut-%zu", tl_test_tmpdir(), nCut);
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
+  snprintf(zSrc, sizeof(zSrc), "%s/chan_0", ctf_dir_a());
+  snprintf(zDst, sizeof(zDst), "%s/chan_0", zDir);
+  a = tl_test_read_file(zSrc, &n);
+  assert_non_null(a);
+  assert_true(nCut <= n);
+  assert_int_equal(tl_test_write_file(zDst, a, nCut), 0);
+  free(a);
+  return zDir;
+}
+
+static void ctf_truncated_stream(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t aCut[4];
+  int i;
+  (void)state;
+  aCut[0] = (size_t)(aEvEndA[0][67]/8) + 3;        /* inside event 68 */
+  aCut[1] = (size_t)(aPktEndA[0][2]/8) + 10;       /* inside packet 3's header */
+  aCut[2] = (size_t)(aPktEndA[0][9]/8) - 4;        /* in the last packet's padding */
+  aCut[3] = 1;
+  (void)ctf_dir_a();
+  for(i=0; i<4; i++){
+    const char *zDir = ctf_cut_copy(aCut[i]);
+    int nWant, g;
+    for(nWant=0, g=0; g<CTF_A_PKT*CTF_A_EV; g++){
+      if( aEvEndA[0][g] <= (uint64_t)aCut[i]*8 ) nWant++;
+    }
+    if( i==1 ) nWant = 3*CTF_A_EV;
+    if( i==3 ){
+      /* Not even a packet header: an error naming the file. */
+      char *zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
+      assert_non_null(zErr);
+      assert_non_null(strstr(zErr, "chan_0"));
+      free(zErr);
+      continue;
+    }
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir), nWant);
+    if( i<2 ){
+      assert_true(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zDir) >= 1);
+    }
+  }
+  tl_test_db_close(db);
+}
+
+static void ctf_corrupt_event_id(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zPath[600];
+  uint8_t *a;
+  size_t n;
+  char *zErr;
+  uint64_t iOff;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-badid", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
+  snprintf(zPath, sizeof(zPath), "%s/chan_0", ctf_dir_a());
+  a = tl_test_read_file(zPath, &n);
+  assert_non_null(a);
+  /* Event 4 (compact, at the byte after event 3) gets id 9, undefined. */
+  iOff = aEvEndA[0][3]/8;
+  a[iOff] = (uint8_t)((a[iOff] & ~0x1f) | 9);
+  snprintf(zPath, sizeof(zPath), "%s/chan_0", zDir);
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  free(a);
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "chan_0"));
+  assert_non_null(strstr(zErr, "class id 9"));
+  {
+    char zOff[64];
+    snprintf(zOff, sizeof(zOff), "offset %llu", (unsigned long long)iOff);
+    assert_non_null(strstr(zErr, zOff));
+  }
+  free(zErr);
+  /* The four events before it are returned before the error. */
+  {
+    sqlite3_stmt *pStmt;
+    int nRow = 0, rc;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts FROM events(?)", -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, 1, zDir, -1, SQLITE_STATIC);
+    while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ) nRow++;
+    assert_int_not_equal(rc, SQLITE_DONE);
+    assert_int_equal(nRow, 4);
+    sqlite3_finalize(pStmt);
+  }
+  tl_test_db_close(db);
+}
+
+/* ------------------------------------------------------------ trace B */
+
+/*
+** Trace B: big-endian, no packet header or context (the file is one
+** packet), an 8-bit id and a 64-bit timestamp on a 1 MHz clock with an
+** offset, and a payload of bitfields, an enum-tagged variant, a sequence
+** inside a variant option, a float and a text array.
+*/
+static const char zMetaB[] =
+  "/* CTF 1.8 */\n"
+  "trace { major = 1; minor = 8; byte_order = be; };\n"
+  "clock { name = c; freq = 1000000; offset_s = 10; offset = 2500000; };\n"
+  "stream {\n"
+  "  event.header := struct { integer { size = 8; align = 8; } id;\n"
+  "    integer { size = 64; align = 8; map = clock.c.value; } timestamp; };\n"
+  "};\n"
+  "event { name = \"bits\"; id = 1; fields := struct {\n"
+  "  integer { size = 3; align = 1; } a;\n"
+  "  integer { size = 13; align = 1; signed = true; } b;\n"
+  "  enum : integer { size = 8; align = 8; } { ZERO = 0, ONE = 1, MANY = 2 ... 10 } tag;\n"
+  "  variant <tag> {\n"
+  "    integer { size = 16; align = 8; } ZERO;\n"
+  "    string ONE;\n"
+  "    struct { integer { size = 8; align = 8; } n; integer { size = 4; align = 1; } v[n]; } MANY;\n"
+  "  } var;\n"
+  "  floating_point { exp_dig = 8; mant_dig = 24; align = 32; } f;\n"
+  "  integer { size = 8; align = 8; encoding = UTF8; } txt[6];\n"
+  "}; };\n";
+
+static void ctf_write_b(const char *zDir){
+  CtfW w;
+  int e;
+  ctfw_init(&w, 1);
+  for(e=0; e<3; e++){
+    ctfw_uint(&w, 8, 8, 1);
+    ctfw_uint(&w, 8, 64, (uint64_t)(1000 + e));       /* cycles of 1 us */
+    ctfw_align(&w, 32);                               /* the payload struct aligns as f */
+    ctfw_uint(&w, 1, 3, 5);                           /* a = 5 */
+    ctfw_uint(&w, 1, 13, 0x1FFF & (uint64_t)-100);    /* b = -100 */
+    ctfw_uint(&w, 8, 8, (uint64_t)(e==2 ? 7 : e));    /* tag */
+    if( e==0 ) ctfw_uint(&w, 8, 16, 4242);
+    if( e==1 ) ctfw_string(&w, "one");
+    if( e==2 ){
+      ctfw_uint(&w, 8, 8, 3);
+      ctfw_uint(&w, 1, 4, 1); ctfw_uint(&w, 1, 4, 15); ctfw_uint(&w, 1, 4, 9);
+    }
+    ctfw_uint(&w, 32, 32, 0x3FC00000);                /* 1.5f */
+    ctfw_uint(&w, 8, 8, 'h'); ctfw_uint(&w, 8, 8, 'i');
+    ctfw_uint(&w, 8, 8, 0); ctfw_uint(&w, 8, 8, 'x');
+    ctfw_uint(&w, 8, 8, 'y'); ctfw_uint(&w, 8, 8, 'z');
+  }
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaB), 0);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+}
+
+static void ctf_big_endian_bitfields_variants(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  char *z;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-b", tl_test_tmpdir());
+  ctf_write_b(zDir);
+  /* ts = 10 s + 2500000 cycles of 1 us + 1000+e cycles = 12.501000 s + e us. */
+  z = tl_test_sql_rows(db, "SELECT ts, ts_raw, name, cpu FROM events(%Q)", zDir);
+  assert_string_equal(z, "12501000000|1000|bits|\n12501001000|1001|bits|\n12501002000|1002|bits|");
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT args->>'$.a', args->>'$.b', args->>'$.tag.label', args->>'$.tag.value',"
+                           " args->>'$.var', args->>'$.f', args->>'$.txt' FROM events(%Q)", zDir);
+  assert_string_equal(z, "5|-100|ZERO|0|4242|1.5|hi\n"
+                         "5|-100|ONE|1|one|1.5|hi\n"
+                         "5|-100|MANY|7|{\"n\":3,\"v\":[1,15,9]}|1.5|hi");
+  free(z);
+  tl_test_db_close(db);
+}
+
+static void ctf_clock_option(void **state){
+  sqlite3 *db = tl_test_db();
+  char *zErr;
+  (void)state;
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'ctf_clock=fast')", ctf_dir_a());
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "ctf_clock"));
+  free(zErr);
+  assert_true(tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q, 'ctf_clock=exact')", ctf_dir_a())
+              == ctf_a_ns(0, 0));
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(ctf,
+  cmocka_unit_test(ctf_merged_time_order),
+  cmocka_unit_test(ctf_payload_values),
+  cmocka_unit_test(ctf_window_reads_few_packets),
+  cmocka_unit_test(ctf_packets_tracks_warnings),
+  cmocka_unit_test(ctf_paths_metadata_and_parent),
+  cmocka_unit_test(ctf_truncated_stream),
+  cmocka_unit_test(ctf_corrupt_event_id),
+  cmocka_unit_test(ctf_big_endian_bitfields_variants),
+  cmocka_unit_test(ctf_clock_option),
+);
