@@ -205,6 +205,23 @@ static int ctf_fix_align(TlCtfField *f, int nDepth){
   return f->eKind==TL_CTF_VARIANT ? 1 : f->nAlign;
 }
 
+/* Mark the id and clock fields of an event header (at any depth). */
+static void ctf_mark_roles(TlCtfField *f, int nDepth){
+  int i;
+  if( f==0 || nDepth>80 ) return;
+  for(i=0; i<f->nMember; i++){
+    TlCtfField *m = f->aMember[i].pType;
+    const char *z = f->aMember[i].zName;
+    if( z[0]=='_' ) z++;
+    if( m->eKind==TL_CTF_INT || m->eKind==TL_CTF_ENUM ){
+      if( strcmp(z, "id")==0 ) m->eRole = TL_CTF_ROLE_ID;
+      else if( m->iClock>=0 || strcmp(z, "timestamp")==0 ) m->eRole = TL_CTF_ROLE_CLOCK;
+    }
+    ctf_mark_roles(m, nDepth+1);
+  }
+  ctf_mark_roles(f->pElem, nDepth+1);
+}
+
 /* Put the parsed model in the order and form the decoder expects. */
 static void ctf_model_prepare(TlCtfModel *m){
   int i, j;
@@ -215,6 +232,7 @@ static void ctf_model_prepare(TlCtfModel *m){
     if( sc->nEvent>1 ) qsort(sc->aEvent, (size_t)sc->nEvent, sizeof(*sc->aEvent), ctf_cmp_ec);
     ctf_fix_align(sc->pPktContext, 0);
     ctf_fix_align(sc->pEvHeader, 0);
+    ctf_mark_roles(sc->pEvHeader, 0);
     ctf_fix_align(sc->pEvContext, 0);
     for(j=0; j<sc->nEvent; j++){
       ctf_fix_align(sc->aEvent[j].pContext, 0);
@@ -836,12 +854,10 @@ static void ctf_cur_header(CtfCur *c, uint64_t *pId, int *pbId){
   for(i=(uint32_t)r; i<end; i++){
     const TlCtfVal *v = &d->aVal[i];
     const TlCtfField *f = v->pField;
-    if( f->eKind!=TL_CTF_INT && f->eKind!=TL_CTF_ENUM ) continue;
-    if( v->zName==0 ) continue;
-    if( strcmp(v->zName, "id")==0 ){
+    if( f->eRole==TL_CTF_ROLE_ID ){
       *pId = v->v.u;
       *pbId = 1;
-    }else if( f->iClock>=0 || strcmp(v->zName, "timestamp")==0 ){
+    }else if( f->eRole==TL_CTF_ROLE_CLOCK ){
       c->clock = c->bClock ? tl_ctf_clock_update(c->clock, v->v.u, (unsigned)f->nBits) : v->v.u;
       c->bClock = 1;
     }
@@ -1053,7 +1069,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   tl_val_int(&a[TL_EV_TRACK], c->iTrack);
   tl_val_textz(&a[TL_EV_TYPE], "event");
   tl_val_textz(&a[TL_EV_NAME], c->pEC->zName);
-  {
+  if( tl_col_used(&pScan->f, TL_EV_PID) || tl_col_used(&pScan->f, TL_EV_TID) ){
     static const char *const azPid[2][2] = { {"vpid", "pid"}, {"vtid", "tid"} };
     static const int aiScope[2] = { TL_CTF_SCOPE_EV_SCONTEXT, TL_CTF_SCOPE_EV_CONTEXT };
     int w, s, k2;

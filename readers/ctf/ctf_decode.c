@@ -34,7 +34,19 @@ int tl_ctf_bits_uint(TlCtfBits *p, unsigned nAlign, unsigned nBits, int bo, uint
   uint64_t i = ctf_aligned(p->iBit, nAlign);
   uint64_t v;
   if( nBits==0 || nBits>64 || i > p->nBitEnd || p->nBitEnd - i < nBits ) return -1;
-  if( tl_bits_read(p->a, p->n, i, nBits, bo, &v) ) return -1;
+  if( ((i | nBits) & 7)==0 ){
+    /* Whole bytes, the common case: no bit shuffling. */
+    const uint8_t *a = p->a + i/8;
+    unsigned k, n = nBits/8;
+    v = 0;
+    if( bo==TL_BE ){
+      for(k=0; k<n; k++) v = (v << 8) | a[k];
+    }else{
+      for(k=n; k>0; k--) v = (v << 8) | a[k-1];
+    }
+  }else if( tl_bits_read(p->a, p->n, i, nBits, bo, &v) ){
+    return -1;
+  }
   p->iBit = i + nBits;
   *pOut = v;
   return 0;

@@ -28,6 +28,11 @@
 
 /* Byte order of a field: TL_LE/TL_BE from bytes.h; native = the trace's. */
 
+/* TlCtfField.eRole: what an event header field means to the decoder. */
+#define TL_CTF_ROLE_NONE  0
+#define TL_CTF_ROLE_ID    1       /* event class id (the last one decoded wins) */
+#define TL_CTF_ROLE_CLOCK 2       /* updates the stream's clock */
+
 /* Dynamic scopes, the roots a field reference can start from. */
 #define TL_CTF_SCOPE_PKT_HEADER    0
 #define TL_CTF_SCOPE_PKT_CONTEXT   1
@@ -76,6 +81,7 @@ struct TlCtfField {
   int nBase;                      /* 2, 8, 10, 16 (display only) */
   int bText;                      /* encoding = UTF8/ASCII on an int array */
   int iClock;                     /* map = clock.X.value: index, or -1 */
+  int eRole;                      /* TL_CTF_ROLE_...: set by the reader */
   /* TL_CTF_ENUM */
   int nRange;
   TlCtfRange *aRange;
