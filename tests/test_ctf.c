@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctf_writer.h"
@@ -284,16 +285,28 @@ static void ctf_packets_tracks_warnings(void **state){
 static void ctf_paths_metadata_and_parent(void **state){
   sqlite3 *db = tl_test_db();
   const char *zDir = ctf_dir_a();
-  char zPath[600];
+  char zPath[700], zParent[600];
   (void)state;
   snprintf(zPath, sizeof(zPath), "%s/metadata", zDir);
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zPath), 2*CTF_A_PKT*CTF_A_EV);
-  /* The parent directory finds the trace (and any other below it). */
-  snprintf(zPath, sizeof(zPath), "%s", zDir);
-  *strrchr(zPath, '/') = 0;
-  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE track IN"
-                              " (SELECT id FROM tracks(%Q) WHERE name LIKE 'ctf-a/%%')", zPath, zPath)
-              == 2*CTF_A_PKT*CTF_A_EV);
+  /* A directory above two traces (one two levels down) reads both, merged. */
+  snprintf(zParent, sizeof(zParent), "%s/session", tl_test_tmpdir());
+  mkdir(zParent, 0755);
+  snprintf(zPath, sizeof(zPath), "%s/ust", zParent);
+  mkdir(zPath, 0755);
+  snprintf(zPath, sizeof(zPath), "%s/ust/one", zParent);
+  ctf_write_a(zPath);
+  snprintf(zPath, sizeof(zPath), "%s/two", zParent);
+  ctf_write_a(zPath);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zParent), 4*CTF_A_PKT*CTF_A_EV);
+  {
+    char *z = tl_test_sql_rows(db, "SELECT name FROM tracks(%Q)", zParent);
+    assert_string_equal(z, "two/chan_0\ntwo/chan_1\nust/one/chan_0\nust/one/chan_1");
+    free(z);
+  }
+  /* Equal times from the two copies come out together, in stream order. */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT ts, lag(ts) OVER () AS p"
+                                       " FROM events(%Q)) WHERE p > ts", zParent), 0);
   tl_test_db_close(db);
 }
 
@@ -480,7 +493,58 @@ static void ctf_clock_option(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Lengths from the stream that claim more than exists: an array of 2^40
+** empty structs (no bits to run out of) stops at the field cap with a
+** clear error; 2^19 of them fit, and the byte sequence of the same length
+** then runs past the packet.
+*/
+static void ctf_hostile_lengths_are_bounded(void **state){
+  static const char zMeta[] =
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = e; fields := struct {\n"
+    "  integer { size = 64; align = 8; } n;\n"
+    "  struct { } a[n];\n"
+    "  integer { size = 8; align = 8; } b[n];\n"
+    "}; };\n";
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  char *zErr;
+  CtfW w;
+  int i;
+  (void)state;
+  for(i=0; i<2; i++){
+    snprintf(zDir, sizeof(zDir), "%s/ctf-hostile-%d", tl_test_tmpdir(), i);
+    assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+    ctfw_init(&w, 0);
+    ctfw_uint(&w, 8, 64, i==0 ? UINT64_C(1)<<40 : UINT64_C(0));
+    if( i==1 ){
+      /* n = 0, then a second event whose n is 2^19 with 4 bytes after it. */
+      ctfw_uint(&w, 8, 64, UINT64_C(1)<<19);
+      ctfw_uint(&w, 8, 32, 0);
+    }
+    assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+    zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
+    assert_non_null(zErr);
+    assert_non_null(strstr(zErr, i==0 ? "more than 1048576 fields" : "runs past the end"));
+    free(zErr);
+  }
+  /* A string literal with an escape C does not have: the metadata line. */
+  snprintf(zDir, sizeof(zDir), "%s/ctf-escape", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata",
+      "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+      "env { x = \"a\\o\"; };\n"), 0);
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "metadata line 3: unknown escape sequence"));
+  free(zErr);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(ctf,
+  cmocka_unit_test(ctf_hostile_lengths_are_bounded),
   cmocka_unit_test(ctf_merged_time_order),
   cmocka_unit_test(ctf_payload_values),
   cmocka_unit_test(ctf_window_reads_few_packets),
