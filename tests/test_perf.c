@@ -814,6 +814,64 @@ static void perf_fuzz_finds_are_read_cleanly(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Casts, array elements, %Lu, %ps and kernel constants, on formats and
+** values from a recording of this machine (raw_syscalls:sys_enter,
+** sched:sched_stat_runtime, timer:hrtimer_start) and the lines
+** `perf script -F event,trace` printed for them.
+*/
+static void perf_printfmt_casts_and_arrays(void **state){
+  PerfTpField aF[4];
+  PerfTp t;
+  PerfPrintFmt *p;
+  TlStr o;
+  uint8_t aRaw[64];
+  static const uint64_t aArg[6] = { 7, 0x2400, 0, 0x7f91d1c2b5e0ull, 1, 0 };
+  const char *zFmt;
+  int i;
+  (void)state;
+  memset(aF, 0, sizeof(aF));
+  memset(aRaw, 0, sizeof(aRaw));
+  aF[0].zName = (char*)(uintptr_t)"id";   aF[0].off = 8;  aF[0].size = 8; aF[0].bSigned = 1;
+  aF[1].zName = (char*)(uintptr_t)"args"; aF[1].off = 16; aF[1].size = 48; aF[1].bArray = 1; aF[1].nElem = 6;
+  memset(&t, 0, sizeof(t));
+  t.aField = aF; t.nField = 2;
+  aRaw[8] = 16;
+  for(i=0; i<6; i++) memcpy(aRaw + 16 + 8*i, &aArg[i], 8);     /* host order = TL_LE here */
+  zFmt = "\"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], REC->args[1], "
+         "REC->args[2], REC->args[3], REC->args[4], REC->args[5]";
+  p = perf_printfmt_parse(&t, zFmt, strlen(zFmt));
+  assert_non_null(p);
+  tl_str_init(&o);
+  tl_str_append(&o, "", 0);
+  assert_int_equal(perf_printfmt_render(p, &t, aRaw, sizeof(aRaw), TL_LE, &o), 0);
+  assert_string_equal(o.z, "NR 16 (7, 2400, 0, 7f91d1c2b5e0, 1, 0)");
+  tl_str_free(&o);
+  perf_printfmt_free(p);
+  /* "runtime=48572 [ns]" and "mode=0x0" (constants the trace does not define) */
+  aF[0].zName = (char*)(uintptr_t)"runtime"; aF[0].bSigned = 0;
+  aF[1].zName = (char*)(uintptr_t)"mode"; aF[1].off = 16; aF[1].size = 4; aF[1].bArray = 0; aF[1].nElem = 0;
+  aF[2].zName = (char*)(uintptr_t)"function"; aF[2].off = 24; aF[2].size = 8;
+  t.nField = 3;
+  memset(aRaw, 0, sizeof(aRaw));
+  aRaw[8] = 0xBC; aRaw[9] = 0xBD;                           /* 48572 */
+  aRaw[24] = 0xE0; aRaw[25] = 0x30; aRaw[26] = 0x43; aRaw[27] = 0x81;
+  memset(aRaw+28, 0xFF, 4);                                 /* 0xffffffff814330e0 */
+  zFmt = "\"runtime=%Lu [ns] mode=%s fn=%ps|%d %d %u\", (unsigned long long)REC->runtime, "
+         "__print_symbolic(REC->mode, { HRTIMER_MODE_ABS, \"ABS\" }, { HRTIMER_MODE_REL, \"REL\" }), "
+         "REC->function, (unsigned char)0x1FF, (short)0x18000, ( unsigned int)(REC->runtime << 20)";
+  p = perf_printfmt_parse(&t, zFmt, strlen(zFmt));
+  assert_non_null(p);
+  tl_str_init(&o);
+  tl_str_append(&o, "", 0);
+  assert_int_equal(perf_printfmt_render(p, &t, aRaw, sizeof(aRaw), TL_LE, &o), 0);
+  /* %ps is a kernel symbol for perf; without symbols the address, as 0x... */
+  /* C: (unsigned char)0x1FF = 255, (short)0x18000 = -32768, (48572 << 20) mod 2^32 */
+  assert_string_equal(o.z, "runtime=48572 [ns] mode=0x0 fn=0xffffffff814330e0|255 -32768 3686793216");
+  tl_str_free(&o);
+  perf_printfmt_free(p);
+}
+
 /* print fmt evaluation, on a format written here (C semantics are the judge) */
 static void perf_printfmt_evaluates_c_expressions(void **state){
   PerfTpField aF[2];
@@ -862,6 +920,7 @@ static void perf_printfmt_evaluates_c_expressions(void **state){
 
 TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_printfmt_evaluates_c_expressions),
+  cmocka_unit_test(perf_printfmt_casts_and_arrays),
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),

@@ -22,7 +22,7 @@
 #define PF_MAX_DEPTH 64
 
 enum { N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_COND, N_GETSTR, N_FLAGS,
-       N_SYMBOLIC, N_PAIR };
+       N_SYMBOLIC, N_PAIR, N_CAST, N_INDEX, N_UNKNOWN };
 
 /* binary operators, as two-character codes */
 #define OP2(a,b) (((a)<<8)|(b))
@@ -33,7 +33,8 @@ struct PfNode {
   int op;                         /* unary/binary operator */
   uint64_t u;                     /* N_NUM */
   char *z;                        /* N_STR */
-  int iField;                     /* N_FIELD, N_GETSTR */
+  int iField;                     /* N_FIELD, N_GETSTR, N_INDEX */
+  int nBits, bSigned;             /* N_CAST: the type's width (64: no change) */
   int a, b, c;                    /* children (indexes), -1 if none */
   int iFirstArg, nArg;            /* N_FLAGS/N_SYMBOLIC: arguments in aArg */
 };
@@ -171,17 +172,92 @@ static void parse_args(PfParse *x, int iNode){
   for(k=0; k<n; k++) x->p->aArg[x->p->nArgUsed++] = aLocal[k];
 }
 
+/* Is z[0..n) a word of a C type name as print formats use them? */
+static int cast_word(const char *z, size_t n, int *pnBits, int *pbSigned, int *pbUnsigned){
+  static const struct { const char *z; int nBits; } aWord[] = {
+    { "char", 8 }, { "short", 16 }, { "int", 32 }, { "long", 64 }, { "void", 64 },
+    { "bool", 8 }, { "const", 0 }, { "volatile", 0 }, { "signed", 0 }, { "unsigned", 0 },
+  };
+  size_t k;
+  for(k=0; k<sizeof(aWord)/sizeof(aWord[0]); k++){
+    if( strlen(aWord[k].z)==n && memcmp(z, aWord[k].z, n)==0 ){
+      if( aWord[k].nBits && (*pnBits==0 || aWord[k].nBits==64) ) *pnBits = aWord[k].nBits;
+      if( k==8 ) *pbSigned = 1;
+      if( k==9 ) *pbUnsigned = 1;
+      return 1;
+    }
+  }
+  /* u8..u64, s8..s64, __u32, ...: their width and sign */
+  {
+    const char *w = z;
+    size_t m = n;
+    if( m>2 && w[0]=='_' && w[1]=='_' ){ w += 2; m -= 2; }
+    if( m>=2 && (w[0]=='u' || w[0]=='s') ){
+      int b = atoi(w+1);
+      if( (b==8 || b==16 || b==32 || b==64) && m==(size_t)(b<10 ? 2 : 3) ){
+        *pnBits = b;
+        if( w[0]=='u' ) *pbUnsigned = 1; else *pbSigned = 1;
+        return 1;
+      }
+    }
+  }
+  /* typedefs: size_t, gfp_t, ... keep the value as it is */
+  if( n>2 && z[n-2]=='_' && z[n-1]=='t' ){
+    if( *pnBits==0 ) *pnBits = 64;
+    *pbUnsigned = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/*
+** At the character after '(': a C type name and ')' (a cast)? If so, consume
+** them and give its width and signedness.
+*/
+static int parse_cast(PfParse *x, int *pnBits, int *pbSigned){
+  const char *z = x->z;
+  int nBits = 0, bSigned = 0, bUnsigned = 0, nWord = 0, bPtr = 0;
+  for(;;){
+    size_t n;
+    while( z<x->zEnd && (*z==' ' || *z=='\t') ) z++;
+    if( z>=x->zEnd ) return 0;
+    if( *z==')' ) break;
+    if( *z=='*' ){ bPtr = 1; z++; continue; }
+    n = ident_len(z, x->zEnd);
+    if( n==0 || bPtr || !cast_word(z, n, &nBits, &bSigned, &bUnsigned) ) return 0;
+    nWord++;
+    z += n;
+  }
+  if( nWord==0 ) return 0;
+  x->z = z + 1;
+  if( bPtr || nBits==0 ) nBits = bPtr ? 64 : 32;     /* "unsigned" alone is an int */
+  *pnBits = nBits;
+  *pbSigned = !bUnsigned && !bPtr;
+  return 1;
+}
+
 static int parse_primary(PfParse *x){
-  int i;
+  int i, nBits, bSigned;
   skip_ws(x);
   if( x->z>=x->zEnd || x->bErr ){ x->bErr = 1; return -1; }
   if( ++x->nDepth > PF_MAX_DEPTH ){ x->bErr = 1; return -1; }
   if( *x->z=='(' ){
     x->z++;
-    i = parse_expr(x, 0);
-    skip_ws(x);
-    if( x->z>=x->zEnd || *x->z!=')' ){ x->bErr = 1; return -1; }
-    x->z++;
+    if( parse_cast(x, &nBits, &bSigned) ){
+      /* A cast applies to the unary expression after it. */
+      int a = parse_primary(x);
+      i = new_node(x, N_CAST);
+      if( i>=0 ){
+        x->p->aNode[i].a = a;
+        x->p->aNode[i].nBits = nBits;
+        x->p->aNode[i].bSigned = bSigned;
+      }
+    }else{
+      i = parse_expr(x, 0);
+      skip_ws(x);
+      if( x->z>=x->zEnd || *x->z!=')' ){ x->bErr = 1; return -1; }
+      x->z++;
+    }
   }else if( *x->z=='"' ){
     char *z = parse_string(x);
     i = new_node(x, N_STR);
@@ -214,11 +290,29 @@ static int parse_primary(PfParse *x){
         if( x->p->aNode[i].iField<0 ) x->bErr = 1;
       }
       x->z += nf;
+      skip_ws(x);
+      if( i>=0 && !x->bErr && x->z<x->zEnd && *x->z=='[' ){
+        /* REC->array[index]: one element */
+        int iField = x->p->aNode[i].iField, a;
+        x->z++;
+        a = parse_expr(x, 0);
+        skip_ws(x);
+        if( x->z>=x->zEnd || *x->z!=']' ){ x->bErr = 1; x->nDepth--; return -1; }
+        x->z++;
+        x->p->aNode[i].type = N_INDEX;
+        x->p->aNode[i].iField = iField;
+        x->p->aNode[i].a = a;
+      }
     }else if( n ){
       const char *zName = x->z;
       x->z += n;
       skip_ws(x);
-      if( x->z>=x->zEnd || *x->z!='(' ){ x->bErr = 1; x->nDepth--; return -1; }
+      if( x->z>=x->zEnd || *x->z!='(' ){
+        /* A constant of the kernel's (an enum value): its value is unknown. */
+        i = new_node(x, N_UNKNOWN);
+        x->nDepth--;
+        return i;
+      }
       x->z++;
       if( n==9 && memcmp(zName, "__get_str", 9)==0 ){
         size_t nf;
@@ -404,6 +498,7 @@ static PfVal eval_helper(PfEval *e, const PfNode *n){
     const PfNode *pr = &e->p->aNode[e->p->aArg[n->iFirstArg+k]];
     PfVal pv, ps;
     if( pr->type!=N_PAIR ){ e->bErr = 1; return r; }
+    if( pr->a>=0 && e->p->aNode[pr->a].type==N_UNKNOWN ) continue;   /* never matches */
     pv = eval(e, pr->a);
     ps = eval(e, pr->b);
     if( n->type==N_SYMBOLIC ){
@@ -450,6 +545,29 @@ static PfVal eval(PfEval *e, int i){
       }
       e->nDepth--;
       return v;
+    }
+    case N_INDEX: {
+      /* element idx of a fixed array field: size/nElem bytes each */
+      const PerfTpField *f = &e->t->aField[n->iField];
+      PerfTpField el = *f;
+      uint64_t idx;
+      a = eval(e, n->a);
+      idx = a.u;
+      e->nDepth--;
+      if( !f->bArray || f->nElem<=0 || f->size % (uint32_t)f->nElem || idx >= (uint64_t)f->nElem ){
+        return num(0);
+      }
+      el.size = f->size / (uint32_t)f->nElem;
+      el.off = f->off + (uint32_t)idx * el.size;
+      return num(field_value(&el, e->a, e->n, e->bo));
+    }
+    case N_CAST: {
+      a = eval(e, n->a);
+      e->nDepth--;
+      if( a.bStr || n->nBits>=64 ) return a;
+      a.u &= ((uint64_t)1 << n->nBits) - 1;
+      if( n->bSigned && ((a.u >> (n->nBits-1)) & 1) ) a.u |= ~(uint64_t)0 << n->nBits;
+      return a;
     }
     case N_GETSTR: {
       PfVal v = num(0);
@@ -533,10 +651,18 @@ int perf_printfmt_render(const PerfPrintFmt *p, const PerfTp *t, const uint8_t *
     zSpec[nSpec++] = '%';
     z++;
     while( *z && strchr("-+ #0123456789.", *z) && nSpec<20 ) zSpec[nSpec++] = *z++;
-    while( *z=='l' || *z=='h' || *z=='z' ){ if( *z=='l' ) nLong++; z++; }
+    while( *z && strchr("lhzLqjt", *z) ){
+      if( *z=='l' ) nLong++;
+      if( *z=='L' || *z=='q' || *z=='j' ) nLong = 2;
+      z++;
+    }
     c = *z;
     if( c==0 || iArg>=p->nTop ){ tl_str_free(&scratch); return -1; }
-    if( c=='p' ){ c = 'x'; tl_str_append(pOut, "0x", 2); nLong = 2; }
+    if( c=='p' ){
+      /* %pS, %ps, ...: the kernel's pointer extensions, printed as the address */
+      c = 'x'; tl_str_append(pOut, "0x", 2); nLong = 2;
+      while( (z[1]>='a' && z[1]<='z') || (z[1]>='A' && z[1]<='Z') ) z++;
+    }
     v = eval(&e, p->aTop[iArg++]);
     if( e.bErr ){ tl_str_free(&scratch); return -1; }
     if( v.bStr && v.u==1 ){                 /* scratch-relative string */
