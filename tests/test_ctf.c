@@ -32,34 +32,7 @@
 #define CTF_A_STEP  UINT64_C(40000001)
 #define CTF_A_OFFS  1000                      /* clock offset_s */
 
-static const char zMetaA[] =
-  "/* CTF 1.8 */\n"
-  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-  "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
-  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-  "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
-  "trace { major = 1; minor = 8; byte_order = le;\n"
-  "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n"
-  "};\n"
-  "clock { name = \"monotonic\"; freq = 1000000000; offset_s = 1000; offset = 0; };\n"
-  "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_t;\n"
-  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_t;\n"
-  "stream { id = 0;\n"
-  "  packet.context := struct { uint64_clock_t timestamp_begin; uint64_clock_t timestamp_end;\n"
-  "    uint64_t content_size; uint64_t packet_size; uint64_t packet_seq_num;\n"
-  "    uint64_t events_discarded; uint32_t cpu_id; };\n"
-  "  event.header := struct {\n"
-  "    enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
-  "    variant <id> {\n"
-  "      struct { uint27_clock_t timestamp; } compact;\n"
-  "      struct { uint32_t id; uint64_clock_t timestamp; } extended;\n"
-  "    } v;\n"
-  "  } align(8);\n"
-  "  event.context := struct { int32_t _vtid; int32_t _vpid; };\n"
-  "};\n"
-  "event { name = \"tick\"; id = 0; stream_id = 0; fields := struct { uint32_t seq; string msg; }; };\n"
-  "event { name = \"big\"; id = 40; stream_id = 0; fields := struct { uint64_t value; }; };\n";
+static const char zMetaA[] = CTF_META_A_STREAM CTF_META_A_EVENTS;
 
 static uint64_t ctf_a_cycles(int s, int g){
   return CTF_A_BASE + (uint64_t)g*CTF_A_STEP + (uint64_t)s*(CTF_A_STEP/2);
