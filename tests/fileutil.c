@@ -26,7 +26,8 @@ void *tl_test_read_file(const char *zPath, size_t *pn){
     n += got;
   }
   fclose(f);
-  *pn = n;
+  a[n] = 0;                       /* room is left: the last read returned 0 */
+  if( pn ) *pn = n;
   return a;
 }
 

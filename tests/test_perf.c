@@ -872,6 +872,51 @@ static void perf_printfmt_casts_and_arrays(void **state){
   perf_printfmt_free(p);
 }
 
+/*
+** MEM_TOPOLOGY equals what `perf report --header-only -I` prints for it:
+** "# memory nodes (nr N, block size 0x..):" then "#  %3u [size]: blocks".
+*/
+static void perf_mem_topology_equals_header_I(void **state){
+  sqlite3 *db = tl_test_db();
+  char *zRef = tl_test_read_file(PERF_DIR "cpu-clock-g.header-I.txt", 0);
+  char *zLine, *zGot;
+  unsigned long long bsize = 0;
+  int nr = 0, nNode = 0;
+  TlStr want;
+  (void)state;
+  assert_non_null(zRef);
+  zLine = strstr(zRef, "# memory nodes (nr ");
+  assert_non_null(zLine);
+  assert_int_equal(sscanf(zLine, "# memory nodes (nr %d, block size %llx):", &nr, &bsize), 2);
+  tl_str_init(&want);
+  tl_str_appendf(&want, "{\"block_size\":%llu,\"nodes\":[", bsize);
+  zLine = strchr(zLine, '\n');
+  while( zLine && nNode<nr ){
+    unsigned node;
+    char zSize[32], zMap[128];
+    zLine++;
+    if( sscanf(zLine, "# %u [%31[^]]]: %127s", &node, zSize, zMap)!=3 ) break;
+    tl_str_appendf(&want, "%s{\"node\":%u,\"size\":\"%s\",\"blocks\":\"%s\"}",
+                   nNode ? "," : "", node, zSize, zMap);
+    nNode++;
+    zLine = strchr(zLine, '\n');
+  }
+  tl_str_appendz(&want, "]}");
+  assert_int_equal(nNode, nr);
+  zGot = tl_test_sql_text(db, "SELECT value FROM perf_features('" PERF_DIR "cpu-clock-g.data')"
+                              " WHERE name='MEM_TOPOLOGY'");
+  assert_string_equal(zGot, want.z);
+  free(zGot);
+  /* Empty BPF and PMU capability sections: perf prints nothing for them. */
+  zGot = tl_test_sql_rows(db, "SELECT name, value FROM perf_features('" PERF_DIR "cpu-clock-g.data')"
+                              " WHERE name IN ('BPF_PROG_INFO','BPF_BTF','PMU_CAPS') ORDER BY id");
+  assert_string_equal(zGot, "BPF_PROG_INFO|{\"programs\":0}\nBPF_BTF|[]\nPMU_CAPS|{}");
+  free(zGot);
+  tl_str_free(&want);
+  free(zRef);
+  tl_test_db_close(db);
+}
+
 /* print fmt evaluation, on a format written here (C semantics are the judge) */
 static void perf_printfmt_evaluates_c_expressions(void **state){
   PerfTpField aF[2];
@@ -921,6 +966,7 @@ static void perf_printfmt_evaluates_c_expressions(void **state){
 TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_printfmt_evaluates_c_expressions),
   cmocka_unit_test(perf_printfmt_casts_and_arrays),
+  cmocka_unit_test(perf_mem_topology_equals_header_I),
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),

@@ -21,7 +21,7 @@
   const struct CMUnitTest tl_group_##NAME[] = { __VA_ARGS__ }; \
   const size_t tl_group_##NAME##_n = sizeof(tl_group_##NAME)/sizeof(tl_group_##NAME[0])
 
-/* Read a whole file into malloc'd memory; NULL if missing. */
+/* Read a whole file into malloc'd memory, NUL-terminated (pn may be NULL); NULL if missing. */
 void *tl_test_read_file(const char *zPath, size_t *pn);
 
 /* Write n bytes to zPath; 0 on success. */

@@ -54,6 +54,87 @@ static int feat_bytes(TlTrace *pTrace, const PerfData *p, const PerfFeat *f,
   return tl_win_get(pWin, f->iOff, (size_t)f->n, p->bo, pb, pErr);
 }
 
+/* nr caps { string name, string value } as a JSON object; 0 or -1. */
+static int pmu_caps_json(TlBytes *b, uint32_t nr, TlStr *pOut){
+  uint32_t i;
+  tl_json_obj_begin(pOut);
+  for(i=0; i<nr; i++){
+    const char *z, *zV;
+    size_t n, nV;
+    char zKey[128];
+    if( read_string(b, &z, &n) || read_string(b, &zV, &nV) ) return -1;
+    snprintf(zKey, sizeof(zKey), "%.*s", (int)n, z);
+    tl_json_key(pOut, zKey); tl_json_str(pOut, zV, nV);
+  }
+  tl_json_obj_end(pOut);
+  return 0;
+}
+
+/* A byte count as perf prints sizes ("24G": divided by 1024 while over 1024 twice). */
+static void unit_number(TlStr *pOut, uint64_t n){
+  static const char aUnit[] = "BKMG";
+  int i = 0;
+  while( n/1024 > 1 && i<3 ){ n /= 1024; i++; }
+  tl_str_appendf(pOut, "%llu%c", (unsigned long long)n, aUnit[i]);
+}
+
+/*
+** MEM_TOPOLOGY: u64 version, u64 block size, u64 nr, nr x { u64 node, u64
+** size, a bitmap: u64 bits, then the words }. As JSON: the block size and
+** per node its size (set blocks x block size, in perf's units) and the
+** blocks as ranges, as `perf report --header-only -I` prints them.
+*/
+static void mem_topology_json(TlBytes *b, TlStr *pOut){
+  uint64_t version, bsize, nr, i;
+  if( tl_bytes_u64e(b, &version) || tl_bytes_u64e(b, &bsize) || tl_bytes_u64e(b, &nr) ) return;
+  tl_json_obj_begin(pOut);
+  tl_json_key(pOut, "block_size"); tl_json_uint(pOut, bsize);
+  tl_json_key(pOut, "nodes");
+  tl_json_arr_begin(pOut);
+  for(i=0; i<nr && tl_bytes_left(b)>=24; i++){
+    uint64_t node, size, nBits, nWords, k, nSet = 0, w;
+    int64_t iRunStart = -1;
+    TlStr map;
+    if( tl_bytes_u64e(b, &node) || tl_bytes_u64e(b, &size) || tl_bytes_u64e(b, &nBits) ) break;
+    nWords = (nBits + 63) / 64;
+    if( nWords > tl_bytes_left(b)/8 ) break;
+    tl_str_init(&map);
+    tl_str_append(&map, "", 0);
+    for(k=0, w=0; k<=nBits; k++){
+      int bit = 0;
+      if( k<nBits ){
+        if( k%64==0 && tl_bytes_u64e(b, &w) ) break;
+        bit = (int)((w >> (k%64)) & 1);
+      }
+      if( bit ){
+        nSet++;
+        if( iRunStart<0 ) iRunStart = (int64_t)k;
+      }else if( iRunStart>=0 ){
+        if( map.n ) tl_str_appendc(&map, ',');
+        if( (uint64_t)iRunStart==k-1 ) tl_str_appendf(&map, "%lld", (long long)iRunStart);
+        else tl_str_appendf(&map, "%lld-%llu", (long long)iRunStart, (unsigned long long)(k-1));
+        iRunStart = -1;
+      }
+    }
+    tl_json_obj_begin(pOut);
+    tl_json_key(pOut, "node"); tl_json_uint(pOut, node);
+    tl_json_key(pOut, "size");
+    {
+      TlStr u;
+      tl_str_init(&u);
+      unit_number(&u, nSet * bsize);
+      tl_json_str(pOut, u.z ? u.z : "", u.n);
+      tl_str_free(&u);
+    }
+    tl_json_key(pOut, "blocks"); tl_json_str(pOut, map.z ? map.z : "", map.n);
+    tl_json_obj_end(pOut);
+    tl_str_free(&map);
+    (void)size;
+  }
+  tl_json_arr_end(pOut);
+  tl_json_obj_end(pOut);
+}
+
 int perf_feature_value(TlTrace *pTrace, const PerfData *p, const PerfFeat *f,
                        TlStr *pOut, TlErr *pErr){
   TlWin win;
@@ -61,8 +142,8 @@ int perf_feature_value(TlTrace *pTrace, const PerfData *p, const PerfFeat *f,
   int rc;
   const char *z;
   size_t n;
-  uint32_t u32a, u32b;
-  uint64_t u64a, u64b;
+  uint32_t u32a, u32b, n32;
+  uint64_t u64a, u64b, u64c;
   tl_win_init(&win, pTrace->pSrc);
   rc = feat_bytes(pTrace, p, f, &win, &b, pErr);
   if( rc ){ tl_win_free(&win); return rc; }
@@ -239,19 +320,73 @@ int perf_feature_value(TlTrace *pTrace, const PerfData *p, const PerfFeat *f,
       break;
     case PF_CPU_PMU_CAPS:
       /* u32 nr, nr x { string name, string value } */
+      if( tl_bytes_u32e(&b, &u32a)==0 ) pmu_caps_json(&b, u32a, pOut);
+      break;
+    case PF_PMU_CAPS:
+      /* u32 nr_pmu, then per PMU: u32 nr, its caps, string pmu name */
       if( tl_bytes_u32e(&b, &u32a)==0 ){
         uint32_t i;
         tl_json_obj_begin(pOut);
         for(i=0; i<u32a; i++){
-          const char *zV;
-          size_t nV;
+          TlStr caps;
           char zKey[128];
-          if( read_string(&b, &z, &n) || read_string(&b, &zV, &nV) ) break;
+          if( tl_bytes_u32e(&b, &u32b) ) break;
+          tl_str_init(&caps);
+          if( pmu_caps_json(&b, u32b, &caps) || read_string(&b, &z, &n) ){
+            tl_str_free(&caps);
+            break;
+          }
           snprintf(zKey, sizeof(zKey), "%.*s", (int)n, z);
-          tl_json_key(pOut, zKey); tl_json_str(pOut, zV, nV);
+          tl_json_key(pOut, zKey);
+          tl_json_raw(pOut, caps.z ? caps.z : "{}", caps.z ? caps.n : 2);
+          tl_str_free(&caps);
         }
         tl_json_obj_end(pOut);
       }
+      break;
+    case PF_MEM_TOPOLOGY:
+      mem_topology_json(&b, pOut);
+      break;
+    case PF_BPF_PROG_INFO:
+      /* u32 count, then variable-size bpf_prog_info records: the count */
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        tl_json_obj_begin(pOut);
+        tl_json_key(pOut, "programs"); tl_json_uint(pOut, u32a);
+        tl_json_obj_end(pOut);
+      }
+      break;
+    case PF_BPF_BTF:
+      /* u32 count, count x { u32 id, u32 size, size bytes } */
+      if( tl_bytes_u32e(&b, &u32a)==0 ){
+        uint32_t i;
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u32a; i++){
+          if( tl_bytes_u32e(&b, &u32b) || tl_bytes_u32e(&b, &n32) || tl_bytes_skip(&b, n32) ) break;
+          tl_json_obj_begin(pOut);
+          tl_json_key(pOut, "id"); tl_json_uint(pOut, u32b);
+          tl_json_key(pOut, "size"); tl_json_uint(pOut, n32);
+          tl_json_obj_end(pOut);
+        }
+        tl_json_arr_end(pOut);
+      }
+      break;
+    case PF_AUXTRACE:
+      /* u64 count, count x { u64 offset, u64 size } of the AUXTRACE records */
+      if( tl_bytes_u64e(&b, &u64a)==0 ){
+        uint64_t i;
+        tl_json_arr_begin(pOut);
+        for(i=0; i<u64a && tl_bytes_left(&b)>=16; i++){
+          if( tl_bytes_u64e(&b, &u64b) || tl_bytes_u64e(&b, &u64c) ) break;
+          tl_json_obj_begin(pOut);
+          tl_json_key(pOut, "offset"); tl_json_uint(pOut, u64b);
+          tl_json_key(pOut, "size"); tl_json_uint(pOut, u64c);
+          tl_json_obj_end(pOut);
+        }
+        tl_json_arr_end(pOut);
+      }
+      break;
+    case PF_STAT:
+      tl_str_appendz(pOut, "contains stat data");
       break;
     case PF_CLOCK_DATA:
       if( tl_bytes_u32e(&b, &u32a)==0 && tl_bytes_u32e(&b, &u32b)==0

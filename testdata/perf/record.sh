@@ -33,5 +33,7 @@ for f in cpu-clock-g multi zstd pipe sched switch dwarf; do
   $PERF buildid-list -i $f.data > $f.buildids.txt 2>/dev/null || true
 done
 $PERF script -f -i sched.data -F comm,tid,cpu,time,event,trace > sched.trace.txt 2>/dev/null
+# -I adds the memory topology and the other features --header-only leaves out.
+$PERF report -f -i cpu-clock-g.data --header-only -I > cpu-clock-g.header-I.txt 2>/dev/null
 # A copy cut short in the middle of a record.
 head -c $(( $(stat -c %s cpu-clock-g.data) * 2 / 3 + 3 )) cpu-clock-g.data > cut.data
