@@ -300,7 +300,64 @@ static void parse_prefixes_and_mutations_fail_cleanly(void **state){
   }
 }
 
+/*
+** typedef (with an array declarator), named enums declared then used,
+** an enum without a container (an int, CTF 1.8 section 4.1.8), and C's
+** order of array dimensions: a[2][3] is 2 arrays of 3. babeltrace2 2.0.4
+** prints a[2][3] over the bytes 1..6 as
+**   a = [ [0] = [ [0] = 1, [1] = 2, [2] = 3 ], [1] = [ [0] = 4, ... ] ]
+*/
+static void parse_typedef_named_enum_dimensions(void **state){
+  static const char zText[] =
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "typedef integer { size = 16; align = 8; } u16;\n"
+    "typedef u16 pair[2];\n"
+    "enum color : u16 { RED, GREEN = 4 };\n"
+    "event { name = e; fields := struct {\n"
+    "  pair p; enum color c; enum { X, Y } plain; u16 a[2][3];\n"
+    "}; };\n";
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *f, *x;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(zText, strlen(zText), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  assert_int_equal(m.nStream, 1);
+  f = m.aStream[0].aEvent[0].pPayload;
+  assert_int_equal(f->nMember, 4);
+  x = f->aMember[0].pType;                     /* pair: 2 x u16 */
+  assert_int_equal(x->eKind, TL_CTF_ARRAY);
+  assert_true(x->nLen==2);
+  assert_int_equal(x->pElem->nBits, 16);
+  x = f->aMember[1].pType;                     /* enum color */
+  assert_int_equal(x->eKind, TL_CTF_ENUM);
+  assert_int_equal(x->nBits, 16);
+  assert_int_equal(x->nRange, 2);
+  assert_string_equal(x->aRange[1].zLabel, "GREEN");
+  assert_true(x->aRange[1].lo==4);
+  x = f->aMember[2].pType;                     /* container: int */
+  assert_int_equal(x->eKind, TL_CTF_ENUM);
+  assert_int_equal(x->nBits, 32);
+  assert_int_equal(x->bSigned, 1);
+  x = f->aMember[3].pType;                     /* 2 arrays of 3 */
+  assert_int_equal(x->eKind, TL_CTF_ARRAY);
+  assert_true(x->nLen==2);
+  assert_int_equal(x->pElem->eKind, TL_CTF_ARRAY);
+  assert_true(x->pElem->nLen==3);
+  tl_ctf_model_free(&m);
+  /* using an enum never declared is an error naming it */
+  tl_err_clear(&e);
+  {
+    static const char zBad[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };"
+                               " event { name = e; fields := struct { enum nope x; }; };";
+    assert_int_not_equal(tl_tsdl_parse(zBad, strlen(zBad), &m, &e), TL_OK);
+  }
+  assert_non_null(strstr(e.zMsg, "undeclared enum 'nope'"));
+}
+
 TL_DEFINE_GROUP(ctf_parse,
+  cmocka_unit_test(parse_typedef_named_enum_dimensions),
   cmocka_unit_test(parse_full_metadata),
   cmocka_unit_test(parse_variants_and_sequences),
   cmocka_unit_test(parse_multiword_alias_names),

@@ -358,32 +358,53 @@ static int tsdl_struct_members(TsdlParse *p, TlCtfField *f){
       if( m==0 ){ tl_ctf_field_free(t); return tsdl_oom(p); }
       if( name.eKind!=TL_TSDL_IDENT ){ tl_ctf_field_free(t); tl_ctf_field_free(m); return tsdl_fail(p, "a field name"); }
       rc = tsdl_next(p);
-      while( rc==0 && tsdl_is(p, "[") ){
-        TlCtfField *arr;
-        if( (rc = tsdl_next(p)) ) break;
-        if( p->tok.eKind!=TL_TSDL_INT ){
-          const TlCtfField *pLen = 0;
-          arr = tsdl_new(TL_CTF_SEQUENCE, m->bo);
-          if( arr==0 ){ rc = tsdl_oom(p); break; }
-          arr->nAlign = m->nAlign;
-          arr->pElem = m;
-          m = arr;
-          if( (rc = tsdl_ref(p, &arr->ref, &pLen)) ) break;
-          if( pLen->eKind!=TL_CTF_INT && pLen->eKind!=TL_CTF_ENUM ){
-            rc = tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
-                            "metadata line %d: sequence length must be an integer", p->tok.iLine);
-            break;
+      {
+        /*
+        ** Brackets: a[N][M] is N arrays of M (C's order), so the dimensions
+        ** are collected, then wrapped innermost (last) first.
+        */
+        TlCtfRef aRef[8];
+        uint64_t aLen[8];
+        int nDim = 0, k;
+        memset(aRef, 0, sizeof(aRef));
+        while( rc==0 && tsdl_is(p, "[") ){
+          if( nDim>=8 ){ rc = tsdl_fail(p, "at most 8 array dimensions"); break; }
+          if( (rc = tsdl_next(p)) ) break;
+          if( p->tok.eKind!=TL_TSDL_INT ){
+            const TlCtfField *pLen = 0;
+            aRef[nDim].iScope = -1;
+            if( (rc = tsdl_ref(p, &aRef[nDim], &pLen)) ){ nDim++; break; }
+            nDim++;
+            if( pLen->eKind!=TL_CTF_INT && pLen->eKind!=TL_CTF_ENUM ){
+              rc = tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
+                              "metadata line %d: sequence length must be an integer", p->tok.iLine);
+              break;
+            }
+            rc = tsdl_expect(p, "]");
+            continue;
           }
-          rc = tsdl_expect(p, "]");
-          continue;
+          aLen[nDim++] = p->tok.iVal;
+          if( (rc = tsdl_next(p)) == 0 ) rc = tsdl_expect(p, "]");
         }
-        arr = tsdl_new(TL_CTF_ARRAY, m->bo);
-        if( arr==0 ){ rc = tsdl_oom(p); break; }
-        arr->nLen = p->tok.iVal;
-        arr->nAlign = m->nAlign;
-        arr->pElem = m;
-        m = arr;
-        if( (rc = tsdl_next(p)) == 0 ) rc = tsdl_expect(p, "]");
+        for(k=nDim-1; k>=0; k--){
+          TlCtfField *arr = 0;
+          if( rc==0 ){
+            arr = tsdl_new(aRef[k].nPath ? TL_CTF_SEQUENCE : TL_CTF_ARRAY, m->bo);
+            if( arr==0 ) rc = tsdl_oom(p);
+          }
+          if( arr ){
+            arr->nAlign = m->nAlign;
+            arr->pElem = m;
+            if( aRef[k].nPath ){
+              arr->ref = aRef[k];
+              aRef[k].aPath = 0;
+            }else{
+              arr->nLen = aLen[k];
+            }
+            m = arr;
+          }
+          free(aRef[k].aPath);
+        }
       }
       if( rc==0 ){
         a = realloc(f->aMember, sizeof(TlCtfMember)*(size_t)(f->nMember+1));
@@ -511,9 +532,37 @@ static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
   }else if( tsdl_is(p, "enum") ){
     TlCtfField *c = 0;
     uint64_t next = 0;
+    char zEnum[80];
+    zEnum[0] = 0;
     if( (rc = tsdl_next(p)) ) return rc;
-    if( p->tok.eKind==TL_TSDL_IDENT && !tsdl_is(p, ":") ) { if( (rc = tsdl_next(p)) ) return rc; }
-    if( (rc = tsdl_expect(p, ":")) || (rc = tsdl_field_type(p, &c)) ) return rc;
+    if( p->tok.eKind==TL_TSDL_IDENT && !tsdl_is(p, ":") ){
+      /* enum NAME : type { ... } declares it; enum NAME alone uses it. */
+      TlTsdlTok name = p->tok;
+      if( name.n > sizeof(zEnum)-8 ) return tsdl_fail(p, "a shorter enum name");
+      snprintf(zEnum, sizeof(zEnum), "enum %.*s", (int)name.n, name.z);
+      if( (rc = tsdl_next(p)) ) return rc;
+      if( !tsdl_is(p, ":") && !tsdl_is(p, "{") ){
+        const TlCtfField *d = tsdl_find_alias(p, zEnum, strlen(zEnum));
+        if( d==0 ){
+          return tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                            "metadata line %d: undeclared enum '%.*s'", name.iLine,
+                            (int)name.n, name.z);
+        }
+        f = tsdl_copy(d);
+        if( f==0 ) return tsdl_oom(p);
+        *ppOut = f;
+        return TL_OK;
+      }
+    }
+    if( tsdl_is(p, "{") ){
+      /* no container: an int, as CTF 1.8 says (unless an "int" alias exists) */
+      const TlCtfField *d = tsdl_find_alias(p, "int", 3);
+      c = d ? tsdl_copy(d) : tsdl_new(TL_CTF_INT, p->pModel->bo);
+      if( c==0 ) return tsdl_oom(p);
+      if( d==0 ){ c->nBits = 32; c->nAlign = 8; c->bSigned = 1; }
+    }else if( (rc = tsdl_expect(p, ":")) || (rc = tsdl_field_type(p, &c)) ){
+      return rc;
+    }
     if( c->eKind!=TL_CTF_INT ){ tl_ctf_field_free(c); return tsdl_fail(p, "an integer enum container"); }
     f = c;
     f->eKind = TL_CTF_ENUM;
@@ -545,6 +594,11 @@ static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
       if( (rc = tsdl_next(p)) ) goto fail;
     }
     if( (rc = tsdl_expect(p, "}")) ) goto fail;
+    if( zEnum[0] ){
+      TlCtfField *d = tsdl_copy(f);
+      if( d==0 ){ rc = tsdl_oom(p); goto fail; }
+      if( (rc = tsdl_add_alias(p, zEnum, strlen(zEnum), d)) ) goto fail;
+    }
   }else if( tsdl_is(p, "variant") ){
     const TlCtfField *pTag = 0;
     char zName[80];
@@ -671,6 +725,40 @@ static int tsdl_typealias(TsdlParse *p){
     }
     if( (rc = tsdl_add_alias(p, zName, n, t)) ) return rc;
   }
+  return tsdl_expect(p, ";");
+fail:
+  tl_ctf_field_free(t);
+  return rc;
+}
+
+/*
+** typedef TYPE NAME ; and typedef TYPE NAME[N]... ; (C's declarator order:
+** the first bracket is the outermost array).
+*/
+static int tsdl_typedef(TsdlParse *p){
+  TlCtfField *t = 0;
+  TlTsdlTok name;
+  uint64_t aDim[8];
+  int nDim = 0, rc;
+  if( (rc = tsdl_next(p)) || (rc = tsdl_field_type(p, &t)) ) return rc;
+  name = p->tok;
+  if( name.eKind!=TL_TSDL_IDENT ){ rc = tsdl_fail(p, "a type name"); goto fail; }
+  if( (rc = tsdl_next(p)) ) goto fail;
+  while( tsdl_is(p, "[") ){
+    if( (rc = tsdl_next(p)) ) goto fail;
+    if( p->tok.eKind!=TL_TSDL_INT || nDim>=8 ){ rc = tsdl_fail(p, "a fixed array length"); goto fail; }
+    aDim[nDim++] = p->tok.iVal;
+    if( (rc = tsdl_next(p)) || (rc = tsdl_expect(p, "]")) ) goto fail;
+  }
+  while( nDim>0 ){
+    TlCtfField *arr = tsdl_new(TL_CTF_ARRAY, t->bo);
+    if( arr==0 ){ rc = tsdl_oom(p); goto fail; }
+    arr->nLen = aDim[--nDim];
+    arr->nAlign = t->nAlign;
+    arr->pElem = t;
+    t = arr;
+  }
+  if( (rc = tsdl_add_alias(p, name.z, name.n, t)) ) return rc;
   return tsdl_expect(p, ";");
 fail:
   tl_ctf_field_free(t);
@@ -1065,13 +1153,14 @@ int tl_tsdl_parse(const char *z, size_t n, TlCtfModel *pModel, TlErr *pErr){
   rc = tsdl_next(&p);
   while( rc==0 && p.tok.eKind!=TL_TSDL_EOF ){
     if( tsdl_is(&p, "typealias") ) rc = tsdl_typealias(&p);
+    else if( tsdl_is(&p, "typedef") ) rc = tsdl_typedef(&p);
     else if( tsdl_is(&p, "trace") ) rc = tsdl_block(&p, 0);
     else if( tsdl_is(&p, "stream") ) rc = tsdl_block(&p, 1);
     else if( tsdl_is(&p, "event") ) rc = tsdl_block(&p, 2);
     else if( tsdl_is(&p, "clock") ) rc = tsdl_clock(&p);
     else if( tsdl_is(&p, "env") ) rc = tsdl_env(&p);
     else if( tsdl_is(&p, "callsite") ) rc = tsdl_skip_block(&p);
-    else if( tsdl_is(&p, "struct") ){
+    else if( tsdl_is(&p, "struct") || tsdl_is(&p, "enum") || tsdl_is(&p, "variant") ){
       TlCtfField *t = 0;
       rc = tsdl_field_type(&p, &t);
       tl_ctf_field_free(t);
