@@ -217,6 +217,14 @@ static int dec_field(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr 
     case TL_CTF_INT:
     case TL_CTF_ENUM: {
       uint64_t v;
+      if( f->bo!=d->boLast && (b->iBit & 7) && f->nAlign<8 && d->bBoLast ){
+        /* CTF 1.8: the byte order may change only at a byte boundary. */
+        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                          "integer %s: the byte order changes inside a byte",
+                          zName ? zName : "");
+      }
+      d->boLast = f->bo;
+      d->bBoLast = 1;
       if( tl_ctf_bits_uint(b, (unsigned)f->nAlign, (unsigned)f->nBits, f->bo, &v) ){
         return dec_past_end(d, pErr, "integer", zName);
       }

@@ -29,6 +29,7 @@ struct TlCtfDec {
   uint32_t nVal, nAlloc;
   int aRoot[TL_CTF_NSCOPE];       /* root node of each scope, or -1 */
   int bPastEnd;                   /* the last error was a read past the end */
+  int boLast, bBoLast;            /* byte order of the last integer read */
   uint64_t *pnShared;             /* bytes of node arrays of all the decoders
                                   ** of one scan, or NULL for no budget */
   uint64_t nSharedMax;            /* ceiling for *pnShared */
