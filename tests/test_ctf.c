@@ -163,13 +163,24 @@ static void ctf_payload_values(void **state){
   const char *zDir = ctf_dir_a();
   char *z;
   (void)state;
-  /* Event 10 of stream 1 is a tick; event 3 a big one with a u64 above INT64_MAX. */
+  /* Event 11 of stream 1 is a tick (11 % 7 != 3); event 3 a big one with a u64 above INT64_MAX. */
   z = tl_test_sql_text(db, "SELECT args->>'$.msg' FROM events(%Q) WHERE ts=%lld",
-                       zDir, (long long)ctf_a_ns(1, 10));
-  assert_string_equal(z, "s1-e10");
+                       zDir, (long long)ctf_a_ns(1, 11));
+  assert_non_null(z);
+  assert_string_equal(z, "s1-e11");
   free(z);
   assert_int_equal(tl_test_sql_int(db, "SELECT args->>'$.seq' FROM events(%Q) WHERE ts=%lld",
-                                   zDir, (long long)ctf_a_ns(1, 10)), 10);
+                                   zDir, (long long)ctf_a_ns(1, 11)), 11);
+  /* The whole object: payload, then the stream event context (vtid, vpid);
+  ** the text is the line babeltrace2 2.0.4 prints for this event of trace A. */
+  z = tl_test_sql_text(db, "SELECT args FROM events(%Q) WHERE ts=%lld",
+                       zDir, (long long)ctf_a_ns(1, 11));
+  assert_string_equal(z, "{\"seq\":11,\"msg\":\"s1-e11\",\"vtid\":101,\"vpid\":77}");
+  free(z);
+  z = tl_test_sql_text(db, "SELECT text FROM events(%Q) WHERE ts=%lld",
+                       zDir, (long long)ctf_a_ns(1, 11));
+  assert_string_equal(z, "{ cpu_id = 1 }, { vtid = 101, vpid = 77 }, { seq = 11, msg = \"s1-e11\" }");
+  free(z);
   z = tl_test_sql_text(db, "SELECT args->>'$.value' FROM events(%Q) WHERE ts=%lld",
                        zDir, (long long)ctf_a_ns(0, 3));
   assert_string_equal(z, "17293822569102704643");   /* 0xF000000000000000 + 3 */
@@ -450,6 +461,13 @@ static void ctf_big_endian_bitfields_variants(void **state){
                          "5|-100|ONE|1|one|1.5|hi\n"
                          "5|-100|MANY|7|{\"n\":3,\"v\":[1,15,9]}|1.5|hi");
   free(z);
+  /* babeltrace2 2.0.4 prints this trace as (after "bits: "): */
+  z = tl_test_sql_rows(db, "SELECT text FROM events(%Q)", zDir);
+  assert_string_equal(z,
+    "{ a = 5, b = -100, tag = ( \"ZERO\" : container = 0 ), var = { 4242 }, f = 1.5, txt = \"hi\" }\n"
+    "{ a = 5, b = -100, tag = ( \"ONE\" : container = 1 ), var = { \"one\" }, f = 1.5, txt = \"hi\" }\n"
+    "{ a = 5, b = -100, tag = ( \"MANY\" : container = 7 ), var = { { n = 3, v = [ [0] = 1, [1] = 15, [2] = 9 ] } }, f = 1.5, txt = \"hi\" }");
+  free(z);
   tl_test_db_close(db);
 }
 
@@ -516,7 +534,132 @@ static void ctf_hostile_lengths_are_bounded(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** The text column, rule by rule: small traces written here, and for each
+** the lines babeltrace2 2.0.4 printed for it (after "<name>: "), captured
+** by running babeltrace2 on exactly these bytes: integer bases and widths,
+** enums with several or no labels, string escapes, floats, the scopes
+** printed (packet context without its packet properties), empty
+** compounds, variants, arrays of structs.
+*/
+static const struct CtfTextCase {
+  const char *zName;
+  const char *zMeta;
+  const char *aData;
+  size_t nData;
+  const char *zWant;
+} aTextCase[] = {
+  { "ints",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = e; fields := struct {\n"
+    " integer { size = 16; align = 8; signed = true; base = 16; } sh;\n"
+    " integer { size = 16; align = 8; signed = false; base = 16; } uh;\n"
+    " integer { size = 8; align = 8; signed = true; base = 8; } so;\n"
+    " integer { size = 8; align = 8; signed = false; base = 2; } ub;\n"
+    " integer { size = 64; align = 8; signed = false; base = 16; } big;\n"
+    " integer { size = 64; align = 8; signed = false; base = 10; } bigd;\n"
+    " integer { size = 8; align = 8; signed = false; encoding = UTF8; } ch;\n"
+    " integer { size = 5; align = 1; signed = true; base = 2; } sb;\n"
+    " integer { size = 3; align = 1; signed = false; } pad;\n"
+    "}; };\n"
+    "",
+    "\376\377\315\253\375\005\276\272\376\312\357\276\255\336\377\377\377\377\377\377\377\377A\033", 24,
+    "{ sh = 0xFFFE, uh = 0xABCD, so = 0775, ub = 0b00000101, big = 0xDEADBEEFCAFEBABE, bigd = 18446744073709551615, ch = 65, sb = 0b11011, pad = 0 }" },
+  { "enums",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = e; fields := struct {\n"
+    " enum : integer { size = 8; align = 8; } { A = 0 ... 5, B = 3 ... 9, C = 20 } x;\n"
+    " enum : integer { size = 8; align = 8; signed = true; } { NEG = -5 ... -1, POS = 1 } y;\n"
+    "}; };\n"
+    "",
+    "\004\3772\000\024\003", 6,
+    "{ x = ( \"A\", \"B\" : container = 4 ), y = ( \"NEG\" : container = -1 ) }\012{ x = ( <unknown> : container = 50 ), y = ( <unknown> : container = 0 ) }\012{ x = ( \"C\" : container = 20 ), y = ( <unknown> : container = 3 ) }" },
+  { "strs",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = e; fields := struct { string s; integer { size = 8; align = 8; encoding = UTF8; } t[6]; }; };\n"
+    "",
+    "a\"b\\c\011d\012e\001f\177g'h\077i\303\251j\033k\000x\"y\002\000z", 29,
+    "{ s = \"a\\\"b\\\\c\\td\\ne\\x01f\\x7fg\\'h\\\077i\303\251j\\ek\", t = \"x\\\"y\\x02\" }" },
+  { "floats",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = e; fields := struct {\n"
+    " floating_point { exp_dig = 8; mant_dig = 24; align = 8; } f;\n"
+    " floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d1;\n"
+    " floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d2;\n"
+    " floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d3;\n"
+    " floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d4;\n"
+    "}; };\n"
+    "",
+    "\000\000\300\077@\214\265x\035\257\025D\000\000\000\000\000\000\000\200\000\000\000\000\000\000\370\177\266\363}T4o\235A", 36,
+    "{ f = 1.5, d1 = 1e+20, d2 = -0, d3 = nan, d4 = 1.23457e+08 }" },
+  { "scopes",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "stream { packet.context := struct { integer { size = 64; align = 8; } content_size; integer { size = 64; align = 8; } packet_size; integer { size = 32; align = 8; } cpu_id; integer { size = 8; align = 8; } extra; };\n"
+    " event.header := struct { integer { size = 8; align = 8; } id; };\n"
+    " event.context := struct { integer { size = 8; align = 8; } sc; };\n"
+    "};\n"
+    "event { name = e; id = 0; context := struct { integer { size = 8; align = 8; } ec; }; fields := struct { integer { size = 8; align = 8; } p; }; };\n"
+    "event { name = f; id = 1; fields := struct { }; };\n"
+    "",
+    "\330\000\000\000\000\000\000\000\330\000\000\000\000\000\000\000\003\000\000\000\011\000\001\002\003\001\005", 27,
+    "{ cpu_id = 3, extra = 9 }, { sc = 1 }, { ec = 2 }, { p = 3 }\012{ cpu_id = 3, extra = 9 }, { sc = 5 }, { }" },
+  { "empty",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "stream { packet.context := struct { integer { size = 64; align = 8; } content_size; integer { size = 64; align = 8; } packet_size; };\n"
+    " event.header := struct { integer { size = 8; align = 8; } id; };\n"
+    "};\n"
+    "event { name = e; id = 0; fields := struct { struct { } es; integer { size = 8; align = 8; } a[0]; integer { size = 8; align = 8; } n; }; };\n"
+    "event { name = f; id = 1; fields := struct { }; };\n"
+    "event { name = g; id = 2; context := struct { integer { size = 8; align = 8; } c; }; };\n"
+    "event { name = h; id = 3; };\n"
+    "",
+    "\260\000\000\000\000\000\000\000\260\000\000\000\000\000\000\000\000\007\001\002\011\003", 22,
+    "{ es = { }, a = [ ], n = 7 }\012{ }\012{ c = 9 }\012" },
+  { "compound",
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = e; fields := struct {\n"
+    " enum : integer { size = 8; align = 8; } { A, B } tag;\n"
+    " variant <tag> { integer { size = 8; align = 8; } A; string B; } v;\n"
+    " integer { size = 8; align = 8; } n;\n"
+    " struct { integer { size = 8; align = 8; } x; string s; } a[n];\n"
+    " integer { size = 16; align = 8; base = 16; } h[2];\n"
+    "}; };\n"
+    "",
+    "\000\007\002\001q\000\002\0004\022\315\253\001hi\000\000xV\000\000", 21,
+    "{ tag = ( \"A\" : container = 0 ), v = { 7 }, n = 2, a = [ [0] = { x = 1, s = \"q\" }, [1] = { x = 2, s = \"\" } ], h = [ [0] = 0x1234, [1] = 0xABCD ] }\012{ tag = ( \"B\" : container = 1 ), v = { \"hi\" }, n = 0, a = [ ], h = [ [0] = 0x5678, [1] = 0x0 ] }" },
+};
+
+static void ctf_text_like_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(aTextCase)/sizeof(aTextCase[0]); k++){
+    const struct CtfTextCase *c = &aTextCase[k];
+    char zDir[512];
+    char *z;
+    snprintf(zDir, sizeof(zDir), "%s/text-%s", tl_test_tmpdir(), c->zName);
+    assert_int_equal(ctfw_save_text(zDir, "metadata", c->zMeta), 0);
+    {
+      char zPath[600];
+      snprintf(zPath, sizeof(zPath), "%s/stream", zDir);
+      assert_int_equal(tl_test_write_file(zPath, c->aData, c->nData), 0);
+    }
+    z = tl_test_sql_rows(db, "SELECT text FROM events(%Q)", zDir);
+    if( strcmp(z, c->zWant)!=0 ) fail_msg("%s:\n got  %s\n want %s", c->zName, z, c->zWant);
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(ctf,
+  cmocka_unit_test(ctf_text_like_babeltrace2),
   cmocka_unit_test(ctf_hostile_lengths_are_bounded),
   cmocka_unit_test(ctf_merged_time_order),
   cmocka_unit_test(ctf_payload_values),

@@ -1092,7 +1092,8 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
     if( tl_col_used(&pScan->f, TL_EV_TEXT) ){
       tl_str_reset(&pScan->sText);
       tl_ctf_render_text(&sc, &pScan->sText);
-      tl_val_str(&a[TL_EV_TEXT], &pScan->sText);
+      if( pScan->sText.n==0 && !pScan->sText.bErr ) tl_val_text(&a[TL_EV_TEXT], "", 0);
+      else tl_val_str(&a[TL_EV_TEXT], &pScan->sText);
     }
     if( tl_col_used(&pScan->f, TL_EV_ARGS) ){
       tl_str_reset(&pScan->sArgs);

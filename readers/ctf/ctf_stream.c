@@ -188,7 +188,7 @@ static int dec_array(TlCtfDec *d, uint32_t i, const TlCtfField *f, uint64_t n, T
   if( tl_ctf_bits_align(&d->bits, (unsigned)(e->nAlign > f->nAlign ? e->nAlign : f->nAlign)) ){
     return dec_past_end(d, pErr, "array", d->aVal[i].zName);
   }
-  if( f->bText && e->eKind==TL_CTF_INT && e->nBits==8 && e->nAlign<=8 ){
+  if( (f->bText || e->bText) && e->eKind==TL_CTF_INT && e->nBits==8 && e->nAlign<=8 ){
     TlCtfBits *b = &d->bits;
     if( tl_ctf_bits_align(b, 8) || n > (b->nBitEnd - b->iBit)/8 ){
       return dec_past_end(d, pErr, "text array", d->aVal[i].zName);
