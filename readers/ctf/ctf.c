@@ -39,6 +39,7 @@
 /* TlPacket.flags */
 #define CTF_PF_TSBEGIN   1            /* iAux holds timestamp_begin in cycles */
 #define CTF_PF_CUT       2            /* the file ends inside this packet */
+#define CTF_PF_DUP       4            /* a copy of an earlier file's packet: skipped */
 
 typedef struct CtfTr CtfTr;
 struct CtfTr {
@@ -285,23 +286,9 @@ static int ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *p
     return tl_err_set(pErr, TL_ECORRUPT, iOff,
                       "packet magic 0x%llx, expected 0xc1fc1fc1", (unsigned long long)v);
   }
-  {
-    int u = tl_ctf_dec_member(d, r, "uuid");
-    if( u>=0 && m->bUuid && d->aVal[u].pField->eKind==TL_CTF_ARRAY && d->aVal[u].v.u==16 ){
-      uint8_t a[16];
-      int k, c = u+1;
-      if( d->aVal[u].z ){
-        memcpy(a, d->aVal[u].z, 16);   /* text array: raw bytes */
-        (void)c;
-      }else{
-        for(k=0; k<16; k++, c++) a[k] = (uint8_t)d->aVal[c].v.u;
-      }
-      if( d->aVal[u].z==0 && memcmp(a, m->aUuid, 16)!=0 ){
-        return tl_err_set(pErr, TL_ECORRUPT, iOff,
-                          "packet uuid differs from the metadata's trace uuid");
-      }
-    }
-  }
+  /* The packet's uuid is not checked against the trace's: babeltrace2 and
+  ** yactfr read packets whose uuid differs (babeltrace's intersection
+  ** traces, yactfr's pass-diff-uuid). */
   if( ctf_member_u(d, r, "stream_id", &v) ){
     pk->pSC = ctf_stream_class(m, v);
     if( pk->pSC==0 ){
@@ -477,8 +464,9 @@ static int ctf_cmp_str(const void *a, const void *b){
 }
 
 /*
-** The names in directory zDir (without "." and ".."), sorted; bDirs picks
-** subdirectories (not followed through symbolic links), else regular files.
+** The names in directory zDir (not starting with '.'), sorted; bDirs picks
+** subdirectories (symbolic links to directories too: the search depth is
+** bounded, so a link loop ends), else regular files.
 */
 static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn){
   DIR *dir = opendir(zDir);
@@ -495,7 +483,7 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn){
     if( e->d_name[0]=='.' ) continue;
     zPath = ctf_join(zDir, e->d_name);
     if( zPath==0 ) goto oom;
-    bOk = bDirs ? (lstat(zPath, &st)==0 && S_ISDIR(st.st_mode))
+    bOk = bDirs ? (stat(zPath, &st)==0 && S_ISDIR(st.st_mode))
                 : (stat(zPath, &st)==0 && S_ISREG(st.st_mode));
     free(zPath);
     if( !bOk ) continue;
@@ -690,6 +678,78 @@ static int ctf_open_streams(TlTrace *t, CtfData *p, int iTr, TlErr *pErr){
   return rc;
 }
 
+/* One packet's identity for finding copies (ctf_mark_duplicates). */
+typedef struct CtfPktKey CtfPktKey;
+struct CtfPktKey {
+  uint8_t aGroup[16];             /* the trace's UUID, or its index */
+  uint64_t sc, inst;              /* stream class id, stream_instance_id */
+  int64_t tsBegin, tsEnd, iSeq;
+  uint64_t nSize;
+  size_t iPkt;                    /* in the index */
+  int iStm;
+};
+
+static int ctf_cmp_key(const void *a, const void *b){
+  const CtfPktKey *x = a, *y = b;
+  int c = memcmp(x->aGroup, y->aGroup, 16);
+  if( c ) return c;
+#define CTF_CMP(f) if( x->f!=y->f ) return x->f < y->f ? -1 : 1
+  CTF_CMP(sc); CTF_CMP(inst); CTF_CMP(tsBegin); CTF_CMP(tsEnd); CTF_CMP(iSeq);
+  CTF_CMP(nSize); CTF_CMP(iStm); CTF_CMP(iPkt);
+#undef CTF_CMP
+  return 0;
+}
+
+/*
+** Traces with the same UUID are chunks of one trace (LTTng session
+** rotation, or the same trace found twice), and babeltrace2 reads a
+** packet that appears in two stream files of the same stream (same stream
+** class and stream_instance_id) once: from the file that sorts first.
+** Such copies are marked CTF_PF_DUP and scans skip them. Returns 0 or
+** TL_ENOMEM.
+*/
+static int ctf_mark_duplicates(TlTrace *t, CtfData *p){
+  CtfPktKey *a;
+  size_t n = 0, i;
+  int k;
+  if( t->index.n<2 ) return TL_OK;
+  a = malloc(sizeof(*a)*t->index.n);
+  if( a==0 ) return TL_ENOMEM;
+  for(k=0; k<p->nStm; k++){
+    const CtfStm *s = &p->aStm[k];
+    const CtfTr *pTr = &p->aTr[s->iTr];
+    size_t j;
+    if( s->pSC==0 || s->iInstance<0 ) continue;
+    for(j=s->iPkt0; j<s->iPkt0+s->nPkt; j++){
+      const TlPacket *tp = &t->index.a[j];
+      CtfPktKey *q = &a[n++];
+      memset(q, 0, sizeof(*q));
+      if( pTr->m.bUuid ) memcpy(q->aGroup, pTr->m.aUuid, 16);
+      else memcpy(q->aGroup, &s->iTr, sizeof(s->iTr));
+      q->sc = s->pSC->id;
+      q->inst = (uint64_t)s->iInstance;
+      q->tsBegin = tp->tsBegin;
+      q->tsEnd = tp->tsEnd;
+      q->iSeq = tp->iSeq;
+      q->nSize = tp->nSize;
+      q->iPkt = j;
+      q->iStm = k;
+    }
+  }
+  qsort(a, n, sizeof(*a), ctf_cmp_key);
+  for(i=1; i<n; i++){
+    CtfPktKey *x = &a[i-1], *y = &a[i];
+    if( memcmp(x->aGroup, y->aGroup, 16)==0 && x->sc==y->sc && x->inst==y->inst
+     && x->tsBegin==y->tsBegin && x->tsEnd==y->tsEnd && x->iSeq==y->iSeq
+     && x->nSize==y->nSize && x->iStm!=y->iStm ){
+      t->index.a[y->iPkt].flags |= CTF_PF_DUP;
+      y->iStm = x->iStm;              /* a third copy compares with the first */
+    }
+  }
+  free(a);
+  return TL_OK;
+}
+
 static int ctfOpen(TlTrace *t, TlErr *pErr){
   CtfData *p = calloc(1, sizeof(*p));
   int rc = TL_OK, i;
@@ -733,6 +793,9 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
   }
   for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_load_metadata(&p->aTr[i], 0, pErr);
   for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_open_streams(t, p, i, pErr);
+  if( rc==TL_OK && ctf_mark_duplicates(t, p) ){
+    rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
   if( rc ){
     ctf_data_free(p);
     return rc;
@@ -881,7 +944,8 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
       if( c->iPkt >= c->iPktEnd ) return TL_DONE;
       tp = &t->index.a[c->iPkt];
       if( tp->tsBegin!=TL_TS_MIN && tp->tsBegin > pScan->f.tsHi ) return TL_DONE;
-      if( !tl_packet_may_match(tp, pScan->f.tsLo, pScan->f.tsHi, pScan->f.aCpu, pScan->f.nCpu) ){
+      if( (tp->flags & CTF_PF_DUP)
+       || !tl_packet_may_match(tp, pScan->f.tsLo, pScan->f.tsHi, pScan->f.aCpu, pScan->f.nCpu) ){
         c->iPkt++;
         continue;
       }

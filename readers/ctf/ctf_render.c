@@ -307,6 +307,8 @@ void tl_ctf_render_args(const TlCtfScopes *s, TlStr *pOut){
   static const int aScope[] = {
     TL_CTF_SCOPE_EV_PAYLOAD, TL_CTF_SCOPE_EV_CONTEXT, TL_CTF_SCOPE_EV_SCONTEXT,
   };
+  /* the TSDL names of the scopes, for a context member whose name is taken */
+  static const char *const azScope[] = { "event.fields", "event.context", "stream.event.context" };
   const TlCtfVal *a = s->aVal;
   int k;
   tl_json_obj_begin(pOut);
@@ -316,8 +318,7 @@ void tl_ctf_render_args(const TlCtfScopes *s, TlStr *pOut){
     if( r<0 ) continue;
     if( a[r].pField->eKind!=TL_CTF_STRUCT ){
       /* a scope that is not a struct: under the scope's name */
-      static const char *const azName[] = { "fields", "context", "stream_context" };
-      tl_json_key(pOut, azName[k]);
+      tl_json_key(pOut, azScope[k]);
       render_json(pOut, a, (uint32_t)r, 1);
       continue;
     }
@@ -325,10 +326,12 @@ void tl_ctf_render_args(const TlCtfScopes *s, TlStr *pOut){
     for(c=(uint32_t)r+1; c<end; ){
       const char *zName = a[c].zName ? a[c].zName : "";
       if( k>0 && render_seen(s, aScope, k, zName) ){
-        c += a[c].nSub;
-        continue;
+        char zKey[256];
+        snprintf(zKey, sizeof(zKey), "%s.%s", azScope[k], zName);
+        tl_json_key(pOut, zKey);
+      }else{
+        tl_json_key(pOut, zName);
       }
-      tl_json_key(pOut, zName);
       c = render_json(pOut, a, c, 1);
     }
   }

@@ -135,6 +135,16 @@ static int64_t dec_ref(const TlCtfDec *d, const TlCtfRef *r){
       if( c<0 ) return -1;
       f = d->aVal[c].pField;
     }
+    if( f->eKind==TL_CTF_VARIANT && j==-1 ){
+      /* into the chosen option (a struct), at its index in the list after -1 */
+      int iOpt = (int)d->aVal[c].iOpt;
+      if( iOpt>=f->nMember || k+1+f->nMember > r->nPath ) return -1;
+      j = r->aPath[k+1+iOpt];
+      k += f->nMember;
+      c++;
+      if( j<0 || (uint32_t)c>=d->nVal ) return -1;
+      f = d->aVal[c].pField;
+    }
     if( f->eKind==TL_CTF_STRUCT ){
       if( j<0 || j>=f->nMember ) return -1;
       c++;

@@ -62,8 +62,9 @@ void tl_ctf_render_text(const TlCtfScopes*, TlStr *pOut);
 
 /*
 ** Append the event's fields as one JSON object: payload members first,
-** then the event context, then the stream event context (a name already
-** present is not repeated). Integers exact (unsigned above INT64_MAX as a
+** then the event context, then the stream event context (a context member
+** whose name is taken is keyed "event.context.NAME" or
+** "stream.event.context.NAME"). Integers exact (unsigned above INT64_MAX as a
 ** decimal string), enums as {"label": ..., "value": ...}, floats exact,
 ** arrays and sequences as arrays, text arrays as strings, variants as the
 ** chosen option's value.

@@ -174,7 +174,8 @@ static int tsdl_number_attrs(TsdlParse *p, TlCtfField *f){
         return tl_err_set(p->pErr, TL_ECORRUPT, key.iOff, "metadata line %d: bad base", key.iLine);
       }
     }else if( tl_tsdl_tok_is(&key, TL_TSDL_IDENT, "encoding") ){
-      f->bText = tsdl_is(p, "UTF8") || tsdl_is(p, "ASCII");
+      f->bText = tsdl_is(p, "UTF8") || tsdl_is(p, "ASCII")
+              || tsdl_is(p, "utf8") || tsdl_is(p, "ascii");   /* as babeltrace2 and yactfr accept */
       rc = tsdl_next(p);
     }else if( tl_tsdl_tok_is(&key, TL_TSDL_IDENT, "map") ){
       /* map = clock.NAME.value: the clock is looked up by name. */
@@ -325,6 +326,29 @@ descend:
     const char *zDot = strchr(zRest, '.');
     size_t n0 = zDot ? (size_t)(zDot-zRest) : strlen(zRest);
     j = tsdl_member(f, zRest, n0);
+    if( j<0 && f->eKind==TL_CTF_VARIANT && f->nMember>0
+     && nPath + 1 + f->nMember < (int)(sizeof(aPath)/sizeof(aPath[0])) ){
+      /*
+      ** A name inside the variant's options (`outer.len` where each option
+      ** of variant outer is a struct with a len): -1, then per option the
+      ** member's index in it (-1 where it has none); decoding follows the
+      ** chosen option.
+      */
+      const TlCtfField *pFirst = 0;
+      int o;
+      aPath[nPath++] = -1;
+      for(o=0; o<f->nMember; o++){
+        const TlCtfField *opt = f->aMember[o].pType;
+        int jo = opt->eKind==TL_CTF_STRUCT ? tsdl_member(opt, zRest, n0) : -1;
+        aPath[nPath++] = jo;
+        if( jo>=0 && pFirst==0 ) pFirst = opt->aMember[jo].pType;
+      }
+      if( pFirst ){
+        f = pFirst;
+        zRest = zDot ? zDot+1 : 0;
+        continue;
+      }
+    }
     if( j<0 || nPath>=(int)(sizeof(aPath)/sizeof(aPath[0])) ){
       return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
                         "metadata line %d: field reference '%s' names no earlier field",
@@ -1013,6 +1037,22 @@ static int tsdl_block(TsdlParse *p, int eBlock){
         int64_t v; rc = tsdl_int_value(p, &v, 0); m->major = (int)v;
       }else if( eBlock==0 && strcmp(zKey, "minor")==0 ){
         int64_t v; rc = tsdl_int_value(p, &v, 0); m->minor = (int)v;
+      }else if( eBlock==0 && strcmp(zKey, "uuid")==0 && p->tok.eKind==TL_TSDL_STRING ){
+        /* "2a6422d0-6cee-11e0-8c08-cb07d7b3a564": 32 hex digits, dashes anywhere */
+        size_t i;
+        int nHex = 0;
+        memset(m->aUuid, 0, sizeof(m->aUuid));
+        for(i=0; i<p->tok.n && nHex<=32; i++){
+          char c = p->tok.z[i];
+          int v = c>='0' && c<='9' ? c-'0' : c>='a' && c<='f' ? c-'a'+10
+                : c>='A' && c<='F' ? c-'A'+10 : c=='-' ? -2 : -1;
+          if( v==-2 ) continue;
+          if( v<0 || nHex>=32 ){ nHex = -1; break; }
+          m->aUuid[nHex/2] = (uint8_t)(m->aUuid[nHex/2] | (v << ((nHex&1) ? 0 : 4)));
+          nHex++;
+        }
+        m->bUuid = nHex==32;
+        rc = tsdl_next(p);
       }else if( eBlock>0 && strcmp(zKey, "id")==0 ){
         rc = tsdl_int_value(p, 0, &id); bId = 1;
       }else if( eBlock==2 && strcmp(zKey, "stream_id")==0 ){
