@@ -14,6 +14,14 @@ if [ -f testdata/cpel/demo.cpel ]; then
   run "SELECT id, name, format, args FROM event_types('$t')"
   run "SELECT offset, size, events, ts_begin, ts_end FROM packets('$t')"
 fi
+if [ -d testdata/ctf/ust-multi ]; then
+  t=testdata/ctf/ust-multi
+  run "SELECT name, cpu, count(*) AS n, min(ts) AS first, max(ts) AS last FROM events('$t') GROUP BY 1, 2"
+  run "SELECT name, text FROM events('testdata/ctf/ust-types') WHERE name = 'tl:mixed' LIMIT 2"
+  run "SELECT args ->> '\$.u64' AS u64, args ->> '\$.hex32' AS hex32 FROM events('testdata/ctf/ust-types') WHERE name = 'tl:ints' LIMIT 2"
+  run "SELECT id, file, cpu, size, ts_begin, ts_end, discarded, seq FROM packets('$t') LIMIT 6"
+  run "SELECT t.name AS stream, count(*) FROM events('testdata/ctf/ust-pid') e JOIN tracks('testdata/ctf/ust-pid') t ON e.track = t.id GROUP BY 1"
+fi
 if [ -f testdata/perf/multi.data ]; then
   t=testdata/perf/multi.data
   run "SELECT name, cpu, count(*) AS samples, sum(value) AS period FROM events('$t') WHERE type = 'SAMPLE' GROUP BY 1, 2"

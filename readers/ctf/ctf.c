@@ -359,7 +359,7 @@ static int ctf_index_stream(TlTrace *t, CtfData *p, CtfStm *s, TlErr *pErr){
     d.iFileOff = iOff;
     rc = ctf_pkt_read(pTr, &d, nFile, &pk, pErr);
     if( rc ){
-      if( d.bPastEnd && b.n==nAvail && s->nPkt>0 ){
+      if( d.bPastEnd && b.n==nAvail ){
         /* A header cut short at the end of the file: keep what came before. */
         tl_err_clear(pErr);
         tl_trace_warn(t, t->index.azFile[s->iFile], iOff,
@@ -614,6 +614,12 @@ static int ctf_load_metadata(CtfTr *pTr, const TlSource *pMem, TlErr *pErr){
   if( rc==TL_OK && text.bErr ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   if( rc==TL_OK ){
     rc = tl_tsdl_parse(text.z ? text.z : "", text.n, &pTr->m, pErr);
+    if( rc==TL_OK && pTr->m.major!=1 ){
+      tl_ctf_model_free(&pTr->m);
+      rc = tl_err_set(pErr, TL_EUNSUPPORTED, TL_NO_OFFSET,
+                      "the metadata says CTF %d.%d; this reader reads CTF 1.8",
+                      pTr->m.major, pTr->m.minor);
+    }
     if( rc==TL_OK ){
       int i;
       pTr->bModel = 1;

@@ -1,0 +1,211 @@
+/*
+** test_ctf_lttng.c: the CTF reader on LTTng-UST traces recorded by
+** testdata/ctf/record.sh, against the babeltrace2 output stored beside
+** them (NAME.bt2.txt: "[seconds.ns] event: fields" per event) and the
+** counts derived from it (NAME.counts.txt).
+*/
+#include "tltest.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CTF_DIR TL_TESTDATA_DIR "/ctf/"
+
+static const char *const azTrace[] = { "ust-types", "ust-multi", "ust-pid" };
+
+/* Split text into lines (the buffer is modified) into *pL. */
+static void split_lines(char *z, TlLines *pL){
+  char *zLine = z;
+  while( zLine && *zLine ){
+    char *zEnd = strchr(zLine, '\n');
+    if( zEnd ) *zEnd = 0;
+    tl_lines_add(pL, zLine);
+    zLine = zEnd ? zEnd+1 : 0;
+  }
+}
+
+/*
+** Every event equals babeltrace2's line for it: time, name and fields, and
+** the counts, CPUs and time range agree.
+*/
+static void lttng_traces_equal_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k, i;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512], zRef[512];
+    char *zWant, *zGot, *zCounts, *zLine;
+    TlLines want = {0}, got = {0};
+    snprintf(zPath, sizeof(zPath), CTF_DIR "%s", azTrace[k]);
+    snprintf(zRef, sizeof(zRef), CTF_DIR "%s.bt2.txt", azTrace[k]);
+    zWant = tl_test_read_file(zRef, 0);
+    assert_non_null(zWant);
+    zGot = tl_test_sql_rows(db,
+        "SELECT printf('[%%d.%%09d] %%s: %%s', ts/1000000000, ts%%1000000000, name, text)"
+        " FROM events(%Q)", zPath);
+    split_lines(zWant, &want);
+    split_lines(zGot, &got);
+    /* equal times may come in another order than babeltrace2's */
+    tl_lines_sort(&want);
+    tl_lines_sort(&got);
+    assert_int_equal(got.n, want.n);
+    for(i=0; i<want.n; i++){
+      if( strcmp(got.az[i], want.az[i])!=0 ){
+        fail_msg("%s line %zu:\n ours %s\n bt2  %s", azTrace[k], i, got.az[i], want.az[i]);
+      }
+    }
+    tl_lines_free(&want);
+    tl_lines_free(&got);
+    free(zWant);
+    free(zGot);
+    /* NAME.counts.txt: events, first_ts, last_ts, name N C, cpu N C */
+    snprintf(zRef, sizeof(zRef), CTF_DIR "%s.counts.txt", azTrace[k]);
+    zCounts = tl_test_read_file(zRef, 0);
+    assert_non_null(zCounts);
+    for(zLine=strtok(zCounts, "\n"); zLine; zLine=strtok(0, "\n")){
+      char zKey[32], zName[128];
+      long long v, c;
+      if( sscanf(zLine, "name %127s %lld", zName, &c)==2 ){
+        assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE name=%Q",
+                                    zPath, zName)==c);
+      }else if( sscanf(zLine, "cpu %lld %lld", &v, &c)==2 ){
+        /* through the cpu pushdown */
+        assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu=%lld",
+                                    zPath, v)==c);
+      }else if( sscanf(zLine, "%31s %lld", zKey, &v)==2 ){
+        const char *zSql = strcmp(zKey, "events")==0 ? "count(*)"
+                         : strcmp(zKey, "first_ts")==0 ? "min(ts)" : "max(ts)";
+        assert_true(tl_test_sql_int(db, "SELECT %s FROM events(%Q)", zSql, zPath)==v);
+      }
+    }
+    free(zCounts);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** The per-PID session: both processes' traces, found below the session
+** directory, merged in time order; the CPU of each stream from its packets.
+*/
+static void lttng_per_pid_session(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT args->>'$.trace') FROM tracks('"
+                                       CTF_DIR "ust-pid')"), 2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM tracks('" CTF_DIR "ust-pid')"
+                                       " WHERE name LIKE 'ust/pid/tl_app-%%/chan_%%'"), 4);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT ts, lag(ts) OVER () AS p"
+                                       " FROM events('" CTF_DIR "ust-pid')) WHERE p > ts"), 0);
+  z = tl_test_sql_text(db, "SELECT group_concat(DISTINCT cpu) FROM (SELECT cpu FROM tracks('"
+                           CTF_DIR "ust-pid') ORDER BY cpu)");
+  assert_string_equal(z, "0,1");
+  free(z);
+  tl_test_db_close(db);
+}
+
+/*
+** A time window over the many-packet trace reads only the packets whose
+** range meets it, and gives what the unfiltered scan gives; so does cpu=.
+*/
+static void lttng_window_and_cpu_read_few_packets(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zPath = CTF_DIR "ust-multi";
+  int64_t lo, hi, nPkt, nMeet, n0, n;
+  (void)state;
+  nPkt = tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zPath);
+  assert_true(nPkt >= 8);
+  lo = tl_test_sql_int(db, "SELECT min(ts) + (max(ts)-min(ts))/2 FROM events('%s')", zPath);
+  hi = lo + tl_test_sql_int(db, "SELECT (max(ts)-min(ts))/50 FROM events('%s')", zPath);
+  nMeet = tl_test_sql_int(db, "SELECT count(*) FROM packets('%s') WHERE ts_end >= %lld"
+                              " AND ts_begin <= %lld", zPath, (long long)lo, (long long)hi);
+  n0 = tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets('%s')", zPath);
+  n = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE ts BETWEEN %lld AND %lld",
+                      zPath, (long long)lo, (long long)hi);
+  assert_true(n > 0);
+  assert_true(tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets('%s')", zPath) - n0
+              <= nMeet);
+  assert_true(nMeet < nPkt);
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE ts+0 BETWEEN %lld AND %lld",
+                              zPath, (long long)lo, (long long)hi)==n);
+  n0 = tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets('%s')", zPath);
+  n = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE cpu=1", zPath);
+  assert_true(tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets('%s')", zPath) - n0
+              == tl_test_sql_int(db, "SELECT count(*) FROM packets('%s') WHERE cpu=1", zPath));
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE cpu+0=1", zPath)==n);
+  tl_test_db_close(db);
+}
+
+/* Copy file zFrom to zTo, cut to nKeep bytes (all when nKeep is -1). */
+static void copy_cut(const char *zFrom, const char *zTo, long long nKeep){
+  size_t n;
+  void *a = tl_test_read_file(zFrom, &n);
+  assert_non_null(a);
+  if( nKeep>=0 && (size_t)nKeep < n ) n = (size_t)nKeep;
+  assert_int_equal(tl_test_write_file(zTo, a, n), 0);
+  free(a);
+}
+
+/*
+** Every stream file of ust-multi cut at each packet boundary, inside each
+** packet header and in the middle of each packet: the query succeeds with
+** the events of the packets before the cut (all of them at a boundary, a
+** prefix of the cut packet's inside it), and a warning unless the cut is
+** at a boundary.
+*/
+static void lttng_truncation_sweep(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zSrc = CTF_DIR "ust-multi/ust/uid/0/64-bit";
+  char zDir[512], zFrom[700], zTo[700];
+  static const char *const azFile[] = { "metadata", "chan_a_0", "chan_a_1", "chan_b_0", "chan_b_1" };
+  int f, g;
+  int64_t nAll;
+  (void)state;
+  nAll = tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", zSrc);
+  for(f=1; f<5; f++){
+    char *zOffs = tl_test_sql_rows(db, "SELECT offset || ' ' || size || ' ' || id FROM packets('%s')"
+                                       " WHERE file=%Q", zSrc, azFile[f]);
+    char *zLine;
+    for(zLine=strtok(zOffs, "\n"); zLine; zLine=strtok(0, "\n")){
+      long long off, size, id;
+      assert_int_equal(sscanf(zLine, "%lld %lld %lld", &off, &size, &id), 3);
+      for(g=0; g<3; g++){
+        long long cut = g==0 ? off : g==1 ? off + 20 : off + size/2;
+        int64_t nBefore, nIn, nGot;
+        snprintf(zDir, sizeof(zDir), "%s/cut-%d-%lld", tl_test_tmpdir(), f, cut);
+        mkdir(zDir, 0755);
+        for(int k=0; k<5; k++){
+          snprintf(zFrom, sizeof(zFrom), "%s/%s", zSrc, azFile[k]);
+          snprintf(zTo, sizeof(zTo), "%s/%s", zDir, azFile[k]);
+          copy_cut(zFrom, zTo, k==f ? cut : -1);
+        }
+        /* events of this file's packets from the cut packet on, in the whole trace */
+        nBefore = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE (rowid>>28) IN"
+                                      " (SELECT id FROM packets('%s') WHERE file=%Q AND id>=%lld)",
+                                  zSrc, zSrc, azFile[f], id);
+        nIn = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE (rowid>>28)=%lld",
+                              zSrc, id);
+        nGot = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir);
+        if( g==0 ){
+          assert_true(nGot == nAll - nBefore);
+        }else{
+          assert_true(nGot >= nAll - nBefore && nGot <= nAll - nBefore + nIn);
+          assert_true(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zDir) >= 1);
+        }
+      }
+    }
+    free(zOffs);
+  }
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(ctf_lttng,
+  cmocka_unit_test(lttng_traces_equal_babeltrace2),
+  cmocka_unit_test(lttng_per_pid_session),
+  cmocka_unit_test(lttng_window_and_cpu_read_few_packets),
+  cmocka_unit_test(lttng_truncation_sweep),
+);
