@@ -404,7 +404,8 @@ static const char zMetaB[] =
   "  event.header := struct { integer { size = 8; align = 8; } id;\n"
   "    integer { size = 64; align = 8; map = clock.c.value; } timestamp; };\n"
   "};\n"
-  "event { name = \"bits\"; id = 1; fields := struct {\n"
+  "event { name = \"bits\"; id = 1; loglevel = 13; model.emf.uri = \"http://example.com/bits\";\n"
+  " fields := struct {\n"
   "  integer { size = 3; align = 1; } a;\n"
   "  integer { size = 13; align = 1; signed = true; } b;\n"
   "  enum : integer { size = 8; align = 8; } { ZERO = 0, ONE = 1, MANY = 2 ... 10 } tag;\n"
@@ -460,6 +461,10 @@ static void ctf_big_endian_bitfields_variants(void **state){
   assert_string_equal(z, "5|-100|ZERO|0|4242|1.5|hi\n"
                          "5|-100|ONE|1|one|1.5|hi\n"
                          "5|-100|MANY|7|{\"n\":3,\"v\":[1,15,9]}|1.5|hi");
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT id, name, args->>'$.loglevel', args->>'$.emf_uri',"
+                           " args->>'$.fields.members[0][0]' FROM event_types(%Q)", zDir);
+  assert_string_equal(z, "1|bits|13|http://example.com/bits|a");
   free(z);
   /* babeltrace2 2.0.4 prints this trace as (after "bits: "): */
   z = tl_test_sql_rows(db, "SELECT text FROM events(%Q)", zDir);

@@ -1259,6 +1259,7 @@ static int ctf_event_types_next(CtfScan *pScan, TlRow *pRow){
           tl_json_obj_begin(s);
           tl_json_key(s, "trace"); tl_json_strz(s, pTr->zRel);
           if( ec->logLevel!=INT64_MIN ){ tl_json_key(s, "loglevel"); tl_json_int(s, ec->logLevel); }
+          if( ec->zEmfUri ){ tl_json_key(s, "emf_uri"); tl_json_strz(s, ec->zEmfUri); }
           tl_json_key(s, "context"); ctf_schema_json(s, ec->pContext, 0);
           tl_json_key(s, "fields"); ctf_schema_json(s, ec->pPayload, 0);
           tl_json_obj_end(s);

@@ -111,6 +111,7 @@ struct TlCtfEventClass {
   uint64_t id;
   char *zName;
   int64_t logLevel;               /* INT64_MIN if absent */
+  char *zEmfUri;                  /* model.emf.uri, or NULL */
   TlCtfField *pContext;           /* event.context or NULL */
   TlCtfField *pPayload;           /* event.fields or NULL */
 };

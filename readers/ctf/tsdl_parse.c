@@ -993,6 +993,7 @@ static int tsdl_block(TsdlParse *p, int eBlock){
   int bId = 0, bStreamId = 0, rc;
   char *zName = 0;
   int64_t logLevel = INT64_MIN;
+  char *zEmf = 0;
   char zKey[64];
   TlTsdlTok first;
   if( (rc = tsdl_next(p)) || (rc = tsdl_expect(p, "{")) ) return rc;
@@ -1067,6 +1068,11 @@ static int tsdl_block(TsdlParse *p, int eBlock){
         rc = tsdl_next(p);
       }else if( eBlock==2 && strcmp(zKey, "loglevel")==0 ){
         rc = tsdl_int_value(p, &logLevel, 0);
+      }else if( eBlock==2 && strcmp(zKey, "model.emf.uri")==0 && p->tok.eKind==TL_TSDL_STRING ){
+        free(zEmf);
+        zEmf = tsdl_dup(p->tok.z, p->tok.n);
+        if( zEmf==0 ){ rc = tsdl_oom(p); goto out; }
+        rc = tsdl_next(p);
       }else{
         /* uuid, model.emf.uri and the like: one value, not needed. */
         if( tsdl_is(p, "-") || tsdl_is(p, "+") ) rc = tsdl_next(p);
@@ -1106,6 +1112,8 @@ static int tsdl_block(TsdlParse *p, int eBlock){
     a[s->nEvent].id = bId ? id : 0;
     a[s->nEvent].zName = zName;
     a[s->nEvent].logLevel = logLevel;
+    a[s->nEvent].zEmfUri = zEmf;
+    zEmf = 0;
     a[s->nEvent].pContext = pEvCtx;
     a[s->nEvent].pPayload = pPayload;
     s->nEvent++;
@@ -1113,6 +1121,7 @@ static int tsdl_block(TsdlParse *p, int eBlock){
   }
 out:
   free(zName);
+  free(zEmf);
   tl_ctf_field_free(pPktCtx);
   tl_ctf_field_free(pEvHdr);
   tl_ctf_field_free(pEvCtx);
@@ -1132,6 +1141,7 @@ void tl_ctf_model_free(TlCtfModel *m){
     tl_ctf_field_free(s->pEvContext);
     for(j=0; j<s->nEvent; j++){
       free(s->aEvent[j].zName);
+      free(s->aEvent[j].zEmfUri);
       tl_ctf_field_free(s->aEvent[j].pContext);
       tl_ctf_field_free(s->aEvent[j].pPayload);
     }
