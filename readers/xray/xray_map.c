@@ -22,6 +22,7 @@
 ** demangled for the common Itanium C++ forms (see xray_demangle).
 */
 #include "xray_int.h"
+#include "elf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,102 +139,7 @@ int xray_demangle(const char *z, TlStr *pOut){
   return 0;
 }
 
-/* ---- ELF ------------------------------------------------------------------- */
-
-typedef struct ElfSec ElfSec;
-struct ElfSec {
-  uint32_t name, type, link;
-  uint64_t addr, off, size, entsize;
-};
-
-typedef struct Elf Elf;
-struct Elf {
-  TlBytes b;                      /* the whole file */
-  int b64;                        /* ELFCLASS64 */
-  uint16_t machine;               /* e_machine */
-  ElfSec *aSec; uint32_t nSec;
-  uint32_t iShstr;
-};
-
-static uint64_t elf_word(TlBytes *b, int b64, int *pbErr){
-  if( b64 ){
-    uint64_t v;
-    if( tl_bytes_u64e(b, &v) ){ *pbErr = 1; return 0; }
-    return v;
-  }else{
-    uint32_t v;
-    if( tl_bytes_u32e(b, &v) ){ *pbErr = 1; return 0; }
-    return v;
-  }
-}
-
-static int elf_parse(Elf *e, const uint8_t *a, size_t n, const char *zPath, TlErr *pErr){
-  TlBytes b;
-  uint64_t shoff;
-  uint16_t shentsize, shnum, shstrndx, u16;
-  uint32_t u32, k;
-  int bErr = 0;
-  memset(e, 0, sizeof(*e));
-  if( n<52 || memcmp(a, "\177ELF", 4) ){
-    return tl_err_set(pErr, TL_EMISUSE, 0, "%s: expected an ELF binary (binary=)", zPath);
-  }
-  if( a[4]!=1 && a[4]!=2 ) return tl_err_set(pErr, TL_ECORRUPT, 4, "%s: ELF class %u is neither 32 nor 64 bits", zPath, a[4]);
-  if( a[5]!=1 && a[5]!=2 ) return tl_err_set(pErr, TL_ECORRUPT, 5, "%s: ELF data encoding %u is unknown", zPath, a[5]);
-  e->b64 = a[4]==2;
-  b = tl_bytes(a, n, a[5]==1 ? TL_LE : TL_BE);
-  e->b = b;
-  tl_bytes_skip(&b, 16 + 2);
-  if( tl_bytes_u16e(&b, &e->machine) ) bErr = 1;
-  tl_bytes_skip(&b, 4);
-  elf_word(&b, e->b64, &bErr);               /* e_entry */
-  elf_word(&b, e->b64, &bErr);               /* e_phoff */
-  shoff = elf_word(&b, e->b64, &bErr);
-  if( tl_bytes_u32e(&b, &u32) || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &u16)
-   || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &shentsize) || tl_bytes_u16e(&b, &shnum)
-   || tl_bytes_u16e(&b, &shstrndx) || bErr ){
-    return tl_err_set(pErr, TL_ECORRUPT, b.i, "%s: ELF header cut short", zPath);
-  }
-  if( shentsize != (e->b64 ? 64 : 40) || shoff>n || (uint64_t)shnum*shentsize > n - shoff ){
-    return tl_err_set(pErr, TL_ECORRUPT, shoff, "%s: expected %u section headers of %u bytes inside the file",
-                      zPath, shnum, shentsize);
-  }
-  e->aSec = calloc(shnum ? shnum : 1, sizeof(ElfSec));
-  if( e->aSec==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-  e->nSec = shnum;
-  e->iShstr = shstrndx;
-  for(k=0; k<shnum; k++){
-    TlBytes s = tl_bytes(a + shoff + (size_t)k*shentsize, shentsize, b.bo);
-    ElfSec *p = &e->aSec[k];
-    tl_bytes_u32e(&s, &p->name);
-    tl_bytes_u32e(&s, &p->type);
-    elf_word(&s, e->b64, &bErr);              /* flags */
-    p->addr = elf_word(&s, e->b64, &bErr);
-    p->off = elf_word(&s, e->b64, &bErr);
-    p->size = elf_word(&s, e->b64, &bErr);
-    tl_bytes_u32e(&s, &p->link);
-    tl_bytes_u32e(&s, &u32);                  /* info */
-    elf_word(&s, e->b64, &bErr);              /* addralign */
-    p->entsize = elf_word(&s, e->b64, &bErr);
-  }
-  return TL_OK;
-}
-
-/* Bytes of section k (empty for NOBITS or out of range). */
-static TlBytes elf_sec(const Elf *e, uint32_t k){
-  const ElfSec *s;
-  if( k>=e->nSec ) return tl_bytes(0, 0, e->b.bo);
-  s = &e->aSec[k];
-  if( s->type==8 || s->off>e->b.n || s->size>e->b.n - s->off ) return tl_bytes(0, 0, e->b.bo);
-  return tl_bytes(e->b.a + s->off, (size_t)s->size, e->b.bo);
-}
-
-/* NUL-terminated string at offset i of string section k, or NULL. */
-static const char *elf_str(const Elf *e, uint32_t k, uint64_t i){
-  TlBytes s = elf_sec(e, k);
-  if( i>=s.n ) return 0;
-  if( memchr(s.a + i, 0, s.n - (size_t)i)==0 ) return 0;
-  return (const char*)s.a + i;
-}
+/* ---- ELF (src/elf.c) ------------------------------------------------------ */
 
 /* The RELATIVE relocation type of the machine, or 0 if not known. */
 static uint32_t relative_type(uint16_t machine){
@@ -253,27 +159,27 @@ static uint32_t relative_type(uint16_t machine){
 ** apply those that land in the map section to a copy of it (*paCopy, to be
 ** freed). Returns TL_OK with *paCopy NULL when nothing applies.
 */
-static int apply_relocations(const Elf *e, uint32_t iMap, uint8_t **paCopy, TlErr *pErr){
-  const ElfSec *m = &e->aSec[iMap];
-  TlBytes map = elf_sec(e, iMap);
+static int apply_relocations(const TlElf *e, uint32_t iMap, uint8_t **paCopy, TlErr *pErr){
+  const TlElfSec *m = &e->aSec[iMap];
+  TlBytes map = tl_elf_sec(e, iMap);
   uint32_t k, rel = relative_type(e->machine);
   size_t szField = e->b64 ? 8 : 4;
   *paCopy = 0;
   if( rel==0 || map.n<szField ) return TL_OK;
   for(k=0; k<e->nSec; k++){
-    const ElfSec *r = &e->aSec[k];
+    const TlElfSec *r = &e->aSec[k];
     TlBytes b;
     int bRela = r->type==4;
     size_t szEnt = e->b64 ? (bRela ? 24 : 16) : (bRela ? 12 : 8);
     if( r->type!=4 && r->type!=9 ) continue;    /* SHT_RELA, SHT_REL */
-    b = elf_sec(e, k);
+    b = tl_elf_sec(e, k);
     while( tl_bytes_left(&b)>=szEnt ){
       int bErr = 0;
-      uint64_t off = elf_word(&b, e->b64, &bErr);
-      uint64_t info = elf_word(&b, e->b64, &bErr);
+      uint64_t off = tl_elf_word(&b, e->b64, &bErr);
+      uint64_t info = tl_elf_word(&b, e->b64, &bErr);
       uint64_t addend = 0, iField;
       uint32_t type = (uint32_t)(e->b64 ? (info & 0xFFFFFFFFu) : (info & 0xFFu));
-      if( bRela ) addend = elf_word(&b, e->b64, &bErr);
+      if( bRela ) addend = tl_elf_word(&b, e->b64, &bErr);
       if( bErr || type!=rel || off<m->addr || off - m->addr > map.n - szField ) continue;
       iField = off - m->addr;
       if( *paCopy==0 ){
@@ -303,10 +209,10 @@ static int cmp_func_addr(const void *x, const void *y){
 }
 
 /* Name functions from a symbol table section (type 2 SYMTAB or 11 DYNSYM). */
-static int name_from_symtab(const Elf *e, XrMap *m, uint32_t iSym, TlErr *pErr){
-  const ElfSec *s = &e->aSec[iSym];
-  TlBytes b = elf_sec(e, iSym);
-  size_t szEnt = e->b64 ? 24 : 16;
+static int name_from_symtab(const TlElf *e, XrMap *m, uint32_t iSym, TlErr *pErr){
+  const TlElfSec *s = &e->aSec[iSym];
+  TlBytes b = tl_elf_sec(e, iSym);
+  TlElfSym sym;
   XrFunc *aSorted;
   int i;
   if( m->nFunc==0 ) return TL_OK;
@@ -315,27 +221,18 @@ static int name_from_symtab(const Elf *e, XrMap *m, uint32_t iSym, TlErr *pErr){
   memcpy(aSorted, m->aFunc, (size_t)m->nFunc*sizeof(XrFunc));
   for(i=0; i<m->nFunc; i++) aSorted[i].id = i;           /* index back into aFunc */
   qsort(aSorted, (size_t)m->nFunc, sizeof(XrFunc), cmp_func_addr);
-  while( tl_bytes_left(&b)>=szEnt ){
-    uint32_t nameOff, u32;
-    uint8_t info;
-    uint64_t value;
+  while( tl_elf_sym_next(e, &b, &sym)==0 ){
+    uint32_t nameOff = sym.nameOff;
+    uint64_t value = sym.value;
     int lo = 0, hi = m->nFunc;
-    int bErr = 0;
-    if( e->b64 ){
-      tl_bytes_u32e(&b, &nameOff); tl_bytes_u8(&b, &info); tl_bytes_skip(&b, 3);
-      value = elf_word(&b, 1, &bErr); elf_word(&b, 1, &bErr);
-    }else{
-      tl_bytes_u32e(&b, &nameOff); tl_bytes_u32e(&b, &u32); value = u32;
-      tl_bytes_u32e(&b, &u32); tl_bytes_u8(&b, &info); tl_bytes_skip(&b, 3);
-    }
-    if( (info & 15)!=2 || value==0 ) continue;           /* STT_FUNC */
+    if( (sym.info & 15)!=TL_ELF_STT_FUNC || value==0 ) continue;
     while( lo<hi ){
       int mid = (lo+hi)/2;
       if( aSorted[mid].addr<value ) lo = mid+1; else hi = mid;
     }
     while( lo<m->nFunc && aSorted[lo].addr==value ){
       XrFunc *f = &m->aFunc[aSorted[lo].id];
-      const char *zSym = elf_str(e, s->link, nameOff);
+      const char *zSym = tl_elf_str(e, s->link, nameOff);
       if( f->zName==0 && zSym ){
         TlStr o;
         tl_str_init(&o);
@@ -359,7 +256,7 @@ void xray_map_free(XrMap *m){
 }
 
 int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlErr *pErr){
-  Elf e;
+  TlElf e;
   TlBytes sled;
   uint32_t k, iMap = UINT32_MAX;
   size_t szSled;
@@ -368,10 +265,10 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
   int rc, nAlloc = 0;
   uint8_t *aRelocated = 0;
   memset(m, 0, sizeof(*m));
-  rc = elf_parse(&e, a, n, zPath, pErr);
+  rc = tl_elf_parse(&e, a, n, zPath, pErr);
   if( rc ) goto load_done;
   for(k=0; k<e.nSec; k++){
-    const char *z = elf_str(&e, e.iShstr, e.aSec[k].name);
+    const char *z = tl_elf_str(&e, e.iShstr, e.aSec[k].name);
     if( z && strcmp(z, "xray_instr_map")==0 ){ iMap = k; break; }
   }
   if( iMap==UINT32_MAX ){
@@ -380,7 +277,7 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
     goto load_done;
   }
   szSled = e.b64 ? 32 : 16;
-  sled = elf_sec(&e, iMap);
+  sled = tl_elf_sec(&e, iMap);
   rc = apply_relocations(&e, iMap, &aRelocated, pErr);
   if( rc ) goto load_done;
   if( aRelocated ) sled = tl_bytes(aRelocated, sled.n, sled.bo);
@@ -397,8 +294,8 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
   for(k=0; (size_t)k < sled.n/szSled; k++){
     TlBytes s = tl_bytes(sled.a + (size_t)k*szSled, szSled, sled.bo);
     int bErr = 0;
-    uint64_t addr = elf_word(&s, e.b64, &bErr);
-    uint64_t fn = elf_word(&s, e.b64, &bErr);
+    uint64_t addr = tl_elf_word(&s, e.b64, &bErr);
+    uint64_t fn = tl_elf_word(&s, e.b64, &bErr);
     uint8_t kind = 0, always = 0, version = 0;
     uint64_t here = e.aSec[iMap].addr + (uint64_t)k*szSled;
     XrFunc *f;
@@ -429,11 +326,11 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
     if( always ) f->bAlways = 1;
   }
   /* names: .symtab, then .dynsym for what is left */
-  for(k=0; k<e.nSec && rc==TL_OK; k++) if( e.aSec[k].type==2 ) rc = name_from_symtab(&e, m, k, pErr);
-  for(k=0; k<e.nSec && rc==TL_OK; k++) if( e.aSec[k].type==11 ) rc = name_from_symtab(&e, m, k, pErr);
+  for(k=0; k<e.nSec && rc==TL_OK; k++) if( e.aSec[k].type==TL_ELF_SHT_SYMTAB ) rc = name_from_symtab(&e, m, k, pErr);
+  for(k=0; k<e.nSec && rc==TL_OK; k++) if( e.aSec[k].type==TL_ELF_SHT_DYNSYM ) rc = name_from_symtab(&e, m, k, pErr);
 
 load_done:
-  free(e.aSec);
+  tl_elf_free(&e);
   free(aRelocated);
   if( rc ) xray_map_free(m);
   return rc;

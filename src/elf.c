@@ -1,0 +1,174 @@
+/*
+** elf.c: see elf.h.
+*/
+#include "elf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_ELF_MAX_SEG 4096       /* program headers read at most */
+
+uint64_t tl_elf_word(TlBytes *b, int b64, int *pbErr){
+  if( b64 ){
+    uint64_t v;
+    if( tl_bytes_u64e(b, &v) ){ *pbErr = 1; return 0; }
+    return v;
+  }else{
+    uint32_t v;
+    if( tl_bytes_u32e(b, &v) ){ *pbErr = 1; return 0; }
+    return v;
+  }
+}
+
+/* The PT_LOAD program headers (others and damaged ones are skipped). */
+static int elf_segments(TlElf *e, uint64_t phoff, uint16_t phentsize, uint16_t phnum, TlErr *pErr){
+  uint32_t k, nMax = phnum < TL_ELF_MAX_SEG ? phnum : TL_ELF_MAX_SEG;
+  if( phnum==0 || phentsize != (e->b64 ? 56 : 32) || phoff > e->b.n
+   || (uint64_t)phnum*phentsize > e->b.n - phoff ){
+    return TL_OK;                 /* no usable program headers: offsets stay unmapped */
+  }
+  e->aSeg = calloc(nMax ? nMax : 1, sizeof(TlElfSeg));
+  if( e->aSeg==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  for(k=0; k<nMax; k++){
+    TlBytes s = tl_bytes(e->b.a + phoff + (size_t)k*phentsize, phentsize, e->b.bo);
+    uint32_t type, u32;
+    uint64_t off, vaddr, filesz;
+    int bErr = 0;
+    tl_bytes_u32e(&s, &type);
+    if( e->b64 ){
+      tl_bytes_u32e(&s, &u32);                /* flags */
+      off = tl_elf_word(&s, 1, &bErr);
+      vaddr = tl_elf_word(&s, 1, &bErr);
+      tl_elf_word(&s, 1, &bErr);              /* paddr */
+      filesz = tl_elf_word(&s, 1, &bErr);
+    }else{
+      off = tl_elf_word(&s, 0, &bErr);
+      vaddr = tl_elf_word(&s, 0, &bErr);
+      tl_elf_word(&s, 0, &bErr);
+      filesz = tl_elf_word(&s, 0, &bErr);
+    }
+    if( type!=1 || bErr ) continue;           /* PT_LOAD */
+    e->aSeg[e->nSeg].off = off;
+    e->aSeg[e->nSeg].vaddr = vaddr;
+    e->aSeg[e->nSeg].filesz = filesz;
+    e->nSeg++;
+  }
+  return TL_OK;
+}
+
+int tl_elf_parse(TlElf *e, const uint8_t *a, size_t n, const char *zWhat, TlErr *pErr){
+  TlBytes b;
+  uint64_t shoff, phoff;
+  uint16_t phentsize, phnum, shentsize, shnum, shstrndx, u16;
+  uint32_t u32, k;
+  int bErr = 0;
+  memset(e, 0, sizeof(*e));
+  if( n<52 || memcmp(a, "\177ELF", 4) ){
+    return tl_err_set(pErr, TL_EMISUSE, 0, "%s: expected an ELF file", zWhat);
+  }
+  if( a[4]!=1 && a[4]!=2 ) return tl_err_set(pErr, TL_ECORRUPT, 4, "%s: ELF class %u is neither 32 nor 64 bits", zWhat, a[4]);
+  if( a[5]!=1 && a[5]!=2 ) return tl_err_set(pErr, TL_ECORRUPT, 5, "%s: ELF data encoding %u is unknown", zWhat, a[5]);
+  e->b64 = a[4]==2;
+  b = tl_bytes(a, n, a[5]==1 ? TL_LE : TL_BE);
+  e->b = b;
+  tl_bytes_skip(&b, 16);
+  if( tl_bytes_u16e(&b, &e->etype) || tl_bytes_u16e(&b, &e->machine) ) bErr = 1;
+  tl_bytes_skip(&b, 4);
+  tl_elf_word(&b, e->b64, &bErr);             /* e_entry */
+  phoff = tl_elf_word(&b, e->b64, &bErr);
+  shoff = tl_elf_word(&b, e->b64, &bErr);
+  if( tl_bytes_u32e(&b, &u32) || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &phentsize)
+   || tl_bytes_u16e(&b, &phnum) || tl_bytes_u16e(&b, &shentsize) || tl_bytes_u16e(&b, &shnum)
+   || tl_bytes_u16e(&b, &shstrndx) || bErr ){
+    return tl_err_set(pErr, TL_ECORRUPT, b.i, "%s: ELF header cut short", zWhat);
+  }
+  if( shentsize != (e->b64 ? 64 : 40) || shoff>n || (uint64_t)shnum*shentsize > n - shoff ){
+    return tl_err_set(pErr, TL_ECORRUPT, shoff, "%s: expected %u section headers of %u bytes inside the file",
+                      zWhat, shnum, shentsize);
+  }
+  e->aSec = calloc(shnum ? shnum : 1, sizeof(TlElfSec));
+  if( e->aSec==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  e->nSec = shnum;
+  e->iShstr = shstrndx;
+  for(k=0; k<shnum; k++){
+    TlBytes s = tl_bytes(a + shoff + (size_t)k*shentsize, shentsize, b.bo);
+    TlElfSec *p = &e->aSec[k];
+    tl_bytes_u32e(&s, &p->name);
+    tl_bytes_u32e(&s, &p->type);
+    tl_elf_word(&s, e->b64, &bErr);           /* flags */
+    p->addr = tl_elf_word(&s, e->b64, &bErr);
+    p->off = tl_elf_word(&s, e->b64, &bErr);
+    p->size = tl_elf_word(&s, e->b64, &bErr);
+    tl_bytes_u32e(&s, &p->link);
+    tl_bytes_u32e(&s, &u32);                  /* info */
+    tl_elf_word(&s, e->b64, &bErr);           /* addralign */
+    p->entsize = tl_elf_word(&s, e->b64, &bErr);
+  }
+  if( elf_segments(e, phoff, phentsize, phnum, pErr) ){
+    tl_elf_free(e);
+    return pErr->rc;
+  }
+  return TL_OK;
+}
+
+void tl_elf_free(TlElf *e){
+  free(e->aSec);
+  free(e->aSeg);
+  e->aSec = 0; e->nSec = 0;
+  e->aSeg = 0; e->nSeg = 0;
+}
+
+TlBytes tl_elf_sec(const TlElf *e, uint32_t k){
+  const TlElfSec *s;
+  if( k>=e->nSec ) return tl_bytes(0, 0, e->b.bo);
+  s = &e->aSec[k];
+  if( s->type==8 || s->off>e->b.n || s->size>e->b.n - s->off ) return tl_bytes(0, 0, e->b.bo);
+  return tl_bytes(e->b.a + s->off, (size_t)s->size, e->b.bo);
+}
+
+const char *tl_elf_str(const TlElf *e, uint32_t k, uint64_t i){
+  TlBytes s = tl_elf_sec(e, k);
+  if( i>=s.n ) return 0;
+  if( memchr(s.a + i, 0, s.n - (size_t)i)==0 ) return 0;
+  return (const char*)s.a + i;
+}
+
+uint32_t tl_elf_find_sec(const TlElf *e, const char *zName){
+  uint32_t k;
+  for(k=0; k<e->nSec; k++){
+    const char *z = tl_elf_str(e, e->iShstr, e->aSec[k].name);
+    if( z && strcmp(z, zName)==0 ) return k;
+  }
+  return UINT32_MAX;
+}
+
+int tl_elf_sym_next(const TlElf *e, TlBytes *b, TlElfSym *p){
+  int bErr = 0;
+  uint32_t u32;
+  if( tl_bytes_left(b) < (size_t)(e->b64 ? 24 : 16) ) return -1;
+  if( e->b64 ){
+    tl_bytes_u32e(b, &p->nameOff); tl_bytes_u8(b, &p->info); tl_bytes_skip(b, 1);
+    tl_bytes_u16e(b, &p->shndx);
+    p->value = tl_elf_word(b, 1, &bErr);
+    p->size = tl_elf_word(b, 1, &bErr);
+  }else{
+    tl_bytes_u32e(b, &p->nameOff);
+    tl_bytes_u32e(b, &u32); p->value = u32;
+    tl_bytes_u32e(b, &u32); p->size = u32;
+    tl_bytes_u8(b, &p->info); tl_bytes_skip(b, 1);
+    tl_bytes_u16e(b, &p->shndx);
+  }
+  return bErr ? -1 : 0;
+}
+
+int tl_elf_off_to_vaddr(const TlElf *e, uint64_t off, uint64_t *pVaddr){
+  uint32_t k;
+  for(k=0; k<e->nSeg; k++){
+    const TlElfSeg *s = &e->aSeg[k];
+    if( off>=s->off && off - s->off < s->filesz ){
+      *pVaddr = off - s->off + s->vaddr;
+      return 0;
+    }
+  }
+  return -1;
+}
