@@ -217,6 +217,16 @@ void tl_ctf_render_text(const TlCtfScopes *s, TlStr *pOut){
 
 /* ------------------------------------------------------------------ JSON */
 
+/* An integer value exactly: unsigned ones above INT64_MAX as a decimal string. */
+static void json_integer(TlStr *p, const TlCtfField *f, const TlCtfVal *v){
+  if( f->bSigned ) tl_json_int(p, v->v.i);
+  else if( v->v.u > (uint64_t)INT64_MAX ){
+    char z[24];
+    snprintf(z, sizeof(z), "%llu", (unsigned long long)v->v.u);
+    tl_json_strz(p, z);
+  }else tl_json_int(p, (int64_t)v->v.u);
+}
+
 static uint32_t render_json(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth){
   const TlCtfVal *v = &a[i];
   const TlCtfField *f = v->pField;
@@ -227,12 +237,7 @@ static uint32_t render_json(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth)
   }
   switch( f->eKind ){
     case TL_CTF_INT:
-      if( f->bSigned ) tl_json_int(p, v->v.i);
-      else if( v->v.u > (uint64_t)INT64_MAX ){
-        char z[24];
-        snprintf(z, sizeof(z), "%llu", (unsigned long long)v->v.u);
-        tl_json_strz(p, z);
-      }else tl_json_int(p, (int64_t)v->v.u);
+      json_integer(p, f, v);
       break;
     case TL_CTF_ENUM: {
       int k;
@@ -244,12 +249,7 @@ static uint32_t render_json(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth)
       tl_json_key(p, "label");
       if( zLabel ) tl_json_strz(p, zLabel); else tl_json_null(p);
       tl_json_key(p, "value");
-      if( f->bSigned ) tl_json_int(p, v->v.i);
-      else if( v->v.u > (uint64_t)INT64_MAX ){
-        char z[24];
-        snprintf(z, sizeof(z), "%llu", (unsigned long long)v->v.u);
-        tl_json_strz(p, z);
-      }else tl_json_int(p, (int64_t)v->v.u);
+      json_integer(p, f, v);
       tl_json_obj_end(p);
       break;
     }
