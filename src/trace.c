@@ -36,7 +36,8 @@ struct TraceInternal {
   int bUncached;                  /* not in the cache: the one reference frees it;
                                   ** set before the trace is shared, never changed */
   uint64_t iLastUse;              /* LRU clock */
-  pthread_mutex_t mutex;          /* guards aWarn and reader's lazy state */
+  pthread_mutex_t mutex;          /* guards aWarn */
+  pthread_mutex_t lazy;           /* a reader's lazy state (tl_trace_lock); may warn */
   TraceWarn *aWarn;               /* warnings */
   int nWarn;                      /* warnings used */
   int nWarnAlloc;                 /* warnings allocated */
@@ -62,8 +63,8 @@ static TraceInternal *internal(TlTrace *p){
   return (TraceInternal*)p->pInternal;
 }
 
-void tl_trace_lock(TlTrace *p){ pthread_mutex_lock(&internal(p)->mutex); }
-void tl_trace_unlock(TlTrace *p){ pthread_mutex_unlock(&internal(p)->mutex); }
+void tl_trace_lock(TlTrace *p){ pthread_mutex_lock(&internal(p)->lazy); }
+void tl_trace_unlock(TlTrace *p){ pthread_mutex_unlock(&internal(p)->lazy); }
 
 void tl_trace_warn(TlTrace *p, const char *zFile, uint64_t iOff,
                    const char *zFmt, ...){
@@ -127,6 +128,7 @@ static void trace_free(TlTrace *p){
     free(pI->zKeyOpts);
     free(pI->zKeyPath);
     pthread_mutex_destroy(&pI->mutex);
+    pthread_mutex_destroy(&pI->lazy);
     free(pI);
   }
   free(p);
@@ -217,6 +219,7 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   }
   p->pInternal = pI;
   pthread_mutex_init(&pI->mutex, 0);
+  pthread_mutex_init(&pI->lazy, 0);
   tl_index_init(&p->index);
   tl_opts_init(&p->opts);
   p->pSrc = pMemSrc;              /* owned from here on, even on error */

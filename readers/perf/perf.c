@@ -58,6 +58,7 @@ static void perf_free(PerfData *p){
   for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread);
   perf_tp_free(p);
+  perf_sym_free(p);
   free(p);
 }
 
@@ -469,6 +470,8 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   }
   p = calloc(1, sizeof(*p));
   if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  tl_map_init(&p->dsoByName);
+  tl_map_init(&p->parent);
   memset(&c, 0, sizeof(c));
   c.pTrace = pTrace;
   c.p = p;
@@ -563,6 +566,11 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       continue;
     }
     if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
+    if( (r.type==PERF_MMAP || r.type==PERF_MMAP2 || r.type==PERF_FORK)
+     && perf_maps_note(pTrace, p, &r, ri.bTs, ri.ts) ){
+      rc = tl_err_set(pErr, TL_ENOMEM, r.iOff, "out of memory");
+      break;
+    }
     if( ri.bTs ){
       if( ri.ts<pk.tsBegin ) pk.tsBegin = ri.ts;
       if( ri.ts>pk.tsEnd ) pk.tsEnd = ri.ts;
@@ -628,6 +636,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
                   (unsigned long long)p->nUnknown);
   }
   pTrace->nEventsHint = tl_index_events(&pTrace->index);
+  perf_maps_finish(p);
   {
     /* Time order needs two rounds in memory: allow it when that is small. */
     uint64_t nPrev = 0, nCur = 0;
@@ -669,6 +678,7 @@ struct TlScan {
   uint64_t iDepth;                /* callchains: depth of the next real frame */
   const char *zContext;           /* callchains: current context */
   size_t iRow;                    /* metadata tables */
+  size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
@@ -706,7 +716,7 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   *ppScan = 0;
   switch( iTable ){
     case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
-    case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS:
+    case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
       break;
     default:
       return TL_DONE;
@@ -1198,6 +1208,14 @@ static int next_frame(TlScan *s, TlRow *pRow){
       tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
       tl_val_int(&v[TL_CC_IP], (int64_t)ip);
       if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+      if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
+        const char *zSym, *zDso;
+        int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+        perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
+                       s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+        tl_val_textz(&v[TL_CC_SYMBOL], zSym);
+        tl_val_textz(&v[TL_CC_DSO], zDso);
+      }
       s->iDepth++;
       return TL_ROW;
     }
@@ -1209,6 +1227,40 @@ static int next_frame(TlScan *s, TlRow *pRow){
       s->iDepth = 0;
       s->zContext = 0;
     }
+  }
+}
+
+/* symbols: the ELF symbols of every mapped file that could be read, then
+** the kernel's from kallsyms=. */
+static int next_symbol(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  for(;;){
+    const PerfSym *y;
+    const char *zModule;
+    if( s->iRow < s->p->nDso ){
+      const PerfDso *d = &s->p->aDso[s->iRow];
+      if( s->iSym==0 && !perf_dso_ready(s->pTrace, s->p, s->iRow) ){ s->iRow++; continue; }
+      if( s->iSym >= d->nSym ){ s->iRow++; s->iSym = 0; continue; }
+      y = &d->aSym[s->iSym];
+      zModule = d->zName;
+    }else if( s->iRow==s->p->nDso ){
+      if( s->iSym==0 && (tl_opts_get(&s->pTrace->opts, "kallsyms")==0
+                         || !perf_kallsyms_ready(s->pTrace, s->p)) ) return TL_DONE;
+      if( s->iSym >= s->p->nKsym ) return TL_DONE;
+      y = &s->p->aKsym[s->iSym];
+      zModule = y->zMod ? y->zMod : "[kernel.kallsyms]";
+    }else{
+      return TL_DONE;
+    }
+    pRow->iRowid = (int64_t)(((uint64_t)s->iRow << 32) | s->iSym);
+    s->iSym++;
+    tl_val_int(&v[TL_SY_ID], pRow->iRowid);
+    tl_val_int(&v[TL_SY_ADDR], (int64_t)y->addr);
+    if( y->size || s->iRow < s->p->nDso ) tl_val_int(&v[TL_SY_SIZE], (int64_t)y->size);
+    tl_val_textz(&v[TL_SY_NAME], y->zName);
+    tl_val_textz(&v[TL_SY_MODULE], zModule);
+    tl_val_textz(&v[TL_SY_KIND], y->bFunc ? "func" : "object");
+    return TL_ROW;
   }
 }
 
@@ -1314,6 +1366,7 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
   switch( s->iTable ){
     case TL_TAB_EVENTS:        return next_event(s, pRow);
     case TL_TAB_CALLCHAINS:    return next_frame(s, pRow);
+    case TL_TAB_SYMBOLS:       return next_symbol(s, pRow);
     case TL_TAB_TRACKS:        return next_track(s, pRow);
     case TL_TAB_EVENT_TYPES:   return next_event_type(s, pRow);
     case TL_TAB_PERF_FEATURES: return next_feature(s, pRow);
@@ -1321,9 +1374,11 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
   }
 }
 
+static const char *const perfOptions[] = { "symfs", "kallsyms", 0 };
+
 const TlReaderDef tl_perf_reader = {
   .zName      = "perf",
-  .azOptions  = 0,
+  .azOptions  = perfOptions,
   .mOrdered   = 1u<<TL_TAB_EVENTS,
   .xProbe     = perfProbe,
   .xOpen      = perfOpen,

@@ -7,6 +7,9 @@
 #include <zstd.h>
 
 #include "perf.h"
+#include "elf.h"
+#include "map.h"
+#include "source.h"
 
 /* sample_type bits (include/uapi/linux/perf_event.h) */
 #define PS_IP             (1u<<0)
@@ -141,6 +144,36 @@ struct PerfTp {
   PerfPrintFmt *pFmt;             /* its print fmt, or NULL if not evaluable */
 };
 
+/* A mapping from MMAP/MMAP2 (perf_sym.c). */
+typedef struct PerfMap PerfMap;
+struct PerfMap {
+  int64_t pid;                    /* -1: kernel maps, every process */
+  uint64_t start, len, pgoff;
+  int64_t ts;                     /* when it was made, INT64_MIN if unknown */
+  uint64_t iSeq;                  /* record order */
+  uint32_t iDso;                  /* its file in aDso */
+};
+
+typedef struct PerfSym PerfSym;
+struct PerfSym {
+  uint64_t addr, size;
+  const char *zName;              /* in the mapped ELF file, or the kallsyms buffer */
+  const char *zMod;               /* kallsyms: "[module]", or NULL for the kernel */
+  int bFunc;
+};
+
+/* A mapped file and, once read, its symbols (perf_sym.c). */
+typedef struct PerfDso PerfDso;
+struct PerfDso {
+  char *zName;                    /* path as the trace names it */
+  int eState;                     /* 0 not read yet, 1 symbols read, 2 none */
+  TlSource *pSrc;
+  TlElf elf;
+  TlSource *pDbgSrc;              /* its separate debug file, when symbols come from one */
+  TlElf dbg;
+  PerfSym *aSym; size_t nSym;     /* sorted by addr */
+};
+
 typedef struct PerfData PerfData;
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
@@ -153,6 +186,14 @@ struct PerfData {
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
   PerfTp *aTp; int nTp;           /* tracepoint formats */
+  PerfMap *aMap; size_t nMap, nMapAlloc; int bMapsSorted, bMapCap;
+  PerfDso *aDso; size_t nDso, nDsoAlloc;
+  TlMap dsoByName;                /* name hash -> aDso index */
+  TlMap parent;                   /* pid -> parent pid (FORK) */
+  size_t nSymTotal;
+  int eKallsyms;                  /* kallsyms= read: 0 not yet, 1 yes, 2 none */
+  char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
+  PerfSym *aKsym; size_t nKsym;   /* its text symbols, sorted by addr */
 };
 
 /* A decoded sample (or the sample_id trailer of another record). */
@@ -239,5 +280,14 @@ PerfPrintFmt *perf_printfmt_parse(const PerfTp*, const char *z, size_t n);
 int perf_printfmt_render(const PerfPrintFmt*, const PerfTp*, const uint8_t *a,
                          size_t n, int bo, TlStr *pOut);
 void perf_printfmt_free(PerfPrintFmt*);
+
+/* perf_sym.c */
+int perf_maps_note(TlTrace*, PerfData*, const PerfRec*, int bTs, int64_t ts);
+void perf_maps_finish(PerfData*);
+void perf_sym_free(PerfData*);
+int perf_dso_ready(TlTrace*, const PerfData*, size_t iDso);
+int perf_kallsyms_ready(TlTrace*, const PerfData*);
+void perf_symbolize(TlTrace*, const PerfData*, int64_t pid, uint64_t ip, int64_t ts,
+                    int bKernel, const char **pzSym, const char **pzDso);
 
 #endif /* TL_PERF_INT_H */
