@@ -706,6 +706,22 @@ static void perf_big_endian_reads_like_little_endian(void **state){
   zA = tl_test_sql_rows(db, "SELECT id, name, events, args->>'$.samples' FROM tracks(%Q) ORDER BY id", zBe);
   assert_string_equal(zA, "43|synth|11|10\n44||10|10");
   free(zA);
+  /* Version 1 ("PERFFILE", the same bytes in either order) has version 2's
+  ** layout; perf tells the byte order from attr_size. Both orders read alike. */
+  {
+    char zV1[2][512];
+    int bBig;
+    for(bBig=0; bBig<2; bBig++){
+      perf_synth(&w, bBig, 20);
+      memcpy(w.a, "PERFFILE", 8);
+      snprintf(zV1[bBig], sizeof(zV1[bBig]), "%s", pw_save(&w, bBig ? "v1be.data" : "v1le.data"));
+      zB = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)",
+                            zV1[bBig]);
+      zA = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)", zLe);
+      assert_string_equal(zA, zB);
+      free(zA); free(zB);
+    }
+  }
   tl_test_db_close(db);
 }
 
@@ -948,7 +964,17 @@ static void perf_printfmt_evaluates_c_expressions(void **state){
   tl_str_free(&o);
   perf_printfmt_free(p);
   /* what it cannot evaluate, or nests too deep, it refuses (text falls back) */
-  zFmt = "\"%s\", __print_hex(REC->comm, 8)";
+  /* __print_hex: "%02x" per byte, spaced; __print_hex_str: joined */
+  zFmt = "\"%s|%s\", __print_hex(REC->comm, 3), __print_hex_str(REC->comm, 2)";
+  p = perf_printfmt_parse(&t, zFmt, strlen(zFmt));
+  assert_non_null(p);
+  tl_str_init(&o);
+  tl_str_append(&o, "", 0);
+  assert_int_equal(perf_printfmt_render(p, &t, aRaw, sizeof(aRaw), TL_LE, &o), 0);
+  assert_string_equal(o.z, "61 62 00|6162");
+  tl_str_free(&o);
+  perf_printfmt_free(p);
+  zFmt = "\"%s\", __get_bitmask(REC->comm)";
   assert_null(perf_printfmt_parse(&t, zFmt, strlen(zFmt)));
   zFmt = "\"%d\", REC->missing";
   assert_null(perf_printfmt_parse(&t, zFmt, strlen(zFmt)));
@@ -961,6 +987,107 @@ static void perf_printfmt_evaluates_c_expressions(void **state){
   for(i=0; i<300; i++) strcat(zDeep, " ? 1");
   for(i=0; i<300; i++) strcat(zDeep, " : 0");
   assert_null(perf_printfmt_parse(&t, zDeep, strlen(zDeep)));
+}
+
+/*
+** reuse.data: one tid used by two processes in turn. perf script
+** --show-task-events prints both FORKs of that tid; the samples of the tid
+** before the second FORK are the first thread's, the rest the second's,
+** and tracks has one row for each with its own id.
+*/
+static void perf_reused_tid_is_two_tracks(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(PERF_DIR "reuse.script.txt", "r");
+  char zLine[1024];
+  long long tid = -1, aFork[2] = {0, 0};
+  double tFork2 = 0;
+  int nFork = 0;
+  int64_t nBefore = 0, nAfter = 0;
+  (void)state;
+  assert_non_null(f);
+  /* the tid forked twice */
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char *z = strstr(zLine, "PERF_RECORD_FORK(");
+    long long child;
+    if( z && sscanf(z, "PERF_RECORD_FORK(%lld:", &child)==1 ){
+      int k;
+      for(k=0; k<nFork && k<2; k++) if( aFork[k]==child ){ tid = child; }
+      if( nFork<2 ) aFork[nFork] = child;
+      nFork++;
+      if( tid==child ){
+        char zComm[64], zTime[64];
+        long long t;
+        assert_int_equal(sscanf(zLine, "%63s %lld %63s", zComm, &t, zTime), 3);
+        tFork2 = atof(zTime);
+        break;
+      }
+    }
+  }
+  assert_true(tid>0);
+  rewind(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zComm[64], zTime[64], zEvent[64];
+    long long t;
+    if( sscanf(zLine, "%63s %lld %63s %63s", zComm, &t, zTime, zEvent)!=4 ) continue;
+    if( t!=tid || strcmp(zEvent, "cpu-clock:") ) continue;
+    if( atof(zTime) < tFork2 ) nBefore++; else nAfter++;
+  }
+  fclose(f);
+  assert_true(nBefore>10 && nAfter>10);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM tracks('" PERF_DIR "reuse.data') WHERE tid = %lld", tid), 2);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) - count(DISTINCT id) FROM tracks('" PERF_DIR "reuse.data')"), 0);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT args ->> '$.samples' FROM tracks('" PERF_DIR "reuse.data') WHERE id = %lld", tid), nBefore);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT args ->> '$.samples' FROM tracks('" PERF_DIR "reuse.data') WHERE id = %lld + (1 << 32)", tid),
+      nAfter);
+  /* events.track joins tracks.id: the same split row by row */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" PERF_DIR "reuse.data') e JOIN tracks('" PERF_DIR "reuse.data') t "
+      "ON e.track = t.id WHERE e.type = 'SAMPLE' AND e.tid = %lld AND t.first_ts >= %lld", tid,
+      (long long)(tFork2 * 1e9) - 1000), nAfter);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" PERF_DIR "reuse.data') WHERE type = 'SAMPLE' AND track = %lld", tid),
+      nBefore);
+  tl_test_db_close(db);
+}
+
+/*
+** neigh.data: tracepoints whose print formats use __print_hex_str,
+** __print_symbolic, %pI4 and %pI6c (IPv4-mapped and plain IPv6). The text
+** of every sample, in time order, is the line perf script -F trace printed.
+*/
+static void perf_print_hex_and_addresses_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(PERF_DIR "neigh.trace.txt", "r");
+  char zLine[4096];
+  sqlite3_str *pWant = sqlite3_str_new(0);
+  char *zWant, *zGot;
+  int nLines = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char *z = zLine;
+    size_t n;
+    while( *z==' ' ) z++;
+    n = strlen(z);
+    while( n && (z[n-1]=='\n' || z[n-1]==' ') ) n--;
+    sqlite3_str_appendf(pWant, "%s%.*s", nLines ? "\n" : "", (int)n, z);
+    nLines++;
+  }
+  fclose(f);
+  zWant = sqlite3_str_finish(pWant);
+  assert_true(nLines>=8);
+  assert_non_null(strstr(zWant, "primary_key6 2001:db8::55"));   /* the cases are there */
+  assert_non_null(strstr(zWant, "lladdr 020000000a0b"));
+  zGot = tl_test_sql_rows(db, "SELECT text FROM events('" PERF_DIR "neigh.data') "
+                              "WHERE type = 'SAMPLE' ORDER BY ts");
+  assert_string_equal(zGot, zWant);
+  free(zGot);
+  sqlite3_free(zWant);
+  tl_test_db_close(db);
 }
 
 TL_DEFINE_GROUP(perf,
@@ -977,7 +1104,9 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_user_registers_equal_perf_script),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
+  cmocka_unit_test(perf_reused_tid_is_two_tracks),
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),
+  cmocka_unit_test(perf_print_hex_and_addresses_equal_perf_script),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
   cmocka_unit_test(perf_truncation_sweep),
   cmocka_unit_test(perf_pipe_mode_from_a_fifo),

@@ -57,6 +57,7 @@ static void perf_free(PerfData *p){
   for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
   for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread);
+  tl_map_free(&p->threads);
   perf_tp_free(p);
   perf_sym_free(p);
   free(p);
@@ -129,19 +130,68 @@ static int add_feat(PerfData *p, int id, uint64_t iOff, uint64_t n,
   return TL_OK;
 }
 
+static int body_pid_tid(const PerfRec *r, int64_t *pPid, int64_t *pTid);
+
 typedef struct OpenCtx OpenCtx;
+/* What the index and the thread list need from one record. */
+typedef struct RecInfo RecInfo;
+struct RecInfo {
+  int iAttr;                      /* its attr */
+  int bTs; int64_t ts;            /* time */
+  int bCpu; uint32_t cpu;
+  int bTid; int64_t pid, tid;
+  PerfSample s;                   /* the sample or trailer */
+  int bSample;                    /* s is a full sample */
+};
+
+/* What the thread list needs from one record, held until its round ends. */
+typedef struct ThrRec ThrRec;
+struct ThrRec {
+  int64_t ts;                     /* its time, else the last time before it */
+  uint64_t iSeq;                  /* file order */
+  int64_t pid, tid;               /* the record's (for FORK the parent's) */
+  int64_t bodyTid;                /* FORK/EXIT: the thread born or ended */
+  char *zComm;                    /* COMM: the new name (owned) */
+  uint8_t type, bTs, bTid, bBody;
+};
+#define PERF_THR_BUF_MAX (1u<<18)  /* records held before applying them anyway */
+
 struct OpenCtx {
   TlTrace *pTrace;
   PerfData *p;
-  TlMap threads;                  /* tid -> index in aThread */
   int bThreadCap;
+  ThrRec *aThr; size_t nThr, nThrAlloc;
+  uint64_t iSeq;
+  int64_t tsCarry;
 };
 
-static PerfThread *thread_get(OpenCtx *c, int64_t tid, int *pRc){
-  PerfData *p = c->p;
+/*
+** Threads. A tid the kernel reuses names several threads: a FORK of tid T
+** at time t, after an EXIT of T's latest thread whose records all came
+** before t, starts a new thread of T. A record belongs to the thread of its
+** tid that started last at or before its time (records without a time to
+** the first), both while the file is first walked and when it is scanned,
+** as perf attributes samples after processing events in time order.
+*/
+static uint32_t thread_find(const PerfData *p, int64_t tid, int bTs, int64_t ts){
   uint32_t i;
+  if( !tl_map_get(&p->threads, (uint64_t)tid, &i) ) return UINT32_MAX;
+  while( p->aThread[i].iPrev!=UINT32_MAX && (!bTs || p->aThread[i].tsStart>ts) ){
+    i = p->aThread[i].iPrev;
+  }
+  return i;
+}
+
+int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int64_t ts){
+  uint32_t i;
+  if( !p->bTidReused || (i = thread_find(p, tid, bTs, ts))==UINT32_MAX ) return tid;
+  return p->aThread[i].id;
+}
+
+/* A new thread of tid (a later one if iPrev is not UINT32_MAX); NULL at the cap. */
+static PerfThread *thread_new(OpenCtx *c, int64_t tid, uint32_t iPrev, int64_t tsStart, int *pRc){
+  PerfData *p = c->p;
   PerfThread *t;
-  if( tl_map_get(&c->threads, (uint64_t)tid, &i) ) return &p->aThread[i];
   if( p->nThread>=PERF_MAX_THREADS ){
     if( !c->bThreadCap ){
       tl_trace_warn(c->pTrace, 0, TL_NO_OFFSET,
@@ -161,21 +211,124 @@ static PerfThread *thread_get(OpenCtx *c, int64_t tid, int *pRc){
   memset(t, 0, sizeof(*t));
   t->tid = tid;
   t->pid = -1;
-  if( tl_map_put(&c->threads, (uint64_t)tid, (uint32_t)p->nThread) ){ *pRc = TL_ENOMEM; return 0; }
+  t->iPrev = iPrev;
+  t->tsStart = tsStart;
+  t->id = iPrev==UINT32_MAX ? tid : p->aThread[iPrev].id + ((int64_t)1<<32);
+  if( tl_map_put(&p->threads, (uint64_t)tid, (uint32_t)p->nThread) ){ *pRc = TL_ENOMEM; return 0; }
+  if( iPrev!=UINT32_MAX ) p->bTidReused = 1;
   p->nThread++;
   return t;
 }
 
-/* What the index and the thread list need from one record. */
-typedef struct RecInfo RecInfo;
-struct RecInfo {
-  int iAttr;                      /* its attr */
-  int bTs; int64_t ts;            /* time */
-  int bCpu; uint32_t cpu;
-  int bTid; int64_t pid, tid;
-  PerfSample s;                   /* the sample or trailer */
-  int bSample;                    /* s is a full sample */
-};
+/* The thread a record of tid at ts belongs to, created if new. */
+static PerfThread *thread_get(OpenCtx *c, int64_t tid, int bTs, int64_t ts, int *pRc){
+  uint32_t i = thread_find(c->p, tid, bTs, ts);
+  if( i!=UINT32_MAX ) return &c->p->aThread[i];
+  return thread_new(c, tid, UINT32_MAX, INT64_MIN, pRc);
+}
+
+static int cmp_thr(const void *a, const void *b){
+  const ThrRec *x = a, *y = b;
+  if( x->ts!=y->ts ) return x->ts < y->ts ? -1 : 1;
+  return x->iSeq < y->iSeq ? -1 : x->iSeq > y->iSeq;
+}
+
+/*
+** Apply the held records to the thread list in time order. Records of
+** different CPUs interleave within a round, so a new thread's first sample
+** may come before the FORK that made it: sorting the round first is what
+** lets a FORK that reuses a tid start the new thread before its records.
+*/
+static int thread_flush(OpenCtx *c){
+  PerfData *p = c->p;
+  size_t k;
+  int rc = TL_OK;
+  if( c->nThr>1 ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
+  for(k=0; k<c->nThr && rc==TL_OK; k++){
+    ThrRec *e = &c->aThr[k];
+    PerfThread *t;
+    uint32_t iLast;
+    if( e->bBody && e->bTs ){
+      if( e->type==PERF_EXIT ){
+        t = thread_get(c, e->bodyTid, 1, e->ts, &rc);
+        if( t ) t->bExited = 1;
+      }else if( tl_map_get(&p->threads, (uint64_t)e->bodyTid, &iLast) ){
+        /* FORK of a tid whose latest thread has ended: a new thread */
+        const PerfThread *last = &p->aThread[iLast];
+        if( last->bExited && last->bTs && last->tsLast<e->ts && e->ts>last->tsStart ){
+          thread_new(c, e->bodyTid, iLast, e->ts, &rc);
+        }
+      }
+      if( rc ) break;
+    }
+    if( !e->bTid ) continue;
+    t = thread_get(c, e->tid, e->bTs, e->ts, &rc);
+    if( t==0 ) continue;
+    t->nEvents++;
+    if( e->pid>=0 ) t->pid = e->pid;
+    if( e->type==PERF_SAMPLE ) t->nSamples++;
+    if( e->bTs ){
+      if( !t->bTs || e->ts<t->tsFirst ) t->tsFirst = e->ts;
+      if( !t->bTs || e->ts>t->tsLast ) t->tsLast = e->ts;
+      t->bTs = 1;
+    }
+    if( e->zComm ){
+      if( t->zCommFirst==0 ){
+        t->zCommFirst = strdup(e->zComm);
+        if( t->zCommFirst==0 ) rc = TL_ENOMEM;
+      }
+      free(t->zComm);
+      t->zComm = e->zComm;
+      e->zComm = 0;
+    }
+  }
+  for(k=0; k<c->nThr; k++) free(c->aThr[k].zComm);
+  c->nThr = 0;
+  return rc;
+}
+
+/* Hold what the thread list needs from record r; applied at the round's end. */
+static int thread_note(OpenCtx *c, const PerfRec *r, const RecInfo *ri){
+  ThrRec *e;
+  int64_t pid, tid;
+  int bBody = (r->type==PERF_FORK || r->type==PERF_EXIT) && body_pid_tid(r, &pid, &tid);
+  if( !ri->bTid && !bBody ) return TL_OK;
+  if( c->nThr>=PERF_THR_BUF_MAX ){
+    int rc = thread_flush(c);
+    if( rc ) return rc;
+  }
+  if( c->nThr==c->nThrAlloc ){
+    size_t nNew = c->nThrAlloc ? c->nThrAlloc*2 : 256;
+    ThrRec *aNew = realloc(c->aThr, nNew*sizeof(ThrRec));
+    if( aNew==0 ) return TL_ENOMEM;
+    c->aThr = aNew;
+    c->nThrAlloc = nNew;
+  }
+  e = &c->aThr[c->nThr];
+  memset(e, 0, sizeof(*e));
+  if( ri->bTs ) c->tsCarry = ri->ts;
+  e->ts = ri->bTs ? ri->ts : c->tsCarry;
+  e->iSeq = c->iSeq++;
+  e->bTs = (uint8_t)ri->bTs;
+  e->bTid = (uint8_t)ri->bTid;
+  e->pid = ri->pid;
+  e->tid = ri->tid;
+  e->type = (uint8_t)r->type;
+  e->bBody = (uint8_t)bBody;
+  if( bBody ) e->bodyTid = tid;
+  if( r->type==PERF_COMM && ri->bTid ){
+    TlBytes cb = r->body;
+    const char *z;
+    size_t n;
+    if( tl_bytes_skip(&cb, 8)==0 && tl_bytes_cstr(&cb, &z, &n)==0 ){
+      e->zComm = tl_strndup(z, n);
+      if( e->zComm==0 ) return TL_ENOMEM;
+    }
+  }
+  c->nThr++;
+  return TL_OK;
+}
+
 
 /* pid/tid stored in the body of some side-band records. */
 static int body_pid_tid(const PerfRec *r, int64_t *pPid, int64_t *pTid){
@@ -340,7 +493,9 @@ static int open_file_header(OpenCtx *c, TlWin *pWin, TlErr *pErr){
   tl_bytes_u64e(&b, &evOff);
   tl_bytes_u64e(&b, &evLen);
   for(i=0; i<4; i++) tl_bytes_u64e(&b, &aFeat[i]);
-  if( hsize<PERF_FILE_HDR ){
+  if( hsize==PERF_FILE_HDR-32 ){
+    memset(aFeat, 0, sizeof(aFeat));   /* an early header, before the feature bits */
+  }else if( hsize<PERF_FILE_HDR ){
     return tl_err_set(pErr, TL_ECORRUPT, 8, "header size %llu is less than %d",
                       (unsigned long long)hsize, PERF_FILE_HDR);
   }
@@ -475,7 +630,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   memset(&c, 0, sizeof(c));
   c.pTrace = pTrace;
   c.p = p;
-  tl_map_init(&c.threads);
+  tl_map_init(&p->threads);
   tl_win_init(&win, pTrace->pSrc);
   memset(&w, 0, sizeof(w));
 
@@ -486,12 +641,32 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     goto open_done;
   }
   magic = tl_load_u64_unchecked(b.a, TL_LE);
-  if( magic==PERF_MAGIC1 || magic==__builtin_bswap64(PERF_MAGIC1) ){
-    rc = tl_err_set(pErr, TL_EUNSUPPORTED, 0,
-        "perf.data version 1 (\"PERFFILE\", perf before 2.6.35) is not supported");
-    goto open_done;
-  }
-  if( magic==PERF_MAGIC2 ) p->bo = TL_LE;
+  if( magic==PERF_MAGIC1 ){
+    /* Version 1 ("PERFFILE", the same in either byte order): the layout of
+    ** version 2, whose byte order perf tells from the header size (pipe
+    ** mode: 16) or the attr_size (file mode: a plausible attr + section). */
+    uint64_t h = tl_load_u64_unchecked(b.a + 8, TL_LE);
+    TlBytes b24;
+    if( h==16 ) p->bo = TL_LE;
+    else if( h==__builtin_bswap64((uint64_t)16) ) p->bo = TL_BE;
+    else{
+      uint64_t as;
+      rc = tl_win_get(&win, 0, 24, TL_LE, &b24, pErr);
+      if( rc ) goto open_done;
+      if( b24.n<24 ){
+        rc = tl_err_set(pErr, TL_ECORRUPT, b24.n, "expected a perf.data header, the file ends");
+        goto open_done;
+      }
+      as = tl_load_u64_unchecked(b24.a + 16, TL_LE);
+      if( as>=64+16 && as<=65536 ) p->bo = TL_LE;
+      else if( __builtin_bswap64(as)>=64+16 && __builtin_bswap64(as)<=65536 ) p->bo = TL_BE;
+      else{
+        rc = tl_err_set(pErr, TL_ECORRUPT, 16,
+            "perf.data version 1: expected an attr_size that gives the byte order");
+        goto open_done;
+      }
+    }
+  }else if( magic==PERF_MAGIC2 ) p->bo = TL_LE;
   else if( magic==__builtin_bswap64(PERF_MAGIC2) ) p->bo = TL_BE;
   else{
     rc = tl_err_set(pErr, TL_ECORRUPT, 0, "expected the perf.data magic \"PERFILE2\"");
@@ -577,33 +752,13 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     }
     if( ri.bCpu ) pk.mCpu |= ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63);
     else pk.mCpu |= (uint64_t)1<<63;
-    rc = TL_OK;
-    if( ri.bTid ){
-      PerfThread *t = thread_get(&c, ri.tid, &rc);
-      if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
-      if( t ){
-        t->nEvents++;
-        if( ri.pid>=0 ) t->pid = ri.pid;
-        if( r.type==PERF_SAMPLE ) t->nSamples++;
-        if( ri.bTs ){
-          if( !t->bTs || ri.ts<t->tsFirst ) t->tsFirst = ri.ts;
-          if( !t->bTs || ri.ts>t->tsLast ) t->tsLast = ri.ts;
-          t->bTs = 1;
-        }
-        if( r.type==PERF_COMM ){
-          TlBytes cb = r.body;
-          const char *z;
-          size_t n;
-          if( tl_bytes_skip(&cb, 8)==0 && tl_bytes_cstr(&cb, &z, &n)==0 ){
-            char *zNew = tl_strndup(z, n);
-            if( zNew==0 ){ rc = tl_err_set(pErr, TL_ENOMEM, r.iOff, "out of memory"); break; }
-            free(t->zComm);
-            t->zComm = zNew;
-            if( t->zCommFirst==0 ) t->zCommFirst = tl_strndup(z, n);
-          }
-        }
-      }
-    }
+    rc = thread_note(&c, &r, &ri);
+    if( rc==TL_OK && r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
+    if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+  }
+  if( rc==TL_OK ){
+    rc = thread_flush(&c);
+    if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
   }
   if( rc==TL_OK && !bCorrupt ){
     rc = chunk_close(pTrace, &pk, w.iOff);
@@ -652,9 +807,13 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   }
 
 open_done:
+  {
+    size_t k;
+    for(k=0; k<c.nThr; k++) free(c.aThr[k].zComm);
+    free(c.aThr);
+  }
   perf_walk_free(&w);
   tl_win_free(&win);
-  tl_map_free(&c.threads);
   if( rc ){ perf_free(p); return rc; }
   pTrace->pData = p;
   return TL_OK;
@@ -1126,7 +1285,7 @@ static int next_event(TlScan *s, TlRow *pRow){
   if( s->ri.bTid ){
     tl_val_int(&v[TL_EV_PID], s->ri.pid);
     tl_val_int(&v[TL_EV_TID], s->ri.tid);
-    tl_val_int(&v[TL_EV_TRACK], s->ri.tid);
+    tl_val_int(&v[TL_EV_TRACK], perf_track_id(s->p, s->ri.tid, s->ri.bTs, s->ri.ts));
   }
   tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
   if( s->r.type==PERF_SAMPLE && a ){
@@ -1271,7 +1430,7 @@ static int next_track(TlScan *s, TlRow *pRow){
   t = &s->p->aThread[s->iRow];
   pRow->iRowid = (int64_t)s->iRow;
   s->iRow++;
-  tl_val_int(&v[TL_TR_ID], t->tid);
+  tl_val_int(&v[TL_TR_ID], t->id);
   tl_val_text(&v[TL_TR_KIND], "thread", 6);
   tl_val_textz(&v[TL_TR_NAME], t->zComm);
   if( t->pid>=0 ) tl_val_int(&v[TL_TR_PID], t->pid);

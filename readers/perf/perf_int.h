@@ -117,7 +117,11 @@ struct PerfFeat {
 
 typedef struct PerfThread PerfThread;
 struct PerfThread {
+  int64_t id;                     /* tracks.id: the tid, + k<<32 for its k-th reuse */
   int64_t tid, pid;               /* -1 when unknown */
+  int64_t tsStart;                /* the FORK that reused the tid, INT64_MIN for the first */
+  uint32_t iPrev;                 /* the earlier thread of this tid, UINT32_MAX if none */
+  int bExited;                    /* an EXIT record was seen */
   char *zComm;                    /* last comm */
   char *zCommFirst;               /* first comm */
   int64_t tsFirst, tsLast;        /* time range of its records */
@@ -183,6 +187,8 @@ struct PerfData {
   PerfId *aId; size_t nId, nIdAlloc; int bIdSorted;
   PerfFeat *aFeat; int nFeat, nFeatAlloc;
   PerfThread *aThread; size_t nThread, nThreadAlloc;
+  TlMap threads;                  /* tid -> its latest thread in aThread */
+  int bTidReused;                 /* some tid names more than one thread */
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
   PerfTp *aTp; int nTp;           /* tracepoint formats */
@@ -280,6 +286,9 @@ PerfPrintFmt *perf_printfmt_parse(const PerfTp*, const char *z, size_t n);
 int perf_printfmt_render(const PerfPrintFmt*, const PerfTp*, const uint8_t *a,
                          size_t n, int bo, TlStr *pOut);
 void perf_printfmt_free(PerfPrintFmt*);
+
+/* perf.c: tracks.id of a record of tid at ts */
+int64_t perf_track_id(const PerfData*, int64_t tid, int bTs, int64_t ts);
 
 /* perf_sym.c */
 int perf_maps_note(TlTrace*, PerfData*, const PerfRec*, int bTs, int64_t ts);

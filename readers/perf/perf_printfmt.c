@@ -7,8 +7,11 @@
 ** The expressions use REC->field, integer and string literals, the C
 ** operators (unary ! ~ -, * / % + - << >> < <= > >= == != & ^ | && ||,
 ** ?:), parentheses, and the helpers __get_str(field), __print_flags(value,
-** "delim", { v, "name" }, ...) and __print_symbolic(value, { v, "name" },
-** ...). The line is parsed once, when the tracing data is read, into a
+** "delim", { v, "name" }, ...), __print_symbolic(value, { v, "name" },
+** ...), __get_dynamic_array(field), __get_dynamic_array_len(field),
+** __print_hex(bytes, len) and __print_hex_str(bytes, len); the pointer
+** conversions %pI4, %pI6, %pI6c and %pM print address bytes as the kernel's
+** vsprintf does (and libtraceevent, for perf script). The line is parsed once, when the tracing data is read, into a
 ** small tree; a format that uses anything else is not compiled and the
 ** text falls back to name=value pairs.
 */
@@ -22,7 +25,7 @@
 #define PF_MAX_DEPTH 64
 
 enum { N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_COND, N_GETSTR, N_FLAGS,
-       N_SYMBOLIC, N_PAIR, N_CAST, N_INDEX, N_UNKNOWN };
+       N_SYMBOLIC, N_PAIR, N_CAST, N_INDEX, N_UNKNOWN, N_DYNARR, N_DYNLEN, N_HEX };
 
 /* binary operators, as two-character codes */
 #define OP2(a,b) (((a)<<8)|(b))
@@ -314,11 +317,14 @@ static int parse_primary(PfParse *x){
         return i;
       }
       x->z++;
-      if( n==9 && memcmp(zName, "__get_str", 9)==0 ){
+      int tField = (n==9 && memcmp(zName, "__get_str", 9)==0) ? N_GETSTR
+                 : (n==19 && memcmp(zName, "__get_dynamic_array", 19)==0) ? N_DYNARR
+                 : (n==23 && memcmp(zName, "__get_dynamic_array_len", 23)==0) ? N_DYNLEN : -1;
+      if( tField>=0 ){
         size_t nf;
         skip_ws(x);
         nf = ident_len(x->z, x->zEnd);
-        i = new_node(x, N_GETSTR);
+        i = new_node(x, tField);
         if( i>=0 ){
           x->p->aNode[i].iField = find_field(x->t, x->z, nf);
           if( x->p->aNode[i].iField<0 ) x->bErr = 1;
@@ -332,6 +338,14 @@ static int parse_primary(PfParse *x){
       }else if( n==16 && memcmp(zName, "__print_symbolic", 16)==0 ){
         i = new_node(x, N_SYMBOLIC);
         if( i>=0 ) parse_args(x, i);
+      }else if( (n==11 && memcmp(zName, "__print_hex", 11)==0)
+             || (n==15 && memcmp(zName, "__print_hex_str", 15)==0) ){
+        i = new_node(x, N_HEX);
+        if( i>=0 ){
+          x->p->aNode[i].op = n==15;              /* _str: no spaces */
+          parse_args(x, i);
+          if( x->p->aNode[i].nArg!=2 ) x->bErr = 1;
+        }
       }else{
         x->bErr = 1;                        /* a helper we do not evaluate */
         i = -1;
@@ -425,6 +439,7 @@ struct PfVal {
   int bStr;
   uint64_t u;
   const char *z; size_t n;
+  const uint8_t *pB; size_t nB;   /* the bytes of an array field, else NULL */
 };
 
 typedef struct PfEval PfEval;
@@ -472,6 +487,22 @@ static void field_string(const PerfTpField *f, const uint8_t *a, size_t n, int b
   if( zNul ) nv = (size_t)(zNul - v);
   *pz = (const char*)v;
   *pn = nv;
+}
+
+/* The bytes of field f (a __data_loc field's data), within the sample. */
+static void field_bytes(const PerfTpField *f, const uint8_t *a, size_t n, int bo,
+                        const uint8_t **pp, size_t *pn){
+  *pp = 0; *pn = 0;
+  if( f->off > n || f->size > n - f->off ) return;
+  *pp = a + f->off;
+  *pn = f->size;
+  if( f->bDataLoc && f->size>=4 ){
+    uint32_t loc = tl_load_u32_unchecked(a + f->off, bo);
+    uint32_t o = loc & 0xFFFF, len = loc >> 16;
+    if( o>n || len>n-o ){ *pp = 0; *pn = 0; return; }
+    *pp = a + o;
+    *pn = len;
+  }
 }
 
 static PfVal eval(PfEval *e, int i);
@@ -540,8 +571,10 @@ static PfVal eval(PfEval *e, int i){
       if( f->bChar && (f->bArray || f->bDataLoc) ){
         v.bStr = 1;
         field_string(f, e->a, e->n, e->bo, &v.z, &v.n);
+        field_bytes(f, e->a, e->n, e->bo, &v.pB, &v.nB);
       }else{
         v.u = field_value(f, e->a, e->n, e->bo);
+        if( f->bArray || f->bDataLoc ) field_bytes(f, e->a, e->n, e->bo, &v.pB, &v.nB);
       }
       e->nDepth--;
       return v;
@@ -579,6 +612,32 @@ static PfVal eval(PfEval *e, int i){
     case N_FLAGS: case N_SYMBOLIC: {
       PfVal v = eval_helper(e, n);
       e->nDepth--;
+      return v;
+    }
+    case N_DYNARR: case N_DYNLEN: {
+      PfVal v = num(0);
+      field_bytes(&e->t->aField[n->iField], e->a, e->n, e->bo, &v.pB, &v.nB);
+      if( n->type==N_DYNLEN ){ v.u = v.nB; v.pB = 0; v.nB = 0; }
+      else if( v.pB==0 ) v.pB = e->a;          /* empty, but bytes */
+      e->nDepth--;
+      return v;
+    }
+    case N_HEX: {
+      /* two hex digits per byte, spaced for __print_hex, joined for _str */
+      PfVal v = num(0);
+      size_t k, nStart = e->pScratch->n;
+      a = eval(e, e->p->aArg[n->iFirstArg]);
+      b = eval(e, e->p->aArg[n->iFirstArg+1]);
+      e->nDepth--;
+      if( a.pB==0 ){ e->bErr = 1; return v; }
+      for(k=0; k<b.u && k<a.nB; k++){
+        if( k && n->op==0 ) tl_str_appendc(e->pScratch, ' ');
+        tl_str_appendf(e->pScratch, "%02x", a.pB[k]);
+      }
+      v.bStr = 1;
+      v.z = (const char*)(uintptr_t)nStart;     /* scratch-relative, as eval_helper */
+      v.n = e->pScratch->n - nStart;
+      v.u = 1;
       return v;
     }
     case N_UNARY:
@@ -628,6 +687,65 @@ static PfVal eval(PfEval *e, int i){
   }
 }
 
+/*
+** %pI4, %pi4, %pI6, %pi6, %pI6c and %pM over address bytes, as the kernel's
+** vsprintf prints them: 1.2.3.4; 0001:0db8:...; the compressed form with the
+** longest run (of two or more) zero words as "::" and IPv4-mapped or ISATAP
+** addresses ending in dotted quad; aa:bb:cc:dd:ee:ff. -1 for other kinds.
+*/
+static int print_address(TlStr *pOut, const char *zExt, const uint8_t *b, size_t n){
+  int k;
+  if( (strcmp(zExt, "I4")==0 || strcmp(zExt, "i4")==0) && n>=4 ){
+    tl_str_appendf(pOut, zExt[0]=='I' ? "%u.%u.%u.%u" : "%03u.%03u.%03u.%03u", b[0], b[1], b[2], b[3]);
+    return 0;
+  }
+  if( (strcmp(zExt, "M")==0 || strcmp(zExt, "MF")==0) && n>=6 ){
+    const char *zSep = zExt[1]=='F' ? "-" : ":";
+    for(k=0; k<6; k++) tl_str_appendf(pOut, "%s%02x", k ? zSep : "", b[k]);
+    return 0;
+  }
+  if( (strcmp(zExt, "I6")==0 || strcmp(zExt, "i6")==0) && n>=16 ){
+    for(k=0; k<8; k++){
+      if( k && zExt[0]=='I' ) tl_str_appendc(pOut, ':');
+      tl_str_appendf(pOut, "%02x%02x", b[2*k], b[2*k+1]);
+    }
+    return 0;
+  }
+  if( strcmp(zExt, "I6c")==0 && n>=16 ){
+    unsigned w[8];
+    int range, i, iRun = -1, nRun = 0, bColon = 0, bV4;
+    for(k=0; k<8; k++) w[k] = (unsigned)b[2*k]<<8 | b[2*k+1];
+    bV4 = (w[0]|w[1]|w[2]|w[3]|w[4])==0 && w[5]==0xffff;     /* v4-mapped */
+    bV4 |= (w[4] | 0x0200)==0x0200 && w[5]==0x5efe;          /* ISATAP */
+    range = bV4 ? 6 : 8;
+    for(i=0; i<range; i++){
+      int j = i;
+      while( j<range && w[j]==0 ) j++;
+      if( j-i > nRun ){ nRun = j-i; iRun = i; }
+      if( j>i ) i = j-1;
+    }
+    if( nRun<2 ) iRun = -1;
+    for(i=0; i<range; i++){
+      if( i==iRun ){
+        if( bColon || i==0 ) tl_str_appendc(pOut, ':');
+        tl_str_appendc(pOut, ':');
+        bColon = 0;
+        i += nRun - 1;
+        continue;
+      }
+      if( bColon ) tl_str_appendc(pOut, ':');
+      tl_str_appendf(pOut, "%x", w[i]);
+      bColon = 1;
+    }
+    if( bV4 ){
+      if( bColon ) tl_str_appendc(pOut, ':');
+      tl_str_appendf(pOut, "%u.%u.%u.%u", b[12], b[13], b[14], b[15]);
+    }
+    return 0;
+  }
+  return -1;
+}
+
 /* Render into pOut; returns -1 when the format cannot be evaluated. */
 int perf_printfmt_render(const PerfPrintFmt *p, const PerfTp *t, const uint8_t *a,
                          size_t n, int bo, TlStr *pOut){
@@ -659,11 +777,21 @@ int perf_printfmt_render(const PerfPrintFmt *p, const PerfTp *t, const uint8_t *
     c = *z;
     if( c==0 || iArg>=p->nTop ){ tl_str_free(&scratch); return -1; }
     if( c=='p' ){
-      /* %pS, %ps, ...: the kernel's pointer extensions, printed as the address */
+      char zExt[8];
+      int nExt = 0;
+      while( (z[1]>='a' && z[1]<='z') || (z[1]>='A' && z[1]<='Z') || (z[1]>='0' && z[1]<='9') ){
+        if( nExt<7 ) zExt[nExt++] = z[1];
+        z++;
+      }
+      zExt[nExt] = 0;
+      v = eval(&e, p->aTop[iArg++]);
+      if( e.bErr ){ tl_str_free(&scratch); return -1; }
+      if( v.pB && print_address(pOut, zExt, v.pB, v.nB)==0 ) continue;
+      /* %pS, %ps, ...: other pointer extensions, printed as the address */
       c = 'x'; tl_str_append(pOut, "0x", 2); nLong = 2;
-      while( (z[1]>='a' && z[1]<='z') || (z[1]>='A' && z[1]<='Z') ) z++;
+    }else{
+      v = eval(&e, p->aTop[iArg++]);
     }
-    v = eval(&e, p->aTop[iArg++]);
     if( e.bErr ){ tl_str_free(&scratch); return -1; }
     if( v.bStr && v.u==1 ){                 /* scratch-relative string */
       size_t off = (size_t)(uintptr_t)v.z;

@@ -21,6 +21,32 @@ $PERF record -q -e sched:sched_switch -e sched:sched_process_exec -a -o sched.da
 # Context switch records.
 $PERF record -q -e cpu-clock -c 200000 --switch-events -o switch.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.01' >/dev/null 2>&1
 
+# One tid used by two processes in turn (the second gets the first's pid
+# through ns_last_pid; retried until it does): tracks tells them apart.
+d=$(mktemp -d)
+printf 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done\n' > $d/child.sh
+cp "$(command -v sh)" $d/rerun
+for try in 1 2 3 4 5; do
+  $PERF record -q -e cpu-clock -c 200000 -o reuse.data -- sh -c "sh $d/child.sh & p=\$!; wait \$p; echo \$((p-1)) > /proc/sys/kernel/ns_last_pid; $d/rerun $d/child.sh & q=\$!; wait \$q; [ \$p = \$q ] && touch $d/ok" >/dev/null 2>&1
+  [ -f $d/ok ] && break
+done
+rm -rf $d
+$PERF script -f -i reuse.data --show-task-events -F comm,tid,time,event > reuse.script.txt 2>/dev/null
+
+# Tracepoints whose print formats use __print_hex_str, %pI4 and %pI6c: a
+# neighbour entry for documentation addresses (192.0.2.55, 2001:db8::55)
+# added, changed and removed on the default route's device.
+dev=$(ip route show default | awk '{print $5; exit}')
+if [ -n "$dev" ]; then
+  $PERF record -q -e neigh:neigh_update -e neigh:neigh_update_done -a -o neigh.data -- sh -c "
+    ip neigh add 192.0.2.55 lladdr 02:00:00:00:00:09 dev $dev nud permanent
+    ip neigh change 192.0.2.55 lladdr 02:00:00:00:0a:0b dev $dev nud permanent
+    ip neigh del 192.0.2.55 dev $dev
+    ip -6 neigh add 2001:db8::55 lladdr 02:00:00:00:00:0c dev $dev nud permanent
+    ip -6 neigh del 2001:db8::55 dev $dev" >/dev/null 2>&1
+  $PERF script -f -i neigh.data -F trace > neigh.trace.txt 2>/dev/null
+fi
+
 # DWARF callchains: user registers and stack copies.
 $PERF record -q -e cpu-clock -c 2000000 --call-graph dwarf,1024 -o dwarf.data -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' >/dev/null 2>&1
 $PERF script -f -i dwarf.data -F tid,time,uregs > dwarf.regs.txt 2>/dev/null

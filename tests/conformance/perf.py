@@ -20,7 +20,6 @@ SPECIAL = {
     "linux-perf-data/tests/fixtures/sleep.compressed2.data": ("some_samples", None),
     "linux-perf-data/tests/fixtures/sleep.compressed2.pipe.data": ("records_samples", (100, 1)),
     "linux-perf-data/tests/fixtures/fibo.compressed2.pipe.data": ("records_samples", (1000, 500)),
-    "hotspot/tests/integrationtests/file_content/perf.data.true.v1": ("reject", "version 1"),
     "hotspot/tests/integrationtests/file_content/perf.data.broken.gz": ("reject", "not a trace"),
     "hotspot/tests/integrationtests/file_content/perf.data.true.v2.gz": ("reject", "not a trace"),
     "hotspot/tests/integrationtests/perf.data.PerfFormatLost": ("some_samples", None),
