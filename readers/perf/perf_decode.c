@@ -260,6 +260,42 @@ int perf_attr_of(const PerfData *p, const PerfRec *r){
   return 0;
 }
 
+/*
+** The modifiers perf (6.1) appends to a hardware or software event's name
+** made from its attr: k, u, h for the contexts counted when any is
+** excluded; p per precise_ip level; H and G for host and guest when
+** exclude_host is set or exclude_guest equals what the earlier modifiers
+** imply (set when k/u/h or p were printed).
+*/
+static void attr_modifiers(const PerfAttr *a, char *z, size_t n){
+  uint64_t f = a->flags;
+  int bUser = (f>>4)&1, bKernel = (f>>5)&1, bHv = (f>>6)&1;
+  int nPrecise = (int)((f>>15)&3), bHost = (int)((f>>19)&1), bGuest = (int)((f>>20)&1);
+  int bGuestDefault = 0;
+  size_t k = 0;
+  char zMod[16];
+  if( bUser || bKernel || bHv ){
+    if( !bKernel ) zMod[k++] = 'k';
+    if( !bUser ) zMod[k++] = 'u';
+    if( !bHv ) zMod[k++] = 'h';
+    bGuestDefault = 1;
+  }
+  if( nPrecise ){
+    int i;
+    for(i=0; i<nPrecise; i++) zMod[k++] = 'p';
+    bGuestDefault = 1;
+  }
+  if( bHost || bGuest==bGuestDefault ){
+    if( !bHost ) zMod[k++] = 'H';
+    if( !bGuest ) zMod[k++] = 'G';
+  }
+  zMod[k] = 0;
+  if( k ){
+    size_t m = strlen(z);
+    if( m<n ) snprintf(z + m, n - m, ":%s", zMod);
+  }
+}
+
 void perf_attr_default_name(const PerfAttr *a, char *z, size_t n){
   static const char *const azHw[] = {
     "cycles", "instructions", "cache-references", "cache-misses", "branches",
@@ -273,8 +309,10 @@ void perf_attr_default_name(const PerfAttr *a, char *z, size_t n){
   };
   if( a->type==0 && a->config < sizeof(azHw)/sizeof(azHw[0]) ){
     snprintf(z, n, "%s", azHw[a->config]);
+    attr_modifiers(a, z, n);
   }else if( a->type==1 && a->config < sizeof(azSw)/sizeof(azSw[0]) ){
     snprintf(z, n, "%s", azSw[a->config]);
+    attr_modifiers(a, z, n);
   }else if( a->type==4 ){
     snprintf(z, n, "r%llx", (unsigned long long)a->config);
   }else{

@@ -9,6 +9,8 @@ not rows). Where perf could not read it, the MANIFEST's other expectations
 """
 import os
 import re
+import shutil
+import subprocess
 
 # path relative to peer/perf -> (kind, expected), from the MANIFESTs' text
 SPECIAL = {
@@ -49,6 +51,53 @@ def counts(db, path):
     return samples, total
 
 
+SECTION = re.compile(r"^# Samples: (\d+)\S*\s+of events? '([^']*)'")
+CPU_ROW = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(-?\d+)\s*$")
+
+
+def perf_breakdown(path):
+    """Samples per event name and CPU, as perf report -n --sort cpu prints (-1: no CPU)
+    them, and the first and last sample time perf script prints (ns), or
+    None where perf cannot print them."""
+    try:
+        out = subprocess.run(["perf", "report", "-f", "-i", path, "-n", "--sort", "cpu", "--stdio",
+                              "--no-children", "--no-branch-stack", "--no-itrace", "--no-group"],
+                             capture_output=True, text=True, timeout=120).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None, None
+    per = {}
+    event = None
+    for line in out.splitlines():
+        m = SECTION.match(line)
+        if m:
+            event = m.group(2)
+            continue
+        m = CPU_ROW.match(line)
+        if m and event is not None:
+            key = (event, int(m.group(2)))
+            per[key] = per.get(key, 0) + int(m.group(1))
+    span = None
+    try:
+        r = subprocess.run(["perf", "script", "-f", "-i", path, "-F", "time", "--ns"],
+                           capture_output=True, text=True, timeout=120)
+        times = [line.strip().rstrip(":") for line in r.stdout.splitlines() if line.strip()]
+        if r.returncode == 0 and times:
+            ns = [int(t.split(".")[0]) * 1000000000 + int(t.split(".")[1]) for t in times]
+            span = (min(ns), max(ns))
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError):
+        span = None
+    return per, span
+
+
+def ours_breakdown(db, path):
+    per = {}
+    for name, cpu, n in db.execute("SELECT name, ifnull(cpu, -1), count(*) FROM events(?) "
+                                   "WHERE type = 'SAMPLE' GROUP BY 1, 2", (path,)):
+        per[(name, cpu)] = n
+    span = db.execute("SELECT min(ts), max(ts) FROM events(?) WHERE type = 'SAMPLE'", (path,)).fetchone()
+    return per, span
+
+
 def run(make_db, peer):
     root = os.path.join(peer, "perf")
     for origin in sorted(os.listdir(root)):
@@ -81,6 +130,9 @@ def run(make_db, peer):
                     ok = samples == exp["samples"] and total + exp["compressed"] == want_total
                     yield name, ok, "SAMPLE %d (perf %d), records %d + %d containers (perf TOTAL %d)" % (
                         samples, exp["samples"], total, exp["compressed"], want_total)
+                    if samples:
+                        yield breakdown_check(db, path, name)
+                    yield header_check(db, path, name)
                 continue
             kind, want = special
             if kind == "reject":
@@ -100,3 +152,74 @@ def run(make_db, peer):
             elif kind == "records_samples":
                 ok = total >= want[0] and samples >= want[1]
                 yield name, ok, "%d records, %d samples (peer expects >= %d, >= %d)" % (total, samples, want[0], want[1])
+
+
+def breakdown_check(db, path, name):
+    """Per event and CPU sample counts and the sample time span, against perf
+    run now (perf report -n --sort cpu, perf script -F time); a skip when
+    perf is not installed."""
+    label = name + " [per event+cpu, ts span]"
+    if shutil.which("perf") is None:
+        return label, None, "skipped: perf is not installed"
+    want, want_span = perf_breakdown(path)
+    if not want:
+        return label, None, "skipped: perf report printed no per-CPU table"
+    got, got_span = ours_breakdown(db, path)
+    if got != want:
+        diff = sorted(set(got.items()) ^ set(want.items()))[:4]
+        return label, False, "samples per (event, cpu) differ: %s" % diff
+    if want_span is not None and tuple(got_span) != want_span:
+        return label, False, "sample ts span %s, perf script %s" % (tuple(got_span), want_span)
+    return label, True, "%d (event, cpu) counts equal perf report's%s" % (
+        len(want), ", ts span equals perf script's" if want_span else "")
+
+
+# perf report --header-only labels -> the perf_features query giving the same text
+HEADER_MAP = [
+    ("hostname", "SELECT value FROM perf_features(?) WHERE name = 'HOSTNAME'"),
+    ("os release", "SELECT value FROM perf_features(?) WHERE name = 'OSRELEASE'"),
+    ("perf version", "SELECT value FROM perf_features(?) WHERE name = 'VERSION'"),
+    ("arch", "SELECT value FROM perf_features(?) WHERE name = 'ARCH'"),
+    ("nrcpus online", "SELECT value ->> '$.online' FROM perf_features(?) WHERE name = 'NRCPUS'"),
+    ("nrcpus avail", "SELECT value ->> '$.avail' FROM perf_features(?) WHERE name = 'NRCPUS'"),
+    ("cpudesc", "SELECT value FROM perf_features(?) WHERE name = 'CPUDESC'"),
+    ("cpuid", "SELECT value FROM perf_features(?) WHERE name = 'CPUID'"),
+    ("total memory", "SELECT value FROM perf_features(?) WHERE name = 'TOTAL_MEM'"),
+    ("cmdline", "SELECT value FROM perf_features(?) WHERE name = 'CMDLINE'"),
+    ("pmu mappings", "SELECT value FROM perf_features(?) WHERE name = 'PMU_MAPPINGS'"),
+]
+
+
+def header_check(db, path, name):
+    """The text features against perf report --header-only run now."""
+    label = name + " [header features]"
+    if shutil.which("perf") is None:
+        return label, None, "skipped: perf is not installed"
+    try:
+        out = subprocess.run(["perf", "report", "-f", "-i", path, "--header-only"],
+                             capture_output=True, text=True, timeout=120).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return label, None, "skipped: perf report --header-only did not finish"
+    checked = 0
+    for line in out.splitlines():
+        line = line.rstrip(" \n")
+        for key, sql in HEADER_MAP:
+            for sep in (" : ", ": "):
+                prefix = "# " + key + sep
+                if line.startswith(prefix):
+                    want = line[len(prefix):]
+                    row = db.execute(sql, (path,)).fetchone()
+                    got = None if row is None else row[0]
+                    if want == "(null)" and not got:
+                        # perf could not read this section (it is empty) and
+                        # stops reading the features after it: what it prints
+                        # from here on is not the file's
+                        return label, True, ("%d text features equal perf report --header-only's; perf stops "
+                                             "at the empty %s section" % (checked, key))
+                    if got is None or str(got) != want:
+                        return label, False, "%s is %r, perf says %r" % (key, got, want)
+                    checked += 1
+                    break
+    if checked == 0:
+        return label, None, "skipped: perf printed none of the text features"
+    return label, True, "%d text features equal perf report --header-only's" % checked
