@@ -28,7 +28,7 @@ if [ -f testdata/perf/multi.data ]; then
   run "SELECT type, count(*) FROM events('$t') GROUP BY type ORDER BY 2 DESC"
   run "SELECT name, value FROM perf_features('$t') WHERE name IN ('HOSTNAME', 'VERSION', 'NRCPUS', 'CMDLINE')"
   t=testdata/perf/sym/sym.data
-  o="symfs=testdata/perf/sym/symfs kallsyms=testdata/perf/sym/kallsyms"
+  o="symfs=testdata/perf/sym/symfs kallsyms=testdata/perf/sym/kallsyms buildid_dir=/nonexistent"
   run "SELECT symbol, dso, count(*) AS samples FROM callchains('$t', '$o') WHERE depth = 0 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5"
   t=testdata/perf/sched.data
   run "SELECT printf('%d.%06d', ts / 1000000000, ts / 1000 % 1000000) AS time, cpu, args ->> '\$.prev_comm' AS prev, args ->> '\$.next_comm' AS next FROM events('$t') WHERE name = 'sched:sched_switch' LIMIT 5"

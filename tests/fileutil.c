@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 void *tl_test_read_file(const char *zPath, size_t *pn){
   FILE *f = fopen(zPath, "rb");
@@ -38,4 +41,20 @@ int tl_test_write_file(const char *zPath, const void *a, size_t n){
   if( n && fwrite(a, 1, n, f)!=n ) rc = -1;
   if( fclose(f) ) rc = -1;
   return rc;
+}
+
+int tl_test_mkdirs(const char *zPath){
+  char z[1024];
+  size_t i, n = strlen(zPath);
+  if( n==0 || n>=sizeof(z) ) return -1;
+  memcpy(z, zPath, n+1);
+  for(i=1; i<=n; i++){
+    if( z[i]=='/' || z[i]==0 ){
+      char c = z[i];
+      z[i] = 0;
+      if( mkdir(z, 0755) && errno!=EEXIST ) return -1;
+      z[i] = c;
+    }
+  }
+  return 0;
 }

@@ -18,7 +18,9 @@
 
 #define SYM_DIR  TL_TESTDATA_DIR "/perf/sym/"
 #define SYM_DATA SYM_DIR "sym.data"
-#define SYM_OPTS "symfs=\"" SYM_DIR "symfs\" kallsyms=\"" SYM_DIR "kallsyms\""
+/* as perf was run: only these files, no build-id cache (PERF_BUILDID_DIR empty) */
+#define SYM_OPTS "symfs=\"" SYM_DIR "symfs\" kallsyms=\"" SYM_DIR "kallsyms\" " \
+                 "buildid_dir=\"" SYM_DIR "no-cache\""
 
 static FILE *open_ref(const char *zName){
   char zPath[512];
@@ -183,9 +185,67 @@ static void perf_missing_kallsyms_is_a_warning(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Where perf finds a file: by the build id the trace recorded, in the
+** build-id cache first (.build-id/xx/rest/elf under buildid_dir=), and a
+** file at the mapped path only if its build id is that one.
+*/
+static void perf_build_id_cache_and_mismatch(void **state){
+  sqlite3 *db = tl_test_db();
+  char *zId, *zWant, *zGot;
+  char zDir[512], zPath[1024], zOpts[2048];
+  size_t n, i;
+  uint8_t *a = tl_test_read_file(SYM_DIR "symfs/tmp/tracelite-sym/symprog", &n);
+  (void)state;
+  assert_non_null(a);
+  zId = tl_test_sql_text(db, "SELECT j.value ->> '$.build_id' FROM perf_features('" SYM_DATA "') f, "
+                             "json_each(f.value) j WHERE f.name = 'BUILD_ID' "
+                             "AND j.value ->> '$.filename' = '/tmp/tracelite-sym/symprog'");
+  assert_non_null(zId);
+  assert_int_equal(strlen(zId), 40);
+  zWant = tl_test_sql_rows(db, "SELECT symbol FROM callchains('" SYM_DATA "', '" SYM_OPTS "') "
+                               "WHERE dso = '/tmp/tracelite-sym/symprog' ORDER BY event, depth");
+  assert_non_null(strstr(zWant, "fib"));
+  /* the cache alone (symfs= names a directory with nothing in it) */
+  snprintf(zDir, sizeof(zDir), "%s/bid-cache", tl_test_tmpdir());
+  snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s", zDir, zId, zId+2);
+  assert_int_equal(tl_test_mkdirs(zPath), 0);
+  strcat(zPath, "/elf");
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  snprintf(zOpts, sizeof(zOpts), "symfs=\"%s/empty\" buildid_dir=\"%s\"", tl_test_tmpdir(), zDir);
+  zGot = tl_test_sql_rows(db, "SELECT symbol FROM callchains('" SYM_DATA "', %Q) "
+                              "WHERE dso = '/tmp/tracelite-sym/symprog' ORDER BY event, depth", zOpts);
+  assert_string_equal(zGot, zWant);
+  free(zGot);
+  /* a file at the path whose build id differs is not used, and it says so */
+  for(i=0; i+17<=n; i++){
+    /* the build-id note: namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU" */
+    static const uint8_t aNote[16] = { 4,0,0,0, 20,0,0,0, 3,0,0,0, 'G','N','U',0 };
+    if( memcmp(a+i, aNote, 16)==0 ){ a[i+16] ^= 0xff; break; }   /* its first id byte */
+  }
+  assert_true(i+17<=n);
+  snprintf(zDir, sizeof(zDir), "%s/other-symfs", tl_test_tmpdir());
+  snprintf(zPath, sizeof(zPath), "%s/tmp/tracelite-sym", zDir);
+  assert_int_equal(tl_test_mkdirs(zPath), 0);
+  strcat(zPath, "/symprog");
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  snprintf(zOpts, sizeof(zOpts), "symfs=\"%s\" buildid_dir=\"%s/none\"", zDir, tl_test_tmpdir());
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" SYM_DATA "', %Q) "
+                                       "WHERE dso = '/tmp/tracelite-sym/symprog' AND symbol <> '[unknown]'",
+                                   zOpts), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings('" SYM_DATA "', %Q) "
+                                       "WHERE message LIKE '%%build id%%' AND message LIKE '%%%s%%'",
+                                   zOpts, zId), 1);
+  free(zWant);
+  free(zId);
+  free(a);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(perf_frames_equal_perf_script),
   cmocka_unit_test(perf_top_symbols_equal_perf_report),
   cmocka_unit_test(perf_symbols_equal_readelf),
   cmocka_unit_test(perf_missing_kallsyms_is_a_warning),
+  cmocka_unit_test(perf_build_id_cache_and_mismatch),
 );

@@ -27,6 +27,9 @@ void *tl_test_read_file(const char *zPath, size_t *pn);
 /* Write n bytes to zPath; 0 on success. */
 int tl_test_write_file(const char *zPath, const void *a, size_t n);
 
+/* Create directory zPath and its missing parents (mkdir -p); 0 on success. */
+int tl_test_mkdirs(const char *zPath);
+
 /* A fresh temporary directory for this process (created on first use). */
 const char *tl_test_tmpdir(void);
 

@@ -453,6 +453,13 @@ static int open_user_record(OpenCtx *c, const PerfRec *r, TlErr *pErr){
       if( rc ) return rc;
       break;
     }
+    case PERF_HEADER_BUILD_ID: {
+      /* pipe mode: one build_id_event, the layout of the BUILD_ID feature's entries */
+      if( perf_buildid_entry(p, r->misc, r->body) ){
+        return tl_err_set(pErr, TL_ENOMEM, r->iOff, "out of memory");
+      }
+      break;
+    }
     case PERF_HEADER_FEATURE: {
       uint64_t id;
       if( tl_bytes_u64e(&b, &id) || id==0 || id>=PF_MAX ) break;
@@ -690,6 +697,18 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
         rc = tl_win_get(&win, p->aFeat[i].iOff, (size_t)p->aFeat[i].n, p->bo, &td, pErr);
         if( rc==TL_OK ) rc = perf_tracing_parse(pTrace, p, td, p->aFeat[i].iOff, pErr);
         if( rc ) goto open_done;
+      }
+      if( p->aFeat[i].id==PF_BUILD_ID ){
+        /* the build ids of the mapped files, for symbols */
+        TlBytes bb;
+        TlErr e2;
+        tl_err_clear(&e2);
+        if( p->aFeat[i].iOff!=UINT64_MAX
+         && tl_win_get(&win, p->aFeat[i].iOff, (size_t)p->aFeat[i].n, p->bo, &bb, &e2)==TL_OK
+         && perf_buildids_note(p, bb) ){
+          rc = tl_err_set(pErr, TL_ENOMEM, p->aFeat[i].iOff, "out of memory");
+          goto open_done;
+        }
       }
     }
   }
@@ -1533,7 +1552,7 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
   }
 }
 
-static const char *const perfOptions[] = { "symfs", "kallsyms", 0 };
+static const char *const perfOptions[] = { "symfs", "kallsyms", "buildid_dir", 0 };
 
 const TlReaderDef tl_perf_reader = {
   .zName      = "perf",

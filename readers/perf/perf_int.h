@@ -176,6 +176,7 @@ struct PerfDso {
   TlSource *pDbgSrc;              /* its separate debug file, when symbols come from one */
   TlElf dbg;
   PerfSym *aSym; size_t nSym;     /* sorted by addr */
+  uint8_t aBuildId[20]; int nBuildId; /* from the trace (BUILD_ID, MMAP2), if any */
 };
 
 typedef struct PerfData PerfData;
@@ -292,6 +293,8 @@ int64_t perf_track_id(const PerfData*, int64_t tid, int bTs, int64_t ts);
 
 /* perf_sym.c */
 int perf_maps_note(TlTrace*, PerfData*, const PerfRec*, int bTs, int64_t ts);
+int perf_buildids_note(PerfData*, TlBytes list);
+int perf_buildid_entry(PerfData*, uint16_t misc, TlBytes body);
 void perf_maps_finish(PerfData*);
 void perf_sym_free(PerfData*);
 int perf_dso_ready(TlTrace*, const PerfData*, size_t iDso);

@@ -62,12 +62,56 @@ static int64_t dso_get(PerfData *p, const char *z, size_t n){
   return (int64_t)p->nDso++;
 }
 
+/*
+** Build ids the trace records for its files: one build_id_event's body
+** (pid, build_id[20] with its size in byte 20 when misc has 0x8000, 3
+** reserved, the file name), as HEADER_BUILD_ID records carry them; 0, or
+** TL_ENOMEM.
+*/
+int perf_buildid_entry(PerfData *p, uint16_t misc, TlBytes e){
+  const uint8_t *aId;
+  const char *z;
+  size_t n, nId;
+  int64_t iDso;
+  if( tl_bytes_skip(&e, 4) || tl_bytes_ptr(&e, 24, &aId) ) return TL_OK;
+  z = (const char*)e.a + e.i;
+  n = tl_bytes_left(&e);
+  {
+    const char *zNul = n ? memchr(z, 0, n) : 0;
+    if( zNul ) n = (size_t)(zNul - z);
+  }
+  nId = (misc & 0x8000) && aId[20] && aId[20]<=20 ? aId[20] : 20;
+  if( n==0 || z[0]!='/' ) return TL_OK;            /* [kernel.kallsyms], [vdso], ... */
+  iDso = dso_get(p, z, n);
+  if( iDso<0 ) return TL_ENOMEM;
+  memcpy(p->aDso[iDso].aBuildId, aId, nId);
+  p->aDso[iDso].nBuildId = (int)nId;
+  return TL_OK;
+}
+
+/* The BUILD_ID feature: a list of build_id_event records. */
+int perf_buildids_note(PerfData *p, TlBytes b){
+  while( tl_bytes_left(&b)>=8 ){
+    uint32_t type;
+    uint16_t misc, size;
+    TlBytes e;
+    size_t iStart = b.i;
+    if( tl_bytes_u32e(&b, &type) || tl_bytes_u16e(&b, &misc) || tl_bytes_u16e(&b, &size) || size<8 ) break;
+    b.i = iStart;
+    if( tl_bytes_sub(&b, size, &e) ) break;
+    tl_bytes_skip(&e, 8);
+    if( perf_buildid_entry(p, misc, e) ) return TL_ENOMEM;
+  }
+  return TL_OK;
+}
+
 int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int64_t ts){
   TlBytes b = r->body;
   uint32_t pid, tid;
   uint64_t addr, len, pgoff;
   const char *z;
-  size_t n;
+  size_t n, nId;
+  const uint8_t *aId;
   int64_t iDso;
   PerfMap *m;
   if( r->type==PERF_FORK ){
@@ -79,7 +123,14 @@ int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int6
   if( r->type!=PERF_MMAP && r->type!=PERF_MMAP2 ) return TL_OK;
   if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &tid) || tl_bytes_u64e(&b, &addr)
    || tl_bytes_u64e(&b, &len) || tl_bytes_u64e(&b, &pgoff) ) return TL_OK;
-  if( r->type==PERF_MMAP2 && tl_bytes_skip(&b, 24 + 8) ) return TL_OK;   /* dev/ino or build id; prot, flags */
+  aId = 0;
+  nId = 0;
+  if( r->type==PERF_MMAP2 ){
+    /* dev/ino, or (misc 0x4000) the build id: size, 3 reserved, 20 bytes; prot, flags */
+    const uint8_t *a24;
+    if( tl_bytes_ptr(&b, 24, &a24) || tl_bytes_skip(&b, 8) ) return TL_OK;
+    if( (r->misc & 0x4000) && a24[0]>0 && a24[0]<=20 ){ aId = a24 + 4; nId = a24[0]; }
+  }
   if( tl_bytes_cstr(&b, &z, &n) ) return TL_OK;
   if( p->nMap>=PERF_MAX_MAPS ){
     if( !p->bMapCap ){
@@ -91,6 +142,10 @@ int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int6
   }
   iDso = dso_get(p, z, n);
   if( iDso<0 ) return TL_ENOMEM;
+  if( aId ){
+    memcpy(p->aDso[iDso].aBuildId, aId, nId);
+    p->aDso[iDso].nBuildId = (int)nId;
+  }
   if( p->nMap==p->nMapAlloc ){
     size_t nNew = p->nMapAlloc ? p->nMapAlloc*2 : 64;
     PerfMap *aNew = realloc(p->aMap, nNew*sizeof(PerfMap));
@@ -191,6 +246,53 @@ static uint32_t elf_symtab(const TlElf *e, int bDyn){
   return UINT32_MAX;
 }
 
+/* Close what dso_open opened for d. */
+static void dso_close_file(PerfDso *d){
+  tl_elf_free(&d->elf);
+  memset(&d->elf, 0, sizeof(d->elf));
+  tl_source_close(d->pSrc);
+  d->pSrc = 0;
+}
+
+/*
+** Open the ELF file of dso d, as perf finds it: with the build id the trace
+** recorded, the build-id cache first (buildid_dir=, else ~/.debug:
+** .build-id/xx/rest/elf, or .build-id/xx/rest in perf's older layout), then
+** the file at its path (under symfs=), used only if its own build id is
+** that one. 0 when d->elf is open.
+*/
+static int dso_open(TlTrace *pTrace, PerfDso *d, const char *zSymfs){
+  char zPath[4096], zWant[64], zHave[160];
+  int i;
+  if( d->nBuildId ){
+    const char *zCache = tl_opts_get(&pTrace->opts, "buildid_dir");
+    const char *zHome = getenv("HOME");
+    char zDefault[4096];
+    for(i=0; i<d->nBuildId; i++) snprintf(zWant + 2*i, 3, "%02x", d->aBuildId[i]);
+    if( zCache==0 && zHome
+     && (size_t)snprintf(zDefault, sizeof(zDefault), "%s/.debug", zHome) < sizeof(zDefault) ){
+      zCache = zDefault;
+    }
+    for(i=0; zCache && i<2; i++){
+      if( (size_t)snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", zCache, zWant, zWant+2,
+                           i==0 ? "/elf" : "") >= sizeof(zPath) ) continue;
+      if( elf_open(zPath, d->zName, &d->pSrc, &d->elf, pTrace)==0 ){
+        if( elf_build_id(&d->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ) return 0;
+        dso_close_file(d);
+      }
+    }
+  }
+  if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", zSymfs, d->zName) >= sizeof(zPath) ) return -1;
+  if( elf_open(zPath, d->zName, &d->pSrc, &d->elf, pTrace) ) return -1;
+  if( d->nBuildId && elf_build_id(&d->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)!=0 ){
+    tl_trace_warn(pTrace, d->zName, TL_NO_OFFSET,
+                  "%s has build id %s, the trace's is %s: its symbols are not used", zPath, zHave, zWant);
+    dso_close_file(d);
+    return -1;
+  }
+  return 0;
+}
+
 /* Read the symbols of dso d (once; the caller holds the trace lock). */
 static void dso_load(TlTrace *pTrace, PerfData *p, PerfDso *d){
   const char *zSymfs = tl_opts_get(&pTrace->opts, "symfs");
@@ -201,8 +303,7 @@ static void dso_load(TlTrace *pTrace, PerfData *p, PerfDso *d){
   d->eState = 2;
   if( zSymfs==0 ) zSymfs = "";
   if( d->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
-  if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", zSymfs, d->zName) >= sizeof(zPath) ) return;
-  if( elf_open(zPath, d->zName, &d->pSrc, &d->elf, pTrace) ) return;
+  if( dso_open(pTrace, d, zSymfs) ) return;
   pTab = &d->elf;
   iTab = elf_symtab(&d->elf, 0);
   if( iTab==UINT32_MAX ){
