@@ -26,7 +26,7 @@ override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
 LDLIBS_SO = -lzstd -lpthread -lm
 SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined
 
-CORE_SRC = src/bytes.c src/err.c src/str.c src/source.c src/opts.c src/map.c src/elf.c \
+CORE_SRC = src/bytes.c src/err.c src/str.c src/source.c src/opts.c src/map.c src/elf.c src/json.c \
            src/index.c src/trace.c src/formats.c \
            $(sort $(wildcard readers/*.c readers/*/*.c))
 SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
@@ -82,14 +82,19 @@ REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
 # The CTF stream target takes stream files (its metadata is fixed): its seeds
 # in tests/fuzz/ctf-stream/ and what `make fuzz` saved for it.
 CTF_STREAM_DIRS = $(wildcard tests/fuzz/ctf-stream/ build-fuzz/corpus-ctf-stream/)
+# The CTF 2 metadata target takes metadata files.
+CTF2_META_DIRS = $(wildcard tests/fuzz/ctf2-meta/ build-fuzz/corpus-ctf2-meta/)
 FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
 $(BUILD)/replay: $(BUILD)/tests/fuzz/fuzz_trace.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-ctf-stream: $(BUILD)/tests/fuzz/fuzz_ctf_stream.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
-replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream
+$(BUILD)/replay-ctf2-meta: $(BUILD)/tests/fuzz/fuzz_ctf2_meta.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
+	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -134,6 +139,12 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-ctf-stream
 	build-fuzz/fuzz_ctf_stream -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 \
 	  -dict=tests/fuzz/ctf.dict build-fuzz/corpus-ctf-stream tests/fuzz/ctf-stream
+	@echo "fuzz: ctf2-meta ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_ctf2_meta \
+	  tests/fuzz/fuzz_ctf2_meta.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-ctf2-meta
+	build-fuzz/fuzz_ctf2_meta -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 \
+	  -dict=tests/fuzz/ctf2-meta.dict build-fuzz/corpus-ctf2-meta tests/fuzz/ctf2-meta
 
 bench:
 	@echo "bench: no benchmarks yet"

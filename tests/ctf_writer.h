@@ -65,6 +65,9 @@ int ctfw_save(const CtfW*, const char *zDir, const char *zName, size_t nBytes);
   "  event.context := struct { int32_t _vtid; int32_t _vpid; };\n" \
   "};\n"
 
+/* Trace A (tests/test_ctf.c), written once into the test directory: its path. */
+const char *tl_test_ctf_dir_a(void);
+
 /* Trace A's event classes. */
 #define CTF_META_A_EVENTS \
   "event { name = \"tick\"; id = 0; stream_id = 0; fields := struct { uint32_t seq; string msg; }; };\n" \

@@ -114,6 +114,11 @@ static void ctf_write_a(const char *zDir){
   }
 }
 
+static const char *ctf_dir_a(void);
+const char *tl_test_ctf_dir_a(void){
+  return ctf_dir_a();
+}
+
 static const char *ctf_dir_a(void){
   static char zDir[512];
   if( zDir[0]==0 ){

@@ -26,6 +26,7 @@
 #include "ctf/ctf_value.h"
 #include "ctf/tsdl.h"
 #include "ctf/tsdl_parse.h"
+#include "ctf/ctf2_meta.h"
 
 #define CTF_MAX_DEPTH    16           /* directory levels searched for traces */
 #define CTF_MAX_TRACES   4096         /* traces below one path */
@@ -206,6 +207,32 @@ static int ctf_fix_align(TlCtfField *f, int nDepth){
   return f->eKind==TL_CTF_VARIANT ? 1 : f->nAlign;
 }
 
+/* CTF 1.8: the packet header and context fields' roles, by name (at any depth). */
+static void ctf_mark_pkt_roles(TlCtfField *f, int nDepth){
+  static const struct { const char *z; int eRole; } aName[] = {
+    { "magic", TL_CTF_ROLE_MAGIC }, { "stream_id", TL_CTF_ROLE_SC_ID },
+    { "stream_instance_id", TL_CTF_ROLE_STREAM_ID }, { "packet_size", TL_CTF_ROLE_PKT_SIZE },
+    { "content_size", TL_CTF_ROLE_CONTENT }, { "timestamp_begin", TL_CTF_ROLE_TS_BEGIN },
+    { "timestamp_end", TL_CTF_ROLE_TS_END }, { "events_discarded", TL_CTF_ROLE_DISCARDED },
+    { "packet_seq_num", TL_CTF_ROLE_SEQ },
+  };
+  int i;
+  size_t k;
+  if( f==0 || nDepth>80 ) return;
+  for(i=0; i<f->nMember; i++){
+    TlCtfField *m = f->aMember[i].pType;
+    const char *z = f->aMember[i].zName;
+    if( z[0]=='_' ) z++;
+    if( m->eKind==TL_CTF_INT || m->eKind==TL_CTF_ENUM ){
+      for(k=0; k<sizeof(aName)/sizeof(aName[0]); k++){
+        if( strcmp(z, aName[k].z)==0 ) m->eRole = aName[k].eRole;
+      }
+    }
+    ctf_mark_pkt_roles(m, nDepth+1);
+  }
+  ctf_mark_pkt_roles(f->pElem, nDepth+1);
+}
+
 /* Mark the id and clock fields of an event header (at any depth). */
 static void ctf_mark_roles(TlCtfField *f, int nDepth){
   int i;
@@ -228,12 +255,16 @@ static void ctf_model_prepare(TlCtfModel *m){
   int i, j;
   if( m->nStream>1 ) qsort(m->aStream, (size_t)m->nStream, sizeof(*m->aStream), ctf_cmp_sc);
   ctf_fix_align(m->pPktHeader, 0);
+  if( m->major==1 ) ctf_mark_pkt_roles(m->pPktHeader, 0);
   for(i=0; i<m->nStream; i++){
     TlCtfStreamClass *sc = &m->aStream[i];
     if( sc->nEvent>1 ) qsort(sc->aEvent, (size_t)sc->nEvent, sizeof(*sc->aEvent), ctf_cmp_ec);
     ctf_fix_align(sc->pPktContext, 0);
     ctf_fix_align(sc->pEvHeader, 0);
-    ctf_mark_roles(sc->pEvHeader, 0);
+    if( m->major==1 ){               /* CTF 2 states its roles */
+      ctf_mark_pkt_roles(sc->pPktContext, 0);
+      ctf_mark_roles(sc->pEvHeader, 0);
+    }
     ctf_fix_align(sc->pEvContext, 0);
     for(j=0; j<sc->nEvent; j++){
       ctf_fix_align(sc->aEvent[j].pContext, 0);
@@ -245,19 +276,20 @@ static void ctf_model_prepare(TlCtfModel *m){
 /* --------------------------------------------------------------- packets */
 
 /*
-** The integer field named zName in the scope rooted at node iRoot, at any
-** depth, the last decoded one winning (as for the event header's id); 1
-** if there is one.
+** The integer field of role eRole (or, eRole 0, named zName) in the scope
+** rooted at node iRoot, at any depth, the last decoded one winning (as for
+** the event header's id); 1 if there is one.
 */
-static int ctf_member_u(const TlCtfDec *d, int iRoot, const char *zName, uint64_t *pV){
+static int ctf_member_u(const TlCtfDec *d, int iRoot, int eRole, const char *zName, uint64_t *pV){
   uint32_t i, end;
   int bFound = 0;
   if( iRoot<0 ) return 0;
   end = (uint32_t)iRoot + d->aVal[iRoot].nSub;
   for(i=(uint32_t)iRoot+1; i<end && i<d->nVal; i++){
     const TlCtfVal *v = &d->aVal[i];
-    if( v->zName && (v->pField->eKind==TL_CTF_INT || v->pField->eKind==TL_CTF_ENUM)
-     && strcmp(v->zName, zName)==0 ){
+    int k = v->pField->eKind;
+    if( (k==TL_CTF_INT || k==TL_CTF_ENUM || k==TL_CTF_VARINT)
+     && (eRole ? v->pField->eRole==eRole : (v->zName && strcmp(v->zName, zName)==0)) ){
       *pV = v->v.u;
       bFound = 1;
     }
@@ -282,14 +314,15 @@ static int ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *p
   rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_PKT_HEADER, m->pPktHeader, pErr);
   if( rc ) return rc;
   r = d->aRoot[TL_CTF_SCOPE_PKT_HEADER];
-  if( ctf_member_u(d, r, "magic", &v) && v!=CTF_PKT_MAGIC ){
+  /* CTF 2: yactfr reads packets whose magic number differs (pass-dt-aliases) */
+  if( m->major==1 && ctf_member_u(d, r, TL_CTF_ROLE_MAGIC, 0, &v) && v!=CTF_PKT_MAGIC ){
     return tl_err_set(pErr, TL_ECORRUPT, iOff,
                       "packet magic 0x%llx, expected 0xc1fc1fc1", (unsigned long long)v);
   }
   /* The packet's uuid is not checked against the trace's: babeltrace2 and
   ** yactfr read packets whose uuid differs (babeltrace's intersection
   ** traces, yactfr's pass-diff-uuid). */
-  if( ctf_member_u(d, r, "stream_id", &v) ){
+  if( ctf_member_u(d, r, TL_CTF_ROLE_SC_ID, 0, &v) ){
     pk->pSC = ctf_stream_class(m, v);
     if( pk->pSC==0 ){
       return tl_err_set(pErr, TL_ECORRUPT, iOff,
@@ -303,7 +336,7 @@ static int ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *p
                       "packet header without stream_id in a trace of %d stream classes",
                       m->nStream);
   }
-  pk->bInst = ctf_member_u(d, r, "stream_instance_id", &pk->iInst);
+  pk->bInst = ctf_member_u(d, r, TL_CTF_ROLE_STREAM_ID, 0, &pk->iInst);
   if( pk->pSC ){
     pk->iSC = (int)(pk->pSC - m->aStream);
     pk->iClock = pTr->aScClock ? pTr->aScClock[pk->iSC] : -1;
@@ -312,9 +345,9 @@ static int ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *p
   if( rc ) return rc;
   r = d->aRoot[TL_CTF_SCOPE_PKT_CONTEXT];
   pk->nBits = (nFile - iOff)*8;
-  if( ctf_member_u(d, r, "packet_size", &v) ) pk->nBits = v;
+  if( ctf_member_u(d, r, TL_CTF_ROLE_PKT_SIZE, 0, &v) ) pk->nBits = v;
   pk->nContent = pk->nBits;
-  if( ctf_member_u(d, r, "content_size", &v) ) pk->nContent = v;
+  if( ctf_member_u(d, r, TL_CTF_ROLE_CONTENT, 0, &v) ) pk->nContent = v;
   if( pk->nBits%8 || pk->nContent > pk->nBits || pk->nBits==0 ){
     return tl_err_set(pErr, TL_ECORRUPT, iOff,
                       "packet_size %llu bits, content_size %llu bits: expected a whole"
@@ -326,11 +359,11 @@ static int ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *p
                       "packet header and context (%llu bits) are larger than content_size %llu",
                       (unsigned long long)d->bits.iBit, (unsigned long long)pk->nContent);
   }
-  pk->bTsBegin = ctf_member_u(d, r, "timestamp_begin", &pk->tsBegin);
-  pk->bTsEnd = ctf_member_u(d, r, "timestamp_end", &pk->tsEnd);
-  pk->bDisc = ctf_member_u(d, r, "events_discarded", &pk->nDisc);
-  pk->bSeq = ctf_member_u(d, r, "packet_seq_num", &pk->iSeq);
-  pk->bCpu = ctf_member_u(d, r, "cpu_id", &pk->iCpu);
+  pk->bTsBegin = ctf_member_u(d, r, TL_CTF_ROLE_TS_BEGIN, 0, &pk->tsBegin);
+  pk->bTsEnd = ctf_member_u(d, r, TL_CTF_ROLE_TS_END, 0, &pk->tsEnd);
+  pk->bDisc = ctf_member_u(d, r, TL_CTF_ROLE_DISCARDED, 0, &pk->nDisc);
+  pk->bSeq = ctf_member_u(d, r, TL_CTF_ROLE_SEQ, 0, &pk->iSeq);
+  pk->bCpu = ctf_member_u(d, r, 0, "cpu_id", &pk->iCpu);
   return TL_OK;
 }
 
@@ -601,24 +634,24 @@ static int ctf_load_metadata(CtfTr *pTr, const TlSource *pMem, TlErr *pErr){
     tl_win_init(&w, pMem ? pMem : pSrc);
     rc = tl_win_get(&w, 0, (size_t)(pMem ? pMem : pSrc)->nSize, TL_LE, &b, pErr);
   }
-  if( rc==TL_OK && tl_tsdl_sniff(b.a, b.n)==0 ){
-    if( b.n>0 && b.a[0]==0x1e ){
-      rc = tl_err_set(pErr, TL_EUNSUPPORTED, 0,
-                      "CTF 2 (JSON) metadata: this reader reads CTF 1.8");
-    }else{
-      rc = tl_err_set(pErr, TL_ECORRUPT, 0,
-                      "expected CTF metadata (\"/* CTF 1.8\" text or a metadata packet)");
-    }
+  if( rc==TL_OK && tl_tsdl_sniff(b.a, b.n)==0 && !(b.n>0 && b.a[0]==0x1e) ){
+    rc = tl_err_set(pErr, TL_ECORRUPT, 0,
+                    "expected CTF metadata (\"/* CTF 1.8\" text, a JSON text sequence or a metadata packet)");
   }
   if( rc==TL_OK ) rc = tl_tsdl_text(b.a, b.n, &text, pErr);
   if( rc==TL_OK && text.bErr ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   if( rc==TL_OK ){
-    rc = tl_tsdl_parse(text.z ? text.z : "", text.n, &pTr->m, pErr);
-    if( rc==TL_OK && pTr->m.major!=1 ){
-      tl_ctf_model_free(&pTr->m);
-      rc = tl_err_set(pErr, TL_EUNSUPPORTED, TL_NO_OFFSET,
-                      "the metadata says CTF %d.%d; this reader reads CTF 1.8",
-                      pTr->m.major, pTr->m.minor);
+    /* CTF 2: a JSON text sequence (plain, or the content of metadata packets) */
+    if( text.n>0 && text.z[0]==0x1e ){
+      rc = tl_ctf2_parse(text.z, text.n, &pTr->m, pErr);
+    }else{
+      rc = tl_tsdl_parse(text.z ? text.z : "", text.n, &pTr->m, pErr);
+      if( rc==TL_OK && pTr->m.major!=1 ){
+        tl_ctf_model_free(&pTr->m);
+        rc = tl_err_set(pErr, TL_EUNSUPPORTED, TL_NO_OFFSET,
+                        "the metadata says CTF %d.%d; this reader reads CTF 1.8 and CTF 2",
+                        pTr->m.major, pTr->m.minor);
+      }
     }
     if( rc==TL_OK ){
       int i;
@@ -824,7 +857,7 @@ static int ctfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   if( n>0 && a[0]==0x1e ){
     const char *zBase = strrchr(zPath, '/');
     zBase = zBase ? zBase+1 : zPath;
-    return strcmp(zBase, "metadata")==0 ? 60 : 0;   /* CTF 2: rejected clearly at open */
+    return strcmp(zBase, "metadata")==0 ? 95 : 0;   /* CTF 2 */
   }
   switch( tl_tsdl_sniff(a, n) ){
     case 2: return 95;
@@ -1260,6 +1293,7 @@ static int ctf_event_types_next(CtfScan *pScan, TlRow *pRow){
           tl_json_key(s, "trace"); tl_json_strz(s, pTr->zRel);
           if( ec->logLevel!=INT64_MIN ){ tl_json_key(s, "loglevel"); tl_json_int(s, ec->logLevel); }
           if( ec->zEmfUri ){ tl_json_key(s, "emf_uri"); tl_json_strz(s, ec->zEmfUri); }
+          if( ec->zUserAttrs ){ tl_json_key(s, "user_attributes"); tl_str_appendz(s, ec->zUserAttrs); }
           tl_json_key(s, "context"); ctf_schema_json(s, ec->pContext, 0);
           tl_json_key(s, "fields"); ctf_schema_json(s, ec->pPayload, 0);
           tl_json_obj_end(s);

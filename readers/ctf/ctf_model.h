@@ -2,9 +2,8 @@
 ** ctf_model.h: the format-neutral CTF trace model.
 **
 ** Both metadata front ends produce this model: the TSDL parser (CTF 1.8)
-** and, later, a JSON fragment parser (CTF 2). The stream decoder only
-** reads the model, never TSDL text or JSON. The TSDL parser
-** (tsdl_parse.c) fills it; the decoder is not written yet.
+** and the JSON fragment parser (CTF 2, ctf2_meta.c). The stream decoder
+** only reads the model, never TSDL text or JSON.
 **
 ** Field classes form a tree. Each node is owned by exactly one parent (a
 ** typealias or typedef is copied where it is used), so freeing the tree is
@@ -25,6 +24,9 @@
 #define TL_CTF_VARIANT   6        /* one option chosen by an enum tag */
 #define TL_CTF_ARRAY     7        /* fixed length */
 #define TL_CTF_SEQUENCE  8        /* length from an earlier integer field */
+#define TL_CTF_VARINT    9        /* CTF 2: LEB128 integer (bSigned: signed LEB128) */
+#define TL_CTF_BLOB      10       /* CTF 2: bytes, nLen of them or ref's value */
+#define TL_CTF_OPTIONAL  11       /* CTF 2: pElem present when the selector says so */
 
 /* Byte order of a field: TL_LE/TL_BE from bytes.h; native = the trace's. */
 
@@ -32,6 +34,17 @@
 #define TL_CTF_ROLE_NONE  0
 #define TL_CTF_ROLE_ID    1       /* event class id (the last one decoded wins) */
 #define TL_CTF_ROLE_CLOCK 2       /* updates the stream's clock */
+/* Packet header and context roles (CTF 2 states them; CTF 1.8 names them). */
+#define TL_CTF_ROLE_MAGIC      3  /* magic */
+#define TL_CTF_ROLE_SC_ID      4  /* stream_id: the data stream class */
+#define TL_CTF_ROLE_STREAM_ID  5  /* stream_instance_id */
+#define TL_CTF_ROLE_PKT_SIZE   6  /* packet_size (bits) */
+#define TL_CTF_ROLE_CONTENT    7  /* content_size (bits) */
+#define TL_CTF_ROLE_TS_BEGIN   8  /* timestamp_begin */
+#define TL_CTF_ROLE_TS_END     9  /* timestamp_end */
+#define TL_CTF_ROLE_DISCARDED 10  /* events_discarded */
+#define TL_CTF_ROLE_SEQ       11  /* packet_seq_num */
+#define TL_CTF_ROLE_UUID      12  /* the trace's uuid (a blob or byte array) */
 
 /* Dynamic scopes, the roots a field reference can start from. */
 #define TL_CTF_SCOPE_PKT_HEADER    0
@@ -68,6 +81,8 @@ struct TlCtfRange {
 struct TlCtfMember {
   char *zName;
   TlCtfField *pType;
+  int nRange;                     /* CTF 2 variant option: selector values */
+  TlCtfRange *aRange;             /* that choose it (labels NULL) */
 };
 
 struct TlCtfField {
@@ -93,6 +108,15 @@ struct TlCtfField {
   /* TL_CTF_ARRAY, TL_CTF_SEQUENCE */
   uint64_t nLen;                  /* TL_CTF_ARRAY element count */
   TlCtfField *pElem;
+  /* CTF 2 */
+  int bBool;                      /* TL_CTF_INT: a boolean */
+  int bFlags;                     /* TL_CTF_INT: a bit map (aRange: bit ranges by flag) */
+  int bRevBits;                   /* bit order opposite to the byte order's */
+  int nCharBytes;                 /* TL_CTF_STRING: 1 (UTF-8), 2 (UTF-16), 4 (UTF-32); bo */
+  int eLength;                    /* TL_CTF_STRING/BLOB: 0 NUL-terminated, 1 nLen, 2 ref */
+  int bSelRanges;                 /* VARIANT/OPTIONAL: chosen by integer ranges */
+  int nSelRange;                  /* TL_CTF_OPTIONAL: selector values that enable it */
+  TlCtfRange *aSelRange;
 };
 
 typedef struct TlCtfClock TlCtfClock;
@@ -112,6 +136,7 @@ struct TlCtfEventClass {
   char *zName;
   int64_t logLevel;               /* INT64_MIN if absent */
   char *zEmfUri;                  /* model.emf.uri, or NULL */
+  char *zUserAttrs;               /* CTF 2 user attributes as JSON text, or NULL */
   TlCtfField *pContext;           /* event.context or NULL */
   TlCtfField *pPayload;           /* event.fields or NULL */
 };
@@ -128,7 +153,7 @@ struct TlCtfStreamClass {
 
 typedef struct TlCtfModel TlCtfModel;
 struct TlCtfModel {
-  int major, minor;               /* 1.8 for TSDL */
+  int major, minor;               /* 1.8 for TSDL, 2.0 for JSON */
   int bo;                         /* trace byte order */
   uint8_t aUuid[16];
   int bUuid;

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
+
 #define RENDER_MAX_DEPTH 200      /* deeper values print as "..." */
 
 /* A string escaped as babeltrace2 escapes it, in double quotes. */
@@ -91,6 +93,54 @@ static void render_int(TlStr *p, const TlCtfField *f, uint64_t u){
   }
 }
 
+/*
+** A CTF 2 string node's text as UTF-8: UTF-16 or UTF-32 code units are
+** converted (an unpaired surrogate or a value beyond U+10FFFF becomes
+** U+FFFD); UTF-8 is used as it is. Returns the bytes in *pz, *pn.
+*/
+static void string_utf8(const TlCtfVal *v, TlStr *pTmp, const char **pz, size_t *pn){
+  const TlCtfField *f = v->pField;
+  const uint8_t *a = (const uint8_t*)v->z;
+  size_t k, w = (size_t)(f->nCharBytes>1 ? f->nCharBytes : 1);
+  if( w==1 || a==0 ){ *pz = v->z ? v->z : ""; *pn = v->n; return; }
+  tl_str_reset(pTmp);
+  tl_str_append(pTmp, "", 0);
+  for(k=0; k+w<=v->n; k+=w){
+    uint32_t c;
+    char z[4];
+    size_t n;
+    if( w==2 ){
+      c = f->bo==TL_BE ? (uint32_t)a[k]<<8 | a[k+1] : (uint32_t)a[k+1]<<8 | a[k];
+      if( c>=0xD800 && c<=0xDBFF && k+4<=v->n ){
+        uint32_t lo = f->bo==TL_BE ? (uint32_t)a[k+2]<<8 | a[k+3] : (uint32_t)a[k+3]<<8 | a[k+2];
+        if( lo>=0xDC00 && lo<=0xDFFF ){ c = 0x10000 + ((c - 0xD800)<<10) + (lo - 0xDC00); k += 2; }
+      }
+    }else{
+      c = f->bo==TL_BE ? (uint32_t)a[k]<<24 | (uint32_t)a[k+1]<<16 | (uint32_t)a[k+2]<<8 | a[k+3]
+                       : (uint32_t)a[k+3]<<24 | (uint32_t)a[k+2]<<16 | (uint32_t)a[k+1]<<8 | a[k];
+    }
+    if( (c>=0xD800 && c<=0xDFFF) || c>0x10FFFF ) c = 0xFFFD;
+    if( c<0x80 ){ z[0] = (char)c; n = 1; }
+    else if( c<0x800 ){ z[0] = (char)(0xC0 | c>>6); z[1] = (char)(0x80 | (c & 63)); n = 2; }
+    else if( c<0x10000 ){ z[0] = (char)(0xE0 | c>>12); z[1] = (char)(0x80 | (c>>6 & 63)); z[2] = (char)(0x80 | (c & 63)); n = 3; }
+    else{ z[0] = (char)(0xF0 | c>>18); z[1] = (char)(0x80 | (c>>12 & 63)); z[2] = (char)(0x80 | (c>>6 & 63)); z[3] = (char)(0x80 | (c & 63)); n = 4; }
+    tl_str_append(pTmp, z, n);
+  }
+  *pz = pTmp->z ? pTmp->z : "";
+  *pn = pTmp->n;
+}
+
+/* A string node through xOut (quoted text or JSON), as UTF-8. */
+static void string_out(TlStr *p, const TlCtfVal *v, void (*xOut)(TlStr*, const char*, size_t)){
+  TlStr tmp;
+  const char *z;
+  size_t n;
+  tl_str_init(&tmp);
+  string_utf8(v, &tmp, &z, &n);
+  xOut(p, z, n);
+  tl_str_free(&tmp);
+}
+
 /* Does enum range r hold value u of class f? */
 static int range_has(const TlCtfField *f, const TlCtfRange *r, uint64_t u){
   if( f->bSigned ) return (int64_t)u >= (int64_t)r->lo && (int64_t)u <= (int64_t)r->hi;
@@ -108,7 +158,20 @@ static uint32_t render_text(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth)
   }
   switch( f->eKind ){
     case TL_CTF_INT:
+      if( f->bBool ) tl_str_appendz(p, v->v.u ? "true" : "false");
+      else render_int(p, f, v->v.u);
+      break;
+    case TL_CTF_VARINT:
       render_int(p, f, v->v.u);
+      break;
+    case TL_CTF_BLOB: {
+      size_t k;
+      for(k=0; k<v->n; k++) tl_str_appendf(p, "%02x", (unsigned char)v->z[k]);
+      break;
+    }
+    case TL_CTF_OPTIONAL:
+      if( i+1<end ) render_text(p, a, i+1, nDepth+1);
+      else tl_str_appendz(p, "<none>");
       break;
     case TL_CTF_ENUM: {
       int k, n = 0;
@@ -128,7 +191,7 @@ static uint32_t render_text(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth)
       tl_str_appendf(p, "%g", v->v.d);
       break;
     case TL_CTF_STRING:
-      render_string(p, v->z, v->n);
+      string_out(p, v, render_string);
       break;
     case TL_CTF_STRUCT: {
       int n = 0;
@@ -175,6 +238,9 @@ static int render_hidden(const TlCtfVal *v){
     "events_discarded", "packet_seq_num",
   };
   size_t k;
+  int r = v->pField->eRole;
+  if( r==TL_CTF_ROLE_TS_BEGIN || r==TL_CTF_ROLE_TS_END || r==TL_CTF_ROLE_CONTENT
+   || r==TL_CTF_ROLE_PKT_SIZE || r==TL_CTF_ROLE_DISCARDED || r==TL_CTF_ROLE_SEQ ) return 1;
   if( v->zName==0 ) return 0;
   if( v->pField->eKind!=TL_CTF_INT && v->pField->eKind!=TL_CTF_ENUM ) return 0;
   for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
@@ -237,7 +303,18 @@ static uint32_t render_json(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth)
   }
   switch( f->eKind ){
     case TL_CTF_INT:
+      if( f->bBool ) tl_json_bool(p, v->v.u!=0);
+      else json_integer(p, f, v);
+      break;
+    case TL_CTF_VARINT:
       json_integer(p, f, v);
+      break;
+    case TL_CTF_BLOB:
+      tl_json_hex(p, (const uint8_t*)v->z, v->n);
+      break;
+    case TL_CTF_OPTIONAL:
+      if( i+1<end ) render_json(p, a, i+1, nDepth+1);
+      else tl_json_null(p);
       break;
     case TL_CTF_ENUM: {
       int k;
@@ -257,7 +334,7 @@ static uint32_t render_json(TlStr *p, const TlCtfVal *a, uint32_t i, int nDepth)
       tl_json_double(p, v->v.d);
       break;
     case TL_CTF_STRING:
-      tl_json_str(p, v->z, v->n);
+      string_out(p, v, tl_json_str);
       break;
     case TL_CTF_STRUCT:
       tl_json_obj_begin(p);

@@ -135,6 +135,13 @@ static int64_t dec_ref(const TlCtfDec *d, const TlCtfRef *r){
       if( c<0 ) return -1;
       f = d->aVal[c].pField;
     }
+    while( f->eKind==TL_CTF_OPTIONAL ){
+      /* CTF 2: into an optional's field, when it is there */
+      if( d->aVal[c].iOpt==0 ) return -1;
+      c++;
+      if( (uint32_t)c>=d->nVal ) return -1;
+      f = d->aVal[c].pField;
+    }
     if( f->eKind==TL_CTF_VARIANT && j==-1 ){
       /* into the chosen option (a struct), at its index in the list after -1 */
       int iOpt = (int)d->aVal[c].iOpt;
@@ -188,6 +195,120 @@ static int dec_variant_opt(const TlCtfField *f, const TlCtfField *pTag, uint64_t
 
 static int dec_field(TlCtfDec*, const TlCtfField*, const char*, TlErr*);
 
+/* Is node t an integer (or boolean) a selector or length can be read from? */
+static int dec_is_intval(const TlCtfDec *d, int64_t t){
+  int k;
+  if( t<0 ) return 0;
+  k = d->aVal[t].pField->eKind;
+  return k==TL_CTF_INT || k==TL_CTF_ENUM || k==TL_CTF_VARINT;
+}
+
+/* Does value v fall in one of ranges a[0..n) (signed or not)? */
+static int dec_in_ranges(const TlCtfRange *a, int n, int bSigned, uint64_t v){
+  int i;
+  for(i=0; i<n; i++){
+    if( bSigned ? ((int64_t)v >= (int64_t)a[i].lo && (int64_t)v <= (int64_t)a[i].hi)
+                : (v >= a[i].lo && v <= a[i].hi) ) return 1;
+  }
+  return 0;
+}
+
+/* A length from reference r (a sequence, or a CTF 2 dynamic string or BLOB). */
+static int dec_length(TlCtfDec *d, const TlCtfRef *r, const char *zWhat, const char *zName,
+                      uint64_t *pN, TlErr *pErr){
+  int64_t t = dec_ref(d, r);
+  if( !dec_is_intval(d, t) ){
+    return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                      "the length of %s %s is not available", zWhat, zName ? zName : "");
+  }
+  if( d->aVal[t].pField->bSigned && d->aVal[t].v.i < 0 ){
+    return tl_err_set(pErr, TL_ECORRUPT, dec_off(d), "%s %s has a negative length", zWhat, zName ? zName : "");
+  }
+  *pN = d->aVal[t].v.u;
+  return TL_OK;
+}
+
+/* Reverse the low n bits of v. */
+static uint64_t dec_rev_bits(uint64_t v, unsigned n){
+  uint64_t r = 0;
+  unsigned k;
+  for(k=0; k<n; k++){ r = (r << 1) | (v & 1); v >>= 1; }
+  return r;
+}
+
+/*
+** CTF 2 strings: NUL-terminated (a NUL code unit of nCharBytes bytes ends
+** it), or nLen / a length field's value in bytes. The node keeps the bytes
+** up to the first NUL unit; renderers convert UTF-16/32 to UTF-8.
+*/
+static int dec_string2(TlCtfDec *d, uint32_t i, const TlCtfField *f, const char *zName, TlErr *pErr){
+  TlCtfBits *b = &d->bits;
+  const uint8_t *a;
+  uint64_t nMax, n = 0, k;
+  unsigned w = (unsigned)(f->nCharBytes>0 ? f->nCharBytes : 1);
+  if( tl_ctf_bits_align(b, 8) ) return dec_past_end(d, pErr, "string", zName);
+  a = b->a + b->iBit/8;
+  nMax = (b->nBitEnd - b->iBit)/8;
+  if( f->eLength==0 ){
+    for(k=0; ; k+=w){
+      unsigned j, bZero = 1;
+      if( nMax - k < w || k>=nMax ) return dec_past_end(d, pErr, "string", zName);
+      for(j=0; j<w; j++) if( a[k+j] ) bZero = 0;
+      if( bZero ) break;
+    }
+    d->aVal[i].z = (const char*)a;
+    d->aVal[i].n = (size_t)k;
+    b->iBit += (k + w)*8;
+    return TL_OK;
+  }
+  if( f->eLength==1 ) n = f->nLen;
+  else{
+    int rc = dec_length(d, &f->ref, "string", zName, &n, pErr);
+    if( rc ) return rc;
+  }
+  if( n > nMax ) return dec_past_end(d, pErr, "string", zName);
+  for(k=0; k+w<=n; k+=w){
+    unsigned j, bZero = 1;
+    for(j=0; j<w; j++) if( a[k+j] ) bZero = 0;
+    if( bZero ) break;
+  }
+  d->aVal[i].z = (const char*)a;
+  d->aVal[i].n = (size_t)(k < n ? k : n);
+  b->iBit += n*8;
+  return TL_OK;
+}
+
+/* LEB128: at most 10 bytes, and the value must fit 64 bits. */
+static int dec_varint(TlCtfDec *d, uint32_t i, const TlCtfField *f, const char *zName, TlErr *pErr){
+  TlCtfBits *b = &d->bits;
+  uint64_t v = 0;
+  unsigned k, nShift = 0;
+  if( tl_ctf_bits_align(b, 8) ) return dec_past_end(d, pErr, "variable-length integer", zName);
+  for(k=0; ; k++){
+    uint8_t x;
+    if( b->nBitEnd - b->iBit < 8 ) return dec_past_end(d, pErr, "variable-length integer", zName);
+    if( k>=10 ){
+      return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                        "variable-length integer %s is longer than 10 bytes", zName ? zName : "");
+    }
+    x = b->a[b->iBit/8];
+    b->iBit += 8;
+    /* the 10th byte holds bit 63 only: 0 or 1 unsigned, 0 or 0x7f signed */
+    if( nShift==63 && (f->bSigned ? ((x & 0x7f)!=0 && (x & 0x7f)!=0x7f) : (x & 0x7e)!=0) ){
+      return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                        "variable-length integer %s does not fit 64 bits", zName ? zName : "");
+    }
+    if( nShift<64 ) v |= (uint64_t)(x & 0x7f) << nShift;
+    nShift += 7;
+    if( !(x & 0x80) ){
+      if( f->bSigned && nShift<64 && (x & 0x40) ) v |= ~(uint64_t)0 << nShift;
+      break;
+    }
+  }
+  d->aVal[i].v.u = v;
+  return TL_OK;
+}
+
 /* An array or sequence of n elements at node i. */
 static int dec_array(TlCtfDec *d, uint32_t i, const TlCtfField *f, uint64_t n, TlErr *pErr){
   const TlCtfField *e = f->pElem;
@@ -238,6 +359,7 @@ static int dec_field(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr 
       if( tl_ctf_bits_uint(b, (unsigned)f->nAlign, (unsigned)f->nBits, f->bo, &v) ){
         return dec_past_end(d, pErr, "integer", zName);
       }
+      if( f->bRevBits ) v = dec_rev_bits(v, (unsigned)f->nBits);
       if( f->bSigned && f->nBits<64 && ((v >> (f->nBits-1)) & 1) ) v |= ~(uint64_t)0 << f->nBits;
       d->aVal[i].v.u = v;
       break;
@@ -248,10 +370,38 @@ static int dec_field(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr 
       }
       break;
     case TL_CTF_STRING:
-      if( tl_ctf_bits_string(b, &d->aVal[i].z, &d->aVal[i].n) ){
+      if( f->eLength || f->nCharBytes>1 ){
+        rc = dec_string2(d, (uint32_t)i, f, zName, pErr);
+      }else if( tl_ctf_bits_string(b, &d->aVal[i].z, &d->aVal[i].n) ){
         return dec_past_end(d, pErr, "string", zName);
       }
       break;
+    case TL_CTF_VARINT:
+      rc = dec_varint(d, (uint32_t)i, f, zName, pErr);
+      break;
+    case TL_CTF_BLOB: {
+      uint64_t n = f->nLen;
+      if( f->eLength==2 && (rc = dec_length(d, &f->ref, "BLOB", zName, &n, pErr))!=TL_OK ) return rc;
+      if( tl_ctf_bits_align(b, 8) || n > (b->nBitEnd - b->iBit)/8 ) return dec_past_end(d, pErr, "BLOB", zName);
+      d->aVal[i].z = (const char*)b->a + b->iBit/8;
+      d->aVal[i].n = (size_t)n;
+      d->aVal[i].v.u = n;
+      b->iBit += n*8;
+      break;
+    }
+    case TL_CTF_OPTIONAL: {
+      int64_t t = dec_ref(d, &f->ref);
+      int bOn;
+      if( !dec_is_intval(d, t) ){
+        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                          "the selector of optional %s is not available", zName ? zName : "");
+      }
+      bOn = f->bSelRanges ? dec_in_ranges(f->aSelRange, f->nSelRange, d->aVal[t].pField->bSigned, d->aVal[t].v.u)
+                          : d->aVal[t].v.u!=0;
+      d->aVal[i].iOpt = (uint32_t)bOn;
+      if( bOn ) rc = dec_field(d, f->pElem, 0, pErr);
+      break;
+    }
     case TL_CTF_STRUCT:
       if( tl_ctf_bits_align(b, (unsigned)f->nAlign) ) return dec_past_end(d, pErr, "struct", zName);
       for(j=0; j<f->nMember && rc==TL_OK; j++){
@@ -260,6 +410,25 @@ static int dec_field(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr 
       break;
     case TL_CTF_VARIANT: {
       int64_t t = dec_ref(d, &f->ref);
+      if( f->bSelRanges ){
+        /* CTF 2: the option whose selector ranges hold the value */
+        if( !dec_is_intval(d, t) ){
+          return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                            "the selector of variant %s is not available", zName ? zName : "");
+        }
+        for(j=0; j<f->nMember; j++){
+          if( dec_in_ranges(f->aMember[j].aRange, f->aMember[j].nRange,
+                            d->aVal[t].pField->bSigned, d->aVal[t].v.u) ) break;
+        }
+        if( j>=f->nMember ){
+          return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
+                            "variant %s: selector value %lld selects no option",
+                            zName ? zName : "", (long long)d->aVal[t].v.i);
+        }
+        d->aVal[i].iOpt = (uint32_t)j;
+        rc = dec_field(d, f->aMember[j].pType, f->aMember[j].zName, pErr);
+        break;
+      }
       if( t<0 || d->aVal[t].pField->eKind!=TL_CTF_ENUM ){
         return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
                           "the tag of variant %s is not available", zName ? zName : "");
@@ -278,16 +447,9 @@ static int dec_field(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr 
       rc = dec_array(d, (uint32_t)i, f, f->nLen, pErr);
       break;
     case TL_CTF_SEQUENCE: {
-      int64_t t = dec_ref(d, &f->ref);
-      if( t<0 || (d->aVal[t].pField->eKind!=TL_CTF_INT && d->aVal[t].pField->eKind!=TL_CTF_ENUM) ){
-        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
-                          "the length of sequence %s is not available", zName ? zName : "");
-      }
-      if( d->aVal[t].pField->bSigned && d->aVal[t].v.i < 0 ){
-        return tl_err_set(pErr, TL_ECORRUPT, dec_off(d),
-                          "sequence %s has a negative length", zName ? zName : "");
-      }
-      rc = dec_array(d, (uint32_t)i, f, d->aVal[t].v.u, pErr);
+      uint64_t n;
+      rc = dec_length(d, &f->ref, "sequence", zName, &n, pErr);
+      if( rc==TL_OK ) rc = dec_array(d, (uint32_t)i, f, n, pErr);
       break;
     }
     default:

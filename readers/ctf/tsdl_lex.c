@@ -63,9 +63,9 @@ int tl_tsdl_text(const uint8_t *a, size_t n, TlStr *pOut, TlErr *pErr){
       return tl_err_set(pErr, TL_EUNSUPPORTED, iStart,
                         "compressed, encrypted or checksummed metadata packet");
     }
-    if( major!=1 || minor!=8 ){
+    if( !(major==1 && minor==8) && !(major==2 && minor==0) ){
       return tl_err_set(pErr, TL_EUNSUPPORTED, iStart,
-                        "metadata packet version %u.%u, expected 1.8", major, minor);
+                        "metadata packet version %u.%u, expected 1.8 or 2.0", major, minor);
     }
     if( (nContent%8)!=0 || (nPacket%8)!=0 || nContent>nPacket
      || nContent/8<TL_CTF_META_HDR ){

@@ -70,11 +70,15 @@ void tl_ctf_field_free(TlCtfField *f){
   for(i=0; i<f->nRange; i++) free(f->aRange[i].zLabel);
   free(f->aRange);
   for(i=0; i<f->nMember; i++){
+    int k;
     free(f->aMember[i].zName);
     tl_ctf_field_free(f->aMember[i].pType);
+    for(k=0; k<f->aMember[i].nRange; k++) free(f->aMember[i].aRange[k].zLabel);
+    free(f->aMember[i].aRange);
   }
   free(f->aMember);
   free(f->ref.aPath);
+  free(f->aSelRange);
   tl_ctf_field_free(f->pElem);
   free(f);
 }
@@ -435,6 +439,7 @@ static int tsdl_struct_members(TsdlParse *p, TlCtfField *f){
         if( a==0 ) rc = tsdl_oom(p);
         else{
           f->aMember = a;
+          memset(&a[f->nMember], 0, sizeof(TlCtfMember));
           a[f->nMember].zName = tsdl_dup(name.z, name.n);
           a[f->nMember].pType = m;
           f->nMember++;
@@ -1109,6 +1114,7 @@ static int tsdl_block(TsdlParse *p, int eBlock){
     a = realloc(s->aEvent, sizeof(TlCtfEventClass)*(size_t)(s->nEvent+1));
     if( a==0 ){ rc = tsdl_oom(p); goto out; }
     s->aEvent = a;
+    memset(&a[s->nEvent], 0, sizeof(TlCtfEventClass));
     a[s->nEvent].id = bId ? id : 0;
     a[s->nEvent].zName = zName;
     a[s->nEvent].logLevel = logLevel;
@@ -1142,6 +1148,7 @@ void tl_ctf_model_free(TlCtfModel *m){
     for(j=0; j<s->nEvent; j++){
       free(s->aEvent[j].zName);
       free(s->aEvent[j].zEmfUri);
+      free(s->aEvent[j].zUserAttrs);
       tl_ctf_field_free(s->aEvent[j].pContext);
       tl_ctf_field_free(s->aEvent[j].pPayload);
     }

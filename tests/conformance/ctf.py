@@ -247,6 +247,58 @@ def run_babeltrace(make_db, peer, have_bt2):
                 shutil.rmtree(tmp)
 
 
+TWIN_SQL = ("SELECT ts, cpu, name, args, text FROM events(?) ORDER BY ts, cpu, name, args")
+
+
+def ctf2_twin(make_db, peer, rel, d, root):
+    """A CTF 2 trace made from a CTF 1.8 one (Trace Compass's CTF2-7.0-NAME
+    from babeltrace's succeed/NAME): the same rows, value for value. The
+    one without a twin (CTF2-vl-ints, yactfr's pass-vl-ints) must give
+    expect.txt's values."""
+    name = os.path.basename(d)
+    db = make_db()
+    try:
+        got = db.execute(TWIN_SQL, (d,)).fetchall()
+    except Exception as e:
+        return rel, False, "error: %s" % e
+    if name.startswith("CTF2-7.0-"):
+        twin = os.path.join(peer, CTF, "babeltrace", "ctf-traces", "succeed", name[len("CTF2-7.0-"):])
+        if not os.path.isdir(twin):
+            return rel, None, "no CTF 1.8 twin in the peer traces"
+        want = db.execute(TWIN_SQL, (twin,)).fetchall()
+        same_data = all(
+            os.path.exists(os.path.join(twin, f)) and
+            open(os.path.join(d, f), "rb").read() == open(os.path.join(twin, f), "rb").read()
+            for f in os.listdir(d) if f != "metadata" and os.path.isfile(os.path.join(d, f)))
+        if not same_data:
+            # the data stream files differ (debug-info's conversion changed a
+            # path string): time, CPU and event names must still agree
+            got = [r[:3] for r in got]
+            want = [r[:3] for r in want]
+        et_sql = "SELECT name, args ->> '$.loglevel' FROM event_types(?) ORDER BY 1, 2"
+        if db.execute(et_sql, (d,)).fetchall() != db.execute(et_sql, (twin,)).fetchall():
+            return rel, False, "event classes (names, log levels) differ from the CTF 1.8 twin's"
+        if got != want:
+            bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            return rel, False, "%d rows, the CTF 1.8 twin %d; row %d: %r vs %r" % (
+                len(got), len(want), bad, got[bad] if bad < len(got) else None,
+                want[bad] if bad < len(want) else None)
+        return rel, True, "%d rows equal the CTF 1.8 twin's (%s)" % (
+            len(got), "ts, cpu, name, args, text" if same_data else "ts, cpu, name: the data files differ")
+    exp_dir = os.path.join(peer, CTF, "yactfr", "ctf-2", "pass-" + name[len("CTF2-"):])
+    if os.path.exists(os.path.join(exp_dir, "expect.txt")):
+        want, _ = yactfr_expect(os.path.join(exp_dir, "expect.txt"), name)
+        exp = [(e["name"], e[5] + e[4] + e[3]) for e in want]
+        ours = []
+        for row in got:
+            vals = []
+            flatten(json.loads(row[3]), vals)
+            ours.append((row[2], vals))
+        ok = len(ours) == len(exp) and all(same_event(g, e) for g, e in zip(ours, exp))
+        return rel, ok, "%d events, values %s yactfr's expect.txt" % (len(ours), "equal" if ok else "differ from")
+    return rel, None, "no reference for this CTF 2 trace"
+
+
 def run_simple(make_db, peer, origin, have_bt2):
     root = os.path.join(peer, CTF, origin)
     if not os.path.isdir(root):
@@ -257,7 +309,7 @@ def run_simple(make_db, peer, origin, have_bt2):
     for d in trace_dirs(root):
         rel = os.path.relpath(d, peer)
         if is_ctf2(d):
-            yield rel, None, "CTF 2 metadata: tracelite reads CTF 1.8 only so far"
+            yield ctf2_twin(make_db, peer, rel, d, root)
             continue
         if not have_bt2:
             yield rel, None, "babeltrace2 is not installed"
@@ -285,11 +337,18 @@ def run_simple(make_db, peer, origin, have_bt2):
             yield rel, False, "%d events + %d discarded, the MANIFEST says %d" % (n, disc, want)
 
 
-def yactfr_expect(path):
+def yactfr_expect(path, case=""):
     """Per event record of expect.txt: (class name, leaf values in the order
-    payload, event context, stream event context); and the error line."""
+    payload, event context, stream event context); and the error line.
+    Strings are decoded by the encoding the case's name says (utf-16le, ...);
+    BLOBs are their bytes in hex; booleans True/False; bit maps their value."""
     events, cur, scope, stack, err = [], None, None, [], None
     strbuf = None
+    blob = None
+    enc = "utf-8"
+    for e in ("utf-16be", "utf-16le", "utf-32be", "utf-32le"):
+        if e in case:
+            enc = e
     for raw in open(path, encoding="utf-8", errors="surrogateescape"):
         line = raw.rstrip("\n")
         m = re.match(r"^\s*\d+\s+(.*)$", line)
@@ -307,6 +366,8 @@ def yactfr_expect(path):
                 scope = int(tag[3:])
             if re.match(r"^(NTS|SLS|DLS)\b", tag):
                 strbuf = b""
+            if re.match(r"^(SLB|DLB)\b", tag):
+                blob = ""
             stack.append(tag)
             continue
         if el == "}":
@@ -315,20 +376,40 @@ def yactfr_expect(path):
                 events.append(cur)
                 cur = None
             elif re.match(r"^(NTS|SLS|DLS)\b", tag) and cur is not None and scope in (3, 4, 5):
-                cur[scope].append(strbuf.split(b"\0")[0].decode("utf-8", "surrogateescape"))
+                w = {"utf-8": 1, "utf-16be": 2, "utf-16le": 2, "utf-32be": 4, "utf-32le": 4}[enc]
+                units = [strbuf[k:k + w] for k in range(0, len(strbuf) - w + 1, w)]
+                if bytes(w) in units:
+                    units = units[:units.index(bytes(w))]
+                cur[scope].append(b"".join(units).decode(enc, "surrogateescape"))
                 strbuf = None
+            elif re.match(r"^(SLB|DLB)\b", tag):
+                if cur is not None and scope in (3, 4, 5):
+                    cur[scope].append(blob)
+                blob = None
             elif tag.startswith("SC:"):
                 scope = None
             continue
         if el.startswith("ERI:") and cur is not None:
             cur["name"] = el.split(":#", 1)[1] if ":#" in el else None
             continue
+        if el.startswith("RD:") and blob is not None:
+            blob += el.split(":", 2)[2]
+            continue
         if el.startswith("RD:") and strbuf is not None:
             data = el.split(":", 2)[2]
             strbuf += re.sub(rb"\$([0-9A-Fa-f]{2})", lambda mm: bytes([int(mm.group(1), 16)]),
                              data.encode("utf-8", "surrogateescape"))
             continue
-        m2 = re.match(r"^(FLUI|FLSI|FLFPN|VLUI|VLSI):(?:[^:]*:)?(-?[0-9.e+naif-]+)$", el)
+        if cur is not None and scope in (3, 4, 5):
+            m3 = re.match(r"^FLB:(?:.*:)?(true|false)$", el)
+            if m3:
+                cur[scope].append(m3.group(1) == "true")
+                continue
+            m3 = re.match(r"^FLBM:(?:.*:)?(\d+):[^:]*$", el)
+            if m3:
+                cur[scope].append(int(m3.group(1)))
+                continue
+        m2 = re.match(r"^(FLUI|FLSI|FLFPN|VLUI|VLSI|FLBA):(?:.*:)?(-?[0-9.e+naif-]+)$", el)
         if m2 and cur is not None and scope in (3, 4, 5):
             v = m2.group(2)
             cur[scope].append(float(v) if m2.group(1) == "FLFPN" else int(v))
@@ -345,6 +426,8 @@ def flatten(v, out):
     elif isinstance(v, list):
         for x in v:
             flatten(x, out)
+    elif v is None:
+        pass                    # an optional that is not there: expect.txt shows nothing
     elif isinstance(v, str) and re.match(r"^\d{19,20}$", v):
         out.append(int(v))
     else:
@@ -366,7 +449,7 @@ def same_event(g, e):
 
 def run_yactfr(make_db, peer):
     root = os.path.join(peer, CTF, "yactfr")
-    for ver in ("ctf-1", "ctf-2"):
+    for ver in ("ctf-1", "ctf-2", "ctf-2/auto-translated"):
         base = os.path.join(root, ver)
         if not os.path.isdir(base):
             continue
@@ -375,10 +458,7 @@ def run_yactfr(make_db, peer):
             rel = os.path.relpath(d, peer)
             if not os.path.exists(os.path.join(d, "metadata")):
                 continue
-            if ver == "ctf-2":
-                yield rel, None, "CTF 2 metadata: tracelite reads CTF 1.8 only so far"
-                continue
-            want, errline = yactfr_expect(os.path.join(d, "expect.txt"))
+            want, errline = yactfr_expect(os.path.join(d, "expect.txt"), case)
             tmp = tempfile.mkdtemp(prefix="tl-yactfr-")
             try:
                 for f in ("metadata", "stream"):
