@@ -84,6 +84,11 @@ REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
 CTF_STREAM_DIRS = $(wildcard tests/fuzz/ctf-stream/ build-fuzz/corpus-ctf-stream/)
 # The CTF 2 metadata target takes metadata files.
 CTF2_META_DIRS = $(wildcard tests/fuzz/ctf2-meta/ build-fuzz/corpus-ctf2-meta/)
+# The ELF target takes binaries: the XRay test maps and the perf symbol test's program.
+ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite-sym/symprog) \
+            $(wildcard build-fuzz/corpus-elf/)
+# The SQL target takes trace files of any format.
+SQL_SEEDS = $(wildcard testdata/cpel/ testdata/perf/ testdata/xray/ build-fuzz/corpus-sql/)
 FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
 $(BUILD)/replay: $(BUILD)/tests/fuzz/fuzz_trace.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
@@ -91,10 +96,17 @@ $(BUILD)/replay-ctf-stream: $(BUILD)/tests/fuzz/fuzz_ctf_stream.o $(FUZZ_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-ctf2-meta: $(BUILD)/tests/fuzz/fuzz_ctf2_meta.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
-replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta
+$(BUILD)/replay-elf: $(BUILD)/tests/fuzz/fuzz_elf.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+# SQL through the extension linked in (SQLITE_CORE: direct calls, no loading).
+$(BUILD)/replay-sql: tests/fuzz/fuzz_sql.c $(SQL_SRC) $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -DSQLITE_CORE -o $@ $^ -lsqlite3 $(LDLIBS_SO)
+replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
+	$(BUILD)/replay-elf $(ELF_SEEDS)
+	$(BUILD)/replay-sql $(SQL_SEEDS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -145,6 +157,17 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-ctf2-meta
 	build-fuzz/fuzz_ctf2_meta -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 \
 	  -dict=tests/fuzz/ctf2-meta.dict build-fuzz/corpus-ctf2-meta tests/fuzz/ctf2-meta
+	@echo "fuzz: elf ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_elf tests/fuzz/fuzz_elf.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-elf build-fuzz/seeds-elf
+	@cp $(filter-out build-fuzz/%,$(ELF_SEEDS)) build-fuzz/seeds-elf/
+	build-fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-elf build-fuzz/seeds-elf
+	@echo "fuzz: sql ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DSQLITE_CORE -o build-fuzz/fuzz_sql tests/fuzz/fuzz_sql.c \
+	  $(SQL_SRC) $(CORE_SRC) -lsqlite3 $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-sql
+	build-fuzz/fuzz_sql -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build-fuzz/corpus-sql \
+	  testdata/cpel testdata/perf testdata/xray
 
 bench:
 	@echo "bench: no benchmarks yet"

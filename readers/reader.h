@@ -135,6 +135,14 @@ struct TlTrace {
 };
 
 /*
+** The max_memory= option (MiB, every format; default
+** TL_DEFAULT_MAX_MEMORY_MB) in bytes: the ceiling for what one query holds
+** decoded at once (CTF field buffers, a perf compressed record's output).
+*/
+#define TL_DEFAULT_MAX_MEMORY_MB 256
+uint64_t tl_trace_max_memory(const TlTrace*);
+
+/*
 ** Record a warning about the trace (a cut-short file, skipped records).
 ** Thread-safe; identical warnings are kept once; at most 1000 are kept.
 ** zFile names the file within a multi-file trace, or NULL.

@@ -16,7 +16,7 @@
 #define TL_WARN_MAX  1000         /* warnings kept per trace */
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
 
-const char *const tl_common_options[] = { "format", 0 };
+const char *const tl_common_options[] = { "format", "max_memory", 0 };
 
 typedef struct TraceWarn TraceWarn;
 struct TraceWarn {
@@ -608,4 +608,13 @@ void tl_query_close(TlQuery *q){
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   free(q->zTmp);
   free(q);
+}
+
+uint64_t tl_trace_max_memory(const TlTrace *p){
+  const char *z = tl_opts_get(&p->opts, "max_memory");
+  uint64_t v = 0;
+  if( z==0 || z[0]==0 ) return (uint64_t)TL_DEFAULT_MAX_MEMORY_MB << 20;
+  for(; *z>='0' && *z<='9' && v < ((uint64_t)1<<40); z++) v = v*10 + (uint64_t)(*z - '0');
+  if( v==0 ) v = 1;
+  return v << 20;
 }

@@ -359,9 +359,39 @@ static void ctf2_oversized_leb128(void **state){
   tl_test_db_close(db);
 }
 
+/* max_memory= caps what one query holds decoded: a clear error beyond it. */
+static void ctf2_max_memory_option(void **state){
+  static const char zMeta[] =
+    "\x1e{\"type\": \"preamble\", \"version\": 2}\x1e{\"type\": \"trace-class\"}\x1e{\"type\": \"data-stream-class\"}"
+    "\x1e{\"type\": \"event-record-class\", \"name\": \"big\", \"payload-field-class\": {\"type\": \"structure\","
+    " \"member-classes\": [{\"name\": \"n\", \"field-class\": " FLU(32, "little-endian") "},"
+    " {\"name\": \"a\", \"field-class\": {\"type\": \"dynamic-length-array\", \"length-field-location\": {\"path\": [\"n\"]},"
+    " \"element-field-class\": " FLU(8, "little-endian") "}}]}}";
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  char *zErr;
+  CtfW w;
+  int k;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf2-mem", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  ctfw_init(&w, 0);
+  ctfw_uint(&w, 8, 32, 100000);                 /* 100000 elements: several MiB of value nodes */
+  for(k=0; k<100000; k++) ctfw_uint(&w, 8, 8, (uint64_t)(k & 0xff));
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  assert_int_equal(tl_test_sql_int(db, "SELECT json_array_length(args, '$.a') FROM events(%Q)", zDir), 100000);
+  zErr = tl_test_sql_error(db, "SELECT json_array_length(args, '$.a') FROM events(%Q, 'max_memory=1')", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "more than 1 MiB of field buffers (max_memory=)"));
+  free(zErr);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(ctf2,
   cmocka_unit_test(ctf2_every_field_class),
   cmocka_unit_test(ctf2_twin_of_trace_a_reads_the_same),
   cmocka_unit_test(ctf2_metadata_errors),
   cmocka_unit_test(ctf2_oversized_leb128),
+  cmocka_unit_test(ctf2_max_memory_option),
 );

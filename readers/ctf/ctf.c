@@ -35,7 +35,6 @@
 #define CTF_HDR_WINDOW   ((size_t)1<<20) /* bytes read to index a packet header */
 #define CTF_PKT_MAGIC    0xC1FC1FC1u
 #define CTF_EV_BITS      28           /* rowid = packet << 28 | event in packet */
-#define CTF_SCAN_MAX_MEM ((uint64_t)256<<20) /* field buffers of one scan's streams */
 
 /* TlPacket.flags */
 #define CTF_PF_TSBEGIN   1            /* iAux holds timestamp_begin in cycles */
@@ -1121,7 +1120,7 @@ static int ctf_events_open(CtfScan *pScan){
     tl_win_init(&c->win, s->pSrc);
     tl_ctf_dec_init(&c->dec);
     c->dec.pnShared = &pScan->nDecBytes;
-    c->dec.nSharedMax = CTF_SCAN_MAX_MEM;
+    c->dec.nSharedMax = tl_trace_max_memory(t);
     c->iPkt = ctf_first_pkt(t, s, &pScan->f);
     c->iPktEnd = s->iPkt0 + s->nPkt;
     if( pScan->f.bRowid ){

@@ -80,7 +80,7 @@ static int64_t dec_node(TlCtfDec *d, const TlCtfField *f, const char *zName, TlE
       uint64_t nMore = sizeof(*a)*(uint64_t)(n - d->nAlloc);
       if( *d->pnShared + nMore > d->nSharedMax ){
         tl_err_set(pErr, TL_ENOMEM, dec_off(d),
-                   "decoding this trace's events needs more than %llu MiB of field buffers",
+                   "decoding this trace's events needs more than %llu MiB of field buffers (max_memory=)",
                    (unsigned long long)(d->nSharedMax>>20));
         return -1;
       }

@@ -246,6 +246,7 @@ struct PerfWalk {
   uint64_t iCont;                 /* offset of the container being read */
   uint32_t iInner;                /* records taken from it so far */
   int bMidFrame;                  /* the zstd stream stopped inside a frame */
+  uint64_t nMaxOut;               /* max_memory=: decompressed bytes held at once */
   TlErr *pErr;
 };
 

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERF_MAX_DECOMP ((size_t)256<<20)   /* decompressed bytes held at once */
 
 void perf_walk_init(PerfWalk *w, TlTrace *pTrace, int bo, uint64_t iStart,
                     uint64_t iEnd, TlErr *pErr){
@@ -26,6 +25,7 @@ void perf_walk_init(PerfWalk *w, TlTrace *pTrace, int bo, uint64_t iStart,
   w->iOff = iStart;
   w->iEnd = iEnd;
   w->pErr = pErr;
+  w->nMaxOut = tl_trace_max_memory(pTrace);
 }
 
 void perf_walk_free(PerfWalk *w){
@@ -62,9 +62,9 @@ static int walk_inflate(PerfWalk *w, const uint8_t *a, size_t n, uint64_t iOff){
     if( w->nAlloc - w->nOut < 65536 ){
       size_t nNew = w->nAlloc ? w->nAlloc*2 : 262144;
       uint8_t *aNew;
-      if( nNew>PERF_MAX_DECOMP ){
+      if( nNew>w->nMaxOut ){
         return tl_err_set(w->pErr, TL_ENOMEM, iOff,
-            "compressed record expands beyond %zu bytes", PERF_MAX_DECOMP);
+            "compressed record expands beyond %llu MiB (max_memory=)", (unsigned long long)(w->nMaxOut>>20));
       }
       aNew = realloc(w->aOut, nNew);
       if( aNew==0 ) return tl_err_set(w->pErr, TL_ENOMEM, iOff, "out of memory");
