@@ -91,18 +91,6 @@ static int jv_hex4(JvParse *p, uint32_t *pV){
   return TL_OK;
 }
 
-static size_t jv_utf8_put(char *z, uint32_t c){
-  if( c<0x80 ){ z[0] = (char)c; return 1; }
-  if( c<0x800 ){ z[0] = (char)(0xC0 | c>>6); z[1] = (char)(0x80 | (c & 63)); return 2; }
-  if( c<0x10000 ){
-    z[0] = (char)(0xE0 | c>>12); z[1] = (char)(0x80 | (c>>6 & 63)); z[2] = (char)(0x80 | (c & 63));
-    return 3;
-  }
-  z[0] = (char)(0xF0 | c>>18); z[1] = (char)(0x80 | (c>>12 & 63));
-  z[2] = (char)(0x80 | (c>>6 & 63)); z[3] = (char)(0x80 | (c & 63));
-  return 4;
-}
-
 /* Length of the valid UTF-8 sequence at z[0..n), or 0. */
 static size_t jv_utf8_len(const unsigned char *z, size_t n){
   uint32_t c;
@@ -165,7 +153,7 @@ static int jv_string(JvParse *p, const char **pz, size_t *pn){
             u = 0x10000 + ((u - 0xD800)<<10) + (lo - 0xDC00);
           }
           /* \uXXXX (6 bytes) or a pair (12) never decode to more bytes */
-          k += jv_utf8_put(zOut + k, u);
+          k += tl_utf8_put(zOut + k, u);
           break;
         }
         default:

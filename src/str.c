@@ -88,6 +88,18 @@ void tl_str_appendf(TlStr *p, const char *zFmt, ...){
 }
 
 /* Length of the valid UTF-8 sequence at z[0..n), or 0 if invalid. */
+size_t tl_utf8_put(char *z, uint32_t c){
+  if( c<0x80 ){ z[0] = (char)c; return 1; }
+  if( c<0x800 ){ z[0] = (char)(0xC0 | c>>6); z[1] = (char)(0x80 | (c & 63)); return 2; }
+  if( c<0x10000 ){
+    z[0] = (char)(0xE0 | c>>12); z[1] = (char)(0x80 | (c>>6 & 63)); z[2] = (char)(0x80 | (c & 63));
+    return 3;
+  }
+  z[0] = (char)(0xF0 | c>>18); z[1] = (char)(0x80 | (c>>12 & 63));
+  z[2] = (char)(0x80 | (c>>6 & 63)); z[3] = (char)(0x80 | (c & 63));
+  return 4;
+}
+
 static size_t utf8_len(const unsigned char *z, size_t n){
   unsigned c = z[0];
   size_t len, k;

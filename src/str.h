@@ -27,6 +27,9 @@ struct TlStr {
 /* A malloc'd NUL-terminated copy of the n bytes at z; NULL on OOM. */
 char *tl_strndup(const char *z, size_t n);
 
+/* Code point c (at most 0x10FFFF) as UTF-8 into z[0..4); the bytes written. */
+size_t tl_utf8_put(char *z, uint32_t c);
+
 void tl_str_init(TlStr*);
 void tl_str_reset(TlStr*);        /* empty it, keep the buffer */
 void tl_str_free(TlStr*);

@@ -120,10 +120,7 @@ static void string_utf8(const TlCtfVal *v, TlStr *pTmp, const char **pz, size_t 
                        : (uint32_t)a[k+3]<<24 | (uint32_t)a[k+2]<<16 | (uint32_t)a[k+1]<<8 | a[k];
     }
     if( (c>=0xD800 && c<=0xDFFF) || c>0x10FFFF ) c = 0xFFFD;
-    if( c<0x80 ){ z[0] = (char)c; n = 1; }
-    else if( c<0x800 ){ z[0] = (char)(0xC0 | c>>6); z[1] = (char)(0x80 | (c & 63)); n = 2; }
-    else if( c<0x10000 ){ z[0] = (char)(0xE0 | c>>12); z[1] = (char)(0x80 | (c>>6 & 63)); z[2] = (char)(0x80 | (c & 63)); n = 3; }
-    else{ z[0] = (char)(0xF0 | c>>18); z[1] = (char)(0x80 | (c>>12 & 63)); z[2] = (char)(0x80 | (c>>6 & 63)); z[3] = (char)(0x80 | (c & 63)); n = 4; }
+    n = tl_utf8_put(z, c);
     tl_str_append(pTmp, z, n);
   }
   *pz = pTmp->z ? pTmp->z : "";
