@@ -169,8 +169,11 @@ fuzz:
 	build-fuzz/fuzz_sql -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build-fuzz/corpus-sql \
 	  testdata/cpel testdata/perf testdata/xray
 
-bench:
-	@echo "bench: no benchmarks yet"
+# Traces recorded for the benchmark go here (kept between runs); BENCH_SCALE
+# (full, the default, or small) sizes them. See tests/bench/run.sh.
+BENCH_DATA ?= /tmp/tracelite-bench
+bench: $(SO) tracelite.so
+	BENCH_DATA='$(BENCH_DATA)' BENCH_SCALE='$(BENCH_SCALE)' sh tests/bench/run.sh
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz tracelite.so

@@ -1,0 +1,41 @@
+#!/bin/sh
+# run.sh: the benchmark (`make bench`). Checks the tools, records the traces
+# (record.sh, kept in $BENCH_DATA between runs) and prints the timing table
+# (bench.py). Run from the repository root after building tracelite.so, as
+# root on Debian 12.
+#   BENCH_DATA  where traces go (default /tmp/tracelite-bench)
+#   BENCH_SCALE full (default) or small (a few minutes in all)
+#   BENCH_RUNS  timed runs per command (default 5, at least 5)
+set -e
+export BENCH_DATA=${BENCH_DATA:-/tmp/tracelite-bench}
+export BENCH_SCALE=${BENCH_SCALE:-full}
+HERE=$(dirname "$0")
+
+if [ "$(id -u)" != 0 ]; then
+  echo "bench: run as root (perf record and the LTTng session daemon need it)" >&2
+  exit 1
+fi
+
+# command -> Debian package
+missing=
+for pair in perf:linux-perf lttng:lttng-tools lttng-sessiond:lttng-tools \
+    babeltrace2:babeltrace2 clang++:clang llvm-xray:llvm cc:gcc \
+    /usr/bin/time:time /usr/bin/sqlite3:sqlite3 python3:python3; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+done
+dpkg -s liblttng-ust-dev >/dev/null 2>&1 || missing="$missing liblttng-ust-dev"
+if [ -n "$missing" ]; then
+  echo "bench: installing missing packages:$missing" >&2
+  apt-get install -y $missing >&2 || {
+    echo "bench: please install:$missing" >&2; exit 1; }
+fi
+
+mkdir -p "$BENCH_DATA"
+echo "bench: recording ($BENCH_SCALE) into $BENCH_DATA" >&2
+paths=$("$HERE/record.sh")
+eval "$paths"
+echo "$paths" | sed 's/^/  /' >&2
+echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
+python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" \
+  --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --small testdata/perf/multi.data \
+  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
