@@ -243,6 +243,44 @@ static void parse_errors(void **state){
   }
 }
 
+/*
+** References that would point at themselves: a sequence whose length is
+** the sequence, a variant tagged by itself, a typedef or struct naming
+** itself. Each is refused when met (TSDL names must be defined before
+** use), so no cycle reaches the decoder. An alias chain that redefines a
+** name resolves once, when written, and ends at the integer.
+*/
+static void parse_self_references_are_rejected(void **state){
+  static const struct { const char *z; const char *zMsg; } a[] = {
+    { "event { fields := struct { integer { size = 8; } a[a]; }; };", "names no earlier field" },
+    { "event { fields := struct { variant <v> { string x; } v; }; };", "names no earlier field" },
+    { "typedef b a; event { fields := struct { a f; }; };", "unknown type 'b'" },
+    { "struct s { struct s x; }; event { fields := struct s; };", "undeclared struct 's'" },
+  };
+  static const char zChain[] =
+    "typealias integer { size = 8; } := a; typealias a := b; typealias b := a;\n"
+    "event { fields := struct { a f; b g; }; };\n";
+  TlCtfModel m;
+  TlErr e;
+  const TlCtfField *f;
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
+    tl_err_clear(&e);
+    assert_int_equal(tl_tsdl_parse(a[k].z, strlen(a[k].z), &m, &e), TL_ECORRUPT);
+    if( strstr(e.zMsg, a[k].zMsg)==0 ) fail_msg("case %d: %s", (int)k, e.zMsg);
+  }
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(zChain, strlen(zChain), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  f = m.aStream[0].aEvent[0].pPayload;
+  assert_int_equal(f->nMember, 2);
+  assert_int_equal(f->aMember[0].pType->eKind, TL_CTF_INT);
+  assert_int_equal(f->aMember[0].pType->nBits, 8);
+  assert_int_equal(f->aMember[1].pType->eKind, TL_CTF_INT);
+  assert_int_equal(f->aMember[1].pType->nBits, 8);
+  tl_ctf_model_free(&m);
+}
+
 static void parse_deep_nesting_is_an_error(void **state){
   TlCtfModel m;
   TlErr e;
@@ -363,5 +401,6 @@ TL_DEFINE_GROUP(ctf_parse,
   cmocka_unit_test(parse_multiword_alias_names),
   cmocka_unit_test(parse_errors),
   cmocka_unit_test(parse_deep_nesting_is_an_error),
+  cmocka_unit_test(parse_self_references_are_rejected),
   cmocka_unit_test(parse_prefixes_and_mutations_fail_cleanly),
 );
