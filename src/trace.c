@@ -5,12 +5,14 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
 #define TL_WARN_MAX  1000         /* warnings kept per trace */
@@ -156,12 +158,50 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
   return TL_OK;
 }
 
+/*
+** The index in tl_readers of the reader most confident that a[0..n) (the
+** head of the file zPath, or nothing when bDir) is its own, or -1.
+*/
+static int probe_best(const uint8_t *a, size_t n, const char *zPath, int bDir){
+  int i, iBest = -1, nBest = 0;
+  for(i=0; tl_readers[i]; i++){
+    int nConf = tl_readers[i]->xProbe(a, n, zPath, bDir);
+    if( nConf>nBest ){ nBest = nConf; iBest = i; }
+  }
+  return iBest;
+}
+
+const char *tl_trace_sniff(const char *zPath){
+  struct stat st;
+  uint8_t aHead[TL_PROBE_BYTES];
+  size_t nHead = 0;
+  int iBest, fd;
+  if( zPath==0 || stat(zPath, &st) ) return 0;
+  if( S_ISDIR(st.st_mode) ){
+    iBest = probe_best(0, 0, zPath, 1);
+  }else{
+    if( !S_ISREG(st.st_mode) ) return 0;  /* a FIFO would be consumed */
+    fd = open(zPath, O_RDONLY | O_CLOEXEC);
+    if( fd<0 ) return 0;
+    while( nHead<sizeof(aHead) ){
+      ssize_t nRead = read(fd, aHead+nHead, sizeof(aHead)-nHead);
+      if( nRead<0 && errno==EINTR ) continue;
+      if( nRead<=0 ) break;
+      nHead += (size_t)nRead;
+    }
+    close(fd);
+    if( nHead==0 ) return 0;
+    iBest = probe_best(aHead, nHead, zPath, 0);
+  }
+  return iBest<0 ? 0 : tl_readers[iBest]->zName;
+}
+
 /* Pick the reader: format= or the most confident probe. */
 static int choose_reader(TlTrace *p, TlErr *pErr){
   const char *zFormat = tl_opts_get(&p->opts, "format");
   const uint8_t *aHead = 0;
   size_t nHead = 0;
-  int i, iBest = -1, nBest = 0;
+  int iBest = -1;
   if( zFormat ){
     p->pReader = tl_reader_find(zFormat);
     if( p->pReader==0 ){
@@ -178,16 +218,10 @@ static int choose_reader(TlTrace *p, TlErr *pErr){
     if( rc ){ tl_win_free(&w); return rc; }
     aHead = b.a;
     nHead = b.n;
-    for(i=0; tl_readers[i]; i++){
-      int n = tl_readers[i]->xProbe(aHead, nHead, p->zPath, 0);
-      if( n>nBest ){ nBest = n; iBest = i; }
-    }
+    iBest = probe_best(aHead, nHead, p->zPath, 0);
     tl_win_free(&w);
   }else{
-    for(i=0; tl_readers[i]; i++){
-      int n = tl_readers[i]->xProbe(0, 0, p->zPath, 1);
-      if( n>nBest ){ nBest = n; iBest = i; }
-    }
+    iBest = probe_best(0, 0, p->zPath, 1);
   }
   if( iBest<0 ){
     if( p->pSrc && p->pSrc->nSize==0 ){
