@@ -14,11 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "progress.h"
+
 #define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
 #define TL_WARN_MAX  1000         /* warnings kept per trace */
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
 
-const char *const tl_common_options[] = { "format", "max_memory", 0 };
+const char *const tl_common_options[] = { "format", "max_memory", "progress", 0 };
 
 typedef struct TraceWarn TraceWarn;
 struct TraceWarn {
@@ -138,7 +140,7 @@ static void trace_free(TlTrace *p){
 
 /* Check every option key against the common and the readers' lists. */
 static int check_options(const TlOpts *pOpts, TlErr *pErr){
-  int i, j, k;
+  int i, j, k, eMode;
   for(i=0; i<pOpts->n; i++){
     int bKnown = 0;
     const char *zKey = pOpts->azKey[i];
@@ -154,6 +156,10 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
     if( !bKnown ){
       return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "unknown option \"%s\"", zKey);
     }
+  }
+  if( tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode) ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "progress=%s: expected auto, on or off", tl_opts_get(pOpts, "progress"));
   }
   return TL_OK;
 }
@@ -287,7 +293,16 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   rc = choose_reader(p, pErr);
   if( rc ) goto open_error;
   p->mOrdered = p->pReader->mOrdered;
-  rc = p->pReader->xOpen(p, pErr);
+  {
+    TlProgress prog, *pPrev;
+    int eMode = TL_PROGRESS_OFF;
+    if( !pMemSrc ) tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode);
+    pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath,
+        eMode==TL_PROGRESS_OFF ? 0 : p->pSrc ? p->pSrc->nSize : tl_path_size(zPath));
+    rc = p->pReader->xOpen(p, pErr);
+    if( rc==TL_OK ) prog.nDone = prog.nTotal;   /* headers and trailers too */
+    tl_progress_end(&prog, pPrev);
+  }
   if( rc ) goto open_error;
   if( p->nEventsHint==0 ){
     uint64_t n = tl_index_events(&p->index);
@@ -499,6 +514,8 @@ struct TlQuery {
   TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
   TlErr err;                      /* built-in tables' error */
   char *zTmp;                     /* built-in tables: text of the current row */
+  TlProgress progress;            /* the scan's progress report */
+  int bProgress;                  /* progress is begun (ended at close) */
 };
 
 int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
@@ -514,7 +531,27 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   q->filter = *pFilter;
   tl_err_clear(&q->err);
   if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
+    /* The scan reports the packets it decodes (tl_packet_note_read), out
+    ** of all the index holds, while xScanOpen and tl_query_next run. */
+    TlProgress *pPrev = 0;
+    int eMode = TL_PROGRESS_OFF;
+    tl_progress_mode(tl_opts_get(&pTrace->opts, "progress"), &eMode);
+    if( eMode!=TL_PROGRESS_OFF ){
+      uint64_t nTotal = 0;
+      size_t k;
+      for(k=0; k<pTrace->index.n; k++) nTotal += pTrace->index.a[k].nSize;
+      pPrev = tl_progress_begin(&q->progress, eMode, "scanning", pTrace->zPath, nTotal);
+      q->bProgress = 1;
+    }
     rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
+    if( q->bProgress ){
+      if( rc==TL_OK ){
+        tl_progress_swap(pPrev);    /* current again while tl_query_next runs */
+      }else{
+        tl_progress_end(&q->progress, pPrev);
+        q->bProgress = 0;
+      }
+    }
     if( rc==TL_DONE ){ q->pScan = 0; q->i = SIZE_MAX; rc = TL_OK; }
     if( rc ){ free(q); return rc; }
   }
@@ -629,6 +666,13 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   for(j=0; j<TL_MAX_NCOL; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
   pRow->iRowid = 0;
+  if( q->bProgress ){
+    TlProgress *pPrev = tl_progress_swap(&q->progress);
+    int rc = q->pTrace->pReader->xScanNext(q->pScan, pRow);
+    tl_progress_swap(pPrev);
+    if( rc!=TL_ROW ){ tl_progress_end(&q->progress, pPrev); q->bProgress = 0; }
+    return rc;
+  }
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
 }
 
@@ -639,6 +683,10 @@ const TlErr *tl_query_err(TlQuery *q){
 
 void tl_query_close(TlQuery *q){
   if( q==0 ) return;
+  if( q->bProgress ){             /* a scan stopped early (LIMIT) */
+    TlProgress *pPrev = tl_progress_swap(&q->progress);
+    tl_progress_end(&q->progress, pPrev);
+  }
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   free(q->zTmp);
   free(q);

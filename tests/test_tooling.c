@@ -8,6 +8,7 @@
 */
 #include "tltest.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -461,6 +462,73 @@ static void trace_files_join_attached_database(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- progress= ----------------------------------------------------------- */
+
+/*
+** Run zSql with stderr sent to a file; return what was written there
+** (malloc'd, "" when nothing).
+*/
+static char *stderr_of(sqlite3 *db, const char *zSql){
+  char zPath[512];
+  char *z;
+  int fdSave, fd;
+  snprintf(zPath, sizeof(zPath), "%s/stderr.txt", tl_test_tmpdir());
+  fflush(stderr);
+  fdSave = dup(2);
+  fd = open(zPath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  assert_true(fdSave>=0 && fd>=0);
+  dup2(fd, 2);
+  close(fd);
+  z = tl_test_sql_rows(db, "%s", zSql);
+  fflush(stderr);
+  dup2(fdSave, 2);
+  close(fdSave);
+  free(z);
+  z = tl_test_read_file(zPath, 0);
+  assert_non_null(z);
+  return z;
+}
+
+/*
+** progress=on reports the index build and the scan with the file's size as
+** the total; off and auto (stderr is not a terminal here) say nothing.
+*/
+static void progress_on_reports_index_and_scan_on_stderr(void **state){
+  sqlite3 *db = tl_test_db();
+  char zWant[128];
+  char *z;
+  size_t nFile = 0;
+  free(tl_test_read_file(TD "perf/multi.data", &nFile));
+  (void)state;
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/multi.data', 'progress=on')");
+  /* the index build: every byte of the file, then the scan of the data */
+  snprintf(zWant, sizeof(zWant), "tracelite: indexing multi.data: %.1f KiB of %.1f KiB (100%%)",
+           (double)nFile/1024.0, (double)nFile/1024.0);
+  assert_non_null(strstr(z, zWant));
+  assert_non_null(strstr(z, ", done in "));
+  assert_non_null(strstr(z, "tracelite: scanning multi.data: "));
+  free(z);
+  /* a CTF directory: its total is the bytes of the files beneath it */
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "ctf/ust-pid', 'progress=on')");
+  snprintf(zWant, sizeof(zWant), "tracelite: indexing ust-pid: ");
+  assert_non_null(strstr(z, zWant));
+  free(z);
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/zstd.data', 'progress=off')");
+  assert_string_equal(z, "");
+  free(z);
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/switch.data')");
+  assert_string_equal(z, "");
+  free(z);
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/switch.data', 'progress=auto')");
+  assert_string_equal(z, "");
+  free(z);
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" TD "perf/switch.data', 'progress=yes')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "progress=yes: expected auto, on or off"));
+  free(z);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_perf_counts_equal_perf_script),
   cmocka_unit_test(chrome_events_ctf_counts_equal_babeltrace2),
@@ -470,4 +538,5 @@ TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(trace_files_join_counts_every_format),
   cmocka_unit_test(trace_files_columns),
   cmocka_unit_test(trace_files_join_attached_database),
+  cmocka_unit_test(progress_on_reports_index_and_scan_on_stderr),
 );

@@ -22,12 +22,12 @@
 SQLITE_EXTENSION_INIT3
 
 #include <assert.h>
-#include <dirent.h>
 #include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "progress.h"
 #include "trace.h"
 #include "vtab_util.h"
 
@@ -37,8 +37,6 @@ SQLITE_EXTENSION_INIT3
 #define TF_COL_MTIME   3
 #define TF_COL_FORMAT  4
 #define TF_COL_PATTERN 5
-
-#define TF_DIR_DEPTH 16           /* levels of a directory counted for its size */
 
 typedef struct TfCursor TfCursor;
 struct TfCursor {
@@ -151,33 +149,6 @@ static int tfEof(sqlite3_vtab_cursor *cur){
   return !pCur->bGlob || pCur->i >= pCur->g.gl_pathc;
 }
 
-/*
-** Bytes of the regular files beneath directory zDir, nDepth levels deep at
-** most; symbolic links inside are not followed (a loop would never end).
-*/
-static sqlite3_int64 dir_size(const char *zDir, int nDepth){
-  sqlite3_int64 n = 0;
-  DIR *d;
-  struct dirent *e;
-  if( nDepth<=0 ) return 0;
-  d = opendir(zDir);
-  if( d==0 ) return 0;
-  while( (e = readdir(d))!=0 ){
-    struct stat st;
-    char *zPath;
-    if( strcmp(e->d_name, ".")==0 || strcmp(e->d_name, "..")==0 ) continue;
-    zPath = sqlite3_mprintf("%s/%s", zDir, e->d_name);
-    if( zPath==0 ) break;
-    if( lstat(zPath, &st)==0 ){
-      if( S_ISREG(st.st_mode) ) n += (sqlite3_int64)st.st_size;
-      else if( S_ISDIR(st.st_mode) ) n += dir_size(zPath, nDepth-1);
-    }
-    sqlite3_free(zPath);
-  }
-  closedir(d);
-  return n;
-}
-
 /* xColumn */
 static int tfColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
   TfCursor *pCur = (TfCursor*)cur;
@@ -203,7 +174,7 @@ static int tfColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
   switch( i ){
     case TF_COL_SIZE:
       sqlite3_result_int64(ctx, S_ISDIR(pCur->st.st_mode)
-          ? dir_size(zPath, TF_DIR_DEPTH) : (sqlite3_int64)pCur->st.st_size);
+          ? (sqlite3_int64)tl_path_size(zPath) : (sqlite3_int64)pCur->st.st_size);
       break;
     case TF_COL_KIND:
       sqlite3_result_text(ctx, S_ISREG(pCur->st.st_mode) ? "file"
