@@ -15,10 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "json.h"
 
 #define TD TL_TESTDATA_DIR "/"
+
+/*
+** Under AddressSanitizer the built tracelite.so needs the sanitizer runtime
+** loaded first, which the sqlite3 shell and python3 do not have: the tests
+** that load it into those programs run in `make test` only.
+*/
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define TL_OTHER_PROCESS_CAN_LOAD 0
+#else
+# define TL_OTHER_PROCESS_CAN_LOAD 1
+#endif
 #define SQL_DIR TL_TESTDATA_DIR "/../sql/"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -239,7 +251,7 @@ static void chrome_events_through_the_sqlite3_shell(void **state){
   char zOut[512], zCmd[2048];
   char *z;
   (void)state;
-  if( system("command -v sqlite3 >/dev/null 2>&1")!=0 ) skip();
+  if( !TL_OTHER_PROCESS_CAN_LOAD || system("command -v sqlite3 >/dev/null 2>&1")!=0 ) skip();
   snprintf(zOut, sizeof(zOut), "%s/chrome-shell.json", tl_test_tmpdir());
   snprintf(zCmd, sizeof(zCmd),
       "cd '" TL_TESTDATA_DIR "/..' && sqlite3 :memory: '.load " TL_BUILD_DIR "/tracelite'"
@@ -529,6 +541,151 @@ static void progress_on_reports_index_and_scan_on_stderr(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- examples/query.py ----------------------------------------------------- */
+
+/* Run examples/query.py (Debian's python3) with zArgs; its stdout, malloc'd. */
+static char *run_python(const char *zArgs){
+  char zCmd[2048];
+  char *zOut = 0;
+  size_t n = 0, nAlloc = 0;
+  FILE *f;
+  int c;
+  snprintf(zCmd, sizeof(zCmd), "'%s' '" TL_TESTDATA_DIR "/../examples/query.py'"
+           " --so '" TL_BUILD_DIR "/tracelite.so' %s", TL_PYTHON, zArgs);
+  f = popen(zCmd, "r");
+  assert_non_null(f);
+  while( (c = fgetc(f))!=EOF ){
+    if( n+2>nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 4096;
+      zOut = realloc(zOut, nAlloc);
+      assert_non_null(zOut);
+    }
+    zOut[n++] = (char)c;
+  }
+  if( pclose(f)!=0 ) fail_msg("python failed: %s", zCmd);
+  if( zOut==0 ) zOut = strdup("");
+  else zOut[n] = 0;
+  return zOut;
+}
+
+/*
+** The example's events per name on perf.data equal perf script's lines:
+** the count of each event, its first and last time (perf script prints
+** microseconds).
+*/
+static void python_example_counts_equal_perf_script(void **state){
+  static const char *const azEv[] = { "cpu-clock", "task-clock" };
+  char *zOut, *zScript, *zLine, *zSave = 0;
+  char zWant[256];
+  size_t k;
+  (void)state;
+  if( !TL_OTHER_PROCESS_CAN_LOAD || access(TL_PYTHON, X_OK)!=0 ) skip();
+  zOut = run_python("'" TD "perf/multi.data'");
+  for(k=0; k<2; k++){
+    long long nEv = 0, usFirst = -1, usLast = -1;
+    zScript = tl_test_read_file(TD "perf/multi.script.txt", 0);
+    assert_non_null(zScript);
+    for(zLine=strtok_r(zScript, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+      char zName[64];
+      long long sec, us, period;
+      const char *p = strchr(zLine, ']');
+      if( p==0 || sscanf(p+1, " %lld.%lld: %lld %63[^:]:", &sec, &us, &period, zName)!=4 ) continue;
+      if( strcmp(zName, azEv[k]) ) continue;
+      nEv++;
+      if( usFirst<0 ) usFirst = sec*1000000 + us;
+      usLast = sec*1000000 + us;
+    }
+    free(zScript);
+    assert_true(nEv>0);
+    /* ts is ns: its microseconds are what perf script shows */
+    snprintf(zWant, sizeof(zWant), TD "perf/multi.data\t%s\t%lld\t%lld", azEv[k], nEv, usFirst);
+    zLine = strstr(zOut, zWant);
+    if( zLine==0 ) fail_msg("want \"%s...\" in:\n%s", zWant, zOut);
+    zLine += strlen(zWant);
+    assert_true(zLine[0]>='0' && zLine[0]<='9' && zLine[3]=='\t');
+    assert_int_equal(atoll(zLine+4)/1000, usLast);
+  }
+  free(zOut);
+}
+
+/* The example's Chrome export: valid JSON with one event per babeltrace2 event. */
+static void python_example_exports_chrome_json(void **state){
+  char zPath[512], zArgs[1024];
+  char *z;
+  (void)state;
+  if( !TL_OTHER_PROCESS_CAN_LOAD || access(TL_PYTHON, X_OK)!=0 ) skip();
+  snprintf(zPath, sizeof(zPath), "%s/py-chrome.json", tl_test_tmpdir());
+  snprintf(zArgs, sizeof(zArgs), "--chrome '%s' '" TD "ctf/ust-multi'", zPath);
+  free(run_python(zArgs));
+  z = tl_test_read_file(zPath, 0);
+  assert_non_null(z);
+  check_instants(z, (int)counts_value(TD "ctf/ust-multi.counts.txt", "events"));
+  free(z);
+}
+
+/* ---- make install / uninstall ------------------------------------------------ */
+
+/* Mode bits of zPath, or -1 when it does not exist. */
+static int mode_of(const char *zPath){
+  struct stat st;
+  return stat(zPath, &st) ? -1 : (int)(st.st_mode & 07777);
+}
+
+/*
+** make install into a staging DESTDIR puts the extension in PREFIX/lib and
+** the sql/ library in PREFIX/share/tracelite/sql, usable from there; make
+** uninstall takes everything away again.
+*/
+static void make_install_and_uninstall_under_destdir(void **state){
+  char zDest[512], zCmd[2048], zPath[600];
+  char *z;
+  sqlite3 *db;
+  (void)state;
+  snprintf(zDest, sizeof(zDest), "%s/dest", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd),
+      "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '" TL_TESTDATA_DIR "/..'"
+      " BUILD='" TL_BUILD_NAME "' DESTDIR='%s' PREFIX=/opt/tl install >/dev/null", zDest);
+  assert_int_equal(system(zCmd), 0);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/lib/tracelite.so", zDest);
+  assert_int_equal(mode_of(zPath), 0755);
+  /* the installed extension loads and runs the installed sql/ files */
+  db = 0;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  sqlite3_enable_load_extension(db, 1);
+  assert_int_equal(sqlite3_load_extension(db, zPath, 0, 0), SQLITE_OK);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite/sql/chrome-events.sql", zDest);
+  assert_int_equal(mode_of(zPath), 0644);
+  z = tl_test_read_file(zPath, 0);
+  assert_non_null(z);
+  {
+    sqlite3_stmt *pStmt;
+    assert_int_equal(sqlite3_prepare_v2(db, z, -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@trace"),
+                      TD "ctf/ust-pid", -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(pStmt), SQLITE_ROW);
+    check_instants((const char*)sqlite3_column_text(pStmt, 0),
+                   (int)counts_value(TD "ctf/ust-pid.counts.txt", "events"));
+    sqlite3_finalize(pStmt);
+  }
+  free(z);
+  sqlite3_close(db);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite/sql/xray_account.sql", zDest);
+  assert_int_equal(mode_of(zPath), 0644);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite/examples/query.py", zDest);
+  assert_int_equal(mode_of(zPath), 0755);
+  /* uninstall: nothing of ours is left, the lib directory stays */
+  snprintf(zCmd, sizeof(zCmd),
+      "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '" TL_TESTDATA_DIR "/..'"
+      " BUILD='" TL_BUILD_NAME "' DESTDIR='%s' PREFIX=/opt/tl uninstall >/dev/null 2>&1", zDest);
+  assert_int_equal(system(zCmd), 0);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/lib/tracelite.so", zDest);
+  assert_int_equal(mode_of(zPath), -1);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite", zDest);
+  assert_int_equal(mode_of(zPath), -1);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/lib", zDest);
+  assert_true(mode_of(zPath)>=0);
+}
+
 TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_perf_counts_equal_perf_script),
   cmocka_unit_test(chrome_events_ctf_counts_equal_babeltrace2),
@@ -539,4 +696,7 @@ TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(trace_files_columns),
   cmocka_unit_test(trace_files_join_attached_database),
   cmocka_unit_test(progress_on_reports_index_and_scan_on_stderr),
+  cmocka_unit_test(python_example_counts_equal_perf_script),
+  cmocka_unit_test(python_example_exports_chrome_json),
+  cmocka_unit_test(make_install_and_uninstall_under_destdir),
 );
