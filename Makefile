@@ -7,7 +7,7 @@
 #   make conformance  compare with the reference tools' outputs on ../shared/peer-traces
 #   make fuzz       libFuzzer targets (clang), FUZZ_TIME seconds each
 #   make bench      benchmarks against the peer tools (see README)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=  (make uninstall removes it)
 
 CC       ?= cc
 CFLAGS   ?= -O2 -g
@@ -26,7 +26,7 @@ override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
 LDLIBS_SO = -lzstd -lpthread -lm
 SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined
 
-CORE_SRC = src/bytes.c src/err.c src/str.c src/source.c src/opts.c src/map.c src/elf.c src/json.c \
+CORE_SRC = src/bytes.c src/err.c src/str.c src/source.c src/opts.c src/map.c src/elf.c src/json.c src/progress.c \
            src/index.c src/trace.c src/formats.c \
            $(sort $(wildcard readers/*.c readers/*/*.c))
 SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
@@ -39,7 +39,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO      = $(BUILD)/tracelite.so
 TESTBIN = $(BUILD)/tltest
 
-.PHONY: all test check demo install clean fuzz bench conformance check-headers replay threads
+.PHONY: all test check demo install uninstall clean fuzz bench conformance check-headers replay threads
 
 all: $(SO) tracelite.so
 
@@ -55,7 +55,8 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%.o: override CFLAGS += -Wno-missing-prototypes \
     -DTL_TESTDATA_DIR='"$(CURDIR)/testdata"' -DTL_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
-    -DTL_PEER_DIR='"$(abspath $(PEER_TRACES))"'
+    -DTL_PEER_DIR='"$(abspath $(PEER_TRACES))"' -DTL_PYTHON='"$(PYTHON)"' \
+    -DTL_BUILD_NAME='"$(BUILD)"'
 
 $(TESTBIN): $(TEST_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ -lcmocka -lsqlite3 $(LDLIBS_SO)
@@ -118,10 +119,21 @@ demo:
 	$(MAKE) all
 	@sh tests/demo.sh ./tracelite.so
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/tracelite/sql
-	install -m 0755 $(SO) $(DESTDIR)$(PREFIX)/lib/tracelite.so
-	@for f in sql/*.sql; do [ -f "$$f" ] && install -m 0644 "$$f" $(DESTDIR)$(PREFIX)/share/tracelite/sql/ || true; done
+# The extension in LIBDIR; the sql/ library and the Python example in
+# DATADIR. DESTDIR is prepended to both (staged installs, packages).
+LIBDIR  ?= $(PREFIX)/lib
+DATADIR ?= $(PREFIX)/share/tracelite
+SQL_FILES = $(wildcard sql/*.sql)
+install: $(SO)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples
+	install -m 0755 $(SO) $(DESTDIR)$(LIBDIR)/tracelite.so
+	install -m 0644 $(SQL_FILES) $(DESTDIR)$(DATADIR)/sql/
+	install -m 0755 examples/query.py $(DESTDIR)$(DATADIR)/examples/query.py
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/tracelite.so $(DESTDIR)$(DATADIR)/examples/query.py
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/sql/,$(notdir $(SQL_FILES)))
+	-rmdir $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
 
 check-headers:
 	@for h in src/*.h readers/*.h readers/*/*.h; do \

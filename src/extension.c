@@ -4,8 +4,9 @@
 **     sqlite> .load ./tracelite
 **     sqlite> SELECT name, count(*) FROM events('perf.data') GROUP BY name;
 **
-** Registers every table (one per file under vtab/) and the scalar function
-** tracelite_version(). Only sqlite3_tracelite_init is exported.
+** Registers every table (one per file under vtab/, trace_files included)
+** and the scalar function tracelite_version(). Only sqlite3_tracelite_init
+** is exported.
 */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
@@ -46,6 +47,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     callchains_vtab_register,
     xray_calls_vtab_register,
     trace_warnings_vtab_register,
+    trace_files_vtab_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "progress.h"
 
 void tl_index_init(TlIndex *p){
   memset(p, 0, sizeof(*p));
@@ -31,6 +32,7 @@ int tl_index_add(TlIndex *p, const TlPacket *pPkt){
     p->nAlloc = nNew;
   }
   p->a[p->n++] = *pPkt;
+  tl_progress_reach(pPkt->iFile, pPkt->iOff + pPkt->nSize);
   return TL_OK;
 }
 
@@ -91,6 +93,7 @@ void tl_packet_note_read(const TlPacket *p){
   /* The index is read-only for scans except this counter: an atomic add. */
   TlPacket *pMut = (TlPacket*)(uintptr_t)p;
   __atomic_add_fetch(&pMut->nReads, 1, __ATOMIC_RELAXED);
+  tl_progress_add(p->nSize);
 }
 
 uint64_t tl_packet_reads(const TlPacket *p){

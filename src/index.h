@@ -48,7 +48,10 @@ struct TlIndex {
 void tl_index_init(TlIndex*);
 void tl_index_free(TlIndex*);
 
-/* Append a copy of *p. Returns 0 or TL_ENOMEM. */
+/*
+** Append a copy of *p. Returns 0 or TL_ENOMEM. Reports the bytes reached
+** to the calling thread's progress report (progress.h).
+*/
 int tl_index_add(TlIndex*, const TlPacket *p);
 
 /* Append a file name; *piFile gets its index. Returns 0 or TL_ENOMEM. */
@@ -67,7 +70,8 @@ int tl_packet_may_match(const TlPacket *p, int64_t tsLo, int64_t tsHi,
 /*
 ** Count one decoding of packet p by a scan (thread-safe). The packets table
 ** shows the count as args.reads, which is how tests and users see what a
-** filtered query had to read.
+** filtered query had to read. The packet's bytes count as done in the
+** calling thread's progress report (progress.h).
 */
 void tl_packet_note_read(const TlPacket *p);
 

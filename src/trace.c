@@ -5,18 +5,22 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "progress.h"
 
 #define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
 #define TL_WARN_MAX  1000         /* warnings kept per trace */
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
 
-const char *const tl_common_options[] = { "format", "max_memory", 0 };
+const char *const tl_common_options[] = { "format", "max_memory", "progress", 0 };
 
 typedef struct TraceWarn TraceWarn;
 struct TraceWarn {
@@ -136,7 +140,7 @@ static void trace_free(TlTrace *p){
 
 /* Check every option key against the common and the readers' lists. */
 static int check_options(const TlOpts *pOpts, TlErr *pErr){
-  int i, j, k;
+  int i, j, k, eMode;
   for(i=0; i<pOpts->n; i++){
     int bKnown = 0;
     const char *zKey = pOpts->azKey[i];
@@ -153,7 +157,49 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
       return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "unknown option \"%s\"", zKey);
     }
   }
+  if( tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode) ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "progress=%s: expected auto, on or off", tl_opts_get(pOpts, "progress"));
+  }
   return TL_OK;
+}
+
+/*
+** The index in tl_readers of the reader most confident that a[0..n) (the
+** head of the file zPath, or nothing when bDir) is its own, or -1.
+*/
+static int probe_best(const uint8_t *a, size_t n, const char *zPath, int bDir){
+  int i, iBest = -1, nBest = 0;
+  for(i=0; tl_readers[i]; i++){
+    int nConf = tl_readers[i]->xProbe(a, n, zPath, bDir);
+    if( nConf>nBest ){ nBest = nConf; iBest = i; }
+  }
+  return iBest;
+}
+
+const char *tl_trace_sniff(const char *zPath){
+  struct stat st;
+  uint8_t aHead[TL_PROBE_BYTES];
+  size_t nHead = 0;
+  int iBest, fd;
+  if( zPath==0 || stat(zPath, &st) ) return 0;
+  if( S_ISDIR(st.st_mode) ){
+    iBest = probe_best(0, 0, zPath, 1);
+  }else{
+    if( !S_ISREG(st.st_mode) ) return 0;  /* a FIFO would be consumed */
+    fd = open(zPath, O_RDONLY | O_CLOEXEC);
+    if( fd<0 ) return 0;
+    while( nHead<sizeof(aHead) ){
+      ssize_t nRead = read(fd, aHead+nHead, sizeof(aHead)-nHead);
+      if( nRead<0 && errno==EINTR ) continue;
+      if( nRead<=0 ) break;
+      nHead += (size_t)nRead;
+    }
+    close(fd);
+    if( nHead==0 ) return 0;
+    iBest = probe_best(aHead, nHead, zPath, 0);
+  }
+  return iBest<0 ? 0 : tl_readers[iBest]->zName;
 }
 
 /* Pick the reader: format= or the most confident probe. */
@@ -161,7 +207,7 @@ static int choose_reader(TlTrace *p, TlErr *pErr){
   const char *zFormat = tl_opts_get(&p->opts, "format");
   const uint8_t *aHead = 0;
   size_t nHead = 0;
-  int i, iBest = -1, nBest = 0;
+  int iBest = -1;
   if( zFormat ){
     p->pReader = tl_reader_find(zFormat);
     if( p->pReader==0 ){
@@ -178,16 +224,10 @@ static int choose_reader(TlTrace *p, TlErr *pErr){
     if( rc ){ tl_win_free(&w); return rc; }
     aHead = b.a;
     nHead = b.n;
-    for(i=0; tl_readers[i]; i++){
-      int n = tl_readers[i]->xProbe(aHead, nHead, p->zPath, 0);
-      if( n>nBest ){ nBest = n; iBest = i; }
-    }
+    iBest = probe_best(aHead, nHead, p->zPath, 0);
     tl_win_free(&w);
   }else{
-    for(i=0; tl_readers[i]; i++){
-      int n = tl_readers[i]->xProbe(0, 0, p->zPath, 1);
-      if( n>nBest ){ nBest = n; iBest = i; }
-    }
+    iBest = probe_best(0, 0, p->zPath, 1);
   }
   if( iBest<0 ){
     if( p->pSrc && p->pSrc->nSize==0 ){
@@ -253,7 +293,16 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   rc = choose_reader(p, pErr);
   if( rc ) goto open_error;
   p->mOrdered = p->pReader->mOrdered;
-  rc = p->pReader->xOpen(p, pErr);
+  {
+    TlProgress prog, *pPrev;
+    int eMode = TL_PROGRESS_OFF;
+    if( !pMemSrc ) tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode);
+    pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath,
+        eMode==TL_PROGRESS_OFF ? 0 : p->pSrc ? p->pSrc->nSize : tl_path_size(zPath));
+    rc = p->pReader->xOpen(p, pErr);
+    if( rc==TL_OK ) prog.nDone = prog.nTotal;   /* headers and trailers too */
+    tl_progress_end(&prog, pPrev);
+  }
   if( rc ) goto open_error;
   if( p->nEventsHint==0 ){
     uint64_t n = tl_index_events(&p->index);
@@ -465,6 +514,8 @@ struct TlQuery {
   TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
   TlErr err;                      /* built-in tables' error */
   char *zTmp;                     /* built-in tables: text of the current row */
+  TlProgress progress;            /* the scan's progress report */
+  int bProgress;                  /* progress is begun (ended at close) */
 };
 
 int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
@@ -480,7 +531,27 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   q->filter = *pFilter;
   tl_err_clear(&q->err);
   if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
+    /* The scan reports the packets it decodes (tl_packet_note_read), out
+    ** of all the index holds, while xScanOpen and tl_query_next run. */
+    TlProgress *pPrev = 0;
+    int eMode = TL_PROGRESS_OFF;
+    tl_progress_mode(tl_opts_get(&pTrace->opts, "progress"), &eMode);
+    if( eMode!=TL_PROGRESS_OFF ){
+      uint64_t nTotal = 0;
+      size_t k;
+      for(k=0; k<pTrace->index.n; k++) nTotal += pTrace->index.a[k].nSize;
+      pPrev = tl_progress_begin(&q->progress, eMode, "scanning", pTrace->zPath, nTotal);
+      q->bProgress = 1;
+    }
     rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
+    if( q->bProgress ){
+      if( rc==TL_OK ){
+        tl_progress_swap(pPrev);    /* current again while tl_query_next runs */
+      }else{
+        tl_progress_end(&q->progress, pPrev);
+        q->bProgress = 0;
+      }
+    }
     if( rc==TL_DONE ){ q->pScan = 0; q->i = SIZE_MAX; rc = TL_OK; }
     if( rc ){ free(q); return rc; }
   }
@@ -595,6 +666,13 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   for(j=0; j<TL_MAX_NCOL; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
   pRow->iRowid = 0;
+  if( q->bProgress ){
+    TlProgress *pPrev = tl_progress_swap(&q->progress);
+    int rc = q->pTrace->pReader->xScanNext(q->pScan, pRow);
+    tl_progress_swap(pPrev);
+    if( rc!=TL_ROW ){ tl_progress_end(&q->progress, pPrev); q->bProgress = 0; }
+    return rc;
+  }
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
 }
 
@@ -605,6 +683,10 @@ const TlErr *tl_query_err(TlQuery *q){
 
 void tl_query_close(TlQuery *q){
   if( q==0 ) return;
+  if( q->bProgress ){             /* a scan stopped early (LIMIT) */
+    TlProgress *pPrev = tl_progress_swap(&q->progress);
+    tl_progress_end(&q->progress, pPrev);
+  }
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   free(q->zTmp);
   free(q);

@@ -41,6 +41,14 @@ void tl_trace_cache_clear(void);
 /* Number of traces in the cache (tests). */
 int tl_trace_cache_count(void);
 
+/*
+** The format the file or directory zPath looks like ("perf", "ctf", ...),
+** by the probes tl_trace_open() uses, or NULL when no reader claims it or
+** it cannot be read. Reads at most the first 4 KiB of a regular file; any
+** other kind of file (FIFO, device) gives NULL. The name is static.
+*/
+const char *tl_trace_sniff(const char *zPath);
+
 /* The reader named zName, or NULL. */
 const TlReaderDef *tl_reader_find(const char *zName);
 

@@ -626,7 +626,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int nArg = 0;
   int i;
   int iPath = -1, iOptions = -1;
-  int bPathUnusable = 0;
+  int bArgUnusable = 0;
   int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0;
   double nRows;
   TlTrace *pTrace;
@@ -637,14 +637,17 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     if( c->iColumn!=iPathCol && c->iColumn!=iOptCol ) continue;
     if( c->op!=SQLITE_INDEX_CONSTRAINT_EQ ) continue;
     if( !c->usable ){
-      if( c->iColumn==iPathCol ) bPathUnusable = 1;
+      /* An argument from a table not yet scanned: make the planner put
+      ** that table outside (checking options = x after the scan would
+      ** compare with the options column, and drop every row). */
+      bArgUnusable = 1;
       continue;
     }
     if( c->iColumn==iPathCol && iPath<0 ) iPath = i;
     if( c->iColumn==iOptCol && iOptions<0 ) iOptions = i;
   }
+  if( bArgUnusable ) return SQLITE_CONSTRAINT;
   if( iPath<0 ){
-    if( bPathUnusable ) return SQLITE_CONSTRAINT;
     if( p->zPath==0 ){
       sqlite3_free(pVtab->zErrMsg);
       pVtab->zErrMsg = sqlite3_mprintf(

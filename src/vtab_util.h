@@ -37,5 +37,6 @@ int xray_functions_vtab_register(sqlite3*);
 int callchains_vtab_register(sqlite3*);
 int xray_calls_vtab_register(sqlite3*);
 int trace_warnings_vtab_register(sqlite3*);
+int trace_files_vtab_register(sqlite3*);
 
 #endif /* TL_VTAB_UTIL_H */

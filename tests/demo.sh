@@ -41,5 +41,11 @@ if [ -f testdata/xray/fdr.xray ]; then
   echo
   echo "-- .read sql/xray_account.sql"
   sqlite3 -header -column :memory: ".load $so" ".parameter set @trace '$t'" ".read sql/xray_account.sql"
+  echo
+  echo "-- .read sql/chrome-xray.sql (Chrome trace-event JSON, first 300 bytes)"
+  sqlite3 :memory: ".load $so" ".parameter set @trace '$t'" ".parameter set @binary '$b'" \
+    ".read sql/chrome-xray.sql" | cut -c1-300
 fi
+# Every trace of every format at once.
+run "SELECT f.path, f.format, count(*) AS events FROM trace_files('testdata/*/*') f, events(f.path) WHERE f.format IS NOT NULL GROUP BY 1 ORDER BY 2, 1"
 exit 0

@@ -951,6 +951,7 @@ static int next_record(TlScan *s){
       perf_walk_free(&s->w);
       perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iChunk].iOff,
                      x->a[s->iChunk].iOff + x->a[s->iChunk].nSize, &s->err);
+      tl_packet_note_read(&x->a[s->iChunk]);
       s->bInChunk = 1;
       s->iChunk++;
     }

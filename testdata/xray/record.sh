@@ -54,3 +54,8 @@ for f in fdr basic fdr-default basic-default; do
   llvm-xray convert -instr_map=app.map.elf -symbolize -output-format=yaml $f.xray > $f.sym.yaml
   llvm-xray account -instr_map=app.map.elf $f.xray > $f.account.txt
 done
+
+# Chrome trace-event JSON (begin/end pairs), the reference for
+# sql/chrome-xray.sql.
+llvm-xray convert -instr_map=app.map.elf -symbolize -output-format=trace_event fdr.xray > fdr.trace_event.json
+llvm-xray convert -instr_map=app-O2.map.elf -symbolize -output-format=trace_event fdr-O2.xray > fdr-O2.trace_event.json

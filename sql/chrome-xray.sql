@@ -1,0 +1,33 @@
+-- Chrome trace-event JSON of an XRay log's function calls, for the
+-- Perfetto UI (ui.perfetto.dev) and chrome://tracing: what
+-- `llvm-xray convert -output-format=trace_event` writes, with each call as
+-- one complete event (ph "X", ts and dur in microseconds, nanoseconds kept
+-- as three decimals) instead of a begin/end pair. A call still open when the
+-- log ends is a begin event (ph "B"), as llvm-xray leaves it. Names are the
+-- functions' (with @binary) or their ids; args holds func_id and depth.
+--
+--   sqlite> .load ./tracelite
+--   sqlite> .parameter set @trace 'xray-log.app.abc123'
+--   sqlite> .parameter set @binary './app'
+--   sqlite> .headers off
+--   sqlite> .mode list
+--   sqlite> .output calls.json
+--   sqlite> .read sql/chrome-xray.sql
+--   sqlite> .output stdout
+WITH opt(o) AS (
+  SELECT CASE WHEN @binary IS NULL THEN NULL
+              ELSE 'binary=''' || replace(@binary, '''', '''''') || '''' END
+), doc(e) AS (
+  SELECT json_object('ph', CASE WHEN dur IS NULL THEN 'B' ELSE 'X' END,
+                     'name', coalesce(name, CAST(func_id AS TEXT)), 'cat', 'xray',
+                     'ts', json(CASE WHEN ts >= 0 THEN printf('%d.%03d', ts / 1000, ts % 1000)
+                                     ELSE printf('-%d.%03d', -ts / 1000, -ts % 1000) END),
+                     'dur', json(CASE WHEN dur IS NULL THEN NULL
+                                      ELSE printf('%d.%03d', dur / 1000, dur % 1000) END),
+                     'pid', coalesce(pid, 0), 'tid', coalesce(tid, 0),
+                     'args', json_object('func_id', func_id, 'depth', depth))
+  FROM opt, xray_calls(@trace, opt.o)
+  WHERE ts IS NOT NULL
+)
+SELECT json_object('displayTimeUnit', 'ns',
+                   'traceEvents', (SELECT json_group_array(json(e)) FROM doc)) AS json;

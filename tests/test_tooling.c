@@ -1,0 +1,702 @@
+/*
+** test_tooling.c: the Chrome trace-event exports (sql/chrome-*.sql), the
+** trace_files() table over many traces, and ATTACHed databases.
+**
+** Expected values come from the reference tools' outputs kept in
+** testdata/: perf script lines, babeltrace2 event counts, llvm-xray's YAML
+** records and its own trace_event conversion.
+*/
+#include "tltest.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "json.h"
+
+#define TD TL_TESTDATA_DIR "/"
+
+/*
+** Under AddressSanitizer the built tracelite.so needs the sanitizer runtime
+** loaded first, which the sqlite3 shell and python3 do not have: the tests
+** that load it into those programs run in `make test` only.
+*/
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define TL_OTHER_PROCESS_CAN_LOAD 0
+#else
+# define TL_OTHER_PROCESS_CAN_LOAD 1
+#endif
+#define SQL_DIR TL_TESTDATA_DIR "/../sql/"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Lines of a reference file that contain zNeedle ("" counts every non-empty line). */
+static int count_lines(const char *zPath, const char *zNeedle){
+  char *z = tl_test_read_file(zPath, 0);
+  char *zLine, *zSave = 0;
+  int n = 0;
+  assert_non_null(z);
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    if( strstr(zLine, zNeedle) ) n++;
+  }
+  free(z);
+  return n;
+}
+
+/* The number after "<zKey> " in a testdata/ctf/<x>.counts.txt file. */
+static long long counts_value(const char *zPath, const char *zKey){
+  char *z = tl_test_read_file(zPath, 0);
+  char *zLine, *zSave = 0;
+  long long v = -1;
+  size_t nKey = strlen(zKey);
+  assert_non_null(z);
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    if( strncmp(zLine, zKey, nKey)==0 && zLine[nKey]==' ' ) v = atoll(zLine+nKey+1);
+  }
+  free(z);
+  assert_true(v>=0);
+  return v;
+}
+
+/*
+** Run sql/<zFile> the way `.parameter set` + `.read` does: bind @trace (and
+** @binary when zBinary) and return the one text value it gives (malloc'd).
+*/
+static char *run_sql_file(sqlite3 *db, const char *zFile, const char *zTrace,
+                          const char *zBinary){
+  char zPath[512];
+  char *zSql, *zOut = 0;
+  const char *zTail;
+  sqlite3_stmt *pStmt = 0;
+  snprintf(zPath, sizeof(zPath), SQL_DIR "%s", zFile);
+  zSql = tl_test_read_file(zPath, 0);
+  assert_non_null(zSql);
+  if( sqlite3_prepare_v2(db, zSql, -1, &pStmt, &zTail)!=SQLITE_OK ){
+    fail_msg("%s: %s", zFile, sqlite3_errmsg(db));
+  }
+  while( *zTail==' ' || *zTail=='\n' ) zTail++;
+  assert_string_equal(zTail, "");          /* one statement */
+  assert_int_equal(sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@trace"),
+                                     zTrace, -1, SQLITE_TRANSIENT), SQLITE_OK);
+  if( zBinary ){
+    assert_int_equal(sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@binary"),
+                                       zBinary, -1, SQLITE_TRANSIENT), SQLITE_OK);
+  }
+  if( sqlite3_step(pStmt)!=SQLITE_ROW ) fail_msg("%s: %s", zFile, sqlite3_errmsg(db));
+  zOut = strdup((const char*)sqlite3_column_text(pStmt, 0));
+  assert_int_equal(sqlite3_step(pStmt), SQLITE_DONE);
+  sqlite3_finalize(pStmt);
+  free(zSql);
+  return zOut;
+}
+
+/* Parse z with the project's own strict JSON reader; fails the test if invalid. */
+static void parse_json(TlJvDoc *pDoc, const char *z){
+  TlErr err;
+  tl_err_clear(&err);
+  if( tl_jv_parse(pDoc, z, strlen(z), 0, &err) ) fail_msg("invalid JSON: %s", err.zMsg);
+}
+
+/* The traceEvents array of a parsed Chrome trace document. */
+static const TlJv *trace_events(const TlJvDoc *pDoc){
+  const TlJv *p = tl_jv_get(pDoc->pRoot, "traceEvents");
+  assert_non_null(p);
+  assert_int_equal(p->eType, TL_JV_ARRAY);
+  return p;
+}
+
+/* Events of the array with phase zPh and (when zName) that name. */
+static int count_ph(const TlJv *pArr, const char *zPh, const char *zName){
+  const TlJv *e;
+  int n = 0;
+  for(e=pArr->pFirst; e; e=e->pNext){
+    if( !tl_jv_is(tl_jv_get(e, "ph"), zPh) ) continue;
+    if( zName && !tl_jv_is(tl_jv_get(e, "name"), zName) ) continue;
+    n++;
+  }
+  return n;
+}
+
+/* A JSON number, or a number in a string (llvm-xray writes "ts" : "123.25"). */
+static double jv_num(const TlJv *p){
+  assert_non_null(p);
+  if( p->eType==TL_JV_STRING ) return strtod(p->z, 0);
+  assert_int_equal(p->eType, TL_JV_NUMBER);
+  return p->d;
+}
+
+/* ---- Chrome trace-event export: events ----------------------------------- */
+
+/*
+** Every instant event Chrome and Perfetto need (ph, s, name, ts, pid, tid
+** with the right types) and the count the reference tool gives.
+*/
+static void check_instants(const char *zJson, int nWant){
+  TlJvDoc doc;
+  const TlJv *pArr, *e;
+  int n = 0;
+  parse_json(&doc, zJson);
+  assert_true(tl_jv_is(tl_jv_get(doc.pRoot, "displayTimeUnit"), "ns"));
+  pArr = trace_events(&doc);
+  for(e=pArr->pFirst; e; e=e->pNext){
+    const TlJv *pPh = tl_jv_get(e, "ph");
+    assert_non_null(pPh);
+    assert_int_equal(tl_jv_get(e, "pid")->eType, TL_JV_NUMBER);
+    assert_int_equal(tl_jv_get(e, "tid")->eType, TL_JV_NUMBER);
+    assert_int_equal(tl_jv_get(e, "name")->eType, TL_JV_STRING);
+    if( tl_jv_is(pPh, "M") ){
+      assert_true(tl_jv_is(tl_jv_get(e, "name"), "thread_name"));
+      continue;
+    }
+    assert_true(tl_jv_is(pPh, "i"));
+    assert_true(tl_jv_is(tl_jv_get(e, "s"), "t"));
+    assert_int_equal(tl_jv_get(e, "ts")->eType, TL_JV_NUMBER);
+    assert_int_equal(tl_jv_get(e, "args")->eType, TL_JV_OBJECT);
+    n++;
+  }
+  assert_int_equal(n, nWant);
+  tl_jv_free(&doc);
+}
+
+/* perf samples: one instant event per `perf script` line, per event name too. */
+static void chrome_events_perf_counts_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  TlJvDoc doc;
+  (void)state;
+  z = run_sql_file(db, "chrome-events.sql", TD "perf/multi.data", 0);
+  check_instants(z, count_lines(TD "perf/multi.script.txt", ""));
+  parse_json(&doc, z);
+  assert_int_equal(count_ph(trace_events(&doc), "i", "cpu-clock"),
+                   count_lines(TD "perf/multi.script.txt", " cpu-clock:"));
+  assert_int_equal(count_ph(trace_events(&doc), "i", "task-clock"),
+                   count_lines(TD "perf/multi.script.txt", " task-clock:"));
+  /* the first sample: perf script prints 3958.305720 (seconds, us digits) */
+  {
+    const TlJv *e;
+    for(e=trace_events(&doc)->pFirst; e && !tl_jv_is(tl_jv_get(e, "ph"), "i"); e=e->pNext){}
+    assert_non_null(e);
+    assert_true(floor(jv_num(tl_jv_get(e, "ts")))==3958305720.0);
+    assert_int_equal((int)jv_num(tl_jv_get(e, "pid")), 9276);
+    assert_int_equal((int)jv_num(tl_jv_get(e, "tid")), 9276);
+  }
+  tl_jv_free(&doc);
+  free(z);
+  /* sched_switch tracepoint fields travel in args */
+  z = run_sql_file(db, "chrome-events.sql", TD "perf/sched.data", 0);
+  check_instants(z, count_lines(TD "perf/sched.script.txt", " sched:sched_"));
+  assert_non_null(strstr(z, "\"prev_comm\":"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* CTF: one instant event per babeltrace2 event, per class, first ts. */
+static void chrome_events_ctf_counts_equal_babeltrace2(void **state){
+  static const char *const az[] = { "ust-multi", "ust-pid", "ust-types" };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+    char zTrace[256], zCounts[256];
+    char *z;
+    snprintf(zTrace, sizeof(zTrace), TD "ctf/%s", az[k]);
+    snprintf(zCounts, sizeof(zCounts), TD "ctf/%s.counts.txt", az[k]);
+    z = run_sql_file(db, "chrome-events.sql", zTrace, 0);
+    check_instants(z, (int)counts_value(zCounts, "events"));
+    if( k==0 ){
+      TlJvDoc doc;
+      const TlJv *e;
+      double tsMin = INFINITY;
+      parse_json(&doc, z);
+      assert_int_equal(count_ph(trace_events(&doc), "i", "tl:ints"), counts_value(zCounts, "name tl:ints"));
+      assert_int_equal(count_ph(trace_events(&doc), "i", "tl:tick"), counts_value(zCounts, "name tl:tick"));
+      for(e=trace_events(&doc)->pFirst; e; e=e->pNext){
+        if( tl_jv_is(tl_jv_get(e, "ph"), "i") && jv_num(tl_jv_get(e, "ts"))<tsMin ){
+          tsMin = jv_num(tl_jv_get(e, "ts"));
+        }
+      }
+      /* microseconds: babeltrace2's first ns / 1000 (double keeps ~0.25 us here) */
+      assert_true(fabs(tsMin - (double)counts_value(zCounts, "first_ts")/1000.0) < 1.0);
+      tl_jv_free(&doc);
+    }
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
+/* CPEL: demo.cpel holds 300 events on 3 named tracks (testdata/cpel/README.md). */
+static void chrome_events_cpel_has_every_event_and_track_name(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  z = run_sql_file(db, "chrome-events.sql", TD "cpel/demo.cpel", 0);
+  check_instants(z, 300);
+  assert_non_null(strstr(z, "\"args\":{\"name\":\"main thread\"}"));
+  assert_non_null(strstr(z, "\"args\":{\"name\":\"workers 2\"}"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/*
+** The export through the sqlite3 shell exactly as the README shows it
+** (.parameter, .output, .read): the file it writes parses and has every
+** sample. Skipped when the sqlite3 shell is not installed.
+*/
+static void chrome_events_through_the_sqlite3_shell(void **state){
+  char zOut[512], zCmd[2048];
+  char *z;
+  (void)state;
+  if( !TL_OTHER_PROCESS_CAN_LOAD || system("command -v sqlite3 >/dev/null 2>&1")!=0 ) skip();
+  snprintf(zOut, sizeof(zOut), "%s/chrome-shell.json", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd),
+      "cd '" TL_TESTDATA_DIR "/..' && sqlite3 :memory: '.load " TL_BUILD_DIR "/tracelite'"
+      " \".parameter set @trace 'testdata/perf/multi.data'\" '.headers off' '.mode list'"
+      " '.output %s' '.read sql/chrome-events.sql' '.output stdout'", zOut);
+  assert_int_equal(system(zCmd), 0);
+  z = tl_test_read_file(zOut, 0);
+  assert_non_null(z);
+  check_instants(z, count_lines(TD "perf/multi.script.txt", ""));
+  free(z);
+}
+
+/* ---- Chrome trace-event export: XRay calls ------------------------------- */
+
+typedef struct Span Span;
+struct Span { char zKey[96]; double t; };   /* "tid|name" and a time in us */
+
+static int span_cmp(const void *a, const void *b){
+  const Span *x = a, *y = b;
+  int c = strcmp(x->zKey, y->zKey);
+  if( c ) return c;
+  return x->t<y->t ? -1 : x->t>y->t;
+}
+
+/* Begin (bEnd==0) or end times of every call in pArr, keyed by tid|name. */
+static int spans(const TlJv *pArr, int bEnd, Span *a, int nMax){
+  const TlJv *e;
+  int n = 0;
+  for(e=pArr->pFirst; e; e=e->pNext){
+    const TlJv *pPh = tl_jv_get(e, "ph");
+    const TlJv *pTid = tl_jv_get(e, "tid");
+    double t;
+    char zTid[32];
+    if( tl_jv_is(pPh, "X") ){
+      t = jv_num(tl_jv_get(e, "ts"));
+      if( bEnd ) t += jv_num(tl_jv_get(e, "dur"));
+    }else if( tl_jv_is(pPh, bEnd ? "E" : "B") ){
+      t = jv_num(tl_jv_get(e, "ts"));
+    }else{
+      continue;
+    }
+    assert_true(n<nMax);
+    if( pTid->eType==TL_JV_STRING ) snprintf(zTid, sizeof(zTid), "%s", pTid->z);
+    else snprintf(zTid, sizeof(zTid), "%.0f", pTid->d);
+    snprintf(a[n].zKey, sizeof(a[n].zKey), "%s|%s", zTid, tl_jv_get(e, "name")->z);
+    a[n].t = t;
+    n++;
+  }
+  qsort(a, (size_t)n, sizeof(Span), span_cmp);
+  return n;
+}
+
+/*
+** sql/chrome-xray.sql against `llvm-xray convert -output-format=trace_event`:
+** the same calls per thread and function, starting and ending at the same
+** times (llvm-xray rounds microseconds to float precision: within 0.5 us).
+*/
+static void chrome_xray_matches_llvm_xray_trace_event(void **state){
+  static const char *const az[][2] = {
+    { "fdr", "app.map.elf" }, { "fdr-O2", "app-O2.map.elf" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+    char zTrace[256], zBin[256], zRef[256];
+    char *z, *zWant;
+    TlJvDoc got, want;
+    Span *aGot = calloc(512, sizeof(Span)), *aWant = calloc(512, sizeof(Span));
+    int b, i, n;
+    snprintf(zTrace, sizeof(zTrace), TD "xray/%s.xray", az[k][0]);
+    snprintf(zBin, sizeof(zBin), TD "xray/%s", az[k][1]);
+    snprintf(zRef, sizeof(zRef), TD "xray/%s.trace_event.json", az[k][0]);
+    z = run_sql_file(db, "chrome-xray.sql", zTrace, zBin);
+    zWant = tl_test_read_file(zRef, 0);
+    assert_non_null(zWant);
+    parse_json(&got, z);
+    parse_json(&want, zWant);
+    /* every call once: X for finished calls, B for open ones */
+    assert_int_equal(count_ph(trace_events(&got), "X", 0) + count_ph(trace_events(&got), "B", 0),
+                     count_ph(trace_events(&want), "B", 0));
+    assert_int_equal(count_ph(trace_events(&got), "X", 0), count_ph(trace_events(&want), "E", 0));
+    for(b=0; b<2; b++){
+      n = spans(trace_events(&got), b, aGot, 512);
+      assert_int_equal(n, spans(trace_events(&want), b, aWant, 512));
+      for(i=0; i<n; i++){
+        assert_string_equal(aGot[i].zKey, aWant[i].zKey);
+        if( fabs(aGot[i].t - aWant[i].t) > 0.5 ){
+          fail_msg("%s: %s %s at %.3f us, llvm-xray %.3f", az[k][0], aGot[i].zKey,
+                   b ? "ends" : "starts", aGot[i].t, aWant[i].t);
+        }
+      }
+    }
+    tl_jv_free(&got);
+    tl_jv_free(&want);
+    free(aGot); free(aWant);
+    free(z); free(zWant);
+  }
+  tl_test_db_close(db);
+}
+
+/* ---- trace_files() ------------------------------------------------------- */
+
+/* tmpdir/runs/ with one trace of each format (a CTF directory among them) and a text file. */
+static const char *make_runs(void){
+  static char zDir[512];
+  static const char *const az[][2] = {
+    { "a.data", "perf/multi.data" }, { "b.data", "xray/fdr.xray" },
+    { "c.data", "cpel/demo.cpel" }, { "d.data", "ctf/ust-pid" },
+  };
+  char zLink[600], zTarget[600];
+  size_t k;
+  snprintf(zDir, sizeof(zDir), "%s/runs", tl_test_tmpdir());
+  if( access(zDir, F_OK)==0 ) return zDir;
+  assert_int_equal(tl_test_mkdirs(zDir), 0);
+  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+    snprintf(zLink, sizeof(zLink), "%s/%s", zDir, az[k][0]);
+    snprintf(zTarget, sizeof(zTarget), TD "%s", az[k][1]);
+    assert_int_equal(symlink(zTarget, zLink), 0);
+  }
+  snprintf(zLink, sizeof(zLink), "%s/e.data", zDir);
+  assert_int_equal(tl_test_write_file(zLink, "not a trace\n", 12), 0);
+  snprintf(zLink, sizeof(zLink), "%s/notes.txt", zDir);
+  assert_int_equal(tl_test_write_file(zLink, "x", 1), 0);
+  return zDir;
+}
+
+/* Rows of events for each format, from the reference tools' outputs. */
+static char *expected_counts(const char *zDir){
+  char *z = sqlite3_mprintf(
+      "%s/a.data|perf|%d\n%s/b.data|xray|%d\n%s/c.data|cpel|300\n%s/d.data|ctf|%lld",
+      zDir, count_lines(TD "perf/multi.script.txt", ""),
+      zDir, count_lines(TD "xray/fdr.yaml", "kind: "),
+      zDir, zDir, counts_value(TD "ctf/ust-pid.counts.txt", "events"));
+  char *zOut = strdup(z);
+  sqlite3_free(z);
+  return zOut;
+}
+
+/*
+** The README's query over many traces of mixed formats: perf samples (as
+** perf script prints them), XRay records (llvm-xray convert), CPEL events
+** and a CTF directory's events (babeltrace2).
+*/
+static void trace_files_join_counts_every_format(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = make_runs();
+  char *zGot, *zWant = expected_counts(zDir);
+  (void)state;
+  zGot = tl_test_sql_rows(db,
+      "SELECT f.path, f.format, count(*) FROM trace_files('%q/*.data') f, events(f.path) e"
+      " WHERE f.format IS NOT NULL AND (f.format <> 'perf' OR e.type = 'SAMPLE')"
+      " GROUP BY 1 ORDER BY 1", zDir);
+  assert_string_equal(zGot, zWant);
+  free(zGot);
+  free(zWant);
+  tl_test_db_close(db);
+}
+
+/* Columns: sorted paths, sizes from stat, kinds, formats (NULL: not a trace). */
+static void trace_files_columns(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = make_runs();
+  char *z, *zWant;
+  size_t nPerf = 0;
+  void *a = tl_test_read_file(TD "perf/multi.data", &nPerf);
+  (void)state;
+  free(a);
+  z = tl_test_sql_rows(db, "SELECT substr(path, length(%Q)+2), kind, format FROM trace_files('%q/*')",
+                       zDir, zDir);
+  assert_string_equal(z, "a.data|file|perf\nb.data|file|xray\nc.data|file|cpel\n"
+                         "d.data|dir|ctf\ne.data|file|\nnotes.txt|file|");
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT size FROM trace_files('%q/a.data')", zDir), (int64_t)nPerf);
+  assert_int_equal(tl_test_sql_int(db, "SELECT size FROM trace_files('%q/e.data')", zDir), 12);
+  /* a directory's size: the bytes of the files beneath it */
+  assert_true(tl_test_sql_int(db, "SELECT size FROM trace_files('%q/d.data')", zDir) > 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_files('%q/nothing-*')", zDir), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_files('%q/?.data') WHERE format IS NULL", zDir), 1);
+  zWant = tl_test_sql_error(db, "SELECT * FROM trace_files");
+  assert_non_null(zWant);
+  assert_non_null(strstr(zWant, "trace_files: no pattern given"));
+  free(zWant);
+  tl_test_db_close(db);
+}
+
+/*
+** Traces joined with the user's own database: a table of runs in an
+** ATTACHed file names the traces; trace_files() in a view stored in that
+** file is refused (DIRECTONLY), as the other tables are.
+*/
+static void trace_files_join_attached_database(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zDir = make_runs();
+  char zDb[600];
+  char *z, *zWant;
+  (void)state;
+  snprintf(zDb, sizeof(zDb), "%s/builds.db", tl_test_tmpdir());
+  unlink(zDb);
+  z = sqlite3_mprintf(
+      "ATTACH %Q AS b;"
+      "CREATE TABLE b.runs(file TEXT, build TEXT);"
+      "INSERT INTO b.runs VALUES('a.data', 'v1'), ('c.data', 'v2'), ('d.data', 'v2');"
+      "CREATE VIEW b.all_files AS SELECT * FROM trace_files('*');", zDb);
+  assert_int_equal(sqlite3_exec(db, z, 0, 0, 0), SQLITE_OK);
+  sqlite3_free(z);
+  zWant = sqlite3_mprintf("v1|%d\nv2|%lld", count_lines(TD "perf/multi.script.txt", ""),
+                          300 + counts_value(TD "ctf/ust-pid.counts.txt", "events"));
+  z = tl_test_sql_rows(db,
+      "SELECT r.build, count(*) FROM b.runs r"
+      " JOIN trace_files('%q/*.data') f ON f.path = %Q || '/' || r.file, events(f.path) e"
+      " WHERE f.format <> 'perf' OR e.type = 'SAMPLE' GROUP BY 1 ORDER BY 1", zDir, zDir);
+  assert_string_equal(z, zWant);
+  free(z);
+  sqlite3_free(zWant);
+  z = tl_test_sql_error(db, "SELECT count(*) FROM b.all_files");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "unsafe use of virtual table"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* ---- progress= ----------------------------------------------------------- */
+
+/*
+** Run zSql with stderr sent to a file; return what was written there
+** (malloc'd, "" when nothing).
+*/
+static char *stderr_of(sqlite3 *db, const char *zSql){
+  char zPath[512];
+  char *z;
+  int fdSave, fd;
+  snprintf(zPath, sizeof(zPath), "%s/stderr.txt", tl_test_tmpdir());
+  fflush(stderr);
+  fdSave = dup(2);
+  fd = open(zPath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  assert_true(fdSave>=0 && fd>=0);
+  dup2(fd, 2);
+  close(fd);
+  z = tl_test_sql_rows(db, "%s", zSql);
+  fflush(stderr);
+  dup2(fdSave, 2);
+  close(fdSave);
+  free(z);
+  z = tl_test_read_file(zPath, 0);
+  assert_non_null(z);
+  return z;
+}
+
+/*
+** progress=on reports the index build and the scan with the file's size as
+** the total; off and auto (stderr is not a terminal here) say nothing.
+*/
+static void progress_on_reports_index_and_scan_on_stderr(void **state){
+  sqlite3 *db = tl_test_db();
+  char zWant[128];
+  char *z;
+  size_t nFile = 0;
+  free(tl_test_read_file(TD "perf/multi.data", &nFile));
+  (void)state;
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/multi.data', 'progress=on')");
+  /* the index build: every byte of the file, then the scan of the data */
+  snprintf(zWant, sizeof(zWant), "tracelite: indexing multi.data: %.1f KiB of %.1f KiB (100%%)",
+           (double)nFile/1024.0, (double)nFile/1024.0);
+  assert_non_null(strstr(z, zWant));
+  assert_non_null(strstr(z, ", done in "));
+  assert_non_null(strstr(z, "tracelite: scanning multi.data: "));
+  free(z);
+  /* a CTF directory: its total is the bytes of the files beneath it */
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "ctf/ust-pid', 'progress=on')");
+  snprintf(zWant, sizeof(zWant), "tracelite: indexing ust-pid: ");
+  assert_non_null(strstr(z, zWant));
+  free(z);
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/zstd.data', 'progress=off')");
+  assert_string_equal(z, "");
+  free(z);
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/switch.data')");
+  assert_string_equal(z, "");
+  free(z);
+  z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/switch.data', 'progress=auto')");
+  assert_string_equal(z, "");
+  free(z);
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" TD "perf/switch.data', 'progress=yes')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "progress=yes: expected auto, on or off"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* ---- examples/query.py ----------------------------------------------------- */
+
+/* Run examples/query.py (Debian's python3) with zArgs; its stdout, malloc'd. */
+static char *run_python(const char *zArgs){
+  char zCmd[2048];
+  char *zOut = 0;
+  size_t n = 0, nAlloc = 0;
+  FILE *f;
+  int c;
+  snprintf(zCmd, sizeof(zCmd), "'%s' '" TL_TESTDATA_DIR "/../examples/query.py'"
+           " --so '" TL_BUILD_DIR "/tracelite.so' %s", TL_PYTHON, zArgs);
+  f = popen(zCmd, "r");
+  assert_non_null(f);
+  while( (c = fgetc(f))!=EOF ){
+    if( n+2>nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 4096;
+      zOut = realloc(zOut, nAlloc);
+      assert_non_null(zOut);
+    }
+    zOut[n++] = (char)c;
+  }
+  if( pclose(f)!=0 ) fail_msg("python failed: %s", zCmd);
+  if( zOut==0 ) zOut = strdup("");
+  else zOut[n] = 0;
+  return zOut;
+}
+
+/*
+** The example's events per name on perf.data equal perf script's lines:
+** the count of each event, its first and last time (perf script prints
+** microseconds).
+*/
+static void python_example_counts_equal_perf_script(void **state){
+  static const char *const azEv[] = { "cpu-clock", "task-clock" };
+  char *zOut, *zScript, *zLine, *zSave = 0;
+  char zWant[256];
+  size_t k;
+  (void)state;
+  if( !TL_OTHER_PROCESS_CAN_LOAD || access(TL_PYTHON, X_OK)!=0 ) skip();
+  zOut = run_python("'" TD "perf/multi.data'");
+  for(k=0; k<2; k++){
+    long long nEv = 0, usFirst = -1, usLast = -1;
+    zScript = tl_test_read_file(TD "perf/multi.script.txt", 0);
+    assert_non_null(zScript);
+    for(zLine=strtok_r(zScript, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+      char zName[64];
+      long long sec, us, period;
+      const char *p = strchr(zLine, ']');
+      if( p==0 || sscanf(p+1, " %lld.%lld: %lld %63[^:]:", &sec, &us, &period, zName)!=4 ) continue;
+      if( strcmp(zName, azEv[k]) ) continue;
+      nEv++;
+      if( usFirst<0 ) usFirst = sec*1000000 + us;
+      usLast = sec*1000000 + us;
+    }
+    free(zScript);
+    assert_true(nEv>0);
+    /* ts is ns: its microseconds are what perf script shows */
+    snprintf(zWant, sizeof(zWant), TD "perf/multi.data\t%s\t%lld\t%lld", azEv[k], nEv, usFirst);
+    zLine = strstr(zOut, zWant);
+    if( zLine==0 ) fail_msg("want \"%s...\" in:\n%s", zWant, zOut);
+    zLine += strlen(zWant);
+    assert_true(zLine[0]>='0' && zLine[0]<='9' && zLine[3]=='\t');
+    assert_int_equal(atoll(zLine+4)/1000, usLast);
+  }
+  free(zOut);
+}
+
+/* The example's Chrome export: valid JSON with one event per babeltrace2 event. */
+static void python_example_exports_chrome_json(void **state){
+  char zPath[512], zArgs[1024];
+  char *z;
+  (void)state;
+  if( !TL_OTHER_PROCESS_CAN_LOAD || access(TL_PYTHON, X_OK)!=0 ) skip();
+  snprintf(zPath, sizeof(zPath), "%s/py-chrome.json", tl_test_tmpdir());
+  snprintf(zArgs, sizeof(zArgs), "--chrome '%s' '" TD "ctf/ust-multi'", zPath);
+  free(run_python(zArgs));
+  z = tl_test_read_file(zPath, 0);
+  assert_non_null(z);
+  check_instants(z, (int)counts_value(TD "ctf/ust-multi.counts.txt", "events"));
+  free(z);
+}
+
+/* ---- make install / uninstall ------------------------------------------------ */
+
+/* Mode bits of zPath, or -1 when it does not exist. */
+static int mode_of(const char *zPath){
+  struct stat st;
+  return stat(zPath, &st) ? -1 : (int)(st.st_mode & 07777);
+}
+
+/*
+** make install into a staging DESTDIR puts the extension in PREFIX/lib and
+** the sql/ library in PREFIX/share/tracelite/sql, usable from there; make
+** uninstall takes everything away again.
+*/
+static void make_install_and_uninstall_under_destdir(void **state){
+  char zDest[512], zCmd[2048], zPath[600];
+  char *z;
+  sqlite3 *db;
+  (void)state;
+  snprintf(zDest, sizeof(zDest), "%s/dest", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd),
+      "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '" TL_TESTDATA_DIR "/..'"
+      " BUILD='" TL_BUILD_NAME "' DESTDIR='%s' PREFIX=/opt/tl install >/dev/null", zDest);
+  assert_int_equal(system(zCmd), 0);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/lib/tracelite.so", zDest);
+  assert_int_equal(mode_of(zPath), 0755);
+  /* the installed extension loads and runs the installed sql/ files */
+  db = 0;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  sqlite3_enable_load_extension(db, 1);
+  assert_int_equal(sqlite3_load_extension(db, zPath, 0, 0), SQLITE_OK);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite/sql/chrome-events.sql", zDest);
+  assert_int_equal(mode_of(zPath), 0644);
+  z = tl_test_read_file(zPath, 0);
+  assert_non_null(z);
+  {
+    sqlite3_stmt *pStmt;
+    assert_int_equal(sqlite3_prepare_v2(db, z, -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@trace"),
+                      TD "ctf/ust-pid", -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(pStmt), SQLITE_ROW);
+    check_instants((const char*)sqlite3_column_text(pStmt, 0),
+                   (int)counts_value(TD "ctf/ust-pid.counts.txt", "events"));
+    sqlite3_finalize(pStmt);
+  }
+  free(z);
+  sqlite3_close(db);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite/sql/xray_account.sql", zDest);
+  assert_int_equal(mode_of(zPath), 0644);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite/examples/query.py", zDest);
+  assert_int_equal(mode_of(zPath), 0755);
+  /* uninstall: nothing of ours is left, the lib directory stays */
+  snprintf(zCmd, sizeof(zCmd),
+      "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '" TL_TESTDATA_DIR "/..'"
+      " BUILD='" TL_BUILD_NAME "' DESTDIR='%s' PREFIX=/opt/tl uninstall >/dev/null 2>&1", zDest);
+  assert_int_equal(system(zCmd), 0);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/lib/tracelite.so", zDest);
+  assert_int_equal(mode_of(zPath), -1);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/share/tracelite", zDest);
+  assert_int_equal(mode_of(zPath), -1);
+  snprintf(zPath, sizeof(zPath), "%s/opt/tl/lib", zDest);
+  assert_true(mode_of(zPath)>=0);
+}
+
+TL_DEFINE_GROUP(tooling,
+  cmocka_unit_test(chrome_events_perf_counts_equal_perf_script),
+  cmocka_unit_test(chrome_events_ctf_counts_equal_babeltrace2),
+  cmocka_unit_test(chrome_events_cpel_has_every_event_and_track_name),
+  cmocka_unit_test(chrome_events_through_the_sqlite3_shell),
+  cmocka_unit_test(chrome_xray_matches_llvm_xray_trace_event),
+  cmocka_unit_test(trace_files_join_counts_every_format),
+  cmocka_unit_test(trace_files_columns),
+  cmocka_unit_test(trace_files_join_attached_database),
+  cmocka_unit_test(progress_on_reports_index_and_scan_on_stderr),
+  cmocka_unit_test(python_example_counts_equal_perf_script),
+  cmocka_unit_test(python_example_exports_chrome_json),
+  cmocka_unit_test(make_install_and_uninstall_under_destdir),
+);
