@@ -33,6 +33,11 @@
 #endif
 #define SQL_DIR TL_TESTDATA_DIR "/../sql/"
 
+/* A skipped test says why, on the line before cmocka's SKIPPED. */
+#define skip_because(zWhy) do{ \
+  printf("[     SKIP ] %s: %s\n", __func__, zWhy); fflush(stdout); skip(); \
+}while(0)
+
 /* ---- helpers ------------------------------------------------------------ */
 
 /* Lines of a reference file that contain zNeedle ("" counts every non-empty line). */
@@ -251,7 +256,8 @@ static void chrome_events_through_the_sqlite3_shell(void **state){
   char zOut[512], zCmd[2048];
   char *z;
   (void)state;
-  if( !TL_OTHER_PROCESS_CAN_LOAD || system("command -v sqlite3 >/dev/null 2>&1")!=0 ) skip();
+  if( !TL_OTHER_PROCESS_CAN_LOAD ) skip_because("a sanitizer build cannot be loaded by the sqlite3 shell");
+  if( system("command -v sqlite3 >/dev/null 2>&1")!=0 ) skip_because("the sqlite3 shell is not installed");
   snprintf(zOut, sizeof(zOut), "%s/chrome-shell.json", tl_test_tmpdir());
   snprintf(zCmd, sizeof(zCmd),
       "cd '" TL_TESTDATA_DIR "/..' && sqlite3 :memory: '.load " TL_BUILD_DIR "/tracelite'"
@@ -579,7 +585,8 @@ static void python_example_counts_equal_perf_script(void **state){
   char zWant[256];
   size_t k;
   (void)state;
-  if( !TL_OTHER_PROCESS_CAN_LOAD || access(TL_PYTHON, X_OK)!=0 ) skip();
+  if( !TL_OTHER_PROCESS_CAN_LOAD ) skip_because("a sanitizer build cannot be loaded by python3");
+  if( access(TL_PYTHON, X_OK)!=0 ) skip_because(TL_PYTHON " is not installed");
   zOut = run_python("'" TD "perf/multi.data'");
   for(k=0; k<2; k++){
     long long nEv = 0, usFirst = -1, usLast = -1;
@@ -613,7 +620,8 @@ static void python_example_exports_chrome_json(void **state){
   char zPath[512], zArgs[1024];
   char *z;
   (void)state;
-  if( !TL_OTHER_PROCESS_CAN_LOAD || access(TL_PYTHON, X_OK)!=0 ) skip();
+  if( !TL_OTHER_PROCESS_CAN_LOAD ) skip_because("a sanitizer build cannot be loaded by python3");
+  if( access(TL_PYTHON, X_OK)!=0 ) skip_because(TL_PYTHON " is not installed");
   snprintf(zPath, sizeof(zPath), "%s/py-chrome.json", tl_test_tmpdir());
   snprintf(zArgs, sizeof(zArgs), "--chrome '%s' '" TD "ctf/ust-multi'", zPath);
   free(run_python(zArgs));
