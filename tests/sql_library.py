@@ -329,6 +329,75 @@ def _():
     return n
 
 
+# ---------------------------------------------------------------- CTF
+
+@check("ctf_event_rates.sql")
+def _():
+    """Counted from babeltrace2's output: "[sec.ns] name: { cpu_id = N }, ..."."""
+    name = "ctf_event_rates.sql"
+    n = 0
+    for t in ("ust-multi", "ust-types", "ust-pid"):
+        want = {}
+        for line in text("ctf/%s.bt2.txt" % t).splitlines():
+            m = re.match(r"\[(\d+)\.\d{9}\] (\S+): \{ cpu_id = (\d+) \}", line)
+            if not m:
+                fail(name, "%s: unexpected babeltrace2 line %r" % (t, line[:80]))
+                continue
+            k = (int(m.group(1)), m.group(2), int(m.group(3)))
+            want[k] = want.get(k, 0) + 1
+        got = run(name, trace=TD + "/ctf/" + t)
+        equal(name, t + " rates", {(int(r[0]), r[1], int(r[2])): int(r[3]) for r in got}, want)
+        n += len(got)
+    return n
+
+
+@check("ctf_discarded.sql")
+def _():
+    name = "ctf_discarded.sql"
+    n = 0
+    for t, nWant in (("ust-discard", 5), ("ust-multi", 0)):
+        want = []
+        for line in text("ctf/%s.discarded.txt" % t).splitlines():
+            m = re.match(r'WARNING: Tracer discarded (\d+) events between \[(\d+)\.(\d{9})\] and '
+                         r'\[(\d+)\.(\d{9})\] in trace .* within stream "%s/([^"]*)" '
+                         r'\(stream class ID: (\d+), stream ID: (\d+)\)' % t, line)
+            if not m:
+                fail(name, "%s: unexpected babeltrace2 warning %r" % (t, line[:100]))
+                continue
+            g = m.groups()
+            want.append((g[5], int(g[6]), int(g[7]), int(g[0]),
+                         int(g[1]) * 10**9 + int(g[2]), int(g[3]) * 10**9 + int(g[4])))
+        equal(name, t + " warnings", len(want), nWant)
+        got = run(name, trace=TD + "/ctf/" + t)
+        equal(name, t + " discarded", sorted((r[0], int(r[1]), int(r[2]), int(r[4]), int(r[6]), int(r[7])) for r in got),
+              sorted(want))
+        totals = {}
+        for w in want:
+            totals[w[0]] = totals.get(w[0], 0) + w[3]
+        equal(name, t + " stream totals", {r[0]: int(r[8]) for r in got}, totals)
+        n += len(got)
+    return n
+
+
+@check("ctf_busiest_packets.sql")
+def _():
+    name = "ctf_busiest_packets.sql"
+    n = 0
+    for t in ("ust-discard", "ust-multi"):
+        want = []
+        for line in text("ctf/%s.packets.txt" % t).splitlines():
+            f = [int(x) for x in line.split()]
+            want.append((f[1], f[2], f[3], f[4], f[5]))
+        got = run(name, trace=TD + "/ctf/" + t, limit="1000")
+        equal(name, t + " packets", sorted((int(r[2]), int(r[3]), int(r[6]), int(r[7]), int(r[5])) for r in got),
+              sorted(want))
+        equal(name, t + " order", [int(r[5]) for r in got], sorted((w[4] for w in want), reverse=True))
+        # @limit
+        equal(name, t + " limit", len(run(name, trace=TD + "/ctf/" + t, limit="3")), 3)
+        n += len(got)
+    return n
+
+
 # ---------------------------------------------------------------- main
 
 def main():
