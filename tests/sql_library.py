@@ -398,6 +398,54 @@ def _():
     return n
 
 
+# ---------------------------------------------------------------- CPEL
+
+def cpel_ref(path):
+    """cpelatency/cpelstate's table lines ("%-20s %10.3f +- %10.3f%12.3f%8d"),
+    in their order: [track, n, mean, stdev, total]."""
+    out = []
+    for line in text(path).splitlines():
+        m = re.match(r"(.*?)\s+(\d+\.\d{3}) \+-\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+)$", line)
+        if m:
+            out.append([m.group(1), m.group(5), m.group(2), m.group(3), m.group(4)])
+    return out
+
+
+def check_cpel(name, cases):
+    n = 0
+    for trace, params, ref in cases:
+        want = cpel_ref("cpel/" + ref)
+        if not want:
+            fail(name, ref + ": no lines")
+        got = run(name, trace=TD + "/cpel/" + trace, **params)
+        # tracks without a definition (named by their number) are rows here
+        # and left out by the tools
+        got = [r[:5] for r in got if not re.match(r"\d+$", r[0])]
+        equal(name, "%s %r" % (trace, params), got, want)
+        n += len(got)
+    return n
+
+
+@check("cpel_latency.sql")
+def _():
+    return check_cpel("cpel_latency.sql", (
+        ("states.cpel", {}, "states.latency-2-1.txt"),
+        ("states.cpel", {"start": "3", "end": "1"}, "states.latency-3-1.txt")))
+
+
+@check("cpel_state.sql")
+def _():
+    name = "cpel_state.sql"
+    n = check_cpel(name, (
+        ("states.cpel", {}, "states.state-1.txt"),
+        ("states.cpel", {"code": "3"}, "states.state-3.txt"),
+        ("states.cpel", {"kernel": "1"}, "states.state-1-kernel.txt"),
+        ("demo.cpel", {"code": "2"}, "demo.state-2.txt")))
+    undefined = [r for r in run(name, trace=TD + "/cpel/states.cpel") if r[0] == "9"]
+    equal(name, "the undefined track", [r[1] for r in undefined], ["1"])
+    return n
+
+
 # ---------------------------------------------------------------- main
 
 def main():
