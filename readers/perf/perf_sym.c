@@ -528,7 +528,11 @@ void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip
   int k;
   *pzSym = "[unknown]";
   *pzDso = "[unknown]";
-  if( bKernel || (ip>>63) ){
+  /* The caller decides kernel or user: by the callchain's context marker,
+  ** else by the address. As perf looks a kernel-context address up in the
+  ** kernel's maps only (and a user one in the process's), an address below
+  ** every kernel symbol is no one's (garbage a frame-pointer walk found). */
+  if( bKernel ){
     *pzDso = PERF_KERNEL_DSO;
     if( perf_kallsyms_ready(pTrace, p) ){
       size_t lo = 0, hi = p->nKsym;
@@ -540,6 +544,8 @@ void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip
         const PerfSym *y = &p->aKsym[lo-1];
         *pzSym = y->zName;
         if( y->zMod ) *pzDso = y->zMod;
+      }else{
+        *pzDso = "[unknown]";
       }
     }
     return;
