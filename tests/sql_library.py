@@ -13,6 +13,7 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -454,6 +455,9 @@ def main():
     ap.add_argument("--so", required=True, help="the built tracelite.so")
     ap.add_argument("only", nargs="*", help="sql/ files to check (default: all)")
     a = ap.parse_args()
+    if shutil.which("sqlite3") is None:
+        print("sql library: the sqlite3 shell is not installed (Debian: apt-get install sqlite3)")
+        return 1
     SO = os.path.abspath(a.so)
     if SO.endswith(".so"):
         SO = SO[:-3]

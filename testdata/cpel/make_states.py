@@ -14,8 +14,12 @@ event on a track without a definition (track 9).
 
     python3 testdata/cpel/make_states.py testdata/cpel/states.cpel
 """
-import struct
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_demo import cpel_bytes  # noqa: E402  (the same writer)
 
 strings = ["FileStrtab"]
 
@@ -53,26 +57,5 @@ ev.append((t, 9, 1, 0))            # a track without a definition
 t += 1000
 ev.append((t, 0, 1, 0))
 
-strtab = b"".join(s.encode() + b"\0" for s in strings)
-strtab += b"\0" * (-len(strtab) % 4)
-
-
-def name64(s):
-    return s.encode().ljust(64, b"\0")
-
-
-def section(kind, data):
-    return struct.pack(">II", kind, len(data)) + data
-
-
-out = struct.pack(">BBHI", 1, 0, 4, 1700000000)
-out += section(1, strtab)
-out += section(3, name64("FileStrtab") + struct.pack(">I", len(events)) +
-               b"".join(struct.pack(">III", c, e, d) for c, (e, d) in sorted(events.items())))
-out += section(4, name64("FileStrtab") + struct.pack(">I", len(tracks)) +
-               b"".join(struct.pack(">II", c, o) for c, o in sorted(tracks.items())))
-out += section(5, name64("FileStrtab") + struct.pack(">II", len(ev), 1_000_000_000) +
-               b"".join(struct.pack(">IIIII", ts >> 32, ts & 0xFFFFFFFF, tr, c, d)
-                        for ts, tr, c, d in ev))
 with open(sys.argv[1] if len(sys.argv) > 1 else "states.cpel", "wb") as f:
-    f.write(out)
+    f.write(cpel_bytes(strings, events, tracks, ev))
