@@ -522,6 +522,16 @@ int perf_kallsyms_ready(TlTrace *pTrace, const PerfData *pc){
   return e==1;
 }
 
+/*
+** Where the last kallsyms symbol ends: kallsyms gives no sizes, each symbol
+** ends where the next begins, and perf ends the last one at the page after
+** the one it starts in (symbols__fixup_end), which ends the kernel's map.
+*/
+static uint64_t kallsyms_last_end(uint64_t addr){
+  if( addr > UINT64_MAX - 8192 ) return UINT64_MAX;
+  return ((addr + 4095) & ~(uint64_t)4095) + 4096;
+}
+
 void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip, int64_t ts,
                     int bKernel, const char **pzSym, const char **pzDso){
   const PerfMap *m = 0;
@@ -540,7 +550,9 @@ void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip
         size_t mid = lo + (hi-lo)/2;
         if( p->aKsym[mid].addr<=ip ) lo = mid+1; else hi = mid;
       }
-      if( lo>0 ){
+      if( lo==p->nKsym && lo>0 && ip>=kallsyms_last_end(p->aKsym[lo-1].addr) ){
+        *pzDso = "[unknown]";            /* past the kernel's map, as perf ends it */
+      }else if( lo>0 ){
         const PerfSym *y = &p->aKsym[lo-1];
         *pzSym = y->zName;
         if( y->zMod ) *pzDso = y->zMod;
