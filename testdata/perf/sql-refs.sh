@@ -1,10 +1,13 @@
 #!/bin/sh
 # What perf itself says about the committed test traces, for the sql/
 # library's tests (tests/sql_library.py): each output is named
-# <trace>.<what>.txt beside its trace. Needs only perf and awk, not root;
-# the traces stay as they are. lost.data is recorded by record.sh.
+# <trace>.<what>.txt beside its trace. Needs perf, not root; the traces stay
+# as they are (lost.data is recorded by record.sh). Folded stacks need
+# FlameGraph's stackcollapse-perf.pl (not packaged in Debian 12; the
+# references were made with github.com/brendangregg/FlameGraph at commit
+# 41fee1f99f9276008b7cd112fca19dc3ea84ac32): give its path in STACKCOLLAPSE.
 #
-#     cd testdata/perf && sh sql-refs.sh
+#     cd testdata/perf && STACKCOLLAPSE=.../stackcollapse-perf.pl sh sql-refs.sh
 set -e
 PERF=${PERF:-perf}
 # no build-id cache: perf may only use the files named here
@@ -22,9 +25,12 @@ report -i lost.data --sort comm > lost.report-comm.txt
 $PERF sched timehist -f -i sched.data > sched.timehist.txt 2>/dev/null
 $PERF sched timehist -f -i sched.data -s > sched.timehist-summary.txt 2>/dev/null
 
-# folded stacks: perf script through the stackcollapse-perf.pl rule (fold.awk)
-$PERF script -f -i sym/sym.data $SYM 2>/dev/null | LC_ALL=C awk -f fold.awk | LC_ALL=C sort > sym/sym.folded.txt
-$PERF script -f -i sched.data 2>/dev/null | LC_ALL=C awk -f fold.awk | LC_ALL=C sort > sched.folded.txt
+# folded stacks: perf script through stackcollapse-perf.pl (sched.data has
+# no callchains: the script folds nothing)
+STACKCOLLAPSE=${STACKCOLLAPSE:-stackcollapse-perf.pl}
+for t in sym/sym lost sched; do
+  $PERF script -f -i $t.data $SYM 2>/dev/null | LC_ALL=C perl "$STACKCOLLAPSE" 2>/dev/null > $t.folded.txt
+done
 
 $PERF report -f -i lost.data --stats > lost.stats.txt 2>/dev/null
 $PERF script -f -i lost.data --show-lost-events -F comm,tid,time,event 2>/dev/null | grep PERF_RECORD_LOST > lost.lost.txt
