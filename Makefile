@@ -61,9 +61,14 @@ $(BUILD)/tests/%.o: override CFLAGS += -Wno-missing-prototypes \
 $(TESTBIN): $(TEST_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ -lcmocka -lsqlite3 $(LDLIBS_SO)
 
-# The whole suite is one cmocka run, so its output ends with cmocka's summary.
+# The sql/ library runs through the sqlite3 shell (tests/sql_library.py),
+# which cannot load a sanitizer build: only the plain build runs it. The
+# whole suite is one cmocka run after it, so the output ends with cmocka's
+# summary.
+SQL_LIBRARY_TEST = $(if $(findstring -fsanitize,$(CFLAGS)),,yes)
 test: CFLAGS += -Werror
 test: $(SO) $(TESTBIN)
+	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

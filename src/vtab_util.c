@@ -626,7 +626,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int nArg = 0;
   int i;
   int iPath = -1, iOptions = -1;
-  int bArgUnusable = 0;
+  int bArgUnusable = 0, bNoPath = 0;
   int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0;
   double nRows;
   TlTrace *pTrace;
@@ -648,13 +648,11 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   }
   if( bArgUnusable ) return SQLITE_CONSTRAINT;
   if( iPath<0 ){
-    if( p->zPath==0 ){
-      sqlite3_free(pVtab->zErrMsg);
-      pVtab->zErrMsg = sqlite3_mprintf(
-          "%s: no trace given; use %s('file') or CREATE VIRTUAL TABLE ... USING %s(path='file')",
-          pDef->zName, pDef->zName, pDef->zName);
-      return SQLITE_ERROR;
-    }
+    /* No path and none from CREATE VIRTUAL TABLE: a plan SQLite should not
+    ** pick, not an error here, because the planner also asks about each
+    ** branch of an OR alone, without the path argument. If it is the only
+    ** plan, xFilter says the trace is missing. */
+    if( p->zPath==0 ) bNoPath = 1;
   }else{
     pInfo->aConstraintUsage[iPath].argvIndex = ++nArg;
     pInfo->aConstraintUsage[iPath].omit = 1;
@@ -725,6 +723,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   }
   pInfo->estimatedRows = (sqlite3_int64)nRows;
   pInfo->estimatedCost = 10.0 + nRows;
+  if( bNoPath ) pInfo->estimatedCost = 1e300;
 
   zPlan[nPlan] = 0;
   pInfo->idxStr = sqlite3_mprintf("%s:%llx", zPlan,

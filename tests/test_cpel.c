@@ -668,6 +668,14 @@ static void sql_errors_name_the_file(void **state){
   z = tl_test_sql_error(db, "SELECT * FROM events()");
   assert_non_null(strstr(z, "no trace given"));
   free(z);
+  z = tl_test_sql_error(db, "SELECT * FROM events WHERE ts = 1 OR ts = 2");
+  assert_non_null(strstr(z, "no trace given"));
+  free(z);
+  /* an OR of pushdown terms: SQLite also plans each branch alone, without
+  ** the path; that plan is refused, not an error */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" TL_TESTDATA_DIR "/cpel/demo.cpel') "
+      "WHERE ts = 1000000000 OR ts BETWEEN 1000003000 AND 1000010000"), 7);   /* make_demo.py: events 0, 3..8 */
   z = tl_test_sql_error(db, "SELECT * FROM events(NULL)");
   assert_non_null(strstr(z, "path is NULL"));
   free(z);

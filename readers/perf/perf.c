@@ -368,7 +368,12 @@ static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
   }
   if( ri->s.mHave & PS_TIME ){ ri->bTs = 1; ri->ts = (int64_t)ri->s.time; }
   if( ri->s.mHave & PS_CPU ){ ri->bCpu = 1; ri->cpu = ri->s.cpu; }
-  if( ri->s.mHave & PS_TID ){
+  /* A record that names its thread in its body (MMAP, COMM, ...) belongs
+  ** to that thread, as perf attaches it; the trailer of the ones perf
+  ** synthesizes at the start is zeros. FORK and EXIT keep the trailer's. */
+  if( r->type!=PERF_FORK && r->type!=PERF_EXIT && body_pid_tid(r, &ri->pid, &ri->tid) ){
+    ri->bTid = 1;
+  }else if( ri->s.mHave & PS_TID ){
     ri->bTid = 1;
     ri->pid = (int32_t)ri->s.pid;
     ri->tid = (int32_t)ri->s.tid;
@@ -1020,6 +1025,8 @@ static void side_args(TlScan *s, TlStr *o){
       uint32_t pid, ppid, tid, ptid;
       if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &ppid) || tl_bytes_u32e(&b, &tid)
        || tl_bytes_u32e(&b, &ptid) || tl_bytes_u64e(&b, &u64a) ) break;
+      tl_json_key(o, "pid"); tl_json_int(o, (int32_t)pid);
+      tl_json_key(o, "tid"); tl_json_int(o, (int32_t)tid);
       tl_json_key(o, "ppid"); tl_json_int(o, (int32_t)ppid);
       tl_json_key(o, "ptid"); tl_json_int(o, (int32_t)ptid);
       tl_json_key(o, "time"); tl_json_uint(o, u64a);

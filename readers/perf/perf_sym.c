@@ -522,13 +522,27 @@ int perf_kallsyms_ready(TlTrace *pTrace, const PerfData *pc){
   return e==1;
 }
 
+/*
+** Where the last kallsyms symbol ends: kallsyms gives no sizes, each symbol
+** ends where the next begins, and perf ends the last one at the page after
+** the one it starts in (symbols__fixup_end), which ends the kernel's map.
+*/
+static uint64_t kallsyms_last_end(uint64_t addr){
+  if( addr > UINT64_MAX - 8192 ) return UINT64_MAX;
+  return ((addr + 4095) & ~(uint64_t)4095) + 4096;
+}
+
 void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip, int64_t ts,
                     int bKernel, const char **pzSym, const char **pzDso){
   const PerfMap *m = 0;
   int k;
   *pzSym = "[unknown]";
   *pzDso = "[unknown]";
-  if( bKernel || (ip>>63) ){
+  /* The caller decides kernel or user: by the callchain's context marker,
+  ** else by the address. As perf looks a kernel-context address up in the
+  ** kernel's maps only (and a user one in the process's), an address below
+  ** every kernel symbol is no one's (garbage a frame-pointer walk found). */
+  if( bKernel ){
     *pzDso = PERF_KERNEL_DSO;
     if( perf_kallsyms_ready(pTrace, p) ){
       size_t lo = 0, hi = p->nKsym;
@@ -536,10 +550,14 @@ void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip
         size_t mid = lo + (hi-lo)/2;
         if( p->aKsym[mid].addr<=ip ) lo = mid+1; else hi = mid;
       }
-      if( lo>0 ){
+      if( lo==p->nKsym && lo>0 && ip>=kallsyms_last_end(p->aKsym[lo-1].addr) ){
+        *pzDso = "[unknown]";            /* past the kernel's map, as perf ends it */
+      }else if( lo>0 ){
         const PerfSym *y = &p->aKsym[lo-1];
         *pzSym = y->zName;
         if( y->zMod ) *pzDso = y->zMod;
+      }else{
+        *pzDso = "[unknown]";
       }
     }
     return;

@@ -43,9 +43,6 @@ for i in range(300):
     ev.append((t, track, code, datum))
     t += 1000 + (i * 37) % 5000
 
-strtab = b"".join(s.encode() + b"\0" for s in strings)
-strtab += b"\0" * (-len(strtab) % 4)
-
 
 def name64(s):
     return s.encode().ljust(64, b"\0")
@@ -55,14 +52,24 @@ def section(kind, data):
     return struct.pack(">II", kind, len(data)) + data
 
 
-out = struct.pack(">BBHI", 1, 0, 4, 1700000000)
-out += section(1, strtab)
-out += section(3, name64("FileStrtab") + struct.pack(">I", len(events)) +
-               b"".join(struct.pack(">III", c, e, d) for c, (e, d) in sorted(events.items())))
-out += section(4, name64("FileStrtab") + struct.pack(">I", len(tracks)) +
-               b"".join(struct.pack(">II", c, o) for c, o in sorted(tracks.items())))
-out += section(5, name64("FileStrtab") + struct.pack(">II", len(ev), 1_000_000_000) +
-               b"".join(struct.pack(">IIIII", ts >> 32, ts & 0xFFFFFFFF, tr, c, d)
-                        for ts, tr, c, d in ev))
-with open(sys.argv[1] if len(sys.argv) > 1 else "demo.cpel", "wb") as f:
-    f.write(out)
+def cpel_bytes(strings, events, tracks, ev):
+    """The file: STRTAB of STRINGS, EVTDEF of EVENTS {code: (format
+    offset, datum format offset)}, TRACKDEF of TRACKS {code: format
+    offset}, one EVENTS section of EV [(ns, track, code, datum)]."""
+    strtab = b"".join(s.encode() + b"\0" for s in strings)
+    strtab += b"\0" * (-len(strtab) % 4)
+    out = struct.pack(">BBHI", 1, 0, 4, 1700000000)
+    out += section(1, strtab)
+    out += section(3, name64("FileStrtab") + struct.pack(">I", len(events)) +
+                   b"".join(struct.pack(">III", c, e, d) for c, (e, d) in sorted(events.items())))
+    out += section(4, name64("FileStrtab") + struct.pack(">I", len(tracks)) +
+                   b"".join(struct.pack(">II", c, o) for c, o in sorted(tracks.items())))
+    out += section(5, name64("FileStrtab") + struct.pack(">II", len(ev), 1_000_000_000) +
+                   b"".join(struct.pack(">IIIII", ts >> 32, ts & 0xFFFFFFFF, tr, c, d)
+                            for ts, tr, c, d in ev))
+    return out
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1] if len(sys.argv) > 1 else "demo.cpel", "wb") as f:
+        f.write(cpel_bytes(strings, events, tracks, ev))

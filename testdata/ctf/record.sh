@@ -12,6 +12,8 @@
 #              sub-buffers: many packets per stream, index/ files
 #   ust-pid    per-PID buffers, the program run twice: two traces side by
 #              side under ust/pid/
+#   ust-discard  buffers too small for the program run without pauses:
+#              discarded events (no NAME.bt2.txt; see sql-refs.sh)
 #
 # For each trace NAME: NAME.bt2.txt = `babeltrace2 --clock-seconds --no-delta
 # --fields=emf NAME` ("[seconds.ns] event: fields", one line per event; the
@@ -55,6 +57,15 @@ lttng enable-event -u -c chan 'tl:tick' >/dev/null
 lttng start >/dev/null
 ./tl_app 5
 ./tl_app 5
+lttng destroy >/dev/null
+# ust-discard: two 4 KiB sub-buffers and no pause between rounds, so the
+# tracer discards events (babeltrace2 warns about them; sql-refs.sh keeps
+# its warnings)
+record ust-discard
+lttng enable-channel -u chan --subbuf-size=4096 --num-subbuf=2 >/dev/null
+lttng enable-event -u -c chan 'tl:ints,tl:tick' >/dev/null
+lttng start >/dev/null
+./tl_app 3000 burst
 lttng destroy >/dev/null
 rm -f tl_app
 

@@ -18,6 +18,7 @@
 #include "tl_tp.h"
 
 static int nRound = 10;
+static int bBurst = 0;                /* no pause between rounds: the buffers overflow */
 
 static void *worker(void *pArg){
   int cpu = (int)(intptr_t)pArg, i;
@@ -39,7 +40,7 @@ static void *worker(void *pArg){
     ** empty text sequence that follows a non-empty one */
     lttng_ust_tracepoint(tl, mixed, i, s, t, arr, n, 1 + (size_t)(i % 3));
     lttng_ust_tracepoint(tl, tick, i + 1000*cpu);
-    usleep(200);
+    if( !bBurst ) usleep(200);
   }
   return 0;
 }
@@ -48,6 +49,7 @@ int main(int argc, char **argv){
   pthread_t a[2];
   int k, nCpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
   if( argc>1 ) nRound = atoi(argv[1]);
+  if( argc>2 ) bBurst = strcmp(argv[2], "burst")==0;
   for(k=0; k<2; k++) pthread_create(&a[k], 0, worker, (void*)(intptr_t)(k % (nCpu>1 ? 2 : 1)));
   for(k=0; k<2; k++) pthread_join(a[k], 0);
   return 0;

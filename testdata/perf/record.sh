@@ -47,6 +47,13 @@ if [ -n "$dev" ]; then
   $PERF script -f -i neigh.data -F trace > neigh.trace.txt 2>/dev/null
 fi
 
+# Lost samples: a one-page ring buffer and a fast sample rate, so the
+# kernel writes LOST records (and perf LOST_SAMPLES); retried until it does.
+for try in 1 2 3 4 5 6 7 8; do
+  $PERF record -q -z -e cpu-clock -c 1000 -g -m 1 -o lost.data -- sh -c 'i=0; while [ $i -lt 1500 ]; do i=$((i+1)); done' >/dev/null 2>&1
+  $PERF report -f -i lost.data --stats 2>/dev/null | grep -q 'LOST events' && break
+done
+
 # DWARF callchains: user registers and stack copies.
 $PERF record -q -e cpu-clock -c 2000000 --call-graph dwarf,1024 -o dwarf.data -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' >/dev/null 2>&1
 $PERF script -f -i dwarf.data -F tid,time,uregs > dwarf.regs.txt 2>/dev/null

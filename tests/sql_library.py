@@ -1,0 +1,495 @@
+#!/usr/bin/python3
+"""The sql/ library's tests: every sql/*.sql file is run the way a user runs
+it, through the sqlite3 shell (`.load`, `.parameter set`, `.read`), on the
+test traces in testdata/, and its numbers are compared with what the
+reference tool printed for the same trace (stored beside the trace with the
+script that made it: testdata/*/sql-refs.sh, record.sh).
+
+    /usr/bin/python3 tests/sql_library.py --so build/tracelite.so
+
+Exits 1 when a number differs, a file fails, or a sql/ file has no check.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TD = os.path.join(ROOT, "testdata")
+# files another part of the library tests on its own
+OTHER_TESTS = ("chrome-",)
+
+CHECKS = {}          # sql file name -> check function
+failures = []
+SO = None
+
+
+def check(name):
+    def deco(fn):
+        CHECKS[name] = fn
+        return fn
+    return deco
+
+
+def fail(name, msg):
+    failures.append("%s: %s" % (name, msg))
+
+
+def run(name, sep="|", **params):
+    """Rows of sql/NAME as the shell prints them (-list mode, SEP between
+    columns), each a list of strings."""
+    cmd = ["sqlite3", "-batch", "-bail", "-separator", sep, "-cmd", ".load " + SO]
+    for k, v in params.items():
+        if v is not None:
+            cmd += ["-cmd", ".parameter set @%s '%s'" % (k, v.replace("'", "''"))]
+    cmd += [":memory:", ".read " + os.path.join(ROOT, "sql", name)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0 or p.stderr:
+        raise RuntimeError("sqlite3 failed (%d): %s" % (p.returncode, p.stderr.strip()))
+    return [line.split(sep) for line in p.stdout.splitlines()]
+
+
+def text(path):
+    with open(os.path.join(TD, path), encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def equal(name, what, got, want):
+    if got != want:
+        fail(name, "%s differ:\n  sql: %r\n  ref: %r" % (what, got, want))
+
+
+# ---------------------------------------------------------------- perf
+
+PERF = "perf/"
+SYM_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
+    TD + "/perf/sym/symfs", TD + "/perf/sym/kallsyms", TD + "/perf/sym/no-cache")
+
+
+def perf_report(path):
+    """perf report --stdio -n: {event: [(overhead, samples, key)]} and
+    {event: total samples}."""
+    rows, totals, event = {}, {}, None
+    for line in text(path).splitlines():
+        m = re.match(r"# Samples: (\d+)([KMG]?)\s+of event '(.*)'", line)
+        if m:
+            event = m.group(3)
+            # perf abbreviates large counts (4K): then only the rows count
+            totals[event] = None if m.group(2) else int(m.group(1))
+            rows[event] = []
+            continue
+        m = re.match(r"\s+(\d+\.\d\d%)\s+(\d+)\s+(.*?)\s*$", line)
+        if m and event is not None:
+            rows[event].append((m.group(1), int(m.group(2)), m.group(3)))
+    return rows, totals
+
+
+def check_report(name, trace, ref, key, opts=None, unknown=None, refkey=lambda k: k):
+    """Rows (event, samples, period, overhead, key...) against perf report.
+    KEY turns a query row's key columns into perf's key text. UNKNOWN, when
+    given, turns perf's key of an unresolved address into the query's one
+    bucket for it (samples summed, overhead not compared)."""
+    want, totals = perf_report(ref)
+    want = {ev: [(p, n, refkey(k)) for p, n, k in lines] for ev, lines in want.items()}
+    got = run(name, trace=TD + "/" + trace, options=opts)
+    gotd, sums = {}, {}
+    for r in got:
+        gotd.setdefault(r[0], []).append((r[3], int(r[1]), key(r[4:])))
+        sums[r[0]] = sums.get(r[0], 0) + int(r[1])
+    equal(name, trace + " events", sorted(gotd), sorted(want))
+    for ev, lines in want.items():
+        if totals[ev] is not None:
+            equal(name, "%s %s samples" % (trace, ev), sums.get(ev), totals[ev])
+        if unknown:
+            merged, rest = {}, []
+            for pct, n, k in lines:
+                u = unknown(k)
+                if u:
+                    merged[u] = merged.get(u, 0) + n
+                else:
+                    rest.append((pct, n, k))
+            mine = [(n, k) for pct, n, k in gotd.get(ev, []) if k in merged]
+            equal(name, "%s %s unresolved" % (trace, ev), sorted(mine),
+                  sorted((n, k) for k, n in merged.items()))
+            lines = rest
+            other = [x for x in gotd.get(ev, []) if x[2] not in merged]
+        else:
+            other = gotd.get(ev, [])
+        equal(name, "%s %s rows" % (trace, ev), sorted(other), sorted(lines))
+    return len(got)
+
+
+@check("perf_report_sym.sql")
+def _():
+    # perf lists each unresolved user address as "[.] 0x<offset>"
+    return check_report("perf_report_sym.sql", "perf/sym/sym.data", "perf/sym/sym.report.txt",
+                        lambda k: k[0], SYM_OPTS,
+                        unknown=lambda k: "[.] [unknown]" if re.match(r"\[\.\] 0x[0-9a-f]+$", k) else None)
+
+
+@check("perf_report_dso.sql")
+def _():
+    return check_report("perf_report_dso.sql", "perf/sym/sym.data", "perf/sym/sym.report-dso.txt",
+                        lambda k: k[0], SYM_OPTS)
+
+
+@check("perf_report_comm.sql")
+def _():
+    n = check_report("perf_report_comm.sql", "perf/sched.data", "perf/sched.report-comm.txt", lambda k: k[0])
+    return n + check_report("perf_report_comm.sql", "perf/lost.data", "perf/lost.report-comm.txt", lambda k: k[0])
+
+
+@check("perf_report_thread.sql")
+def _():
+    return check_report("perf_report_thread.sql", "perf/sched.data", "perf/sched.report-pid.txt",
+                        lambda k: "%s:%s" % (k[0], k[1]))
+
+
+@check("perf_report_cpu.sql")
+def _():
+    # perf pads the CPU with zeros to the column's width
+    n = check_report("perf_report_cpu.sql", "perf/sched.data", "perf/sched.report-cpu.txt",
+                     lambda k: int(k[0]), refkey=int)
+    return n + check_report("perf_report_cpu.sql", "perf/multi.data", "perf/multi.report-cpu.txt",
+                            lambda k: int(k[0]), refkey=int)
+
+
+def timehist_lines():
+    """perf sched timehist: (time, cpu, task, wait, run) per switch."""
+    out = []
+    for line in text("perf/sched.timehist.txt").splitlines():
+        f = line.split()
+        if len(f) >= 6 and re.match(r"\d+\.\d{6}$", f[0]):
+            out.append([f[0], f[1], f[2], f[3], f[5]])
+    return out
+
+
+@check("perf_sched_timehist.sql")
+def _():
+    got = [r[:5] for r in run("perf_sched_timehist.sql", trace=TD + "/perf/sched.data")]
+    want = timehist_lines()
+    if len(want) < 10:
+        fail("perf_sched_timehist.sql", "reference has %d lines" % len(want))
+    equal("perf_sched_timehist.sql", "timehist lines", got, want)
+    return len(got)
+
+
+@check("perf_sched_runtime.sql")
+def _():
+    name = "perf_sched_runtime.sql"
+    got = run(name, trace=TD + "/perf/sched.data")
+    want = {}
+    for line in text("perf/sched.timehist-summary.txt").splitlines():
+        f = line.split()
+        if len(f) == 9 and re.match(r".*\[\d+\]$", f[0]):
+            want[f[0]] = [f[2], f[3], f[4], f[5], f[6]]
+    equal(name, "task runtimes", {r[0]: r[1:6] for r in got}, want)
+    # wait: the sum of timehist's wait column (each cut to the microsecond)
+    waits = {}
+    for t, cpu, task, wait, run_ms in timehist_lines():
+        waits[task] = waits.get(task, 0) + float(wait)
+    for r in got:
+        n = int(r[1])
+        if abs(float(r[6]) - waits.get(r[0], 0)) > 0.001 * n + 1e-9:
+            fail(name, "%s wait %s, timehist's waits sum to %.3f" % (r[0], r[6], waits.get(r[0], 0)))
+    return len(got)
+
+
+def perf_stats(path):
+    """perf report --stats: {(section, record type): count}; section is
+    None for the aggregated stats, else the event name."""
+    out, sect = {}, None
+    for line in text(path).splitlines():
+        m = re.match(r"(\S.*) stats:$", line)
+        if m:
+            sect = None if m.group(1) == "Aggregated" else m.group(1)
+            continue
+        m = re.match(r"\s+(\S+) events:\s+(\d+)", line)
+        if m:
+            out[(sect, m.group(1))] = int(m.group(2))
+    return out
+
+
+@check("perf_tracepoints.sql")
+def _():
+    name = "perf_tracepoints.sql"
+    got = run(name, trace=TD + "/perf/sched.data")
+    st = perf_stats("perf/sched.stats.txt")
+    want = {k[0]: v for k, v in st.items() if k[0] and k[1] == "SAMPLE"}
+    equal(name, "sched.data samples per tracepoint", {r[0]: int(r[1]) for r in got}, want)
+    # a trace of cpu-clock alone has no tracepoint
+    equal(name, "lost.data tracepoints", run(name, trace=TD + "/perf/lost.data"), [])
+    return len(got)
+
+
+@check("perf_lost.sql")
+def _():
+    name = "perf_lost.sql"
+    got = run(name, trace=TD + "/perf/lost.data")
+    st = perf_stats("perf/lost.stats.txt")
+    lost = [r for r in got if r[0] == "LOST"]
+    equal(name, "LOST records", sum(int(r[3]) for r in lost), st[(None, "LOST")])
+    # each LOST record as perf script prints it: "... PERF_RECORD_LOST lost 9"
+    per_record = [int(x) for x in re.findall(r"PERF_RECORD_LOST lost (\d+)", text("perf/lost.lost.txt"))]
+    equal(name, "samples lost in LOST records", sum(int(r[4]) for r in lost), sum(per_record))
+    equal(name, "LOST events", sorted(set(r[1] for r in lost)), ["cpu-clock"])
+    ls = [r for r in got if r[0] == "LOST_SAMPLES"]
+    want = sum(v for k, v in st.items() if k[0] and k[1] == "LOST_SAMPLES")
+    equal(name, "LOST_SAMPLES", sum(int(r[4]) for r in ls), want)
+    # nothing lost: no rows, and perf counts no LOST record
+    equal(name, "sched.data", run(name, trace=TD + "/perf/sched.data"), [])
+    equal(name, "sched.data stats", perf_stats("perf/sched.stats.txt").get((None, "LOST")), None)
+    return len(got)
+
+
+@check("perf_folded.sql")
+def _():
+    name = "perf_folded.sql"
+    n = 0
+    # lost.data with sym/'s files too: its libc and kernel frames named (or
+    # not) from files that hold nothing for them, the same on every machine
+    for trace, ref, opts in (("perf/sym/sym.data", "perf/sym/sym.folded.txt", SYM_OPTS),
+                             ("perf/lost.data", "perf/lost.folded.txt", SYM_OPTS),
+                             ("perf/sched.data", "perf/sched.folded.txt", None)):
+        got = [" ".join(r) for r in run(name, sep=" ", trace=TD + "/" + trace, options=opts)]
+        equal(name, trace + " folded stacks", got, text(ref).splitlines())
+        n += len(got)
+    return n
+
+
+# ---------------------------------------------------------------- XRay
+
+XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"))
+
+
+def xray_flame(path):
+    """llvm-xray stack -stack-format=flame: {stack: value}, the stack
+    without llvm-xray's closing ';'."""
+    out = {}
+    for line in text(path).splitlines():
+        m = re.match(r"(.*);? (\d+)$", line)
+        if m:
+            out[m.group(1).rstrip(";")] = int(m.group(2))
+    return out
+
+
+@check("xray_account.sql")
+def _():
+    name = "xray_account.sql"
+    n = 0
+    for log in ("fdr", "basic", "fdr-O2", "fdr-default", "basic-default"):
+        binary = "app-O2.map.elf" if log == "fdr-O2" else "app.map.elf"
+        want = []
+        for line in text("xray/%s.account.txt" % log).splitlines():
+            # "funcid count [min, med, 90p, 99p, max] sum <file>:<line>:<col>: name"
+            m = re.match(r"\s*(\d+)\s+(\d+)\s+\[\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^\]]+)\]"
+                         r"\s+(\S+)\s+\S+:\d+:\d+: (.*?)\s*$", line)
+            if m:
+                want.append([x.strip() for x in m.groups()])
+        if len(want) < 3:
+            fail(name, "%s: reference has %d functions" % (log, len(want)))
+        got = run(name, trace=TD + "/xray/%s.xray" % log, binary=TD + "/xray/" + binary)
+        equal(name, log + " account", got, want)
+        # without the binary: the same numbers, no names
+        got = run(name, trace=TD + "/xray/%s.xray" % log)
+        equal(name, log + " account without names", got, [w[:8] + [""] for w in want])
+        n += len(got)
+    return n
+
+
+@check("xray_folded.sql")
+def _():
+    name = "xray_folded.sql"
+    n = 0
+    for log, binary in XRAY_LOGS:
+        for agg in ("time", "count"):
+            got = run(name, trace=TD + "/xray/%s.xray" % log, binary=TD + "/xray/" + binary, value=agg)
+            equal(name, "%s %s" % (log, agg), {r[0]: int(r[1]) for r in got},
+                  xray_flame("xray/%s.flame-%s.txt" % (log, agg)))
+            n += len(got)
+        # self time: each stack's time less its callees' (from llvm-xray's times)
+        t = xray_flame("xray/%s.flame-time.txt" % log)
+        want = {}
+        for st, v in t.items():
+            kids = [k for k in t if k.startswith(st + ";") and ";" not in k[len(st) + 1:]]
+            want[st] = v - sum(t[k] for k in kids)
+        got = run(name, trace=TD + "/xray/%s.xray" % log, binary=TD + "/xray/" + binary, value="self")
+        equal(name, log + " self", {r[0]: int(r[1]) for r in got}, want)
+        # without the binary: function ids
+        got = run(name, trace=TD + "/xray/%s.xray" % log)
+        if not got or not all(re.match(r"thread_\d+(;#\d+)+$", r[0]) for r in got):
+            fail(name, "%s: stacks without the binary are not thread;#id;...: %r" % (log, got[:3]))
+        n += len(got)
+    return n
+
+
+@check("xray_stacks.sql")
+def _():
+    name = "xray_stacks.sql"
+    n = 0
+    for log, binary in XRAY_LOGS:
+        got = run(name, trace=TD + "/xray/%s.xray" % log, binary=TD + "/xray/" + binary)
+        equal(name, log + " calls", {r[0]: int(r[2]) for r in got}, xray_flame("xray/%s.stacks-count.txt" % log))
+        equal(name, log + " total", {r[0]: int(r[4]) for r in got}, xray_flame("xray/%s.stacks-time.txt" % log))
+        equal(name, log + " depth", [int(r[1]) for r in got], [r[0].count(";") for r in got])
+        n += len(got)
+    return n
+
+
+# ---------------------------------------------------------------- CTF
+
+@check("ctf_event_rates.sql")
+def _():
+    """Counted from babeltrace2's output: "[sec.ns] name: { cpu_id = N }, ..."."""
+    name = "ctf_event_rates.sql"
+    n = 0
+    for t in ("ust-multi", "ust-types", "ust-pid"):
+        want = {}
+        for line in text("ctf/%s.bt2.txt" % t).splitlines():
+            m = re.match(r"\[(\d+)\.\d{9}\] (\S+): \{ cpu_id = (\d+) \}", line)
+            if not m:
+                fail(name, "%s: unexpected babeltrace2 line %r" % (t, line[:80]))
+                continue
+            k = (int(m.group(1)), m.group(2), int(m.group(3)))
+            want[k] = want.get(k, 0) + 1
+        got = run(name, trace=TD + "/ctf/" + t)
+        equal(name, t + " rates", {(int(r[0]), r[1], int(r[2])): int(r[3]) for r in got}, want)
+        n += len(got)
+    return n
+
+
+@check("ctf_discarded.sql")
+def _():
+    name = "ctf_discarded.sql"
+    n = 0
+    for t, nWant in (("ust-discard", 5), ("ust-multi", 0)):
+        want = []
+        for line in text("ctf/%s.discarded.txt" % t).splitlines():
+            m = re.match(r'WARNING: Tracer discarded (\d+) events between \[(\d+)\.(\d{9})\] and '
+                         r'\[(\d+)\.(\d{9})\] in trace .* within stream "%s/([^"]*)" '
+                         r'\(stream class ID: (\d+), stream ID: (\d+)\)' % t, line)
+            if not m:
+                fail(name, "%s: unexpected babeltrace2 warning %r" % (t, line[:100]))
+                continue
+            g = m.groups()
+            want.append((g[5], int(g[6]), int(g[7]), int(g[0]),
+                         int(g[1]) * 10**9 + int(g[2]), int(g[3]) * 10**9 + int(g[4])))
+        equal(name, t + " warnings", len(want), nWant)
+        got = run(name, trace=TD + "/ctf/" + t)
+        equal(name, t + " discarded", sorted((r[0], int(r[1]), int(r[2]), int(r[4]), int(r[6]), int(r[7])) for r in got),
+              sorted(want))
+        totals = {}
+        for w in want:
+            totals[w[0]] = totals.get(w[0], 0) + w[3]
+        equal(name, t + " stream totals", {r[0]: int(r[8]) for r in got}, totals)
+        n += len(got)
+    return n
+
+
+@check("ctf_busiest_packets.sql")
+def _():
+    name = "ctf_busiest_packets.sql"
+    n = 0
+    for t in ("ust-discard", "ust-multi"):
+        want = []
+        for line in text("ctf/%s.packets.txt" % t).splitlines():
+            f = [int(x) for x in line.split()]
+            want.append((f[1], f[2], f[3], f[4], f[5]))
+        got = run(name, trace=TD + "/ctf/" + t, limit="1000")
+        equal(name, t + " packets", sorted((int(r[2]), int(r[3]), int(r[6]), int(r[7]), int(r[5])) for r in got),
+              sorted(want))
+        equal(name, t + " order", [int(r[5]) for r in got], sorted((w[4] for w in want), reverse=True))
+        # @limit
+        equal(name, t + " limit", len(run(name, trace=TD + "/ctf/" + t, limit="3")), 3)
+        n += len(got)
+    return n
+
+
+# ---------------------------------------------------------------- CPEL
+
+def cpel_ref(path):
+    """cpelatency/cpelstate's table lines ("%-20s %10.3f +- %10.3f%12.3f%8d"),
+    in their order: [track, n, mean, stdev, total]."""
+    out = []
+    for line in text(path).splitlines():
+        m = re.match(r"(.*?)\s+(\d+\.\d{3}) \+-\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+)$", line)
+        if m:
+            out.append([m.group(1), m.group(5), m.group(2), m.group(3), m.group(4)])
+    return out
+
+
+def check_cpel(name, cases):
+    n = 0
+    for trace, params, ref in cases:
+        want = cpel_ref("cpel/" + ref)
+        if not want:
+            fail(name, ref + ": no lines")
+        got = run(name, trace=TD + "/cpel/" + trace, **params)
+        # tracks without a definition (named by their number) are rows here
+        # and left out by the tools
+        got = [r[:5] for r in got if not re.match(r"\d+$", r[0])]
+        equal(name, "%s %r" % (trace, params), got, want)
+        n += len(got)
+    return n
+
+
+@check("cpel_latency.sql")
+def _():
+    return check_cpel("cpel_latency.sql", (
+        ("states.cpel", {}, "states.latency-2-1.txt"),
+        ("states.cpel", {"start": "3", "end": "1"}, "states.latency-3-1.txt")))
+
+
+@check("cpel_state.sql")
+def _():
+    name = "cpel_state.sql"
+    n = check_cpel(name, (
+        ("states.cpel", {}, "states.state-1.txt"),
+        ("states.cpel", {"code": "3"}, "states.state-3.txt"),
+        ("states.cpel", {"kernel": "1"}, "states.state-1-kernel.txt"),
+        ("demo.cpel", {"code": "2"}, "demo.state-2.txt")))
+    undefined = [r for r in run(name, trace=TD + "/cpel/states.cpel") if r[0] == "9"]
+    equal(name, "the undefined track", [r[1] for r in undefined], ["1"])
+    return n
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    global SO
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--so", required=True, help="the built tracelite.so")
+    ap.add_argument("only", nargs="*", help="sql/ files to check (default: all)")
+    a = ap.parse_args()
+    if shutil.which("sqlite3") is None:
+        print("sql library: the sqlite3 shell is not installed (Debian: apt-get install sqlite3)")
+        return 1
+    SO = os.path.abspath(a.so)
+    if SO.endswith(".so"):
+        SO = SO[:-3]
+    files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "sql", "*.sql")))
+    files = [f for f in files if not f.startswith(OTHER_TESTS)]
+    for f in files:
+        if f not in CHECKS:
+            fail(f, "no check in tests/sql_library.py")
+    nRows = 0
+    for f in files:
+        if a.only and f not in a.only:
+            continue
+        if f not in CHECKS:
+            continue
+        try:
+            nRows += CHECKS[f]()
+        except (RuntimeError, OSError, KeyError, ValueError, IndexError, subprocess.TimeoutExpired) as e:
+            fail(f, "%s: %s" % (type(e).__name__, e))
+    for msg in failures:
+        print("FAIL " + msg)
+    print("sql library: %d files, %d result rows compared, %d failed" % (len(files), nRows, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
