@@ -85,6 +85,8 @@ struct TlFilter {
   int64_t iKey;                   /* (callchains.event: the sample's rowid) */
   int bOrdered;                   /* ascending ts wanted */
   uint64_t mCols;                 /* columns used: bit i for column i */
+  int eProgress;                  /* the query's progress= (TL_PROGRESS_*, 0 auto);
+                                  ** for the shared layer, readers ignore it */
 };
 
 /* Is column i wanted? Readers skip building text/JSON that is not. */

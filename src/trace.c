@@ -165,6 +165,37 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
 }
 
 /*
+** The options that identify an opened trace in the cache: all but
+** progress=, which changes only what is reported on stderr, so that asking
+** for progress on a trace already open does not open and index it again.
+*/
+static char *trace_key_options(const TlOpts *pOpts){
+  TlOpts key = *pOpts;            /* borrows the strings: not freed */
+  int i, j;
+  for(i=j=0; i<pOpts->n; i++){
+    if( strcmp(pOpts->azKey[i], "progress")==0 ) continue;
+    key.azKey[j] = pOpts->azKey[i];
+    key.azVal[j] = pOpts->azVal[i];
+    j++;
+  }
+  key.n = j;
+  return tl_opts_canonical(&key);
+}
+
+int tl_options_progress(const char *zOptions){
+  TlOpts opts;
+  TlErr err;
+  int eMode = TL_PROGRESS_AUTO;
+  tl_opts_init(&opts);
+  tl_err_clear(&err);
+  if( tl_opts_parse(&opts, zOptions, &err)==TL_OK ){
+    tl_progress_mode(tl_opts_get(&opts, "progress"), &eMode);
+  }
+  tl_opts_free(&opts);
+  return eMode;
+}
+
+/*
 ** The index in tl_readers of the reader most confident that a[0..n) (the
 ** head of the file zPath, or nothing when bDir) is its own, or -1.
 */
@@ -276,7 +307,7 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   pI->size = (uint64_t)pSt->st_size;
   pI->mtimeSec = (int64_t)pSt->st_mtim.tv_sec;
   pI->mtimeNsec = (int64_t)pSt->st_mtim.tv_nsec;
-  pI->zKeyOpts = tl_opts_canonical(pOpts);
+  pI->zKeyOpts = trace_key_options(pOpts);
   pI->zKeyPath = strdup(zPath);
   if( pI->zKeyOpts==0 || pI->zKeyPath==0 ){
     rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
@@ -373,7 +404,7 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
   }
   /* Only regular files and directories can be cached: a FIFO is read once. */
   bCache = S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
-  zKeyOpts = tl_opts_canonical(pOpts);
+  zKeyOpts = trace_key_options(pOpts);
   if( zKeyOpts==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   if( bCache ){
     pthread_mutex_lock(&cacheMutex);
@@ -534,8 +565,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     /* The scan reports the packets it decodes (tl_packet_note_read), out
     ** of all the index holds, while xScanOpen and tl_query_next run. */
     TlProgress *pPrev = 0;
-    int eMode = TL_PROGRESS_OFF;
-    tl_progress_mode(tl_opts_get(&pTrace->opts, "progress"), &eMode);
+    int eMode = pFilter->eProgress;
     if( eMode!=TL_PROGRESS_OFF ){
       uint64_t nTotal = 0;
       size_t k;

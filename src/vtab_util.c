@@ -528,6 +528,7 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     pCur->bEof = 1;
     return SQLITE_OK;
   }
+  pCur->filter.eProgress = tl_options_progress(pCur->zOptions);
   rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
   if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
   return tlNext(cur);
