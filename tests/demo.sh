@@ -40,7 +40,7 @@ if [ -f testdata/xray/fdr.xray ]; then
   run "SELECT name, count(*) AS calls, sum(dur) AS total_ns, max(depth) AS deepest FROM xray_calls('$t', 'binary=$b') GROUP BY name ORDER BY total_ns DESC"
   echo
   echo "-- .read sql/xray_account.sql"
-  sqlite3 -header -column :memory: ".load $so" ".parameter set @trace '$t'" ".read sql/xray_account.sql"
+  sqlite3 -header -column :memory: ".load $so" ".parameter set @trace '$t'" ".parameter set @binary '$b'" ".read sql/xray_account.sql"
   echo
   echo "-- .read sql/chrome-xray.sql (Chrome trace-event JSON, first 300 bytes)"
   sqlite3 :memory: ".load $so" ".parameter set @trace '$t'" ".parameter set @binary '$b'" \
