@@ -157,24 +157,30 @@ def _():
                             lambda k: int(k[0]), refkey=int)
 
 
-def timehist_lines():
-    """perf sched timehist: (time, cpu, task, wait, run) per switch."""
+def timehist_lines(trace="sched"):
+    """perf sched timehist: (time, cpu, task, wait, sch delay, run) per switch."""
     out = []
-    for line in text("perf/sched.timehist.txt").splitlines():
+    for line in text("perf/%s.timehist.txt" % trace).splitlines():
         f = line.split()
         if len(f) >= 6 and re.match(r"\d+\.\d{6}$", f[0]):
-            out.append([f[0], f[1], f[2], f[3], f[5]])
+            out.append(f[:6])
     return out
 
 
 @check("perf_sched_timehist.sql")
 def _():
-    got = [r[:5] for r in run("perf_sched_timehist.sql", trace=TD + "/perf/sched.data")]
-    want = timehist_lines()
-    if len(want) < 10:
-        fail("perf_sched_timehist.sql", "reference has %d lines" % len(want))
-    equal("perf_sched_timehist.sql", "timehist lines", got, want)
-    return len(got)
+    n = 0
+    # wakeup.data has sched_wakeup: its sch delay column is not all zero
+    for trace in ("sched", "wakeup"):
+        got = [r[:6] for r in run("perf_sched_timehist.sql", trace=TD + "/perf/%s.data" % trace)]
+        want = timehist_lines(trace)
+        if len(want) < 10:
+            fail("perf_sched_timehist.sql", "%s: reference has %d lines" % (trace, len(want)))
+        if trace == "wakeup" and all(w[4] == "0.000" for w in want):
+            fail("perf_sched_timehist.sql", "wakeup: the reference has no sch delay")
+        equal("perf_sched_timehist.sql", trace + " timehist lines", got, want)
+        n += len(got)
+    return n
 
 
 @check("perf_sched_runtime.sql")
@@ -189,7 +195,7 @@ def _():
     equal(name, "task runtimes", {r[0]: r[1:6] for r in got}, want)
     # wait: the sum of timehist's wait column (each cut to the microsecond)
     waits = {}
-    for t, cpu, task, wait, run_ms in timehist_lines():
+    for t, cpu, task, wait, delay, run_ms in timehist_lines():
         waits[task] = waits.get(task, 0) + float(wait)
     for r in got:
         n = int(r[1])

@@ -18,6 +18,8 @@ $PERF record -q -z -e cpu-clock -c 100000 -o zstd.data -- sh -c 'i=0; while [ $i
 $PERF record -q -e cpu-clock -c 100000 -o - -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' > pipe.data 2>/dev/null
 # Tracepoints, system-wide, briefly.
 $PERF record -q -e sched:sched_switch -e sched:sched_process_exec -a -o sched.data -- sh -c 'sleep 0.05; ls >/dev/null; sleep 0.05' >/dev/null 2>&1
+# Switches and wakeups, system-wide, briefly: perf sched timehist's sch delay.
+$PERF record -q -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new -a -o wakeup.data -- sh -c 'sleep 0.02; ls >/dev/null; sleep 0.02' >/dev/null 2>&1
 # Context switch records.
 $PERF record -q -e cpu-clock -c 200000 --switch-events -o switch.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.01' >/dev/null 2>&1
 

@@ -24,6 +24,7 @@ report -i lost.data --sort comm > lost.report-comm.txt
 
 $PERF sched timehist -f -i sched.data > sched.timehist.txt 2>/dev/null
 $PERF sched timehist -f -i sched.data -s > sched.timehist-summary.txt 2>/dev/null
+$PERF sched timehist -f -i wakeup.data > wakeup.timehist.txt 2>/dev/null
 
 # folded stacks: perf script through stackcollapse-perf.pl (sched.data has
 # no callchains: the script folds nothing)
