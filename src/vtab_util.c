@@ -10,6 +10,7 @@
 **   l  ts < ?            L  ts <= ?
 **   c  cpu = ?           C  cpu IN (...)    (all values at once)
 **   r  rowid = ?         k  key column = ?
+**   t  type column = ?   (binary collation)
 **
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
@@ -43,6 +44,7 @@ struct TlCursor {
   TlQuery *pQuery;                /* the running scan */
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
+  char *zType;                    /* filter.zType storage (sqlite3_malloc) */
   TlRow row;                      /* the current row */
   int bEof;                       /* no current row */
   char *zPath;                    /* path of this scan (sqlite3_malloc) */
@@ -218,6 +220,8 @@ static void cursor_reset(TlCursor *pCur){
   pCur->pTrace = 0;
   sqlite3_free(pCur->aCpu);
   pCur->aCpu = 0;
+  sqlite3_free(pCur->zType);
+  pCur->zType = 0;
   sqlite3_free(pCur->zPath);
   pCur->zPath = 0;
   sqlite3_free(pCur->zOptions);
@@ -256,6 +260,10 @@ static int row_matches(TlCursor *pCur){
   if( pDef->iKeyCol>=0 && f->bKey ){
     const TlVal *v = &a[pDef->iKeyCol];
     if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
+  }
+  if( pDef->iTypeCol>0 && f->zType ){
+    const TlVal *v = &a[pDef->iTypeCol];
+    if( v->t!=TL_TEXT || v->n!=strlen(f->zType) || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
   }
   return 1;
 }
@@ -488,6 +496,23 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
           bEmpty = 1;
         }
         break;
+      case 't':
+        /* The column is TEXT: a number compares as its text; NULL and
+        ** blobs equal no text. Two different values match nothing. */
+        if( sqlite3_value_type(v)==SQLITE_NULL || sqlite3_value_type(v)==SQLITE_BLOB ){
+          bEmpty = 1;
+        }else{
+          const char *z = (const char*)sqlite3_value_text(v);
+          if( z==0 ) return SQLITE_NOMEM;
+          if( pCur->zType ){
+            if( strcmp(pCur->zType, z)!=0 ) bEmpty = 1;
+          }else{
+            pCur->zType = sqlite3_mprintf("%s", z);
+            if( pCur->zType==0 ) return SQLITE_NOMEM;
+            pCur->filter.zType = pCur->zType;
+          }
+        }
+        break;
       case 'k':
         if( rhs_exact_int(v, &x) ){
           if( pCur->filter.bKey && pCur->filter.iKey!=x ) bEmpty = 1;
@@ -627,7 +652,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int i;
   int iPath = -1, iOptions = -1;
   int bArgUnusable = 0, bNoPath = 0;
-  int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0;
+  int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0, bType = 0;
   double nRows;
   TlTrace *pTrace;
 
@@ -692,6 +717,13 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
            && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
       op = 'k';
       bKey = 1;
+    }else if( pDef->iTypeCol>0 && c->iColumn==pDef->iTypeCol
+           && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
+      const char *zColl = sqlite3_vtab_collation(pInfo, i);
+      if( zColl==0 || sqlite3_stricmp(zColl, "BINARY")==0 ){
+        op = 't';
+        bType = 1;
+      }
     }
     if( op ){
       pInfo->aConstraintUsage[i].argvIndex = ++nArg;
@@ -720,6 +752,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     else if( bTsLo || bTsHi ) nRows = nRows/3 + 1;
     if( bCpu ) nRows = nRows/2 + 1;
     if( bKey ) nRows = nRows/1000 + 1;
+    if( bType ) nRows = nRows/2 + 1;
   }
   pInfo->estimatedRows = (sqlite3_int64)nRows;
   pInfo->estimatedCost = 10.0 + nRows;

@@ -234,6 +234,54 @@ static int cmp_thr(const void *a, const void *b){
 }
 
 /*
+** Sort the held records by (ts, file order). A round is the contents of
+** perf's per-CPU buffers one after another, so it is a few runs already in
+** order: find them and merge them pairwise (a stable merge keeps file order
+** on equal times). Returns nonzero, sorting nothing, when out of memory.
+*/
+static int thr_sort(OpenCtx *c){
+  size_t n = c->nThr, nRun = 0, k;
+  size_t *aRun;                   /* run starts, then n */
+  ThrRec *aSrc = c->aThr, *aDst;
+  for(k=1; k<n; k++) if( aSrc[k].ts<aSrc[k-1].ts ) nRun++;
+  if( nRun==0 ) return 0;
+  aRun = malloc((nRun+2)*sizeof(size_t));
+  aDst = malloc(n*sizeof(ThrRec));
+  if( aRun==0 || aDst==0 ){ free(aRun); free(aDst); return 1; }
+  nRun = 0;
+  aRun[nRun++] = 0;
+  for(k=1; k<n; k++) if( aSrc[k].ts<aSrc[k-1].ts ) aRun[nRun++] = k;
+  aRun[nRun] = n;
+  while( nRun>1 ){
+    size_t r, nOut = 0;
+    ThrRec *aTmp;
+    for(r=0; r<nRun; r+=2){
+      size_t i = aRun[r], iEnd = aRun[r+1];
+      size_t j = iEnd, jEnd = r+2<=nRun ? aRun[r+2] : iEnd;
+      size_t o = i;
+      if( r+1>=nRun ) jEnd = j;
+      while( i<iEnd && j<jEnd ){
+        if( aSrc[j].ts<aSrc[i].ts ) aDst[o++] = aSrc[j++];
+        else aDst[o++] = aSrc[i++];
+      }
+      while( i<iEnd ) aDst[o++] = aSrc[i++];
+      while( j<jEnd ) aDst[o++] = aSrc[j++];
+      aRun[nOut++] = aRun[r];
+    }
+    aRun[nOut] = n;
+    nRun = nOut;
+    aTmp = aSrc; aSrc = aDst; aDst = aTmp;
+  }
+  if( aSrc!=c->aThr ){
+    memcpy(c->aThr, aSrc, n*sizeof(ThrRec));
+    aDst = aSrc;
+  }
+  free(aDst);
+  free(aRun);
+  return 0;
+}
+
+/*
 ** Apply the held records to the thread list in time order. Records of
 ** different CPUs interleave within a round, so a new thread's first sample
 ** may come before the FORK that made it: sorting the round first is what
@@ -243,7 +291,7 @@ static int thread_flush(OpenCtx *c){
   PerfData *p = c->p;
   size_t k;
   int rc = TL_OK;
-  if( c->nThr>1 ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
+  if( c->nThr>1 && thr_sort(c) ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
   for(k=0; k<c->nThr && rc==TL_OK; k++){
     ThrRec *e = &c->aThr[k];
     PerfThread *t;
@@ -356,8 +404,12 @@ static int body_pid_tid(const PerfRec *r, int64_t *pPid, int64_t *pTid){
 /* Decode what a row needs: attr, sample or trailer, ts, cpu, pid, tid. */
 static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
   const PerfAttr *a;
-  memset(ri, 0, sizeof(*ri));
-  if( p->nAttr==0 ) return 0;
+  /* the fields before s; the decoders below clear s themselves */
+  ri->iAttr = 0;
+  ri->bTs = ri->bCpu = ri->bTid = ri->bSample = 0;
+  ri->ts = ri->pid = ri->tid = 0;
+  ri->cpu = 0;
+  if( p->nAttr==0 ){ memset(&ri->s, 0, sizeof(ri->s)); return 0; }
   ri->iAttr = perf_attr_of(p, r);
   a = &p->aAttr[ri->iAttr];
   if( r->type==PERF_SAMPLE ){
@@ -365,6 +417,8 @@ static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
     ri->bSample = 1;
   }else if( r->type<PERF_HEADER_ATTR ){
     if( perf_trailer_decode(a, r, &ri->s) ) ri->s.mHave = 0;
+  }else{
+    memset(&ri->s, 0, sizeof(ri->s));
   }
   if( ri->s.mHave & PS_TIME ){ ri->bTs = 1; ri->ts = (int64_t)ri->s.time; }
   if( ri->s.mHave & PS_CPU ){ ri->bCpu = 1; ri->cpu = ri->s.cpu; }
@@ -863,6 +917,8 @@ struct TlScan {
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
+  int eType;                      /* events: the one record type wanted, or -1 */
+  int bInfo;                      /* rows need rec_info (else type and rowid only) */
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -915,6 +971,23 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->cc);
   tl_str_init(&s->tmp);
   s->iChunkEnd = pTrace->index.n;
+  s->eType = -1;
+  s->bInfo = 1;
+  if( iTable==TL_TAB_EVENTS ){
+    if( pFilter->zType ){
+      /* type = 'X': the other types are skipped by their header alone */
+      int t;
+      for(t=0; t<PERF_USER_MAX; t++){
+        const char *z = tl_perf_type_name((uint32_t)t);
+        if( z && strcmp(z, pFilter->zType)==0 ) break;
+      }
+      s->eType = t;                       /* PERF_USER_MAX: no type has it */
+    }
+    /* Only type (and rowid) wanted, nothing checked on ts or cpu: no decode. */
+    s->bInfo = (pFilter->mCols & ~((uint64_t)1<<TL_EV_TYPE))!=0
+            || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
+            || pFilter->bOrdered;
+  }
   /* A rowid (events) or sample rowid (callchains) names one chunk. */
   if( (iTable==TL_TAB_EVENTS && pFilter->bRowid) || (iTable==TL_TAB_CALLCHAINS && pFilter->bKey) ){
     int64_t iSeek = iTable==TL_TAB_EVENTS ? pFilter->iRowid : pFilter->iKey;
@@ -963,7 +1036,9 @@ static int next_record(TlScan *s){
     rc = perf_walk_next(&s->w, &s->r);
     if( rc==TL_DONE ){ s->bInChunk = 0; continue; }
     if( rc<0 ) return rc;
+    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( !s->bInfo ) return TL_ROW;
     if( rec_info(s->p, &s->r, &s->ri) ){
       memset(&s->ri, 0, sizeof(s->ri));
       s->ri.iAttr = 0;
@@ -1269,6 +1344,7 @@ static int next_ordered(TlScan *s){
       s->bInChunk = 0;
       continue;
     }
+    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
     if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
@@ -1305,8 +1381,12 @@ static int next_event(TlScan *s, TlRow *pRow){
   TlVal *v = pRow->a;
   int rc = next_event_record(s);
   if( rc!=TL_ROW ) return rc;
-  a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
   pRow->iRowid = s->r.iRowid;
+  if( !s->bInfo ){
+    tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+    return TL_ROW;
+  }
+  a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
   if( s->ri.bTs ){ tl_val_int(&v[TL_EV_TS], s->ri.ts); tl_val_int(&v[TL_EV_TS_RAW], s->ri.ts); }
   if( s->ri.bCpu ) tl_val_int(&v[TL_EV_CPU], s->ri.cpu);
   if( s->ri.bTid ){

@@ -67,9 +67,10 @@ int perf_attr_parse(TlBytes *b, int bo, PerfAttr *a){
 }
 
 static int popcount64(uint64_t x){
-  int n = 0;
-  while( x ){ x &= x-1; n++; }
-  return n;
+  x = x - ((x>>1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x>>2) & 0x3333333333333333ull);
+  x = (x + (x>>4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (int)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* Size in bytes of the READ values for read_format rf, reading nr from b. */
@@ -93,23 +94,36 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
   TlBytes b = r->body;
   uint64_t st = a->sample_type;
   uint64_t v;
-  memset(s, 0, sizeof(*s));
+  {
+    /* no rep stos: a struct copy of zeros, in registers */
+    static const PerfSample zero;
+    *s = zero;
+  }
   s->mHave = st;
 #define U64(x) do{ if( tl_bytes_u64e(&b, &(x)) ) return -1; }while(0)
-  if( st & PS_IDENTIFIER ) U64(s->id);
-  if( st & PS_IP ) U64(s->ip);
-  if( st & PS_TID ){
-    if( tl_bytes_u32e(&b, &s->pid) || tl_bytes_u32e(&b, &s->tid) ) return -1;
+  {
+    /* The fixed-size fields up to PERIOD: 8 bytes each, checked at once. */
+    const uint8_t *f;
+    const int bo = b.bo;
+    size_t nFix = 8*(size_t)popcount64(st & (PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME
+                     |PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU|PS_PERIOD));
+    if( tl_bytes_ptr(&b, nFix, &f) ) return -1;
+#define F64(x) do{ (x) = tl_load_u64_unchecked(f, bo); f += 8; }while(0)
+    if( st & PS_IDENTIFIER ) F64(s->id);
+    if( st & PS_IP ) F64(s->ip);
+    if( st & PS_TID ){
+      s->pid = tl_load_u32_unchecked(f, bo);
+      s->tid = tl_load_u32_unchecked(f+4, bo);
+      f += 8;
+    }
+    if( st & PS_TIME ) F64(s->time);
+    if( st & PS_ADDR ) F64(s->addr);
+    if( st & PS_ID ) F64(s->id);
+    if( st & PS_STREAM_ID ) F64(s->stream_id);
+    if( st & PS_CPU ){ s->cpu = tl_load_u32_unchecked(f, bo); f += 8; }
+    if( st & PS_PERIOD ) F64(s->period);
+#undef F64
   }
-  if( st & PS_TIME ) U64(s->time);
-  if( st & PS_ADDR ) U64(s->addr);
-  if( st & PS_ID ) U64(s->id);
-  if( st & PS_STREAM_ID ) U64(s->stream_id);
-  if( st & PS_CPU ){
-    uint32_t res;
-    if( tl_bytes_u32e(&b, &s->cpu) || tl_bytes_u32e(&b, &res) ) return -1;
-  }
-  if( st & PS_PERIOD ) U64(s->period);
   if( st & PS_READ ){
     if( read_values(&b, a->read_format, &s->read) ) return -1;
   }
