@@ -160,6 +160,70 @@ static void perf_record_counts_equal_perf_report_stats(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** type = 'X' is pushed down: records of other types are skipped by their
+** header, and nothing is decoded when only type and rowid are used. The
+** per-event "SAMPLE events" of perf report --stats hold for each path (type
+** alone, with name, with a cpu filter, and not pushed: another collation),
+** and the pushed scans give the same rowids as one SQLite filters itself.
+*/
+static void perf_type_pushdown_equals_perf_report_stats(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    char zPath[512], zLine[512], zEvent[64] = "";
+    FILE *f;
+    int nEvents = 0;
+    int64_t nAll = -1, nSum = 0;
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.stats.txt", azFiles[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      long long n;
+      char *zStats = strstr(zLine, " stats:");
+      if( zStats && !strstr(zLine, "Aggregated") ){
+        char *z = zLine;
+        while( *z==' ' ) z++;
+        *zStats = 0;
+        snprintf(zEvent, sizeof(zEvent), "%.63s", z);
+        continue;
+      }
+      if( sscanf(zLine, " SAMPLE events: %lld", &n)!=1 ) continue;
+      if( zEvent[0]==0 ){ nAll = n; continue; }
+      if( tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                              "WHERE type='SAMPLE' AND name=%Q", azFiles[k], zEvent)!=n ){
+        fail_msg("%s: SAMPLE count of %s differs from perf report --stats (%lld)",
+                 azFiles[k], zEvent, n);
+      }
+      nSum += n;
+      nEvents++;
+    }
+    fclose(f);
+    assert_true(nAll>0);
+    if( nEvents>0 ) assert_int_equal(nSum, nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='SAMPLE'", azFiles[k]), nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='sample' COLLATE NOCASE", azFiles[k]), nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE 'SAMPLE'=type AND cpu IS NOT NULL OR type='SAMPLE' AND cpu IS NULL",
+                                         azFiles[k]), nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='sample'", azFiles[k]), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='SAMPLE' AND type='MMAP'", azFiles[k]), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type=NULL", azFiles[k]), 0);
+    assert_int_equal(
+        tl_test_sql_int(db, "SELECT sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
+                            "WHERE type='SAMPLE'", azFiles[k]),
+        tl_test_sql_int(db, "SELECT sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
+                            "WHERE type||''='SAMPLE'", azFiles[k]));
+  }
+  tl_test_db_close(db);
+}
+
 /* The header-only lines that map one to one onto perf_features values. */
 static void perf_features_equal_perf_header_only(void **state){
   static const struct { const char *zLabel; const char *zSql; } aMap[] = {
@@ -1101,6 +1165,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),
+  cmocka_unit_test(perf_type_pushdown_equals_perf_report_stats),
   cmocka_unit_test(perf_features_equal_perf_header_only),
   cmocka_unit_test(perf_build_ids_equal_perf_buildid_list),
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),
