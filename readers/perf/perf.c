@@ -919,6 +919,7 @@ struct TlScan {
   TlStr args, cc, tmp;
   int eType;                      /* events: the one record type wanted, or -1 */
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
+  uint64_t mNeed;                 /* events: columns to fill (used or checked) */
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -983,8 +984,15 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       }
       s->eType = t;                       /* PERF_USER_MAX: no type has it */
     }
+    /* The columns SQLite uses and the ones the vtab checks the filter on. */
+    s->mNeed = pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1);   /* not path, options */
+    if( pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->bOrdered ){
+      s->mNeed |= (uint64_t)1<<TL_EV_TS;
+    }
+    if( pFilter->nCpu>=0 ) s->mNeed |= (uint64_t)1<<TL_EV_CPU;
+    if( pFilter->zType ) s->mNeed |= (uint64_t)1<<TL_EV_TYPE;
     /* Only type (and rowid) wanted, nothing checked on ts or cpu: no decode. */
-    s->bInfo = (pFilter->mCols & ~((uint64_t)1<<TL_EV_TYPE))!=0
+    s->bInfo = (s->mNeed & ~((uint64_t)1<<TL_EV_TYPE))!=0
             || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
             || pFilter->bOrdered;
   }
@@ -1379,6 +1387,7 @@ static int next_event_record(TlScan *s){
 static int next_event(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
   TlVal *v = pRow->a;
+  const uint64_t m = s->mNeed;
   int rc = next_event_record(s);
   if( rc!=TL_ROW ) return rc;
   pRow->iRowid = s->r.iRowid;
@@ -1387,19 +1396,23 @@ static int next_event(TlScan *s, TlRow *pRow){
     return TL_ROW;
   }
   a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+#define NEED(c) ((m>>(c)) & 1)
   if( s->ri.bTs ){ tl_val_int(&v[TL_EV_TS], s->ri.ts); tl_val_int(&v[TL_EV_TS_RAW], s->ri.ts); }
   if( s->ri.bCpu ) tl_val_int(&v[TL_EV_CPU], s->ri.cpu);
   if( s->ri.bTid ){
     tl_val_int(&v[TL_EV_PID], s->ri.pid);
     tl_val_int(&v[TL_EV_TID], s->ri.tid);
-    tl_val_int(&v[TL_EV_TRACK], perf_track_id(s->p, s->ri.tid, s->ri.bTs, s->ri.ts));
+    if( NEED(TL_EV_TRACK) ){
+      tl_val_int(&v[TL_EV_TRACK], perf_track_id(s->p, s->ri.tid, s->ri.bTs, s->ri.ts));
+    }
   }
-  tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+  if( NEED(TL_EV_TYPE) ) tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
   if( s->r.type==PERF_SAMPLE && a ){
-    tl_val_textz(&v[TL_EV_NAME], a->zName);
+    if( NEED(TL_EV_NAME) ) tl_val_textz(&v[TL_EV_NAME], a->zName);
     if( s->ri.s.mHave & PS_PERIOD ) tl_val_int(&v[TL_EV_VALUE], (int64_t)s->ri.s.period);
     else if( !(a->flags & PA_FREQ) ) tl_val_int(&v[TL_EV_VALUE], (int64_t)a->period);
     if( s->ri.s.mHave & PS_IP ) tl_val_int(&v[TL_EV_IP], (int64_t)s->ri.s.ip);
+#undef NEED
     if( (s->ri.s.mHave & PS_RAW) && a->type==2 && tl_col_used(&s->f, TL_EV_TEXT) ){
       const PerfTp *t = perf_tp_find(s->p, a->config);
       if( t ){
