@@ -8,15 +8,6 @@
 
 #include <string.h>
 
-TlBytes tl_bytes(const void *a, size_t n, int bo){
-  TlBytes b;
-  b.a = (const uint8_t*)a;
-  b.n = a ? n : 0;
-  b.i = 0;
-  b.bo = bo;
-  return b;
-}
-
 int tl_bytes_u8(TlBytes *p, uint8_t *pOut){
   if( p->n - p->i < 1 ) return -1;
   *pOut = p->a[p->i++];

@@ -26,7 +26,14 @@ struct TlBytes {
 };
 
 /* Make a window over n bytes at a, positioned at 0, with byte order bo. */
-TlBytes tl_bytes(const void *a, size_t n, int bo);
+static inline TlBytes tl_bytes(const void *a, size_t n, int bo){
+  TlBytes b;
+  b.a = (const uint8_t*)a;
+  b.n = a ? n : 0;
+  b.i = 0;
+  b.bo = bo;
+  return b;
+}
 
 /* Bytes left to read. */
 static inline size_t tl_bytes_left(const TlBytes *p){ return p->n - p->i; }

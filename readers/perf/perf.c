@@ -291,6 +291,11 @@ static int thread_flush(OpenCtx *c){
   PerfData *p = c->p;
   size_t k;
   int rc = TL_OK;
+  /* The last tid looked up, while it names one thread only and no thread
+  ** was added since: most records repeat the tid before them. */
+  int64_t tidLast = 0;
+  uint32_t iCached = UINT32_MAX;
+  size_t nThreadLast = 0;
   if( c->nThr>1 && thr_sort(c) ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
   for(k=0; k<c->nThr && rc==TL_OK; k++){
     ThrRec *e = &c->aThr[k];
@@ -310,8 +315,20 @@ static int thread_flush(OpenCtx *c){
       if( rc ) break;
     }
     if( !e->bTid ) continue;
-    t = thread_get(c, e->tid, e->bTs, e->ts, &rc);
-    if( t==0 ) continue;
+    if( iCached!=UINT32_MAX && e->tid==tidLast && p->nThread==nThreadLast ){
+      t = &p->aThread[iCached];
+    }else{
+      uint32_t iLatest;
+      t = thread_get(c, e->tid, e->bTs, e->ts, &rc);
+      if( t==0 ) continue;
+      iCached = UINT32_MAX;
+      if( t->iPrev==UINT32_MAX && tl_map_get(&p->threads, (uint64_t)e->tid, &iLatest)
+       && &p->aThread[iLatest]==t ){
+        tidLast = e->tid;
+        iCached = iLatest;
+        nThreadLast = p->nThread;
+      }
+    }
     t->nEvents++;
     if( e->pid>=0 ) t->pid = e->pid;
     if( e->type==PERF_SAMPLE ) t->nSamples++;
@@ -1023,6 +1040,24 @@ static void perfScanClose(TlScan *s){
   free(s);
 }
 
+/*
+** Could the events row of s->ri pass the ts and cpu filter? (The vtab
+** checks again; this only saves building the rows it would drop.)
+*/
+static int row_may_match(const TlScan *s){
+  const TlFilter *f = &s->f;
+  if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
+    if( !s->ri.bTs || s->ri.ts<f->tsLo || s->ri.ts>f->tsHi ) return 0;
+  }
+  if( f->nCpu>=0 ){
+    int k;
+    if( !s->ri.bCpu ) return 0;
+    for(k=0; k<f->nCpu && f->aCpu[k]<(int64_t)s->ri.cpu; k++){}
+    if( k>=f->nCpu || f->aCpu[k]!=(int64_t)s->ri.cpu ) return 0;
+  }
+  return 1;
+}
+
 /* The next record of the chunks that may match; TL_ROW with s->r, s->ri. */
 static int next_record(TlScan *s){
   const TlIndex *x = &s->pTrace->index;
@@ -1051,6 +1086,7 @@ static int next_record(TlScan *s){
       memset(&s->ri, 0, sizeof(s->ri));
       s->ri.iAttr = 0;
     }
+    if( s->iTable==TL_TAB_EVENTS && !row_may_match(s) ) continue;
     return TL_ROW;
   }
 }
