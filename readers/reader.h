@@ -84,6 +84,8 @@ struct TlFilter {
   int bKey;                       /* the table's key column equals iKey */
   int64_t iKey;                   /* (callchains.event: the sample's rowid) */
   const char *zType;              /* events: only rows whose type is this, or NULL */
+  int bDepth;                     /* callchains: only depths in [depthLo, depthHi] */
+  int64_t depthLo, depthHi;
   int bOrdered;                   /* ascending ts wanted */
   uint64_t mCols;                 /* columns used: bit i for column i */
 };

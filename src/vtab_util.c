@@ -11,6 +11,8 @@
 **   c  cpu = ?           C  cpu IN (...)    (all values at once)
 **   r  rowid = ?         k  key column = ?
 **   t  type column = ?   (binary collation)
+**   x  depth > ?         X  depth >= ?      q  depth = ?
+**   y  depth < ?         Y  depth <= ?
 **
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
@@ -261,6 +263,10 @@ static int row_matches(TlCursor *pCur){
     const TlVal *v = &a[pDef->iKeyCol];
     if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
   }
+  if( pDef->iDepthCol>0 && f->bDepth ){
+    const TlVal *v = &a[pDef->iDepthCol];
+    if( v->t!=TL_INT || v->i<f->depthLo || v->i>f->depthHi ) return 0;
+  }
   if( pDef->iTypeCol>0 && f->zType ){
     const TlVal *v = &a[pDef->iTypeCol];
     if( v->t!=TL_TEXT || v->n!=strlen(f->zType) || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
@@ -452,6 +458,18 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
       case 'g': case 'G': case 'l': case 'L': case 'e':
         narrow_ts(idxStr[i], v, &pCur->filter.tsLo, &pCur->filter.tsHi, &bEmpty);
         break;
+      case 'x': case 'X': case 'y': case 'Y': case 'q': {
+        /* the same integer narrowing as ts, on the depth range */
+        static const char azOp[] = "xgXGylYLqe";
+        if( !pCur->filter.bDepth ){
+          pCur->filter.bDepth = 1;
+          pCur->filter.depthLo = INT64_MIN;
+          pCur->filter.depthHi = INT64_MAX;
+        }
+        narrow_ts(strchr(azOp, idxStr[i])[1], v, &pCur->filter.depthLo,
+                  &pCur->filter.depthHi, &bEmpty);
+        break;
+      }
       case 'c': {
         int64_t *a = sqlite3_malloc64(sizeof(int64_t));
         if( a==0 ) return SQLITE_NOMEM;
@@ -653,6 +671,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int iPath = -1, iOptions = -1;
   int bArgUnusable = 0, bNoPath = 0;
   int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0, bType = 0;
+  int bDepth = 0;
   double nRows;
   TlTrace *pTrace;
 
@@ -717,6 +736,16 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
            && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
       op = 'k';
       bKey = 1;
+    }else if( pDef->iDepthCol>0 && c->iColumn==pDef->iDepthCol ){
+      switch( c->op ){
+        case SQLITE_INDEX_CONSTRAINT_GT: op = 'x'; break;
+        case SQLITE_INDEX_CONSTRAINT_GE: op = 'X'; break;
+        case SQLITE_INDEX_CONSTRAINT_LT: op = 'y'; break;
+        case SQLITE_INDEX_CONSTRAINT_LE: op = 'Y'; break;
+        case SQLITE_INDEX_CONSTRAINT_EQ: op = 'q'; break;
+        default: break;
+      }
+      if( op ) bDepth = 1;
     }else if( pDef->iTypeCol>0 && c->iColumn==pDef->iTypeCol
            && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
       const char *zColl = sqlite3_vtab_collation(pInfo, i);
@@ -753,6 +782,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     if( bCpu ) nRows = nRows/2 + 1;
     if( bKey ) nRows = nRows/1000 + 1;
     if( bType ) nRows = nRows/2 + 1;
+    if( bDepth ) nRows = nRows/4 + 1;
   }
   pInfo->estimatedRows = (sqlite3_int64)nRows;
   pInfo->estimatedCost = 10.0 + nRows;

@@ -467,6 +467,58 @@ static void perf_callchains_are_rows(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** depth ranges are pushed down to the callchain walk. perf script prints a
+** sample's frames leaf first, one tab-indented line each: the samples with
+** more than k frames are the rows at depth k, whatever the range's form.
+*/
+static void perf_callchain_depth_ranges_equal_perf_script(void **state){
+  static const struct { const char *zWhere; int lo, hi; } aRange[] = {
+    { "depth = 0", 0, 0 },        { "depth = 2", 2, 2 },
+    { "depth < 2", 0, 1 },        { "depth <= 1.5", 0, 1 },
+    { "depth >= 3", 3, 1000 },    { "depth > 0 AND depth <= 2", 1, 2 },
+    { "depth BETWEEN 1 AND 3", 1, 3 }, { "0 = depth", 0, 0 },
+  };
+  sqlite3 *db = tl_test_db();
+  char zLine[1024];
+  FILE *f;
+  int64_t aAtLeast[1001];         /* samples with more than k frames */
+  int nCur = 0, k;
+  size_t i;
+  (void)state;
+  memset(aAtLeast, 0, sizeof(aAtLeast));
+  f = fopen(PERF_DIR "cpu-clock-g.script.txt", "r");
+  assert_non_null(f);
+  for(;;){
+    char *z = fgets(zLine, sizeof(zLine), f);
+    if( z && zLine[0]=='\t' ){ nCur++; continue; }
+    for(k=0; k<nCur && k<1001; k++) aAtLeast[k]++;
+    nCur = 0;
+    if( z==0 ) break;
+  }
+  fclose(f);
+  assert_true(aAtLeast[3]>0);
+  for(i=0; i<sizeof(aRange)/sizeof(aRange[0]); i++){
+    int64_t nWant = 0;
+    for(k=aRange[i].lo; k<=aRange[i].hi; k++) nWant += aAtLeast[k];
+    if( tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') WHERE %s",
+                        aRange[i].zWhere)!=nWant ){
+      fail_msg("%s: count differs from perf script's frames (%lld)", aRange[i].zWhere, (long long)nWant);
+    }
+  }
+  /* the same frames as SQLite's own filtering of every row */
+  assert_int_equal(
+      tl_test_sql_int(db, "SELECT sum(ip %% 1000003 + event %% 7) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                          "WHERE depth BETWEEN 1 AND 3"),
+      tl_test_sql_int(db, "SELECT sum(ip %% 1000003 + event %% 7) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                          "WHERE depth+0 BETWEEN 1 AND 3"));
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE depth = 1 AND depth = 2"), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE depth = NULL"), 0);
+  tl_test_db_close(db);
+}
+
 static void perf_cut_file_keeps_complete_records(void **state){
   sqlite3 *db = tl_test_db();
   int64_t iCut;
@@ -1173,6 +1225,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_user_registers_equal_perf_script),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
+  cmocka_unit_test(perf_callchain_depth_ranges_equal_perf_script),
   cmocka_unit_test(perf_reused_tid_is_two_tracks),
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),
   cmocka_unit_test(perf_print_hex_and_addresses_equal_perf_script),

@@ -1514,6 +1514,11 @@ static int next_frame(TlScan *s, TlRow *pRow){
       const char *zCtx = context_name((int64_t)ip);
       s->iFrame++;
       if( zCtx ){ s->zContext = zCtx; continue; }
+      if( s->f.bDepth ){
+        /* a depth range: skip the frames above it, end the chain below it */
+        if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = s->ri.s.nCallchain; continue; }
+        if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
+      }
       /* stable, not unique across every file: the sample's rowid, shifted,
       ** with the frame's index in the chain */
       pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
