@@ -47,6 +47,7 @@ struct TlCursor {
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
   char *zType;                    /* filter.zType storage (sqlite3_malloc) */
+  size_t nType;                   /* its length */
   TlRow row;                      /* the current row */
   int bEof;                       /* no current row */
   char *zPath;                    /* path of this scan (sqlite3_malloc) */
@@ -269,7 +270,7 @@ static int row_matches(TlCursor *pCur){
   }
   if( pDef->iTypeCol>0 && f->zType ){
     const TlVal *v = &a[pDef->iTypeCol];
-    if( v->t!=TL_TEXT || v->n!=strlen(f->zType) || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
+    if( v->t!=TL_TEXT || v->n!=pCur->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
   }
   return 1;
 }
@@ -527,6 +528,7 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
           }else{
             pCur->zType = sqlite3_mprintf("%s", z);
             if( pCur->zType==0 ) return SQLITE_NOMEM;
+            pCur->nType = strlen(z);
             pCur->filter.zType = pCur->zType;
           }
         }

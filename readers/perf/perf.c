@@ -935,8 +935,10 @@ struct TlScan {
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
   int eType;                      /* events: the one record type wanted, or -1 */
+  size_t nType;                   /* strlen(f.zType) */
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
+  int bPeek;                      /* events: a ts or cpu filter to try before decoding */
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -1000,6 +1002,7 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
         if( z && strcmp(z, pFilter->zType)==0 ) break;
       }
       s->eType = t;                       /* PERF_USER_MAX: no type has it */
+      s->nType = strlen(pFilter->zType);
     }
     /* The columns SQLite uses and the ones the vtab checks the filter on. */
     s->mNeed = pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1);   /* not path, options */
@@ -1008,6 +1011,7 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     }
     if( pFilter->nCpu>=0 ) s->mNeed |= (uint64_t)1<<TL_EV_CPU;
     if( pFilter->zType ) s->mNeed |= (uint64_t)1<<TL_EV_TYPE;
+    s->bPeek = pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0;
     /* Only type (and rowid) wanted, nothing checked on ts or cpu: no decode. */
     s->bInfo = (s->mNeed & ~((uint64_t)1<<TL_EV_TYPE))!=0
             || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
@@ -1041,21 +1045,24 @@ static void perfScanClose(TlScan *s){
 }
 
 /*
-** Could the events row of s->ri pass the ts and cpu filter? (The vtab
-** checks again; this only saves building the rows it would drop.)
+** Could an events row with this time and cpu pass the ts and cpu filter?
+** (The vtab checks again; this only saves building the rows it would drop.)
 */
-static int row_may_match(const TlScan *s){
-  const TlFilter *f = &s->f;
+static int ts_cpu_may_match(const TlFilter *f, int bTs, int64_t ts, int bCpu, uint32_t cpu){
   if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
-    if( !s->ri.bTs || s->ri.ts<f->tsLo || s->ri.ts>f->tsHi ) return 0;
+    if( !bTs || ts<f->tsLo || ts>f->tsHi ) return 0;
   }
   if( f->nCpu>=0 ){
     int k;
-    if( !s->ri.bCpu ) return 0;
-    for(k=0; k<f->nCpu && f->aCpu[k]<(int64_t)s->ri.cpu; k++){}
-    if( k>=f->nCpu || f->aCpu[k]!=(int64_t)s->ri.cpu ) return 0;
+    if( !bCpu ) return 0;
+    for(k=0; k<f->nCpu && f->aCpu[k]<(int64_t)cpu; k++){}
+    if( k>=f->nCpu || f->aCpu[k]!=(int64_t)cpu ) return 0;
   }
   return 1;
+}
+
+static int row_may_match(const TlScan *s){
+  return ts_cpu_may_match(&s->f, s->ri.bTs, s->ri.ts, s->ri.bCpu, s->ri.cpu);
 }
 
 /* The next record of the chunks that may match; TL_ROW with s->r, s->ri. */
@@ -1082,6 +1089,14 @@ static int next_record(TlScan *s){
     if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
     if( !s->bInfo ) return TL_ROW;
+    if( s->bPeek && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
+      /* a sample's time and cpu first: most fail a narrow filter */
+      int bTs, bCpu;
+      int64_t ts = 0;
+      uint32_t cpu = 0;
+      perf_sample_peek(&s->p->aAttr[perf_attr_of(s->p, &s->r)], &s->r, &bTs, &ts, &bCpu, &cpu);
+      if( !ts_cpu_may_match(&s->f, bTs, ts, bCpu, cpu) ) continue;
+    }
     if( rec_info(s->p, &s->r, &s->ri) ){
       memset(&s->ri, 0, sizeof(s->ri));
       s->ri.iAttr = 0;
@@ -1428,7 +1443,8 @@ static int next_event(TlScan *s, TlRow *pRow){
   if( rc!=TL_ROW ) return rc;
   pRow->iRowid = s->r.iRowid;
   if( !s->bInfo ){
-    tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+    if( s->eType>=0 ) tl_val_text(&v[TL_EV_TYPE], s->f.zType, s->nType);
+    else tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
     return TL_ROW;
   }
   a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;

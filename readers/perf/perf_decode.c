@@ -90,15 +90,32 @@ static int read_values(TlBytes *b, uint64_t rf, TlBytes *pOut){
   return 0;
 }
 
+/*
+** Zero every field of *s, one store each: memset or a struct copy of this
+** size becomes a rep instruction whose start-up cost was a tenth of the
+** whole walk. (A field added to PerfSample must be added here.)
+*/
+static void sample_clear(PerfSample *s){
+  s->mHave = 0;
+  s->id = s->ip = s->time = s->addr = s->stream_id = s->period = 0;
+  s->weight = s->data_src = s->transaction = s->phys_addr = s->cgroup = 0;
+  s->data_page_size = s->code_page_size = 0;
+  s->pid = s->tid = s->cpu = 0;
+  s->read = tl_bytes(0, 0, TL_LE);
+  s->aCallchain = 0; s->nCallchain = 0;
+  s->aRaw = 0; s->nRaw = 0;
+  s->aBranch = 0; s->nBranch = 0; s->hwIdx = 0; s->bHwIdx = 0;
+  s->regsUserAbi = 0; s->aRegsUser = 0; s->nRegsUser = 0;
+  s->stackSize = s->stackDyn = 0;
+  s->regsIntrAbi = 0; s->aRegsIntr = 0; s->nRegsIntr = 0;
+  s->auxSize = 0;
+}
+
 int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
   TlBytes b = r->body;
   uint64_t st = a->sample_type;
   uint64_t v;
-  {
-    /* no rep stos: a struct copy of zeros, in registers */
-    static const PerfSample zero;
-    *s = zero;
-  }
+  sample_clear(s);
   s->mHave = st;
 #define U64(x) do{ if( tl_bytes_u64e(&b, &(x)) ) return -1; }while(0)
   {
@@ -182,6 +199,28 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
 #undef U64
   (void)v;
   return 0;
+}
+
+/*
+** A sample's time and cpu alone, from its fixed-size fields, without
+** decoding the rest (*pbTs, *pbCpu say which it has; both 0 when the record
+** is too short for them). For scans that drop most samples by time or cpu.
+*/
+void perf_sample_peek(const PerfAttr *a, const PerfRec *r, int *pbTs, int64_t *pTs,
+                      int *pbCpu, uint32_t *pCpu){
+  uint64_t st = a->sample_type;
+  const uint64_t mBefore = PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME|PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU;
+  size_t nFix = 8*(size_t)popcount64(st & mBefore);
+  *pbTs = *pbCpu = 0;
+  if( r->body.n < nFix ) return;
+  if( st & PS_TIME ){
+    *pbTs = 1;
+    *pTs = (int64_t)tl_load_u64_unchecked(r->body.a + 8*(size_t)popcount64(st & (PS_IDENTIFIER|PS_IP|PS_TID)), r->body.bo);
+  }
+  if( st & PS_CPU ){
+    *pbCpu = 1;
+    *pCpu = tl_load_u32_unchecked(r->body.a + nFix - 8, r->body.bo);
+  }
 }
 
 /* Bytes of the sample_id trailer for sample_type st. */

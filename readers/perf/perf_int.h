@@ -269,6 +269,8 @@ int perf_walk_clean(const PerfWalk*);            /* between outer records, nothi
 int perf_attr_parse(TlBytes *b, int bo, PerfAttr *pAttr);
 int perf_sample_decode(const PerfAttr*, const PerfRec*, PerfSample*);
 int perf_trailer_decode(const PerfAttr*, const PerfRec*, PerfSample*);
+void perf_sample_peek(const PerfAttr*, const PerfRec*, int *pbTs, int64_t *pTs,
+                      int *pbCpu, uint32_t *pCpu);
 int perf_attr_of(const PerfData*, const PerfRec*);
 const PerfAttr *perf_attr_for_id(const PerfData*, uint64_t id);
 void perf_attr_default_name(const PerfAttr*, char *z, size_t n);
