@@ -710,7 +710,8 @@ static void perf_pipe_mode_from_a_fifo(void **state){
 /* ---- synthetic files: the other byte order, corruption ------------------- */
 
 typedef struct PW PW;
-struct PW { uint8_t a[8192]; size_t n; int bBig; };
+struct PW { uint8_t a[1<<18]; size_t n; int bBig; };
+static int nSynthRun = 0;     /* perf_synth: samples per CPU run (0: alternate) */
 
 static void pw_put(PW *w, uint64_t v, int nByte){
   int i;
@@ -724,7 +725,7 @@ static void pw_put(PW *w, uint64_t v, int nByte){
 ** A file-mode perf.data with one attr (cpu-clock, sample_type
 ** IP|TID|TIME|ID|CPU|PERIOD, sample_id_all), ids {7}, a COMM with its
 ** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%2, time
-** 1000*(i+1), cpu i%2, period 10+i) and a FINISHED_ROUND.
+** 1000*(i+1), cpu i%2 or (i/nSynthRun)%2, period 10+i) and a FINISHED_ROUND.
 */
 static size_t perf_synth(PW *w, int bBig, int nSample){
   size_t iData, iAttr = 104, iIds;
@@ -776,7 +777,7 @@ static size_t perf_synth(PW *w, int bBig, int nSample){
     pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
     pw_put(w, 1000*(uint64_t)(i+1), 8);
     pw_put(w, 7, 8);
-    pw_put(w, (uint64_t)(i%2), 4); pw_put(w, 0, 4);
+    pw_put(w, (uint64_t)(nSynthRun ? (i/nSynthRun)%2 : i%2), 4); pw_put(w, 0, 4);
     pw_put(w, 10+(uint64_t)i, 8);
   }
   pw_put(w, 68, 4); pw_put(w, 0, 2); pw_put(w, 8, 2);
@@ -796,6 +797,34 @@ static const char *pw_save(PW *w, const char *zName){
   snprintf(zPath, 512, "%s/%s", tl_test_tmpdir(), zName);
   assert_int_equal(tl_test_write_file(zPath, w->a, w->n), 0);
   return zPath;
+}
+
+/*
+** A file whose CPUs write long runs, as perf writes its per-CPU buffers:
+** the index has a chunk per run, and cpu = 1 reads only the chunks of CPU 1
+** (and gives what the file holds: samples 1500..2999, periods 10+i).
+*/
+static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
+  static PW w;
+  sqlite3 *db = tl_test_db();
+  const char *zPath;
+  (void)state;
+  nSynthRun = 1500;                    /* 1500 samples of 56 bytes: past 64 KiB */
+  perf_synth(&w, 0, 4500);
+  nSynthRun = 0;
+  zPath = pw_save(&w, "cpu-runs.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' IN ('[0]', '[1]')", zPath), 3);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu = 1", zPath), 1500);
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(value) FROM events(%Q) WHERE cpu = 1", zPath),
+                   1500*10 + (1500+2999)*1500/2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu IN (0, 1) AND type='SAMPLE'", zPath), 4500);
+  /* the two chunks of CPU 0 alone were read by cpu IN (0, 1) only */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' = '[0]' AND args->>'$.reads' = 1", zPath), 2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(args->>'$.reads') FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' = '[1]'", zPath), 3);
+  tl_test_db_close(db);
 }
 
 static void perf_big_endian_reads_like_little_endian(void **state){
@@ -1232,6 +1261,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
   cmocka_unit_test(perf_truncation_sweep),
   cmocka_unit_test(perf_pipe_mode_from_a_fifo),
+  cmocka_unit_test(perf_cpu_runs_are_chunks_a_cpu_filter_skips),
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
 );

@@ -22,6 +22,7 @@
 #define PERF_MAGIC1        0x454c494646524550ull    /* "PERFFILE" */
 #define PERF_FILE_HDR      104
 #define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
+#define PERF_CHUNK_CPU_MIN ((uint64_t)64<<10)  /* a chunk this large ends where the CPU changes */
 #define PERF_MAX_ATTRS     65536
 #define PERF_MAX_THREADS   (1u<<20)
 #define PERF_MAX_FEAT_COPY ((size_t)16<<20)
@@ -835,6 +836,18 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
           "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
       continue;
     }
+    if( ri.bCpu && r.iRowid==(int64_t)r.iOff && pk.nEvents>1 && pk.mCpu!=0
+     && r.iOff - pk.iOff >= PERF_CHUNK_CPU_MIN
+     && !(pk.mCpu & (ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63))) ){
+      /* perf writes each CPU's buffer in one piece: a chunk per piece lets
+      ** a cpu filter skip the other CPUs' chunks (this record starts the
+      ** next one; it is not inside compressed data) */
+      pk.nEvents--;
+      pk.flags = 0;
+      rc = chunk_close(pTrace, &pk, r.iOff);
+      if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+      pk.nEvents = 1;
+    }
     if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
     if( (r.type==PERF_MMAP || r.type==PERF_MMAP2 || r.type==PERF_FORK)
      && perf_maps_note(pTrace, p, &r, ri.bTs, ri.ts) ){
@@ -845,8 +858,8 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       if( ri.ts<pk.tsBegin ) pk.tsBegin = ri.ts;
       if( ri.ts>pk.tsEnd ) pk.tsEnd = ri.ts;
     }
+    /* a record without a cpu never matches a cpu filter: it sets no bit */
     if( ri.bCpu ) pk.mCpu |= ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63);
-    else pk.mCpu |= (uint64_t)1<<63;
     rc = thread_note(&c, &r, &ri);
     if( rc==TL_OK && r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
     if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
