@@ -83,6 +83,9 @@ struct TlFilter {
   int64_t iRowid;
   int bKey;                       /* the table's key column equals iKey */
   int64_t iKey;                   /* (callchains.event: the sample's rowid) */
+  const char *zType;              /* events: only rows whose type is this, or NULL */
+  int bDepth;                     /* callchains: only depths in [depthLo, depthHi] */
+  int64_t depthLo, depthHi;
   int bOrdered;                   /* ascending ts wanted */
   uint64_t mCols;                 /* columns used: bit i for column i */
   int eProgress;                  /* the query's progress= (TL_PROGRESS_*, 0 auto);

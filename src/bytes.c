@@ -8,41 +8,6 @@
 
 #include <string.h>
 
-TlBytes tl_bytes(const void *a, size_t n, int bo){
-  TlBytes b;
-  b.a = (const uint8_t*)a;
-  b.n = a ? n : 0;
-  b.i = 0;
-  b.bo = bo;
-  return b;
-}
-
-uint16_t tl_load_u16_unchecked(const uint8_t *a, int bo){
-  if( bo==TL_BE ) return (uint16_t)((a[0]<<8) | a[1]);
-  return (uint16_t)((a[1]<<8) | a[0]);
-}
-
-uint32_t tl_load_u32_unchecked(const uint8_t *a, int bo){
-  if( bo==TL_BE ){
-    return ((uint32_t)a[0]<<24) | ((uint32_t)a[1]<<16)
-         | ((uint32_t)a[2]<<8) | (uint32_t)a[3];
-  }
-  return ((uint32_t)a[3]<<24) | ((uint32_t)a[2]<<16)
-       | ((uint32_t)a[1]<<8) | (uint32_t)a[0];
-}
-
-uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo){
-  uint64_t hi, lo;
-  if( bo==TL_BE ){
-    hi = tl_load_u32_unchecked(a, bo);
-    lo = tl_load_u32_unchecked(a+4, bo);
-  }else{
-    lo = tl_load_u32_unchecked(a, bo);
-    hi = tl_load_u32_unchecked(a+4, bo);
-  }
-  return (hi<<32) | lo;
-}
-
 int tl_bytes_u8(TlBytes *p, uint8_t *pOut){
   if( p->n - p->i < 1 ) return -1;
   *pOut = p->a[p->i++];

@@ -6,7 +6,7 @@
 ** reads, and a failed read leaves the cursor where it was. Byte order is
 ** explicit in every call (or set once in the window, for the _e forms).
 **
-** Only bytes.c indexes raw buffers.
+** Only bytes.c and the unchecked loads below index raw buffers.
 */
 #ifndef TL_BYTES_H
 #define TL_BYTES_H
@@ -26,7 +26,14 @@ struct TlBytes {
 };
 
 /* Make a window over n bytes at a, positioned at 0, with byte order bo. */
-TlBytes tl_bytes(const void *a, size_t n, int bo);
+static inline TlBytes tl_bytes(const void *a, size_t n, int bo){
+  TlBytes b;
+  b.a = (const uint8_t*)a;
+  b.n = a ? n : 0;
+  b.i = 0;
+  b.bo = bo;
+  return b;
+}
 
 /* Bytes left to read. */
 static inline size_t tl_bytes_left(const TlBytes *p){ return p->n - p->i; }
@@ -68,10 +75,33 @@ int tl_bytes_peek_u32(const TlBytes*, int bo, uint32_t *pOut);
 /*
 ** Unchecked loads from a buffer the caller has already bounds-checked
 ** (for example through tl_bytes_ptr). They never look past a+2/4/8.
+** Inline: decoders call them once per field.
 */
-uint16_t tl_load_u16_unchecked(const uint8_t *a, int bo);
-uint32_t tl_load_u32_unchecked(const uint8_t *a, int bo);
-uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo);
+static inline uint16_t tl_load_u16_unchecked(const uint8_t *a, int bo){
+  if( bo==TL_BE ) return (uint16_t)((a[0]<<8) | a[1]);
+  return (uint16_t)((a[1]<<8) | a[0]);
+}
+
+static inline uint32_t tl_load_u32_unchecked(const uint8_t *a, int bo){
+  if( bo==TL_BE ){
+    return ((uint32_t)a[0]<<24) | ((uint32_t)a[1]<<16)
+         | ((uint32_t)a[2]<<8) | (uint32_t)a[3];
+  }
+  return ((uint32_t)a[3]<<24) | ((uint32_t)a[2]<<16)
+       | ((uint32_t)a[1]<<8) | (uint32_t)a[0];
+}
+
+static inline uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo){
+  uint64_t hi, lo;
+  if( bo==TL_BE ){
+    hi = tl_load_u32_unchecked(a, bo);
+    lo = tl_load_u32_unchecked(a+4, bo);
+  }else{
+    lo = tl_load_u32_unchecked(a, bo);
+    hi = tl_load_u32_unchecked(a+4, bo);
+  }
+  return (hi<<32) | lo;
+}
 
 /*
 ** Read nBits (1..64) starting at bit offset iBit of the n-byte buffer a.

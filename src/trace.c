@@ -574,6 +574,12 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       q->bProgress = 1;
     }
     rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
+    if( q->bProgress && q->progress.eMode==TL_PROGRESS_OFF ){
+      /* nothing will be shown (auto, stderr not a terminal): no report to
+      ** switch to around every row */
+      tl_progress_end(&q->progress, pPrev);
+      q->bProgress = 0;
+    }
     if( q->bProgress ){
       if( rc==TL_OK ){
         tl_progress_swap(pPrev);    /* current again while tl_query_next runs */

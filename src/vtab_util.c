@@ -10,6 +10,9 @@
 **   l  ts < ?            L  ts <= ?
 **   c  cpu = ?           C  cpu IN (...)    (all values at once)
 **   r  rowid = ?         k  key column = ?
+**   t  type column = ?   (binary collation)
+**   x  depth > ?         X  depth >= ?      q  depth = ?
+**   y  depth < ?         Y  depth <= ?
 **
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
@@ -43,6 +46,8 @@ struct TlCursor {
   TlQuery *pQuery;                /* the running scan */
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
+  char *zType;                    /* filter.zType storage (sqlite3_malloc) */
+  size_t nType;                   /* its length */
   TlRow row;                      /* the current row */
   int bEof;                       /* no current row */
   char *zPath;                    /* path of this scan (sqlite3_malloc) */
@@ -218,6 +223,8 @@ static void cursor_reset(TlCursor *pCur){
   pCur->pTrace = 0;
   sqlite3_free(pCur->aCpu);
   pCur->aCpu = 0;
+  sqlite3_free(pCur->zType);
+  pCur->zType = 0;
   sqlite3_free(pCur->zPath);
   pCur->zPath = 0;
   sqlite3_free(pCur->zOptions);
@@ -256,6 +263,14 @@ static int row_matches(TlCursor *pCur){
   if( pDef->iKeyCol>=0 && f->bKey ){
     const TlVal *v = &a[pDef->iKeyCol];
     if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
+  }
+  if( pDef->iDepthCol>0 && f->bDepth ){
+    const TlVal *v = &a[pDef->iDepthCol];
+    if( v->t!=TL_INT || v->i<f->depthLo || v->i>f->depthHi ) return 0;
+  }
+  if( pDef->iTypeCol>0 && f->zType ){
+    const TlVal *v = &a[pDef->iTypeCol];
+    if( v->t!=TL_TEXT || v->n!=pCur->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
   }
   return 1;
 }
@@ -444,6 +459,18 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
       case 'g': case 'G': case 'l': case 'L': case 'e':
         narrow_ts(idxStr[i], v, &pCur->filter.tsLo, &pCur->filter.tsHi, &bEmpty);
         break;
+      case 'x': case 'X': case 'y': case 'Y': case 'q': {
+        /* the same integer narrowing as ts, on the depth range */
+        static const char azOp[] = "xgXGylYLqe";
+        if( !pCur->filter.bDepth ){
+          pCur->filter.bDepth = 1;
+          pCur->filter.depthLo = INT64_MIN;
+          pCur->filter.depthHi = INT64_MAX;
+        }
+        narrow_ts(strchr(azOp, idxStr[i])[1], v, &pCur->filter.depthLo,
+                  &pCur->filter.depthHi, &bEmpty);
+        break;
+      }
       case 'c': {
         int64_t *a = sqlite3_malloc64(sizeof(int64_t));
         if( a==0 ) return SQLITE_NOMEM;
@@ -486,6 +513,24 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
           pCur->filter.iRowid = x;
         }else{
           bEmpty = 1;
+        }
+        break;
+      case 't':
+        /* The column is TEXT: a number compares as its text; NULL and
+        ** blobs equal no text. Two different values match nothing. */
+        if( sqlite3_value_type(v)==SQLITE_NULL || sqlite3_value_type(v)==SQLITE_BLOB ){
+          bEmpty = 1;
+        }else{
+          const char *z = (const char*)sqlite3_value_text(v);
+          if( z==0 ) return SQLITE_NOMEM;
+          if( pCur->zType ){
+            if( strcmp(pCur->zType, z)!=0 ) bEmpty = 1;
+          }else{
+            pCur->zType = sqlite3_mprintf("%s", z);
+            if( pCur->zType==0 ) return SQLITE_NOMEM;
+            pCur->nType = strlen(z);
+            pCur->filter.zType = pCur->zType;
+          }
         }
         break;
       case 'k':
@@ -628,7 +673,8 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int i;
   int iPath = -1, iOptions = -1;
   int bArgUnusable = 0, bNoPath = 0;
-  int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0;
+  int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0, bType = 0;
+  int bDepth = 0;
   double nRows;
   TlTrace *pTrace;
 
@@ -693,6 +739,23 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
            && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
       op = 'k';
       bKey = 1;
+    }else if( pDef->iDepthCol>0 && c->iColumn==pDef->iDepthCol ){
+      switch( c->op ){
+        case SQLITE_INDEX_CONSTRAINT_GT: op = 'x'; break;
+        case SQLITE_INDEX_CONSTRAINT_GE: op = 'X'; break;
+        case SQLITE_INDEX_CONSTRAINT_LT: op = 'y'; break;
+        case SQLITE_INDEX_CONSTRAINT_LE: op = 'Y'; break;
+        case SQLITE_INDEX_CONSTRAINT_EQ: op = 'q'; break;
+        default: break;
+      }
+      if( op ) bDepth = 1;
+    }else if( pDef->iTypeCol>0 && c->iColumn==pDef->iTypeCol
+           && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
+      const char *zColl = sqlite3_vtab_collation(pInfo, i);
+      if( zColl==0 || sqlite3_stricmp(zColl, "BINARY")==0 ){
+        op = 't';
+        bType = 1;
+      }
     }
     if( op ){
       pInfo->aConstraintUsage[i].argvIndex = ++nArg;
@@ -721,6 +784,8 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     else if( bTsLo || bTsHi ) nRows = nRows/3 + 1;
     if( bCpu ) nRows = nRows/2 + 1;
     if( bKey ) nRows = nRows/1000 + 1;
+    if( bType ) nRows = nRows/2 + 1;
+    if( bDepth ) nRows = nRows/4 + 1;
   }
   pInfo->estimatedRows = (sqlite3_int64)nRows;
   pInfo->estimatedCost = 10.0 + nRows;

@@ -21,6 +21,10 @@ struct TlTableDef {
   int iTsCol;                     /* column for ts window pushdown, or -1 */
   int iCpuCol;                    /* column for cpu = / IN pushdown, or -1 */
   int iKeyCol;                    /* column for key = pushdown, or -1 */
+  int iTypeCol;                   /* TEXT column for type = pushdown, or 0 for
+                                  ** none (no table has it first) */
+  int iDepthCol;                  /* INTEGER column for depth range pushdown,
+                                  ** or 0 for none */
 };
 
 /* Register the module for pDef (static storage). Returns an SQLite code. */

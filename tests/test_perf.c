@@ -160,6 +160,70 @@ static void perf_record_counts_equal_perf_report_stats(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** type = 'X' is pushed down: records of other types are skipped by their
+** header, and nothing is decoded when only type and rowid are used. The
+** per-event "SAMPLE events" of perf report --stats hold for each path (type
+** alone, with name, with a cpu filter, and not pushed: another collation),
+** and the pushed scans give the same rowids as one SQLite filters itself.
+*/
+static void perf_type_pushdown_equals_perf_report_stats(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<N_FILES; k++){
+    char zPath[512], zLine[512], zEvent[64] = "";
+    FILE *f;
+    int nEvents = 0;
+    int64_t nAll = -1, nSum = 0;
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.stats.txt", azFiles[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      long long n;
+      char *zStats = strstr(zLine, " stats:");
+      if( zStats && !strstr(zLine, "Aggregated") ){
+        char *z = zLine;
+        while( *z==' ' ) z++;
+        *zStats = 0;
+        snprintf(zEvent, sizeof(zEvent), "%.63s", z);
+        continue;
+      }
+      if( sscanf(zLine, " SAMPLE events: %lld", &n)!=1 ) continue;
+      if( zEvent[0]==0 ){ nAll = n; continue; }
+      if( tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                              "WHERE type='SAMPLE' AND name=%Q", azFiles[k], zEvent)!=n ){
+        fail_msg("%s: SAMPLE count of %s differs from perf report --stats (%lld)",
+                 azFiles[k], zEvent, n);
+      }
+      nSum += n;
+      nEvents++;
+    }
+    fclose(f);
+    assert_true(nAll>0);
+    if( nEvents>0 ) assert_int_equal(nSum, nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='SAMPLE'", azFiles[k]), nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='sample' COLLATE NOCASE", azFiles[k]), nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE 'SAMPLE'=type AND cpu IS NOT NULL OR type='SAMPLE' AND cpu IS NULL",
+                                         azFiles[k]), nAll);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='sample'", azFiles[k]), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type='SAMPLE' AND type='MMAP'", azFiles[k]), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') "
+                                         "WHERE type=NULL", azFiles[k]), 0);
+    assert_int_equal(
+        tl_test_sql_int(db, "SELECT sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
+                            "WHERE type='SAMPLE'", azFiles[k]),
+        tl_test_sql_int(db, "SELECT sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
+                            "WHERE type||''='SAMPLE'", azFiles[k]));
+  }
+  tl_test_db_close(db);
+}
+
 /* The header-only lines that map one to one onto perf_features values. */
 static void perf_features_equal_perf_header_only(void **state){
   static const struct { const char *zLabel; const char *zSql; } aMap[] = {
@@ -403,6 +467,58 @@ static void perf_callchains_are_rows(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** depth ranges are pushed down to the callchain walk. perf script prints a
+** sample's frames leaf first, one tab-indented line each: the samples with
+** more than k frames are the rows at depth k, whatever the range's form.
+*/
+static void perf_callchain_depth_ranges_equal_perf_script(void **state){
+  static const struct { const char *zWhere; int lo, hi; } aRange[] = {
+    { "depth = 0", 0, 0 },        { "depth = 2", 2, 2 },
+    { "depth < 2", 0, 1 },        { "depth <= 1.5", 0, 1 },
+    { "depth >= 3", 3, 1000 },    { "depth > 0 AND depth <= 2", 1, 2 },
+    { "depth BETWEEN 1 AND 3", 1, 3 }, { "0 = depth", 0, 0 },
+  };
+  sqlite3 *db = tl_test_db();
+  char zLine[1024];
+  FILE *f;
+  int64_t aAtLeast[1001];         /* samples with more than k frames */
+  int nCur = 0, k;
+  size_t i;
+  (void)state;
+  memset(aAtLeast, 0, sizeof(aAtLeast));
+  f = fopen(PERF_DIR "cpu-clock-g.script.txt", "r");
+  assert_non_null(f);
+  for(;;){
+    char *z = fgets(zLine, sizeof(zLine), f);
+    if( z && zLine[0]=='\t' ){ nCur++; continue; }
+    for(k=0; k<nCur && k<1001; k++) aAtLeast[k]++;
+    nCur = 0;
+    if( z==0 ) break;
+  }
+  fclose(f);
+  assert_true(aAtLeast[3]>0);
+  for(i=0; i<sizeof(aRange)/sizeof(aRange[0]); i++){
+    int64_t nWant = 0;
+    for(k=aRange[i].lo; k<=aRange[i].hi; k++) nWant += aAtLeast[k];
+    if( tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') WHERE %s",
+                        aRange[i].zWhere)!=nWant ){
+      fail_msg("%s: count differs from perf script's frames (%lld)", aRange[i].zWhere, (long long)nWant);
+    }
+  }
+  /* the same frames as SQLite's own filtering of every row */
+  assert_int_equal(
+      tl_test_sql_int(db, "SELECT sum(ip %% 1000003 + event %% 7) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                          "WHERE depth BETWEEN 1 AND 3"),
+      tl_test_sql_int(db, "SELECT sum(ip %% 1000003 + event %% 7) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                          "WHERE depth+0 BETWEEN 1 AND 3"));
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE depth = 1 AND depth = 2"), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE depth = NULL"), 0);
+  tl_test_db_close(db);
+}
+
 static void perf_cut_file_keeps_complete_records(void **state){
   sqlite3 *db = tl_test_db();
   int64_t iCut;
@@ -594,7 +710,8 @@ static void perf_pipe_mode_from_a_fifo(void **state){
 /* ---- synthetic files: the other byte order, corruption ------------------- */
 
 typedef struct PW PW;
-struct PW { uint8_t a[8192]; size_t n; int bBig; };
+struct PW { uint8_t a[1<<18]; size_t n; int bBig; };
+static int nSynthRun = 0;     /* perf_synth: samples per CPU run (0: alternate) */
 
 static void pw_put(PW *w, uint64_t v, int nByte){
   int i;
@@ -608,7 +725,7 @@ static void pw_put(PW *w, uint64_t v, int nByte){
 ** A file-mode perf.data with one attr (cpu-clock, sample_type
 ** IP|TID|TIME|ID|CPU|PERIOD, sample_id_all), ids {7}, a COMM with its
 ** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%2, time
-** 1000*(i+1), cpu i%2, period 10+i) and a FINISHED_ROUND.
+** 1000*(i+1), cpu i%2 or (i/nSynthRun)%2, period 10+i) and a FINISHED_ROUND.
 */
 static size_t perf_synth(PW *w, int bBig, int nSample){
   size_t iData, iAttr = 104, iIds;
@@ -660,7 +777,7 @@ static size_t perf_synth(PW *w, int bBig, int nSample){
     pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
     pw_put(w, 1000*(uint64_t)(i+1), 8);
     pw_put(w, 7, 8);
-    pw_put(w, (uint64_t)(i%2), 4); pw_put(w, 0, 4);
+    pw_put(w, (uint64_t)(nSynthRun ? (i/nSynthRun)%2 : i%2), 4); pw_put(w, 0, 4);
     pw_put(w, 10+(uint64_t)i, 8);
   }
   pw_put(w, 68, 4); pw_put(w, 0, 2); pw_put(w, 8, 2);
@@ -680,6 +797,34 @@ static const char *pw_save(PW *w, const char *zName){
   snprintf(zPath, 512, "%s/%s", tl_test_tmpdir(), zName);
   assert_int_equal(tl_test_write_file(zPath, w->a, w->n), 0);
   return zPath;
+}
+
+/*
+** A file whose CPUs write long runs, as perf writes its per-CPU buffers:
+** the index has a chunk per run, and cpu = 1 reads only the chunks of CPU 1
+** (and gives what the file holds: samples 1500..2999, periods 10+i).
+*/
+static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
+  static PW w;
+  sqlite3 *db = tl_test_db();
+  const char *zPath;
+  (void)state;
+  nSynthRun = 1500;                    /* 1500 samples of 56 bytes: past 64 KiB */
+  perf_synth(&w, 0, 4500);
+  nSynthRun = 0;
+  zPath = pw_save(&w, "cpu-runs.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' IN ('[0]', '[1]')", zPath), 3);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu = 1", zPath), 1500);
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(value) FROM events(%Q) WHERE cpu = 1", zPath),
+                   1500*10 + (1500+2999)*1500/2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu IN (0, 1) AND type='SAMPLE'", zPath), 4500);
+  /* the two chunks of CPU 0 alone were read by cpu IN (0, 1) only */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' = '[0]' AND args->>'$.reads' = 1", zPath), 2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(args->>'$.reads') FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' = '[1]'", zPath), 3);
+  tl_test_db_close(db);
 }
 
 static void perf_big_endian_reads_like_little_endian(void **state){
@@ -1101,6 +1246,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),
+  cmocka_unit_test(perf_type_pushdown_equals_perf_report_stats),
   cmocka_unit_test(perf_features_equal_perf_header_only),
   cmocka_unit_test(perf_build_ids_equal_perf_buildid_list),
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),
@@ -1108,12 +1254,14 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_user_registers_equal_perf_script),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
+  cmocka_unit_test(perf_callchain_depth_ranges_equal_perf_script),
   cmocka_unit_test(perf_reused_tid_is_two_tracks),
   cmocka_unit_test(perf_tracepoint_fields_equal_perf_script),
   cmocka_unit_test(perf_print_hex_and_addresses_equal_perf_script),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
   cmocka_unit_test(perf_truncation_sweep),
   cmocka_unit_test(perf_pipe_mode_from_a_fifo),
+  cmocka_unit_test(perf_cpu_runs_are_chunks_a_cpu_filter_skips),
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
 );

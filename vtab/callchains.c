@@ -26,6 +26,7 @@ static const TlTableDef callchainsDef = {
   .iTsCol   = TL_CC_TS,
   .iCpuCol  = TL_CC_CPU,
   .iKeyCol  = TL_CC_EVENT,
+  .iDepthCol = TL_CC_DEPTH,
 };
 
 int callchains_vtab_register(sqlite3 *db){

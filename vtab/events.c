@@ -9,6 +9,9 @@
 **     SELECT * FROM events('trace' [, 'options']);
 **     CREATE VIRTUAL TABLE temp.t USING events(path='trace' [, key='value' ...]);
 **
+** type = 'X' (binary collation) is pushed down too: readers may skip the
+** records of other types without decoding them.
+**
 ** HIDDEN columns: path (the trace file or directory), options (key=value
 ** pairs, see README.md). Rows come from the trace's reader through
 ** tl_query_next(); this file only describes the table.
@@ -27,6 +30,7 @@ static const TlTableDef eventsDef = {
   .iTsCol   = TL_EV_TS,
   .iCpuCol  = TL_EV_CPU,
   .iKeyCol  = -1,
+  .iTypeCol = TL_EV_TYPE,
 };
 
 int events_vtab_register(sqlite3 *db){

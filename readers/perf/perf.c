@@ -22,6 +22,7 @@
 #define PERF_MAGIC1        0x454c494646524550ull    /* "PERFFILE" */
 #define PERF_FILE_HDR      104
 #define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
+#define PERF_CHUNK_CPU_MIN ((uint64_t)64<<10)  /* a chunk this large ends where the CPU changes */
 #define PERF_MAX_ATTRS     65536
 #define PERF_MAX_THREADS   (1u<<20)
 #define PERF_MAX_FEAT_COPY ((size_t)16<<20)
@@ -234,6 +235,54 @@ static int cmp_thr(const void *a, const void *b){
 }
 
 /*
+** Sort the held records by (ts, file order). A round is the contents of
+** perf's per-CPU buffers one after another, so it is a few runs already in
+** order: find them and merge them pairwise (a stable merge keeps file order
+** on equal times). Returns nonzero, sorting nothing, when out of memory.
+*/
+static int thr_sort(OpenCtx *c){
+  size_t n = c->nThr, nRun = 0, k;
+  size_t *aRun;                   /* run starts, then n */
+  ThrRec *aSrc = c->aThr, *aDst;
+  for(k=1; k<n; k++) if( aSrc[k].ts<aSrc[k-1].ts ) nRun++;
+  if( nRun==0 ) return 0;
+  aRun = malloc((nRun+2)*sizeof(size_t));
+  aDst = malloc(n*sizeof(ThrRec));
+  if( aRun==0 || aDst==0 ){ free(aRun); free(aDst); return 1; }
+  nRun = 0;
+  aRun[nRun++] = 0;
+  for(k=1; k<n; k++) if( aSrc[k].ts<aSrc[k-1].ts ) aRun[nRun++] = k;
+  aRun[nRun] = n;
+  while( nRun>1 ){
+    size_t r, nOut = 0;
+    ThrRec *aTmp;
+    for(r=0; r<nRun; r+=2){
+      size_t i = aRun[r], iEnd = aRun[r+1];
+      size_t j = iEnd, jEnd = r+2<=nRun ? aRun[r+2] : iEnd;
+      size_t o = i;
+      if( r+1>=nRun ) jEnd = j;
+      while( i<iEnd && j<jEnd ){
+        if( aSrc[j].ts<aSrc[i].ts ) aDst[o++] = aSrc[j++];
+        else aDst[o++] = aSrc[i++];
+      }
+      while( i<iEnd ) aDst[o++] = aSrc[i++];
+      while( j<jEnd ) aDst[o++] = aSrc[j++];
+      aRun[nOut++] = aRun[r];
+    }
+    aRun[nOut] = n;
+    nRun = nOut;
+    aTmp = aSrc; aSrc = aDst; aDst = aTmp;
+  }
+  if( aSrc!=c->aThr ){
+    memcpy(c->aThr, aSrc, n*sizeof(ThrRec));
+    aDst = aSrc;
+  }
+  free(aDst);
+  free(aRun);
+  return 0;
+}
+
+/*
 ** Apply the held records to the thread list in time order. Records of
 ** different CPUs interleave within a round, so a new thread's first sample
 ** may come before the FORK that made it: sorting the round first is what
@@ -243,7 +292,12 @@ static int thread_flush(OpenCtx *c){
   PerfData *p = c->p;
   size_t k;
   int rc = TL_OK;
-  if( c->nThr>1 ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
+  /* The last tid looked up, while it names one thread only and no thread
+  ** was added since: most records repeat the tid before them. */
+  int64_t tidLast = 0;
+  uint32_t iCached = UINT32_MAX;
+  size_t nThreadLast = 0;
+  if( c->nThr>1 && thr_sort(c) ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
   for(k=0; k<c->nThr && rc==TL_OK; k++){
     ThrRec *e = &c->aThr[k];
     PerfThread *t;
@@ -262,8 +316,20 @@ static int thread_flush(OpenCtx *c){
       if( rc ) break;
     }
     if( !e->bTid ) continue;
-    t = thread_get(c, e->tid, e->bTs, e->ts, &rc);
-    if( t==0 ) continue;
+    if( iCached!=UINT32_MAX && e->tid==tidLast && p->nThread==nThreadLast ){
+      t = &p->aThread[iCached];
+    }else{
+      uint32_t iLatest;
+      t = thread_get(c, e->tid, e->bTs, e->ts, &rc);
+      if( t==0 ) continue;
+      iCached = UINT32_MAX;
+      if( t->iPrev==UINT32_MAX && tl_map_get(&p->threads, (uint64_t)e->tid, &iLatest)
+       && &p->aThread[iLatest]==t ){
+        tidLast = e->tid;
+        iCached = iLatest;
+        nThreadLast = p->nThread;
+      }
+    }
     t->nEvents++;
     if( e->pid>=0 ) t->pid = e->pid;
     if( e->type==PERF_SAMPLE ) t->nSamples++;
@@ -356,8 +422,12 @@ static int body_pid_tid(const PerfRec *r, int64_t *pPid, int64_t *pTid){
 /* Decode what a row needs: attr, sample or trailer, ts, cpu, pid, tid. */
 static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
   const PerfAttr *a;
-  memset(ri, 0, sizeof(*ri));
-  if( p->nAttr==0 ) return 0;
+  /* the fields before s; the decoders below clear s themselves */
+  ri->iAttr = 0;
+  ri->bTs = ri->bCpu = ri->bTid = ri->bSample = 0;
+  ri->ts = ri->pid = ri->tid = 0;
+  ri->cpu = 0;
+  if( p->nAttr==0 ){ memset(&ri->s, 0, sizeof(ri->s)); return 0; }
   ri->iAttr = perf_attr_of(p, r);
   a = &p->aAttr[ri->iAttr];
   if( r->type==PERF_SAMPLE ){
@@ -365,6 +435,8 @@ static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
     ri->bSample = 1;
   }else if( r->type<PERF_HEADER_ATTR ){
     if( perf_trailer_decode(a, r, &ri->s) ) ri->s.mHave = 0;
+  }else{
+    memset(&ri->s, 0, sizeof(ri->s));
   }
   if( ri->s.mHave & PS_TIME ){ ri->bTs = 1; ri->ts = (int64_t)ri->s.time; }
   if( ri->s.mHave & PS_CPU ){ ri->bCpu = 1; ri->cpu = ri->s.cpu; }
@@ -764,6 +836,18 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
           "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
       continue;
     }
+    if( ri.bCpu && r.iRowid==(int64_t)r.iOff && pk.nEvents>1 && pk.mCpu!=0
+     && r.iOff - pk.iOff >= PERF_CHUNK_CPU_MIN
+     && !(pk.mCpu & (ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63))) ){
+      /* perf writes each CPU's buffer in one piece: a chunk per piece lets
+      ** a cpu filter skip the other CPUs' chunks (this record starts the
+      ** next one; it is not inside compressed data) */
+      pk.nEvents--;
+      pk.flags = 0;
+      rc = chunk_close(pTrace, &pk, r.iOff);
+      if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+      pk.nEvents = 1;
+    }
     if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
     if( (r.type==PERF_MMAP || r.type==PERF_MMAP2 || r.type==PERF_FORK)
      && perf_maps_note(pTrace, p, &r, ri.bTs, ri.ts) ){
@@ -774,8 +858,8 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       if( ri.ts<pk.tsBegin ) pk.tsBegin = ri.ts;
       if( ri.ts>pk.tsEnd ) pk.tsEnd = ri.ts;
     }
+    /* a record without a cpu never matches a cpu filter: it sets no bit */
     if( ri.bCpu ) pk.mCpu |= ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63);
-    else pk.mCpu |= (uint64_t)1<<63;
     rc = thread_note(&c, &r, &ri);
     if( rc==TL_OK && r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
     if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
@@ -863,6 +947,11 @@ struct TlScan {
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
+  int eType;                      /* events: the one record type wanted, or -1 */
+  size_t nType;                   /* strlen(f.zType) */
+  int bInfo;                      /* rows need rec_info (else type and rowid only) */
+  uint64_t mNeed;                 /* events: columns to fill (used or checked) */
+  int bPeek;                      /* events: a ts or cpu filter to try before decoding */
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -915,6 +1004,32 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->cc);
   tl_str_init(&s->tmp);
   s->iChunkEnd = pTrace->index.n;
+  s->eType = -1;
+  s->bInfo = 1;
+  if( iTable==TL_TAB_EVENTS ){
+    if( pFilter->zType ){
+      /* type = 'X': the other types are skipped by their header alone */
+      int t;
+      for(t=0; t<PERF_USER_MAX; t++){
+        const char *z = tl_perf_type_name((uint32_t)t);
+        if( z && strcmp(z, pFilter->zType)==0 ) break;
+      }
+      s->eType = t;                       /* PERF_USER_MAX: no type has it */
+      s->nType = strlen(pFilter->zType);
+    }
+    /* The columns SQLite uses and the ones the vtab checks the filter on. */
+    s->mNeed = pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1);   /* not path, options */
+    if( pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->bOrdered ){
+      s->mNeed |= (uint64_t)1<<TL_EV_TS;
+    }
+    if( pFilter->nCpu>=0 ) s->mNeed |= (uint64_t)1<<TL_EV_CPU;
+    if( pFilter->zType ) s->mNeed |= (uint64_t)1<<TL_EV_TYPE;
+    s->bPeek = pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0;
+    /* Only type (and rowid) wanted, nothing checked on ts or cpu: no decode. */
+    s->bInfo = (s->mNeed & ~((uint64_t)1<<TL_EV_TYPE))!=0
+            || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
+            || pFilter->bOrdered;
+  }
   /* A rowid (events) or sample rowid (callchains) names one chunk. */
   if( (iTable==TL_TAB_EVENTS && pFilter->bRowid) || (iTable==TL_TAB_CALLCHAINS && pFilter->bKey) ){
     int64_t iSeek = iTable==TL_TAB_EVENTS ? pFilter->iRowid : pFilter->iKey;
@@ -942,6 +1057,27 @@ static void perfScanClose(TlScan *s){
   free(s);
 }
 
+/*
+** Could an events row with this time and cpu pass the ts and cpu filter?
+** (The vtab checks again; this only saves building the rows it would drop.)
+*/
+static int ts_cpu_may_match(const TlFilter *f, int bTs, int64_t ts, int bCpu, uint32_t cpu){
+  if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
+    if( !bTs || ts<f->tsLo || ts>f->tsHi ) return 0;
+  }
+  if( f->nCpu>=0 ){
+    int k;
+    if( !bCpu ) return 0;
+    for(k=0; k<f->nCpu && f->aCpu[k]<(int64_t)cpu; k++){}
+    if( k>=f->nCpu || f->aCpu[k]!=(int64_t)cpu ) return 0;
+  }
+  return 1;
+}
+
+static int row_may_match(const TlScan *s){
+  return ts_cpu_may_match(&s->f, s->ri.bTs, s->ri.ts, s->ri.bCpu, s->ri.cpu);
+}
+
 /* The next record of the chunks that may match; TL_ROW with s->r, s->ri. */
 static int next_record(TlScan *s){
   const TlIndex *x = &s->pTrace->index;
@@ -963,11 +1099,22 @@ static int next_record(TlScan *s){
     rc = perf_walk_next(&s->w, &s->r);
     if( rc==TL_DONE ){ s->bInChunk = 0; continue; }
     if( rc<0 ) return rc;
+    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( !s->bInfo ) return TL_ROW;
+    if( s->bPeek && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
+      /* a sample's time and cpu first: most fail a narrow filter */
+      int bTs, bCpu;
+      int64_t ts = 0;
+      uint32_t cpu = 0;
+      perf_sample_peek(&s->p->aAttr[perf_attr_of(s->p, &s->r)], &s->r, &bTs, &ts, &bCpu, &cpu);
+      if( !ts_cpu_may_match(&s->f, bTs, ts, bCpu, cpu) ) continue;
+    }
     if( rec_info(s->p, &s->r, &s->ri) ){
       memset(&s->ri, 0, sizeof(s->ri));
       s->ri.iAttr = 0;
     }
+    if( s->iTable==TL_TAB_EVENTS && !row_may_match(s) ) continue;
     return TL_ROW;
   }
 }
@@ -1269,6 +1416,7 @@ static int next_ordered(TlScan *s){
       s->bInChunk = 0;
       continue;
     }
+    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
     if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
@@ -1303,23 +1451,33 @@ static int next_event_record(TlScan *s){
 static int next_event(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
   TlVal *v = pRow->a;
+  const uint64_t m = s->mNeed;
   int rc = next_event_record(s);
   if( rc!=TL_ROW ) return rc;
-  a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
   pRow->iRowid = s->r.iRowid;
+  if( !s->bInfo ){
+    if( s->eType>=0 ) tl_val_text(&v[TL_EV_TYPE], s->f.zType, s->nType);
+    else tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+    return TL_ROW;
+  }
+  a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+#define NEED(c) ((m>>(c)) & 1)
   if( s->ri.bTs ){ tl_val_int(&v[TL_EV_TS], s->ri.ts); tl_val_int(&v[TL_EV_TS_RAW], s->ri.ts); }
   if( s->ri.bCpu ) tl_val_int(&v[TL_EV_CPU], s->ri.cpu);
   if( s->ri.bTid ){
     tl_val_int(&v[TL_EV_PID], s->ri.pid);
     tl_val_int(&v[TL_EV_TID], s->ri.tid);
-    tl_val_int(&v[TL_EV_TRACK], perf_track_id(s->p, s->ri.tid, s->ri.bTs, s->ri.ts));
+    if( NEED(TL_EV_TRACK) ){
+      tl_val_int(&v[TL_EV_TRACK], perf_track_id(s->p, s->ri.tid, s->ri.bTs, s->ri.ts));
+    }
   }
-  tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+  if( NEED(TL_EV_TYPE) ) tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
   if( s->r.type==PERF_SAMPLE && a ){
-    tl_val_textz(&v[TL_EV_NAME], a->zName);
+    if( NEED(TL_EV_NAME) ) tl_val_textz(&v[TL_EV_NAME], a->zName);
     if( s->ri.s.mHave & PS_PERIOD ) tl_val_int(&v[TL_EV_VALUE], (int64_t)s->ri.s.period);
     else if( !(a->flags & PA_FREQ) ) tl_val_int(&v[TL_EV_VALUE], (int64_t)a->period);
     if( s->ri.s.mHave & PS_IP ) tl_val_int(&v[TL_EV_IP], (int64_t)s->ri.s.ip);
+#undef NEED
     if( (s->ri.s.mHave & PS_RAW) && a->type==2 && tl_col_used(&s->f, TL_EV_TEXT) ){
       const PerfTp *t = perf_tp_find(s->p, a->config);
       if( t ){
@@ -1385,6 +1543,11 @@ static int next_frame(TlScan *s, TlRow *pRow){
       const char *zCtx = context_name((int64_t)ip);
       s->iFrame++;
       if( zCtx ){ s->zContext = zCtx; continue; }
+      if( s->f.bDepth ){
+        /* a depth range: skip the frames above it, end the chain below it */
+        if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = s->ri.s.nCallchain; continue; }
+        if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
+      }
       /* stable, not unique across every file: the sample's rowid, shifted,
       ** with the frame's index in the chain */
       pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));

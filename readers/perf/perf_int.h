@@ -240,6 +240,8 @@ struct PerfWalk {
   TlTrace *pTrace;
   int bo;
   TlWin win;
+  const uint8_t *aWin;            /* bytes held from win: file offsets [iWin, iWin+nWin) */
+  uint64_t iWin, nWin;
   uint64_t iOff, iEnd;            /* next outer record; end of the region */
   ZSTD_DStream *pZ;               /* created on the first container */
   uint8_t *aOut; size_t nOut, iOut, nAlloc; /* decompressed bytes; [iOut,nOut) unread */
@@ -249,6 +251,8 @@ struct PerfWalk {
   uint64_t nMaxOut;               /* max_memory=: decompressed bytes held at once */
   TlErr *pErr;
 };
+
+#define PERF_WALK_WIN ((uint64_t)1<<20)  /* bytes read at once from an unmapped file */
 
 /* Inner rowids: bit 62 set, container offset above bit 20, index below. */
 #define PERF_INNER_ROWID(off, idx) ((int64_t)(((uint64_t)1<<62) | ((uint64_t)(off)<<20) | (idx)))
@@ -265,6 +269,8 @@ int perf_walk_clean(const PerfWalk*);            /* between outer records, nothi
 int perf_attr_parse(TlBytes *b, int bo, PerfAttr *pAttr);
 int perf_sample_decode(const PerfAttr*, const PerfRec*, PerfSample*);
 int perf_trailer_decode(const PerfAttr*, const PerfRec*, PerfSample*);
+void perf_sample_peek(const PerfAttr*, const PerfRec*, int *pbTs, int64_t *pTs,
+                      int *pbCpu, uint32_t *pCpu);
 int perf_attr_of(const PerfData*, const PerfRec*);
 const PerfAttr *perf_attr_for_id(const PerfData*, uint64_t id);
 void perf_attr_default_name(const PerfAttr*, char *z, size_t n);

@@ -104,6 +104,28 @@ static int walk_extra(PerfWalk *w, uint32_t type, const TlBytes *pBody,
   return TL_OK;
 }
 
+/*
+** The bytes from w->iOff on, at least n of them unless the file ends: from
+** the window the walk holds, else a new window of PERF_WALK_WIN bytes (the
+** whole region when the file is mapped), so that a record costs no call.
+*/
+static int walk_window(PerfWalk *w, size_t n, TlBytes *pOut){
+  if( w->iOff < w->iWin || w->iOff - w->iWin > w->nWin || w->nWin - (w->iOff - w->iWin) < n ){
+    uint64_t nWant = w->iEnd - w->iOff;
+    TlBytes b;
+    int rc;
+    if( w->win.pSrc->aMap==0 && nWant > PERF_WALK_WIN ) nWant = PERF_WALK_WIN;
+    if( nWant < n ) nWant = n;
+    rc = tl_win_get(&w->win, w->iOff, (size_t)nWant, w->bo, &b, w->pErr);
+    if( rc ) return rc;
+    w->aWin = b.a;
+    w->iWin = w->iOff;
+    w->nWin = b.n;
+  }
+  *pOut = tl_bytes(w->aWin + (w->iOff - w->iWin), (size_t)(w->nWin - (w->iOff - w->iWin)), w->bo);
+  return TL_OK;
+}
+
 int perf_walk_next(PerfWalk *w, PerfRec *r){
   for(;;){
     TlBytes b;
@@ -151,16 +173,16 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
       w->iOff = w->iEnd;
       continue;
     }
-    rc = tl_win_get(&w->win, w->iOff, 8, w->bo, &b, w->pErr);
+    rc = walk_window(w, 8, &b);
     if( rc ) return rc;
     if( b.n<8 ){
       tl_trace_warn(w->pTrace, 0, w->iOff, "the file ends inside a record header");
       w->iOff = w->iEnd;
       continue;
     }
-    tl_bytes_u32e(&b, &type);
-    tl_bytes_u16e(&b, &misc);
-    tl_bytes_u16e(&b, &size);
+    type = tl_load_u32_unchecked(b.a, w->bo);
+    misc = tl_load_u16_unchecked(b.a+4, w->bo);
+    size = tl_load_u16_unchecked(b.a+6, w->bo);
     if( size<8 ){
       return tl_err_set(w->pErr, TL_ECORRUPT, w->iOff,
           "record of type %u has size %u, less than its 8-byte header", type, size);
@@ -172,8 +194,10 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
       w->iOff = w->iEnd;
       continue;
     }
-    rc = tl_win_get(&w->win, w->iOff, size, w->bo, &b, w->pErr);
-    if( rc ) return rc;
+    if( b.n<size ){
+      rc = walk_window(w, size, &b);
+      if( rc ) return rc;
+    }
     if( b.n<size ){
       tl_trace_warn(w->pTrace, 0, w->iOff, "the file ends inside a record");
       w->iOff = w->iEnd;

@@ -6,6 +6,7 @@
 #   BENCH_DATA  where traces go (default /tmp/tracelite-bench)
 #   BENCH_SCALE full (default) or small (a few minutes in all)
 #   BENCH_RUNS  timed runs per command (default 5, at least 5)
+#   BENCH_ONLY  formats to time, comma-separated: ctf,perf,xray,small (default all)
 set -e
 export BENCH_DATA=${BENCH_DATA:-/tmp/tracelite-bench}
 export BENCH_SCALE=${BENCH_SCALE:-full}
@@ -37,5 +38,5 @@ eval "$paths"
 echo "$paths" | sed 's/^/  /' >&2
 echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
 python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" \
-  --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --small testdata/perf/multi.data \
+  --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --only "${BENCH_ONLY:-}" --small testdata/perf/multi.data \
   --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
