@@ -190,7 +190,7 @@ fuzz:
 # (full, the default, or small) sizes them. See tests/bench/run.sh.
 BENCH_DATA ?= /tmp/tracelite-bench
 bench: $(SO) tracelite.so
-	BENCH_DATA='$(BENCH_DATA)' BENCH_SCALE='$(BENCH_SCALE)' sh tests/bench/run.sh
+	BENCH_DATA='$(BENCH_DATA)' BENCH_SCALE='$(BENCH_SCALE)' BENCH_ONLY='$(BENCH_ONLY)' sh tests/bench/run.sh
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz tracelite.so

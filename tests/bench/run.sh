@@ -6,6 +6,8 @@
 #   BENCH_DATA  where traces go (default /tmp/tracelite-bench)
 #   BENCH_SCALE full (default) or small (a few minutes in all)
 #   BENCH_RUNS  timed runs per command (default 5, at least 5)
+#   BENCH_ONLY  comma-separated row groups to time: ctf, perf, xray, small
+#               (default all)
 set -e
 export BENCH_DATA=${BENCH_DATA:-/tmp/tracelite-bench}
 export BENCH_SCALE=${BENCH_SCALE:-full}
@@ -20,7 +22,7 @@ fi
 missing=
 for pair in perf:linux-perf lttng:lttng-tools lttng-sessiond:lttng-tools \
     babeltrace2:babeltrace2 clang++:clang llvm-xray:llvm cc:gcc \
-    /usr/bin/time:time /usr/bin/sqlite3:sqlite3 python3:python3; do
+    /usr/bin/sqlite3:sqlite3 python3:python3; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
 done
 dpkg -s liblttng-ust-dev >/dev/null 2>&1 || missing="$missing liblttng-ust-dev"
@@ -37,5 +39,5 @@ eval "$paths"
 echo "$paths" | sed 's/^/  /' >&2
 echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
 python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" \
-  --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --small testdata/perf/multi.data \
+  --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --small testdata/perf/multi.data --only "${BENCH_ONLY:-}" \
   --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
