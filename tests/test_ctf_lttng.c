@@ -6,6 +6,8 @@
 */
 #include "tltest.h"
 
+#include "str.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +140,52 @@ static void lttng_skip_plans_equal_full_decode(void **state){
 }
 
 /*
+** GROUP BY name and DISTINCT name over name alone come counted by class,
+** without a sort: the counts equal babeltrace2's (NAME.counts.txt, names
+** in byte order) and those of a grouping SQLite sorts itself; the
+** per-PID session has the same names in two traces, merged.
+*/
+static void lttng_group_by_name_equals_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512], zRef[512], zName[128];
+    char *zCounts, *zLine, *zGot, *zSorted, *zDistinct;
+    TlStr want, names;
+    long long c;
+    snprintf(zPath, sizeof(zPath), CTF_DIR "%s", azTrace[k]);
+    snprintf(zRef, sizeof(zRef), CTF_DIR "%s.counts.txt", azTrace[k]);
+    zCounts = tl_test_read_file(zRef, 0);
+    assert_non_null(zCounts);
+    tl_str_init(&want);
+    tl_str_init(&names);
+    for(zLine=strtok(zCounts, "\n"); zLine; zLine=strtok(0, "\n")){
+      if( sscanf(zLine, "name %127s %lld", zName, &c)==2 ){
+        tl_str_appendf(&want, "%s%s|%lld", want.n ? "\n" : "", zName, c);
+        tl_str_appendf(&names, "%s%s", names.n ? "|" : "", zName);
+      }
+    }
+    zGot = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zPath);
+    zSorted = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name"
+                                   " HAVING min(ts) IS NOT NULL", zPath);
+    zDistinct = tl_test_sql_rows(db, "SELECT group_concat(name, '|') FROM"
+                                     " (SELECT DISTINCT name FROM events(%Q))", zPath);
+    assert_true(want.n > 0);
+    assert_string_equal(zGot, want.z);
+    assert_string_equal(zSorted, want.z);
+    assert_string_equal(zDistinct, names.z);
+    tl_str_free(&want);
+    tl_str_free(&names);
+    free(zCounts);
+    free(zGot);
+    free(zSorted);
+    free(zDistinct);
+  }
+  tl_test_db_close(db);
+}
+
+/*
 ** The per-PID session: both processes' traces, found below the session
 ** directory, merged in time order; the CPU of each stream from its packets.
 */
@@ -256,6 +304,7 @@ static void lttng_truncation_sweep(void **state){
 TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_traces_equal_babeltrace2),
   cmocka_unit_test(lttng_skip_plans_equal_full_decode),
+  cmocka_unit_test(lttng_group_by_name_equals_babeltrace2),
   cmocka_unit_test(lttng_per_pid_session),
   cmocka_unit_test(lttng_window_and_cpu_read_few_packets),
   cmocka_unit_test(lttng_truncation_sweep),

@@ -960,6 +960,12 @@ struct CtfScan {
   int bStarted;
   int iLast;                      /* cursor whose event was returned last, or -1 */
   int bSkip;                      /* no field value is wanted: skip plans may run */
+  /* f.bGroupName: the events counted by name first, then given name by name */
+  int nName;
+  struct CtfNameCount { const char *zName; int64_t n; } *aName;
+  int iName;                      /* the name being given */
+  int64_t nLeft;                  /* rows of it still to give */
+  int64_t iGroupRow;              /* rowid of the rows given so far */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
 };
 
@@ -1212,6 +1218,72 @@ static int ctf_events_open(CtfScan *pScan){
   return TL_OK;
 }
 
+static int ctf_cmp_name(const void *a, const void *b){
+  return strcmp(((const struct CtfNameCount*)a)->zName, ((const struct CtfNameCount*)b)->zName);
+}
+
+/*
+** Events grouped by name (f.bGroupName, only name used): every stream is
+** read once, in any order, counting events by class; then the rows come
+** name by name. The same rows as a scan in time order, grouped.
+*/
+static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
+  TlVal *a = pScan->aCol;
+  int k;
+  if( !pScan->bStarted ){
+    int i, j, n = 0;
+    pScan->bStarted = 1;
+    for(i=0; i<pScan->nCur; i++){
+      CtfCur *c = &pScan->aCur[i];
+      int rc;
+      const TlCtfEventClass *pLast = 0;
+      struct CtfNameCount *pCount = 0;
+      while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
+        if( c->pEC!=pLast ){
+          for(j=0; j<pScan->nName && pScan->aName[j].zName!=c->pEC->zName; j++){}
+          if( j==pScan->nName ){
+            struct CtfNameCount *aNew;
+            if( pScan->nName >= n ){
+              n = n ? n*2 : 16;
+              aNew = realloc(pScan->aName, sizeof(*aNew)*(size_t)n);
+              if( aNew==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+              pScan->aName = aNew;
+            }
+            pScan->aName[j].zName = c->pEC->zName;
+            pScan->aName[j].n = 0;
+            pScan->nName++;
+          }
+          pLast = c->pEC;
+          pCount = &pScan->aName[j];
+        }
+        pCount->n++;
+      }
+      if( rc<0 ) return rc;
+    }
+    /* classes of different streams or traces may share a name */
+    if( pScan->nName>1 ) qsort(pScan->aName, (size_t)pScan->nName, sizeof(*pScan->aName), ctf_cmp_name);
+    for(i=0, j=0; i<pScan->nName; i++){
+      if( j>0 && strcmp(pScan->aName[j-1].zName, pScan->aName[i].zName)==0 ){
+        pScan->aName[j-1].n += pScan->aName[i].n;
+      }else{
+        pScan->aName[j++] = pScan->aName[i];
+      }
+    }
+    pScan->nName = j;
+    pScan->iName = -1;
+  }
+  while( pScan->nLeft==0 ){
+    if( ++pScan->iName >= pScan->nName ) return TL_DONE;
+    pScan->nLeft = pScan->aName[pScan->iName].n;
+  }
+  pScan->nLeft--;
+  for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+  tl_val_textz(&a[TL_EV_NAME], pScan->aName[pScan->iName].zName);
+  pRow->iRowid = pScan->iGroupRow++;
+  pRow->a = a;
+  return TL_ROW;
+}
+
 static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   CtfCur *c;
   TlVal *a = pScan->aCol;
@@ -1440,6 +1512,7 @@ static void ctfScanClose(TlScan *pScan0){
   }
   free(pScan->aCur);
   free(pScan->aHeap);
+  free(pScan->aName);
   free(pScan->aCpu);
   tl_str_free(&pScan->sText);
   tl_str_free(&pScan->sArgs);
@@ -1486,7 +1559,9 @@ static int ctfScanNext(TlScan *pScan0, TlRow *pRow){
   int rc;
   if( pScan->err.rc ) return pScan->err.rc;
   switch( pScan->iTable ){
-    case TL_TAB_EVENTS:      rc = ctf_events_next(pScan, pRow); break;
+    case TL_TAB_EVENTS:
+      rc = pScan->f.bGroupName ? ctf_events_grouped(pScan, pRow) : ctf_events_next(pScan, pRow);
+      break;
     case TL_TAB_TRACKS:      rc = ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = ctf_event_types_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
@@ -1504,6 +1579,7 @@ const TlReaderDef tl_ctf_reader = {
   .zName      = "ctf",
   .azOptions  = ctfOptions,
   .mOrdered   = 1u<<TL_TAB_EVENTS,
+  .mGroupName = 1u<<TL_TAB_EVENTS,
   .xProbe     = ctfProbe,
   .xOpen      = ctfOpen,
   .xClose     = ctfClose,
