@@ -599,7 +599,6 @@ static void ctf_data_free(CtfData *p){
   for(i=0; i<p->nTr; i++){
     free(p->aTr[i].zDir);
     free(p->aTr[i].zRel);
-    if( p->aTr[i].bModel ) tl_ctf_model_free(&p->aTr[i].m);
     if( p->aTr[i].aaSkip ){
       int j, k;
       for(j=0; j<p->aTr[i].m.nStream; j++){
@@ -614,6 +613,8 @@ static void ctf_data_free(CtfData *p){
       for(j=0; j<p->aTr[i].m.nStream; j++) tl_ctf_hdr_free(&p->aTr[i].aHdr[j]);
       free(p->aTr[i].aHdr);
     }
+    /* the plans above are counted by the model's classes */
+    if( p->aTr[i].bModel ) tl_ctf_model_free(&p->aTr[i].m);
     free(p->aTr[i].aScClock);
   }
   for(i=0; i<p->nStm; i++){
