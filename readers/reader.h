@@ -90,6 +90,9 @@ struct TlFilter {
   uint64_t mCols;                 /* columns used: bit i for column i */
   int eProgress;                  /* the query's progress= (TL_PROGRESS_*, 0 auto);
                                   ** for the shared layer, readers ignore it */
+  int bGroupName;                 /* rows with equal names must come together
+                                  ** (GROUP BY name, DISTINCT name); only name
+                                  ** is used; any order otherwise */
 };
 
 /* Is column i wanted? Readers skip building text/JSON that is not. */
@@ -105,6 +108,9 @@ struct TlReaderDef {
   const char *zName;              /* "cpel", "perf", "ctf", "xray": format= */
   const char *const *azOptions;   /* option keys it reads, NULL-terminated */
   uint32_t mOrdered;              /* bit t: table t can scan in ts order */
+  uint32_t mGroupName;            /* bit t: table t can return its rows grouped
+                                  ** by name when name is the only column used
+                                  ** (TlFilter.bGroupName) */
 
   /*
   ** Confidence 0..100 that the file is in this format. a[0..n) are the first

@@ -29,6 +29,7 @@ SQLITE_EXTENSION_INIT3
 #include "trace.h"
 
 #define TL_PLAN_ORDERED 1
+#define TL_PLAN_GROUPED 2         /* TlFilter.bGroupName */
 
 typedef struct TlVtab TlVtab;
 struct TlVtab {
@@ -436,6 +437,7 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   pCur->filter.tsHi = TL_TS_MAX;
   pCur->filter.nCpu = -1;
   pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
+  pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
   pCur->filter.mCols = ~(uint64_t)0;
   if( idxStr==0 ) idxStr = "";
   zColon = strchr(idxStr, ':');
@@ -772,6 +774,16 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
    && pTrace && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_ORDERED;
+  }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_EVENTS
+         && pInfo->aOrderBy[0].iColumn==TL_EV_NAME && !pInfo->aOrderBy[0].desc
+         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
+         && pDef->nCol<63 && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))
+                             ==(sqlite3_uint64)1<<TL_EV_NAME
+         && pTrace && (pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ){
+    /* GROUP BY name or DISTINCT name over name alone: equal names together
+    ** is all SQLite needs, which the reader gives without a sort. */
+    pInfo->orderByConsumed = 1;
+    pInfo->idxNum |= TL_PLAN_GROUPED;
   }
   tl_trace_release(pTrace);
 

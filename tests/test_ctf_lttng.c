@@ -6,6 +6,8 @@
 */
 #include "tltest.h"
 
+#include "str.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +31,30 @@ static void split_lines(char *z, TlLines *pL){
 }
 
 /*
+** Our lines equal babeltrace2's as sets (equal times may come in another
+** order than babeltrace2's); frees both.
+*/
+static void lines_equal_unordered(const char *zTrace, TlLines *pWant, TlLines *pGot){
+  size_t i;
+  tl_lines_sort(pWant);
+  tl_lines_sort(pGot);
+  assert_int_equal(pGot->n, pWant->n);
+  for(i=0; i<pWant->n; i++){
+    if( strcmp(pGot->az[i], pWant->az[i])!=0 ){
+      fail_msg("%s line %zu:\n ours %s\n bt2  %s", zTrace, i, pGot->az[i], pWant->az[i]);
+    }
+  }
+  tl_lines_free(pWant);
+  tl_lines_free(pGot);
+}
+
+/*
 ** Every event equals babeltrace2's line for it: time, name and fields, and
 ** the counts, CPUs and time range agree.
 */
 static void lttng_traces_equal_babeltrace2(void **state){
   sqlite3 *db = tl_test_db();
-  size_t k, i;
+  size_t k;
   (void)state;
   for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
     char zPath[512], zRef[512];
@@ -49,17 +69,7 @@ static void lttng_traces_equal_babeltrace2(void **state){
         " FROM events(%Q)", zPath);
     split_lines(zWant, &want);
     split_lines(zGot, &got);
-    /* equal times may come in another order than babeltrace2's */
-    tl_lines_sort(&want);
-    tl_lines_sort(&got);
-    assert_int_equal(got.n, want.n);
-    for(i=0; i<want.n; i++){
-      if( strcmp(got.az[i], want.az[i])!=0 ){
-        fail_msg("%s line %zu:\n ours %s\n bt2  %s", azTrace[k], i, got.az[i], want.az[i]);
-      }
-    }
-    tl_lines_free(&want);
-    tl_lines_free(&got);
+    lines_equal_unordered(azTrace[k], &want, &got);
     free(zWant);
     free(zGot);
     /* NAME.counts.txt: events, first_ts, last_ts, name N C, cpu N C */
@@ -83,6 +93,94 @@ static void lttng_traces_equal_babeltrace2(void **state){
       }
     }
     free(zCounts);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** Scans that want no field values run compiled skip plans instead of the
+** full decoder: their rows (rowid, time, raw clock, CPU, stream, name)
+** equal the full decoder's (a scan that also reads args) row for row, and
+** each event's time and name equal babeltrace2's line for it.
+*/
+static void lttng_skip_plans_equal_full_decode(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k, i;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512], zRef[512];
+    char *zFast, *zFull, *zWant, *zNames;
+    TlLines want = {0}, got = {0};
+    snprintf(zPath, sizeof(zPath), CTF_DIR "%s", azTrace[k]);
+    zFast = tl_test_sql_rows(db, "SELECT rowid, ts, ts_raw, cpu, track, name FROM events(%Q)", zPath);
+    zFull = tl_test_sql_rows(db, "SELECT rowid, ts, ts_raw, cpu, track, name FROM events(%Q)"
+                                 " WHERE args IS NOT NULL", zPath);
+    assert_true(strlen(zFast) > 100);
+    assert_string_equal(zFast, zFull);
+    /* babeltrace2: "[s.ns] name: fields" */
+    snprintf(zRef, sizeof(zRef), CTF_DIR "%s.bt2.txt", azTrace[k]);
+    zWant = tl_test_read_file(zRef, 0);
+    assert_non_null(zWant);
+    split_lines(zWant, &want);
+    for(i=0; i<want.n; i++){
+      char *zColon = strstr(want.az[i], ": ");
+      assert_non_null(zColon);
+      *zColon = 0;
+    }
+    zNames = tl_test_sql_rows(db, "SELECT printf('[%%d.%%09d] %%s', ts/1000000000, ts%%1000000000, name)"
+                                  " FROM events(%Q)", zPath);
+    split_lines(zNames, &got);
+    lines_equal_unordered(azTrace[k], &want, &got);
+    free(zFast);
+    free(zFull);
+    free(zWant);
+    free(zNames);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** GROUP BY name and DISTINCT name over name alone come counted by class,
+** without a sort: the counts equal babeltrace2's (NAME.counts.txt, names
+** in byte order) and those of a grouping SQLite sorts itself; the
+** per-PID session has the same names in two traces, merged.
+*/
+static void lttng_group_by_name_equals_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512], zRef[512], zName[128];
+    char *zCounts, *zLine, *zGot, *zSorted, *zDistinct;
+    TlStr want, names;
+    long long c;
+    snprintf(zPath, sizeof(zPath), CTF_DIR "%s", azTrace[k]);
+    snprintf(zRef, sizeof(zRef), CTF_DIR "%s.counts.txt", azTrace[k]);
+    zCounts = tl_test_read_file(zRef, 0);
+    assert_non_null(zCounts);
+    tl_str_init(&want);
+    tl_str_init(&names);
+    for(zLine=strtok(zCounts, "\n"); zLine; zLine=strtok(0, "\n")){
+      if( sscanf(zLine, "name %127s %lld", zName, &c)==2 ){
+        tl_str_appendf(&want, "%s%s|%lld", want.n ? "\n" : "", zName, c);
+        tl_str_appendf(&names, "%s%s", names.n ? "|" : "", zName);
+      }
+    }
+    zGot = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zPath);
+    zSorted = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name"
+                                   " HAVING min(ts) IS NOT NULL", zPath);
+    zDistinct = tl_test_sql_rows(db, "SELECT group_concat(name, '|') FROM"
+                                     " (SELECT DISTINCT name FROM events(%Q))", zPath);
+    assert_true(want.n > 0);
+    assert_string_equal(zGot, want.z);
+    assert_string_equal(zSorted, want.z);
+    assert_string_equal(zDistinct, names.z);
+    tl_str_free(&want);
+    tl_str_free(&names);
+    free(zCounts);
+    free(zGot);
+    free(zSorted);
+    free(zDistinct);
   }
   tl_test_db_close(db);
 }
@@ -205,6 +303,8 @@ static void lttng_truncation_sweep(void **state){
 
 TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_traces_equal_babeltrace2),
+  cmocka_unit_test(lttng_skip_plans_equal_full_decode),
+  cmocka_unit_test(lttng_group_by_name_equals_babeltrace2),
   cmocka_unit_test(lttng_per_pid_session),
   cmocka_unit_test(lttng_window_and_cpu_read_few_packets),
   cmocka_unit_test(lttng_truncation_sweep),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "ctf/ctf_stream.h"
 #include "ctf/tsdl_parse.h"
 
 static const char zMeta[] =
@@ -394,7 +395,106 @@ static void parse_typedef_named_enum_dimensions(void **state){
   assert_non_null(strstr(e.zMsg, "undeclared enum 'nope'"));
 }
 
+/*
+** Skip and header plans on an LTTng-style compact header (a 5-bit id
+** selecting a 27-bit timestamp, or 31 = extended: a 32-bit id and a 64-bit
+** timestamp, byte-aligned): the id, the clock and the cursor after each
+** event equal what the full decoder gives; a class with a sequence does
+** not compile; a cut event fails with the cursor unchanged.
+*/
+static const char zPlanMeta[] =
+  "clock { name = c; freq = 1000000000; };\n"
+  "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+  "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } := u27c;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := u64c;\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 16; align = 8; signed = true; } := int16_t;\n"
+  "trace { major = 1; minor = 8; byte_order = le; };\n"
+  "stream { event.header := struct {\n"
+  "  enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+  "  variant <id> { struct { u27c timestamp; } compact;\n"
+  "                 struct { uint32_t id; u64c timestamp; } extended; } v; } align(8); };\n"
+  "event { name = a; id = 1; fields := struct { int16_t x; string s; uint8_t t[3]; }; };\n"
+  "event { name = b; id = 40; fields := struct { uint8_t n; uint8_t q[n]; }; };\n";
+
+static void plans_equal_full_decode(void **state){
+  static const uint8_t aEv[] = {
+    /* a: compact, id 1, ts 100; x = -2, s = "hi", t = 7 8 9 */
+    0x81, 0x0C, 0x00, 0x00,  0xFE, 0xFF,  'h', 'i', 0,  7, 8, 9,
+    /* b: extended, id 40, ts 5000; n = 2, q = 1 2 */
+    0x1F,  0x28, 0, 0, 0,  0x88, 0x13, 0, 0, 0, 0, 0, 0,  2, 1, 2,
+  };
+  TlCtfModel m;
+  TlErr e;
+  TlCtfField *h;
+  TlCtfHdrPlan hp;
+  TlCtfSkip sk[2];
+  TlCtfDec d;
+  const TlCtfField *a[3];
+  uint64_t id = 0, clock = 0, iEnd;
+  int bId = 0, bClock = 0, j;
+  (void)state;
+  tl_err_clear(&e);
+  if( tl_tsdl_parse(zPlanMeta, strlen(zPlanMeta), &m, &e)!=TL_OK ) fail_msg("%s", e.zMsg);
+  assert_int_equal(m.nStream, 1);
+  assert_int_equal(m.aStream[0].nEvent, 2);
+  /* the roles the CTF reader gives these header fields */
+  h = m.aStream[0].pEvHeader;
+  h->aMember[0].pType->eRole = TL_CTF_ROLE_ID;
+  h->aMember[1].pType->aMember[0].pType->aMember[0].pType->eRole = TL_CTF_ROLE_CLOCK;
+  h->aMember[1].pType->aMember[1].pType->aMember[0].pType->eRole = TL_CTF_ROLE_ID;
+  h->aMember[1].pType->aMember[1].pType->aMember[1].pType->eRole = TL_CTF_ROLE_CLOCK;
+  assert_int_equal(tl_ctf_hdr_compile(&hp, h), TL_OK);
+  assert_true(hp.bOk);
+  for(j=0; j<2; j++){
+    a[0] = m.aStream[0].pEvContext;
+    a[1] = m.aStream[0].aEvent[j].pContext;
+    a[2] = m.aStream[0].aEvent[j].pPayload;
+    assert_int_equal(tl_ctf_skip_compile(&sk[j], a, 3), TL_OK);
+  }
+  assert_true(sk[0].bOk);
+  assert_false(sk[1].bOk);               /* a sequence: the full decoder reads it */
+
+  /* event a through the plans, then through the full decoder */
+  tl_ctf_dec_init(&d);
+  tl_ctf_bits_init(&d.bits, aEv, sizeof(aEv), sizeof(aEv)*8);
+  assert_int_equal(tl_ctf_hdr_run(&hp, &d, &id, &bId, &clock, &bClock), 0);
+  assert_true(bId && id==1 && bClock && clock==100);
+  assert_true(d.bits.iBit==32);
+  assert_int_equal(tl_ctf_skip_run(&sk[0], &d), 0);
+  iEnd = d.bits.iBit;
+  assert_true(iEnd==12*8);
+  d.bits.iBit = 0;
+  assert_int_equal(tl_ctf_dec_scope(&d, TL_CTF_SCOPE_EV_HEADER, h, &e), TL_OK);
+  assert_int_equal(tl_ctf_dec_scope(&d, TL_CTF_SCOPE_EV_PAYLOAD, a[2] = m.aStream[0].aEvent[0].pPayload, &e), TL_OK);
+  assert_true(d.bits.iBit==iEnd);
+  /* event b: the header plan, then the full decoder for the payload */
+  tl_ctf_dec_truncate(&d, 0);
+  bId = 0;
+  assert_int_equal(tl_ctf_hdr_run(&hp, &d, &id, &bId, &clock, &bClock), 0);
+  assert_true(bId && id==40 && clock==5000);
+  assert_true(d.bits.iBit==iEnd + 13*8);
+  assert_int_equal(tl_ctf_dec_scope(&d, TL_CTF_SCOPE_EV_PAYLOAD, m.aStream[0].aEvent[1].pPayload, &e), TL_OK);
+  assert_true(d.bits.iBit==sizeof(aEv)*8);
+  /* cut inside event b's timestamp, then inside event a's string */
+  tl_ctf_bits_init(&d.bits, aEv, sizeof(aEv), (12 + 8)*8);
+  d.bits.iBit = iEnd;
+  assert_int_equal(tl_ctf_hdr_run(&hp, &d, &id, &bId, &clock, &bClock), -1);
+  assert_true(d.bits.iBit==iEnd && clock==5000);
+  tl_ctf_bits_init(&d.bits, aEv, sizeof(aEv), 8*8);
+  d.bits.iBit = 32;
+  assert_int_equal(tl_ctf_skip_run(&sk[0], &d), -1);
+  assert_true(d.bits.iBit==32);
+  tl_ctf_dec_free(&d);
+  tl_ctf_skip_free(&sk[0]);
+  tl_ctf_skip_free(&sk[1]);
+  tl_ctf_hdr_free(&hp);
+  tl_ctf_model_free(&m);
+}
+
 TL_DEFINE_GROUP(ctf_parse,
+  cmocka_unit_test(plans_equal_full_decode),
   cmocka_unit_test(parse_typedef_named_enum_dimensions),
   cmocka_unit_test(parse_full_metadata),
   cmocka_unit_test(parse_variants_and_sequences),

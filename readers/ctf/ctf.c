@@ -48,6 +48,9 @@ struct CtfTr {
   TlCtfModel m;
   int bModel;                     /* m was parsed */
   int *aScClock;                  /* per stream class: its clock, or -1 */
+  TlCtfSkip **aaSkip;             /* per stream class, per event class: the skip
+                                  ** plan of its contexts and payload */
+  TlCtfHdrPlan *aHdr;             /* per stream class: its event header's plan */
 };
 
 typedef struct CtfStm CtfStm;
@@ -596,6 +599,21 @@ static void ctf_data_free(CtfData *p){
   for(i=0; i<p->nTr; i++){
     free(p->aTr[i].zDir);
     free(p->aTr[i].zRel);
+    if( p->aTr[i].aaSkip ){
+      int j, k;
+      for(j=0; j<p->aTr[i].m.nStream; j++){
+        if( p->aTr[i].aaSkip[j]==0 ) continue;
+        for(k=0; k<p->aTr[i].m.aStream[j].nEvent; k++) tl_ctf_skip_free(&p->aTr[i].aaSkip[j][k]);
+        free(p->aTr[i].aaSkip[j]);
+      }
+      free(p->aTr[i].aaSkip);
+    }
+    if( p->aTr[i].aHdr ){
+      int j;
+      for(j=0; j<p->aTr[i].m.nStream; j++) tl_ctf_hdr_free(&p->aTr[i].aHdr[j]);
+      free(p->aTr[i].aHdr);
+    }
+    /* the plans above are counted by the model's classes */
     if( p->aTr[i].bModel ) tl_ctf_model_free(&p->aTr[i].m);
     free(p->aTr[i].aScClock);
   }
@@ -610,6 +628,34 @@ static void ctf_data_free(CtfData *p){
 
 static void ctfClose(void *pData){
   ctf_data_free((CtfData*)pData);
+}
+
+/*
+** The skip plan of each event class (its stream's event context, its
+** context and payload), used by scans that need no field values.
+*/
+static int ctf_compile_skips(CtfTr *pTr, TlErr *pErr){
+  TlCtfModel *m = &pTr->m;
+  int i, j;
+  pTr->aaSkip = calloc((size_t)(m->nStream ? m->nStream : 1), sizeof(TlCtfSkip*));
+  pTr->aHdr = calloc((size_t)(m->nStream ? m->nStream : 1), sizeof(TlCtfHdrPlan));
+  if( pTr->aaSkip==0 || pTr->aHdr==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  for(i=0; i<m->nStream; i++){
+    const TlCtfStreamClass *sc = &m->aStream[i];
+    if( tl_ctf_hdr_compile(&pTr->aHdr[i], sc->pEvHeader) ){
+      return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }
+    pTr->aaSkip[i] = calloc((size_t)(sc->nEvent ? sc->nEvent : 1), sizeof(TlCtfSkip));
+    if( pTr->aaSkip[i]==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    for(j=0; j<sc->nEvent; j++){
+      const TlCtfField *a[3];
+      a[0] = sc->pEvContext;
+      a[1] = sc->aEvent[j].pContext;
+      a[2] = sc->aEvent[j].pPayload;
+      tl_ctf_skip_compile(&pTr->aaSkip[i][j], a, 3);
+    }
+  }
+  return TL_OK;
 }
 
 /* Read and parse the metadata of trace pTr. */
@@ -661,6 +707,7 @@ static int ctf_load_metadata(CtfTr *pTr, const TlSource *pMem, TlErr *pErr){
       for(i=0; rc==TL_OK && i<pTr->m.nStream; i++){
         pTr->aScClock[i] = ctf_sc_clock(&pTr->m, &pTr->m.aStream[i]);
       }
+      if( rc==TL_OK ) rc = ctf_compile_skips(pTr, pErr);
     }
   }
   if( rc ){
@@ -885,6 +932,8 @@ struct CtfCur {
   int64_t iEv;                    /* events read in the packet */
   int64_t iCpu;                   /* the packet's cpu_id or -1 */
   const TlCtfStreamClass *pSC;    /* the packet's stream class, or NULL */
+  const TlCtfSkip *aSkip;         /* its event classes' skip plans, or NULL */
+  const TlCtfHdrPlan *pHdr;       /* its event header's plan, or NULL */
   int iClock;                     /* its clock, or -1 */
   /* the current event */
   const TlCtfEventClass *pEC;
@@ -911,11 +960,19 @@ struct CtfScan {
   int nHeap;
   int bStarted;
   int iLast;                      /* cursor whose event was returned last, or -1 */
+  int bSkip;                      /* no field value is wanted: skip plans may run */
+  /* f.bGroupName: the events counted by name first, then given name by name */
+  int nName;
+  struct CtfNameCount { const char *zName; int64_t n; } *aName;
+  int iName;                      /* the name being given */
+  int64_t nLeft;                  /* rows of it still to give */
+  int64_t iGroupRow;              /* rowid of the rows given so far */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
 };
 
 /* Open packet iPkt on cursor c. */
-static int ctf_cur_open_pkt(CtfCur *c, TlTrace *t, TlErr *pErr){
+static int ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+  TlTrace *t = pScan->pTrace;
   const TlPacket *tp = &t->index.a[c->iPkt];
   TlBytes b;
   CtfPkt pk;
@@ -938,6 +995,8 @@ static int ctf_cur_open_pkt(CtfCur *c, TlTrace *t, TlErr *pErr){
   c->iCpu = pk.bCpu && pk.iCpu < INT64_MAX ? (int64_t)pk.iCpu : -1;
   c->iCurPkt = c->iPkt;
   c->pSC = pk.pSC;
+  c->aSkip = pScan->bSkip && pk.iSC>=0 && c->pTr->aaSkip ? c->pTr->aaSkip[pk.iSC] : 0;
+  c->pHdr = c->aSkip && c->pTr->aHdr[pk.iSC].bOk ? &c->pTr->aHdr[pk.iSC] : 0;
   c->iClock = pk.iClock;
   c->bCut = (tp->flags & CTF_PF_CUT)!=0;
   c->bOpen = 1;
@@ -987,7 +1046,7 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
         c->iPkt++;
         continue;
       }
-      rc = ctf_cur_open_pkt(c, t, pErr);
+      rc = ctf_cur_open_pkt(pScan, c, pErr);
       if( rc ) goto stream_error;
     }
     if( d->bits.iBit >= d->bits.nBitEnd ){
@@ -1003,6 +1062,26 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
       goto stream_error;
     }
     tl_ctf_dec_truncate(d, c->nPktVals);
+    if( c->pHdr ){
+      /* no values wanted: the header's and the event's plans, when both run */
+      int bo = d->boLast, bBo = d->bBoLast, bClock = c->bClock;
+      uint64_t clock = c->clock;
+      if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock)==0 ){
+        if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
+        c->pEC = ctf_event_class(sc, id);
+        if( c->pEC && c->aSkip[c->pEC - sc->aEvent].bOk
+         && tl_ctf_skip_run(&c->aSkip[c->pEC - sc->aEvent], d)==0 ){
+          c->clock = clock;
+          c->bClock = bClock;
+          goto decoded;
+        }
+      }
+      d->bits.iBit = iStart;
+      d->boLast = bo;
+      d->bBoLast = bBo;
+      id = 0;
+      bId = 0;
+    }
     rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_HEADER, sc->pEvHeader, pErr);
     if( rc ) goto event_error;
     ctf_cur_header(c, &id, &bId);
@@ -1016,10 +1095,15 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
                       (unsigned long long)id, (unsigned long long)sc->id);
       goto stream_error;
     }
-    rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_SCONTEXT, sc->pEvContext, pErr);
-    if( rc==TL_OK ) rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_CONTEXT, c->pEC->pContext, pErr);
-    if( rc==TL_OK ) rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_PAYLOAD, c->pEC->pPayload, pErr);
-    if( rc ) goto event_error;
+    if( c->aSkip==0 || !c->aSkip[c->pEC - sc->aEvent].bOk
+     || tl_ctf_skip_run(&c->aSkip[c->pEC - sc->aEvent], d) ){
+      /* the general decoder: values wanted, no plan, or an error to report */
+      rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_SCONTEXT, sc->pEvContext, pErr);
+      if( rc==TL_OK ) rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_CONTEXT, c->pEC->pContext, pErr);
+      if( rc==TL_OK ) rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_PAYLOAD, c->pEC->pPayload, pErr);
+      if( rc ) goto event_error;
+    }
+  decoded:
     if( d->bits.iBit==iStart ){
       rc = tl_err_set(pErr, TL_ECORRUPT, d->iFileOff + iStart/8,
                       "event of class %llu takes no bits: the stream cannot advance",
@@ -1135,6 +1219,72 @@ static int ctf_events_open(CtfScan *pScan){
   return TL_OK;
 }
 
+static int ctf_cmp_name(const void *a, const void *b){
+  return strcmp(((const struct CtfNameCount*)a)->zName, ((const struct CtfNameCount*)b)->zName);
+}
+
+/*
+** Events grouped by name (f.bGroupName, only name used): every stream is
+** read once, in any order, counting events by class; then the rows come
+** name by name. The same rows as a scan in time order, grouped.
+*/
+static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
+  TlVal *a = pScan->aCol;
+  int k;
+  if( !pScan->bStarted ){
+    int i, j, n = 0;
+    pScan->bStarted = 1;
+    for(i=0; i<pScan->nCur; i++){
+      CtfCur *c = &pScan->aCur[i];
+      int rc;
+      const TlCtfEventClass *pLast = 0;
+      struct CtfNameCount *pCount = 0;
+      while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
+        if( c->pEC!=pLast ){
+          for(j=0; j<pScan->nName && pScan->aName[j].zName!=c->pEC->zName; j++){}
+          if( j==pScan->nName ){
+            struct CtfNameCount *aNew;
+            if( pScan->nName >= n ){
+              n = n ? n*2 : 16;
+              aNew = realloc(pScan->aName, sizeof(*aNew)*(size_t)n);
+              if( aNew==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+              pScan->aName = aNew;
+            }
+            pScan->aName[j].zName = c->pEC->zName;
+            pScan->aName[j].n = 0;
+            pScan->nName++;
+          }
+          pLast = c->pEC;
+          pCount = &pScan->aName[j];
+        }
+        pCount->n++;
+      }
+      if( rc<0 ) return rc;
+    }
+    /* classes of different streams or traces may share a name */
+    if( pScan->nName>1 ) qsort(pScan->aName, (size_t)pScan->nName, sizeof(*pScan->aName), ctf_cmp_name);
+    for(i=0, j=0; i<pScan->nName; i++){
+      if( j>0 && strcmp(pScan->aName[j-1].zName, pScan->aName[i].zName)==0 ){
+        pScan->aName[j-1].n += pScan->aName[i].n;
+      }else{
+        pScan->aName[j++] = pScan->aName[i];
+      }
+    }
+    pScan->nName = j;
+    pScan->iName = -1;
+  }
+  while( pScan->nLeft==0 ){
+    if( ++pScan->iName >= pScan->nName ) return TL_DONE;
+    pScan->nLeft = pScan->aName[pScan->iName].n;
+  }
+  pScan->nLeft--;
+  for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+  tl_val_textz(&a[TL_EV_NAME], pScan->aName[pScan->iName].zName);
+  pRow->iRowid = pScan->iGroupRow++;
+  pRow->a = a;
+  return TL_ROW;
+}
+
 static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   CtfCur *c;
   TlVal *a = pScan->aCol;
@@ -1169,8 +1319,8 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   if( c->bClock ) tl_val_int(&a[TL_EV_TS_RAW], (int64_t)c->clock);
   if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
   tl_val_int(&a[TL_EV_TRACK], c->iTrack);
-  tl_val_textz(&a[TL_EV_TYPE], "event");
-  tl_val_textz(&a[TL_EV_NAME], c->pEC->zName);
+  if( tl_col_used(&pScan->f, TL_EV_TYPE) ) tl_val_text(&a[TL_EV_TYPE], "event", 5);
+  if( tl_col_used(&pScan->f, TL_EV_NAME) ) tl_val_textz(&a[TL_EV_NAME], c->pEC->zName);
   if( tl_col_used(&pScan->f, TL_EV_PID) || tl_col_used(&pScan->f, TL_EV_TID) ){
     static const char *const azPid[2][2] = { {"vpid", "pid"}, {"vtid", "tid"} };
     static const int aiScope[2] = { TL_CTF_SCOPE_EV_SCONTEXT, TL_CTF_SCOPE_EV_CONTEXT };
@@ -1363,6 +1513,7 @@ static void ctfScanClose(TlScan *pScan0){
   }
   free(pScan->aCur);
   free(pScan->aHeap);
+  free(pScan->aName);
   free(pScan->aCpu);
   tl_str_free(&pScan->sText);
   tl_str_free(&pScan->sArgs);
@@ -1392,6 +1543,8 @@ static int ctfScanOpen(TlTrace *t, int iTable, const TlFilter *pFilter,
     memcpy(pScan->aCpu, pFilter->aCpu, sizeof(int64_t)*(size_t)pFilter->nCpu);
     pScan->f.aCpu = pScan->aCpu;
   }
+  pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
+               && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
   if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
   if( rc ){
     *pErr = pScan->err;
@@ -1407,7 +1560,9 @@ static int ctfScanNext(TlScan *pScan0, TlRow *pRow){
   int rc;
   if( pScan->err.rc ) return pScan->err.rc;
   switch( pScan->iTable ){
-    case TL_TAB_EVENTS:      rc = ctf_events_next(pScan, pRow); break;
+    case TL_TAB_EVENTS:
+      rc = pScan->f.bGroupName ? ctf_events_grouped(pScan, pRow) : ctf_events_next(pScan, pRow);
+      break;
     case TL_TAB_TRACKS:      rc = ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = ctf_event_types_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
@@ -1425,6 +1580,7 @@ const TlReaderDef tl_ctf_reader = {
   .zName      = "ctf",
   .azOptions  = ctfOptions,
   .mOrdered   = 1u<<TL_TAB_EVENTS,
+  .mGroupName = 1u<<TL_TAB_EVENTS,
   .xProbe     = ctfProbe,
   .xOpen      = ctfOpen,
   .xClose     = ctfClose,

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
+
 void tl_ctf_dec_init(TlCtfDec *d){
   int i;
   memset(d, 0, sizeof(*d));
@@ -469,4 +471,410 @@ int tl_ctf_dec_scope(TlCtfDec *d, int iScope, const TlCtfField *f, TlErr *pErr){
   rc = dec_field(d, f, 0, pErr);
   if( rc ) d->aRoot[iScope] = -1;
   return rc;
+}
+
+/* ------------------------------------------------------------ skip plans */
+
+#define TL_CTF_SKIP_ALIGN  1      /* only align */
+#define TL_CTF_SKIP_FIXED  2      /* n bits */
+#define TL_CTF_SKIP_BYTES  3      /* n whole bytes */
+#define TL_CTF_SKIP_CSTR   4      /* up to and past a NUL byte */
+
+typedef struct SkipBuild SkipBuild;
+struct SkipBuild {
+  TlCtfSkip *p;
+  int nAlloc;
+  int nNode;                      /* nodes the general decoder would make */
+  int bFail;                      /* a shape plans do not cover, or no memory */
+};
+
+static void skip_op(SkipBuild *s, int eOp, unsigned nAlign, uint64_t n){
+  TlCtfSkip *p = s->p;
+  if( s->bFail ) return;
+  if( p->nOp >= s->nAlloc ){
+    int nNew = s->nAlloc ? s->nAlloc*2 : 16;
+    TlCtfSkipOp *a = realloc(p->aOp, sizeof(*a)*(size_t)nNew);
+    if( a==0 ){ s->bFail = 1; return; }
+    p->aOp = a;
+    s->nAlloc = nNew;
+  }
+  p->aOp[p->nOp].eOp = (uint8_t)eOp;
+  p->aOp[p->nOp].nAlign = nAlign ? nAlign : 1;
+  p->aOp[p->nOp].n = n;
+  p->nOp++;
+}
+
+static void skip_field(SkipBuild *s, const TlCtfField *f){
+  uint64_t k;
+  if( s->bFail ) return;
+  if( ++s->nNode > TL_CTF_SKIP_MAX_NODES || f->nAlign<1 || (f->nAlign & (f->nAlign-1)) ){
+    s->bFail = 1;
+    return;
+  }
+  switch( f->eKind ){
+    case TL_CTF_INT:
+    case TL_CTF_ENUM:
+      /* below byte alignment the byte order check needs the position */
+      if( f->nBits<1 || f->nBits>64 || f->nAlign<8 ){ s->bFail = 1; return; }
+      skip_op(s, TL_CTF_SKIP_FIXED, (unsigned)f->nAlign, (uint64_t)f->nBits);
+      s->p->bo = f->bo;
+      s->p->bBo = 1;
+      return;
+    case TL_CTF_FLOAT:
+      if( f->nBits!=32 && f->nBits!=64 ){ s->bFail = 1; return; }
+      skip_op(s, TL_CTF_SKIP_FIXED, (unsigned)f->nAlign, (uint64_t)f->nBits);
+      return;
+    case TL_CTF_STRING:
+      if( f->eLength || f->nCharBytes>1 ){ s->bFail = 1; return; }
+      skip_op(s, TL_CTF_SKIP_CSTR, 8, 0);
+      return;
+    case TL_CTF_BLOB:
+      if( f->eLength==2 ){ s->bFail = 1; return; }
+      skip_op(s, TL_CTF_SKIP_BYTES, 8, f->nLen);
+      return;
+    case TL_CTF_STRUCT:
+      skip_op(s, TL_CTF_SKIP_ALIGN, (unsigned)f->nAlign, 0);
+      for(k=0; k<(uint64_t)f->nMember; k++) skip_field(s, f->aMember[k].pType);
+      return;
+    case TL_CTF_ARRAY: {
+      const TlCtfField *e = f->pElem;
+      if( e==0 || e->nAlign<1 ){ s->bFail = 1; return; }
+      skip_op(s, TL_CTF_SKIP_ALIGN, (unsigned)(e->nAlign > f->nAlign ? e->nAlign : f->nAlign), 0);
+      if( (f->bText || e->bText) && e->eKind==TL_CTF_INT && e->nBits==8 && e->nAlign<=8 ){
+        skip_op(s, TL_CTF_SKIP_BYTES, 8, f->nLen);
+        return;
+      }
+      if( f->nLen > TL_CTF_SKIP_MAX_NODES ){ s->bFail = 1; return; }
+      for(k=0; k<f->nLen; k++) skip_field(s, e);
+      return;
+    }
+    default:
+      /* variants, sequences, optionals, LEB128, dynamic lengths */
+      s->bFail = 1;
+      return;
+  }
+}
+
+int tl_ctf_skip_compile(TlCtfSkip *p, const TlCtfField *const *a, int n){
+  SkipBuild s;
+  int i;
+  memset(p, 0, sizeof(*p));
+  memset(&s, 0, sizeof(s));
+  s.p = p;
+  for(i=0; i<n; i++){
+    if( a[i] ) skip_field(&s, a[i]);
+  }
+  if( s.bFail ){
+    free(p->aOp);
+    memset(p, 0, sizeof(*p));
+    return TL_OK;
+  }
+  p->bOk = 1;
+  return TL_OK;
+}
+
+void tl_ctf_skip_free(TlCtfSkip *p){
+  free(p->aOp);
+  memset(p, 0, sizeof(*p));
+}
+
+int tl_ctf_skip_run(const TlCtfSkip *p, TlCtfDec *d){
+  TlCtfBits *b = &d->bits;
+  uint64_t i = b->iBit, end = b->nBitEnd;
+  int k;
+  for(k=0; k<p->nOp; k++){
+    const TlCtfSkipOp *o = &p->aOp[k];
+    uint64_t m = (uint64_t)o->nAlign - 1;
+    if( i > UINT64_MAX - m ) return -1;
+    i = (i + m) & ~m;
+    if( i > end ) return -1;
+    switch( o->eOp ){
+      case TL_CTF_SKIP_FIXED:
+        if( end - i < o->n ) return -1;
+        i += o->n;
+        break;
+      case TL_CTF_SKIP_BYTES:
+        if( o->n > (end - i)/8 ) return -1;
+        i += o->n*8;
+        break;
+      case TL_CTF_SKIP_CSTR: {
+        size_t nByte = (size_t)(end/8), j = (size_t)(i/8);
+        const uint8_t *z;
+        if( j >= nByte ) return -1;
+        z = memchr(b->a + j, 0, nByte - j);
+        if( z==0 ) return -1;
+        i = (uint64_t)(z - b->a + 1)*8;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  b->iBit = i;
+  if( p->bBo ){
+    d->boLast = p->bo;
+    d->bBoLast = 1;
+  }
+  return 0;
+}
+
+/* ----------------------------------------------------------- header plans */
+
+#define TL_CTF_HDR_ALIGN   1
+#define TL_CTF_HDR_INT     2      /* read an integer (its value kept by op index) */
+#define TL_CTF_HDR_VARIANT 3      /* jump by the value of op iArg */
+#define TL_CTF_HDR_JUMP    4      /* to op iArg */
+
+#define TL_CTF_HDR_MAX_OPS  64    /* also the size of a run's value array */
+#define TL_CTF_HDR_MAX_PATH 8
+#define TL_CTF_HDR_MAX_INT  16
+
+typedef struct HdrBuild HdrBuild;
+struct HdrBuild {
+  TlCtfHdrPlan *p;
+  int bFail;                      /* a shape plans do not cover, or no memory */
+  int nPath;                      /* member path of the field being built, */
+  int aPath[TL_CTF_HDR_MAX_PATH]; /* -1 inside a variant option */
+  int nInt;                       /* integers a selector may name */
+  struct {
+    int iOp, nPath, aPath[TL_CTF_HDR_MAX_PATH];
+    const TlCtfField *pField;
+  } aInt[TL_CTF_HDR_MAX_INT];
+};
+
+static int hdr_op(HdrBuild *s, int eOp){
+  TlCtfHdrPlan *p = s->p;
+  if( s->bFail ) return -1;
+  if( p->nOp >= TL_CTF_HDR_MAX_OPS ){ s->bFail = 1; return -1; }
+  memset(&p->aOp[p->nOp], 0, sizeof(p->aOp[0]));
+  p->aOp[p->nOp].eOp = (uint8_t)eOp;
+  p->aOp[p->nOp].nAlign = 1;
+  return p->nOp++;
+}
+
+/* The entry of the integer reference r names (header scope), or -1. */
+static int hdr_find_int(const HdrBuild *s, const TlCtfRef *r){
+  int i, k;
+  if( r->iScope!=TL_CTF_SCOPE_EV_HEADER ) return -1;
+  for(i=s->nInt-1; i>=0; i--){
+    if( s->aInt[i].nPath!=r->nPath ) continue;
+    for(k=0; k<r->nPath && s->aInt[i].aPath[k]==r->aPath[k]; k++){}
+    if( k==r->nPath ) return i;
+  }
+  return -1;
+}
+
+static void hdr_field(HdrBuild *s, const TlCtfField *f, int nDepth);
+
+
+static void hdr_variant(HdrBuild *s, const TlCtfField *f, int nDepth){
+  int iTag = hdr_find_int(s, &f->ref), iVar, j, k, nSel = 0;
+  int aStart[16], aEnd[16];
+  const TlCtfField *pTag;
+  TlCtfHdrSel *aSel;
+  if( iTag<0 || f->nMember<1 || f->nMember>16 || s->nPath>=TL_CTF_HDR_MAX_PATH ){
+    s->bFail = 1;
+    return;
+  }
+  pTag = s->aInt[iTag].pField;
+  if( !f->bSelRanges && pTag->eKind!=TL_CTF_ENUM ){ s->bFail = 1; return; }
+  iVar = hdr_op(s, TL_CTF_HDR_VARIANT);
+  if( iVar<0 ) return;
+  s->aPath[s->nPath++] = -1;
+  for(j=0; j<f->nMember && !s->bFail; j++){
+    aStart[j] = s->p->nOp;
+    hdr_field(s, f->aMember[j].pType, nDepth+1);
+    aEnd[j] = hdr_op(s, TL_CTF_HDR_JUMP);
+  }
+  s->nPath--;
+  if( s->bFail ) return;
+  for(j=0; j<f->nMember; j++) s->p->aOp[aEnd[j]].iArg = s->p->nOp;
+  /* the selector's ranges, in the order the general decoder tries them */
+  if( f->bSelRanges ){
+    for(j=0; j<f->nMember; j++) nSel += f->aMember[j].nRange;
+  }else{
+    nSel = pTag->nRange;
+  }
+  aSel = calloc((size_t)(nSel ? nSel : 1), sizeof(*aSel));
+  if( aSel==0 ){ s->bFail = 1; return; }
+  s->p->aOp[iVar].aSel = aSel;
+  s->p->aOp[iVar].iArg = s->aInt[iTag].iOp;
+  s->p->aOp[iVar].bSigned = (uint8_t)pTag->bSigned;
+  nSel = 0;
+  if( f->bSelRanges ){
+    for(j=0; j<f->nMember; j++){
+      for(k=0; k<f->aMember[j].nRange; k++){
+        aSel[nSel].lo = f->aMember[j].aRange[k].lo;
+        aSel[nSel].hi = f->aMember[j].aRange[k].hi;
+        aSel[nSel].iOp = aStart[j];
+        nSel++;
+      }
+    }
+  }else{
+    for(k=0; k<pTag->nRange; k++){
+      const TlCtfRange *r = &pTag->aRange[k];
+      if( r->zLabel==0 ) continue;
+      for(j=0; j<f->nMember; j++){
+        if( dec_opt_match(f->aMember[j].zName, r->zLabel) ) break;
+      }
+      if( j>=f->nMember ) continue;
+      aSel[nSel].lo = r->lo;
+      aSel[nSel].hi = r->hi;
+      aSel[nSel].iOp = aStart[j];
+      nSel++;
+    }
+  }
+  s->p->aOp[iVar].nSel = nSel;
+}
+
+static void hdr_field(HdrBuild *s, const TlCtfField *f, int nDepth){
+  int i, j;
+  if( s->bFail ) return;
+  if( nDepth>TL_CTF_HDR_MAX_PATH || f->nAlign<1 || (f->nAlign & (f->nAlign-1)) ){
+    s->bFail = 1;
+    return;
+  }
+  switch( f->eKind ){
+    case TL_CTF_INT:
+    case TL_CTF_ENUM:
+      if( f->nBits<1 || f->nBits>64 || f->bRevBits ){ s->bFail = 1; return; }
+      i = hdr_op(s, TL_CTF_HDR_INT);
+      if( i<0 ) return;
+      s->p->aOp[i].nAlign = (uint32_t)f->nAlign;
+      s->p->aOp[i].nBits = (uint32_t)f->nBits;
+      s->p->aOp[i].bo = (uint8_t)f->bo;
+      s->p->aOp[i].bSigned = (uint8_t)(f->bSigned!=0);
+      s->p->aOp[i].eRole = (uint8_t)(f->eRole==TL_CTF_ROLE_ID || f->eRole==TL_CTF_ROLE_CLOCK ? f->eRole : 0);
+      if( s->nInt < TL_CTF_HDR_MAX_INT ){
+        s->aInt[s->nInt].iOp = i;
+        s->aInt[s->nInt].nPath = s->nPath;
+        memcpy(s->aInt[s->nInt].aPath, s->aPath, sizeof(s->aPath));
+        s->aInt[s->nInt].pField = f;
+        for(j=0; j<s->nPath && s->aPath[j]>=0; j++){}
+        if( j==s->nPath ) s->nInt++;   /* outside variants: a selector candidate */
+      }
+      return;
+    case TL_CTF_STRUCT:
+      i = hdr_op(s, TL_CTF_HDR_ALIGN);
+      if( i<0 ) return;
+      s->p->aOp[i].nAlign = (uint32_t)f->nAlign;
+      if( s->nPath>=TL_CTF_HDR_MAX_PATH ){ s->bFail = 1; return; }
+      s->nPath++;
+      for(j=0; j<f->nMember && !s->bFail; j++){
+        s->aPath[s->nPath-1] = s->nPath>=2 && s->aPath[s->nPath-2]<0 ? -1 : j;
+        hdr_field(s, f->aMember[j].pType, nDepth+1);
+      }
+      s->nPath--;
+      return;
+    case TL_CTF_VARIANT:
+      hdr_variant(s, f, nDepth);
+      return;
+    default:
+      s->bFail = 1;
+      return;
+  }
+}
+
+int tl_ctf_hdr_compile(TlCtfHdrPlan *p, const TlCtfField *f){
+  HdrBuild *s;
+  memset(p, 0, sizeof(*p));
+  if( f==0 ) return TL_OK;
+  s = calloc(1, sizeof(*s));
+  p->aOp = calloc(TL_CTF_HDR_MAX_OPS, sizeof(TlCtfHdrOp));
+  if( s==0 || p->aOp==0 ){
+    free(s);
+    free(p->aOp);
+    p->aOp = 0;
+    return TL_ENOMEM;
+  }
+  s->p = p;
+  hdr_field(s, f, 0);
+  if( s->bFail ) tl_ctf_hdr_free(p);
+  else p->bOk = 1;
+  free(s);
+  return TL_OK;
+}
+
+void tl_ctf_hdr_free(TlCtfHdrPlan *p){
+  int i;
+  for(i=0; i<p->nOp; i++) free(p->aOp[i].aSel);
+  free(p->aOp);
+  memset(p, 0, sizeof(*p));
+}
+
+int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
+                   uint64_t *pClock, int *pbClock){
+  TlCtfBits *b = &d->bits;
+  uint64_t aVal[TL_CTF_HDR_MAX_OPS];
+  uint64_t i = b->iBit, end = b->nBitEnd, id = *pId, clock = *pClock;
+  int k = 0, bo = d->boLast, bBo = d->bBoLast, bId = *pbId, bClock = *pbClock;
+  while( k<p->nOp ){
+    const TlCtfHdrOp *o = &p->aOp[k];
+    switch( o->eOp ){
+      case TL_CTF_HDR_ALIGN: {
+        uint64_t m = (uint64_t)o->nAlign - 1;
+        if( i > UINT64_MAX - m ) return -1;
+        i = (i + m) & ~m;
+        if( i > end ) return -1;
+        k++;
+        break;
+      }
+      case TL_CTF_HDR_INT: {
+        uint64_t m = (uint64_t)o->nAlign - 1, v;
+        if( o->bo!=bo && (i & 7) && o->nAlign<8 && bBo ) return -1;
+        if( i > UINT64_MAX - m ) return -1;
+        i = (i + m) & ~m;
+        if( i > end || end - i < o->nBits ) return -1;
+        if( ((i | o->nBits) & 7)==0 ){
+          const uint8_t *a = b->a + i/8;
+          unsigned n = o->nBits/8, t;
+          v = 0;
+          if( o->bo==TL_BE ){
+            for(t=0; t<n; t++) v = (v << 8) | a[t];
+          }else{
+            for(t=n; t>0; t--) v = (v << 8) | a[t-1];
+          }
+        }else if( tl_bits_read(b->a, b->n, i, o->nBits, o->bo, &v) ){
+          return -1;
+        }
+        i += o->nBits;
+        bo = o->bo;
+        bBo = 1;
+        if( o->bSigned && o->nBits<64 && ((v >> (o->nBits-1)) & 1) ) v |= ~(uint64_t)0 << o->nBits;
+        aVal[k] = v;
+        if( o->eRole==TL_CTF_ROLE_ID ){
+          id = v;
+          bId = 1;
+        }else if( o->eRole==TL_CTF_ROLE_CLOCK ){
+          clock = bClock ? tl_ctf_clock_update(clock, v, o->nBits) : v;
+          bClock = 1;
+        }
+        k++;
+        break;
+      }
+      case TL_CTF_HDR_VARIANT: {
+        uint64_t v = aVal[o->iArg];
+        int j;
+        for(j=0; j<o->nSel; j++){
+          const TlCtfHdrSel *r = &o->aSel[j];
+          if( o->bSigned ? ((int64_t)v >= (int64_t)r->lo && (int64_t)v <= (int64_t)r->hi)
+                         : (v >= r->lo && v <= r->hi) ) break;
+        }
+        if( j>=o->nSel ) return -1;
+        k = o->aSel[j].iOp;
+        break;
+      }
+      default:  /* TL_CTF_HDR_JUMP */
+        k = o->iArg;
+        break;
+    }
+  }
+  b->iBit = i;
+  d->boLast = bo;
+  d->bBoLast = bBo;
+  *pId = id;
+  *pbId = bId;
+  *pClock = clock;
+  *pbClock = bClock;
+  return 0;
 }

@@ -62,4 +62,88 @@ static inline uint64_t tl_ctf_dec_u(const TlCtfDec *d, int i){
 /* Is node i an INT or ENUM? */
 int tl_ctf_dec_is_int(const TlCtfDec*, int i);
 
+/*
+** A skip plan: the scopes of one event class compiled into a flat list of
+** cursor moves, for scans that need no field values (count(*), name, ts).
+** Only classes of fixed shape compile: integers and enums aligned to whole
+** bytes, floats, plain NUL-terminated strings, structs, fixed arrays,
+** fixed-size BLOBs, at most TL_CTF_SKIP_MAX_NODES nodes. Running a plan
+** moves the cursor as tl_ctf_dec_scope() on each scope would, without
+** nodes; when it fails (a read past the end) the cursor is left where it
+** was, so the caller decodes again with tl_ctf_dec_scope() for the exact
+** error.
+*/
+#define TL_CTF_SKIP_MAX_NODES 256
+
+typedef struct TlCtfSkipOp TlCtfSkipOp;
+struct TlCtfSkipOp {
+  uint8_t eOp;                    /* TL_CTF_SKIP_... (ctf_stream.c) */
+  uint32_t nAlign;                /* align to this many bits first (1: none) */
+  uint64_t n;                     /* bits (fixed) or bytes (bytes) */
+};
+
+typedef struct TlCtfSkip TlCtfSkip;
+struct TlCtfSkip {
+  int bOk;                        /* the classes compiled */
+  int nOp;
+  TlCtfSkipOp *aOp;
+  int bo, bBo;                    /* byte order of the last integer, if any */
+};
+
+/*
+** Compile scopes a[0..n) (NULL entries are absent scopes) into p. TL_OK
+** with p->bOk 0 when a class has a shape plans do not cover.
+*/
+int tl_ctf_skip_compile(TlCtfSkip *p, const TlCtfField *const *a, int n);
+void tl_ctf_skip_free(TlCtfSkip*);
+
+/* Run plan p at d's cursor: 0, or -1 with the cursor unchanged. */
+int tl_ctf_skip_run(const TlCtfSkip *p, TlCtfDec *d);
+
+/*
+** A header plan: an event header class compiled into reads of its
+** integers, the id and clock roles applied as the scan applies them, and
+** variant choices (by an integer read earlier in the header) as jumps.
+** Covers structs, integers (any alignment, no reversed bits) and variants
+** whose selector is such an integer outside any variant; anything else
+** leaves bOk 0. A run that meets anything unusual (a read past the end,
+** a selector choosing no option, a byte order change inside a byte) fails
+** and the caller decodes the header with tl_ctf_dec_scope().
+*/
+typedef struct TlCtfHdrOp TlCtfHdrOp;
+typedef struct TlCtfHdrSel TlCtfHdrSel;
+struct TlCtfHdrSel {              /* selector values [lo, hi] jump to iOp */
+  uint64_t lo, hi;
+  int iOp;
+};
+struct TlCtfHdrOp {
+  uint8_t eOp;                    /* TL_CTF_HDR_... (ctf_stream.c) */
+  uint8_t bSigned;
+  uint8_t bo;
+  uint8_t eRole;                  /* TL_CTF_ROLE_ID, _CLOCK or 0 */
+  uint32_t nAlign;
+  uint32_t nBits;
+  int iArg;                       /* variant: selector's op; jump: target */
+  int nSel;                       /* variant: entries in aSel */
+  TlCtfHdrSel *aSel;
+};
+
+typedef struct TlCtfHdrPlan TlCtfHdrPlan;
+struct TlCtfHdrPlan {
+  int bOk;
+  int nOp;
+  TlCtfHdrOp *aOp;
+};
+
+int tl_ctf_hdr_compile(TlCtfHdrPlan *p, const TlCtfField *f);
+void tl_ctf_hdr_free(TlCtfHdrPlan*);
+
+/*
+** Run header plan p at d's cursor. On success (0) *pId, *pbId are set when
+** the header has an id, and *pClock and *pbClock updated by its clock fields.
+** -1 leaves the cursor and d unchanged.
+*/
+int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
+                   uint64_t *pClock, int *pbClock);
+
 #endif

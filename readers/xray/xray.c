@@ -80,14 +80,30 @@ struct XrCur {
   TlErr *pErr;
 };
 
-static int64_t tsc_ns(const XrData *p, uint64_t tsc, int *pbOk){
+/*
+** floor(c * 1e9 / freq) (freq > 0), or -1 when above INT64_MAX. With
+** c = a*freq + b it is a*1e9 + floor(b*1e9 / freq): two 64-bit divisions
+** when b*1e9 fits 64 bits (any freq up to 18 GHz), 128-bit otherwise.
+*/
+static int64_t cycles_ns(uint64_t freq, uint64_t c){
+  uint64_t a = c / freq, b = c % freq;
   unsigned __int128 x;
+  if( freq <= UINT64_MAX/1000000000u && a <= (uint64_t)INT64_MAX/1000000000u ){
+    uint64_t ns = a*1000000000u + b*1000000000u/freq;
+    return ns > (uint64_t)INT64_MAX ? -1 : (int64_t)ns;
+  }
+  x = (unsigned __int128)c * 1000000000u / freq;
+  return x > (unsigned __int128)INT64_MAX ? -1 : (int64_t)x;
+}
+
+static int64_t tsc_ns(const XrData *p, uint64_t tsc, int *pbOk){
+  int64_t ns;
   *pbOk = 0;
   if( p->freq==0 ) return 0;
-  x = (unsigned __int128)tsc * 1000000000u / p->freq;
-  if( x > (unsigned __int128)INT64_MAX ) return 0;
+  ns = cycles_ns(p->freq, tsc);
+  if( ns<0 ) return 0;
   *pbOk = 1;
-  return (int64_t)x;
+  return ns;
 }
 
 /*
@@ -836,8 +852,8 @@ static int next_call(TlScan *s, TlRow *pRow){
   ts = tsc_ns(s->p, c->fr.tsc, &bOk);
   if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
   if( c->bDone && s->p->freq ){
-    unsigned __int128 d = (unsigned __int128)(c->tscEnd - c->fr.tsc) * 1000000000u / s->p->freq;
-    if( c->tscEnd>=c->fr.tsc && d<=(unsigned __int128)INT64_MAX ) tl_val_int(&v[TL_XC_DUR], (int64_t)d);
+    int64_t d = cycles_ns(s->p->freq, c->tscEnd - c->fr.tsc);
+    if( c->tscEnd>=c->fr.tsc && d>=0 ) tl_val_int(&v[TL_XC_DUR], d);
   }
   tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->depth);
   if( c->bParent ) tl_val_int(&v[TL_XC_PARENT], c->parent);

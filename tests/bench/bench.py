@@ -4,9 +4,13 @@ on the same recorded traces and prints one table.
 
 Every command runs once to warm the page cache, then --runs times; the table
 shows the median wall time (min-max), the ratio peer/tracelite, the goal, and
-the peak RSS of each side (/usr/bin/time -f %M). A peer that fails is shown as
-failed in its row; the run goes on. Paths come from record.sh's output.
-Standard library only.
+the peak RSS of each side (the kernel's maxrss of the process). For tracelite
+it also shows the peak anonymous memory (RssAnon, sampled every 2 ms): RSS
+counts the trace's pages mapped from the page cache, which grow with the
+trace and are not ours to free; RssAnon is what the process allocated. A
+peer that fails is shown as failed in its row; the run goes on. Paths come
+from record.sh's output. --only limits the rows to some groups (ctf, perf,
+xray, small). Standard library only.
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
 
@@ -18,19 +22,40 @@ class Failed(Exception):
     pass
 
 
+def rss_anon(pid):
+    """RssAnon of a running process in KiB, or 0."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run_once(argv, out=subprocess.DEVNULL):
-    """Run argv under /usr/bin/time; return (seconds, peak RSS KiB, stdout)."""
-    with tempfile.NamedTemporaryFile("r") as rss, tempfile.TemporaryFile("w+") as err:
+    """Run argv; return (seconds, peak RSS KiB, peak RssAnon KiB, stdout)."""
+    with tempfile.TemporaryFile("w+") as err, tempfile.TemporaryFile("w+") as outf:
         t0 = time.perf_counter()
-        p = subprocess.run([TIME, "-f", "%M", "-o", rss.name] + argv,
-                           stdout=out, stderr=err, text=True)
+        p = subprocess.Popen(argv, stdout=outf if out == subprocess.PIPE else out, stderr=err)
+        anon = 0
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            anon = max(anon, rss_anon(p.pid))
+            time.sleep(0.002)
         dt = time.perf_counter() - t0
-        if p.returncode != 0:
+        code = os.waitstatus_to_exitcode(status)
+        p.returncode = code
+        if code != 0:
             err.seek(0)
             lines = [l for l in err.read().splitlines() if l.strip()]
-            raise Failed("exit %d: %s" % (p.returncode, lines[-1][:60] if lines else ""))
-        kib = int(rss.read().split()[-1])
-    return dt, kib, p.stdout
+            raise Failed("exit %d: %s" % (code, lines[-1][:60] if lines else ""))
+        outf.seek(0)
+        text = outf.read() if out == subprocess.PIPE else None
+    return dt, ru.ru_maxrss, anon, text
 
 
 _cache = {}
@@ -41,11 +66,12 @@ def measure(argv, runs, log):
     key = tuple(argv)
     if key not in _cache:
         try:
-            _, _, out = run_once(argv, subprocess.PIPE)
+            out = run_once(argv, subprocess.PIPE)[3]
             log.write("$ %s\n%s\n" % (" ".join(argv), "\n".join(out.splitlines()[:12])))
             samples = [run_once(argv) for _ in range(runs)]
             ts = sorted(s[0] for s in samples)
-            _cache[key] = (statistics.median(ts), ts[0], ts[-1], max(s[1] for s in samples))
+            _cache[key] = (statistics.median(ts), ts[0], ts[-1], max(s[1] for s in samples),
+                           max(s[2] for s in samples))
         except Failed as e:
             log.write("$ %s\nFAILED %s\n" % (" ".join(argv), e))
             _cache[key] = e
@@ -61,7 +87,8 @@ def measure_second(so, first, query, runs, log, repeat=20):
     by first): the mean of the sqlite3 shell's .timer wall times ("real", in
     ms steps) of repeat runs of query. The shell reads the script on stdin
     (.timer is ignored for statements given as arguments). Returns the
-    measure() tuple; the RSS is the whole process's."""
+    measure() tuple; the RSS is the whole process's (its anonymous part is
+    not sampled: None)."""
     script = ".load %s\n%s;\n.timer on\n%s" % (so, first, (query + ";\n") * repeat)
     key = ("second", script)
     if key not in _cache:
@@ -86,9 +113,9 @@ def measure_second(so, first, query, runs, log, repeat=20):
                 else:
                     samples.append((sum(real) / repeat, kib))
             ts = sorted(s[0] for s in samples)
-            _cache[key] = (statistics.median(ts), ts[0], ts[-1], max(s[1] for s in samples))
+            _cache[key] = (statistics.median(ts), ts[0], ts[-1], max(s[1] for s in samples), None)
         except Failed as e:
-            log.write("$ %s\nFAILED %s\n" % (" ".join(argv), e))
+            log.write("$ sqlite3 :memory: <<EOF\n%sEOF\nFAILED %s\n" % (script[:400], e))
             _cache[key] = e
     return _cache[key]
 
@@ -101,7 +128,7 @@ def sql_value(so, query):
 def fmt(m):
     if isinstance(m, Exception):
         return "failed"
-    med, lo, hi, _ = m
+    med, lo, hi = m[:3]
     return "%.3f s (%.3f-%.3f)" % (med, lo, hi) if med >= 0.1 else \
            "%.1f ms (%.1f-%.1f)" % (med * 1e3, lo * 1e3, hi * 1e3)
 
@@ -111,87 +138,87 @@ def main():
     ap.add_argument("--so", default="./tracelite")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, xray, small")
     ap.add_argument("--small", required=True, help="a small perf.data")
-    ap.add_argument("--only", default="", help="comma-separated formats to time "
-                    "(ctf, perf, xray, small); default all")
     for k in ("ctf", "perf", "perfz", "xray", "xray-bin"):
         ap.add_argument("--" + k, required=True)
     a = ap.parse_args()
     so, runs = os.path.abspath(a.so), max(a.runs, 5)
+    only = [g for g in a.only.split(",") if g]
+    on = lambda g: not only or g in only
     rows = []   # (goal text, tracelite argv, peer argv | ("self", argv) | None, goal ratio)
 
-    # CTF: counts, a 1% window at 50% and 98% of the span, one CPU
-    T = "'%s'" % a.ctf
-    bt_count = ["babeltrace2", a.ctf, "-c", "sink.utils.counter"]
-    full = sql(so, "SELECT count(*) FROM events(%s)" % T)
-    rows.append(("CTF count(*)", full, bt_count, 8))
-    rows.append(("CTF count by name", sql(so, "SELECT name, count(*) FROM events(%s) GROUP BY name" % T), bt_count, 5))
-    lo, hi = sql_value(so, "SELECT min(ts_begin), max(ts_end) FROM packets(%s)" % T)
-    for pos in (50, 98):
-        b = lo + (hi - lo) * pos // 100
-        e = b + (hi - lo) // 100
-        s = lambda ns: "%d.%09d" % divmod(ns, 10**9)
-        q = sql(so, "SELECT count(*) FROM events(%s) WHERE ts BETWEEN %d AND %d" % (T, b, e))
-        rows.append(("CTF 1%% window at %d%%" % pos, q,
-                     bt_count[:2] + ["--begin=" + s(b), "--end=" + s(e)] + bt_count[2:], 50))
-        rows.append(("  same, vs own full scan (<=3%)", q, ("self", full), 100 / 3))
-    rows.append(("CTF cpu = 1, vs own full scan (<=60%)",
-                 sql(so, "SELECT count(*) FROM events(%s) WHERE cpu = 1" % T), ("self", full), 100 / 60))
+    if on("ctf"):
+        # CTF: counts, a 1% window at 50% and 98% of the span, one CPU
+        T = "'%s'" % a.ctf
+        bt_count = ["babeltrace2", a.ctf, "-c", "sink.utils.counter"]
+        full = sql(so, "SELECT count(*) FROM events(%s)" % T)
+        rows.append(("CTF count(*)", full, bt_count, 8))
+        rows.append(("CTF count by name", sql(so, "SELECT name, count(*) FROM events(%s) GROUP BY name" % T), bt_count, 5))
+        # the span of the events (packets may end long after their last event)
+        lo, hi = sql_value(so, "SELECT min(ts), max(ts) FROM events(%s)" % T)
+        for pos in (50, 98):
+            b = lo + (hi - lo) * pos // 100
+            e = b + (hi - lo) // 100
+            s = lambda ns: "%d.%09d" % divmod(ns, 10**9)
+            q = sql(so, "SELECT count(*) FROM events(%s) WHERE ts BETWEEN %d AND %d" % (T, b, e))
+            rows.append(("CTF 1%% window at %d%%" % pos, q,
+                         bt_count[:2] + ["--begin=" + s(b), "--end=" + s(e)] + bt_count[2:], 50))
+            rows.append(("  same, vs own full scan (<=3%)", q, ("self", full), 100 / 3))
+        rows.append(("CTF cpu = 1, vs own full scan (<=60%)",
+                     sql(so, "SELECT count(*) FROM events(%s) WHERE cpu = 1" % T), ("self", full), 100 / 60))
 
-    # perf: sample counts (plain and -z), per-CPU sums, a window, one CPU, top symbols
-    for label, path, goal in (("perf", a.perf, 1), ("perf -z", a.perfz, 1.5)):
-        rows.append((label + " count samples",
-                     sql(so, "SELECT count(*) FROM events('%s') WHERE type='SAMPLE'" % path),
-                     ["perf", "report", "-i", path, "--stats"], goal))
-    P = "'%s'" % a.perf
-    rows.append(("perf per-CPU count, sum(period)",
-                 sql(so, "SELECT cpu, count(*), sum(value) FROM events(%s) WHERE type='SAMPLE' GROUP BY cpu" % P),
-                 ["sh", "-c", "perf script -i '%s' -F time,cpu,ip -G | wc -l" % a.perf], 5))
-    lo, hi = sql_value(so, "SELECT min(ts), max(ts) FROM events(%s) WHERE type='SAMPLE'" % P)
-    b_us = (lo + (hi - lo) // 2) // 1000
-    e_us = b_us + (hi - lo) // 100 // 1000
-    us = lambda v: "%d.%06d" % divmod(v, 10**6)
-    win = "SELECT count(*) FROM events(%s) WHERE type='SAMPLE' AND ts BETWEEN %d AND %d" \
-        % (P, b_us * 1000, e_us * 1000 + 999)
-    win_peer = ["perf", "script", "-i", a.perf, "--time", "%s,%s" % (us(b_us), us(e_us))]
-    rows.append(("perf 1% window at 50%, first query", sql(so, win), win_peer, None))
-    # the issue's goal: once the index is built (a first query in the same
-    # process builds it); only the second query is timed, by sqlite3's .timer
-    rows.append(("perf 1% window at 50%, index built",
-                 ("second", "SELECT count(*) FROM events(%s) WHERE rowid = -1" % P, win),
-                 win_peer, 20))
-    rows.append(("perf cpu = 1",
-                 sql(so, "SELECT count(*) FROM events(%s) WHERE type='SAMPLE' AND cpu = 1" % P),
-                 ["perf", "script", "-i", a.perf, "-C", "1"], 20))
-    rows.append(("perf top 10 symbols",
-                 sql(so, "SELECT symbol, count(*) FROM callchains(%s) WHERE depth = 0 "
-                         "GROUP BY 1 ORDER BY 2 DESC LIMIT 10" % P),
-                 ["perf", "report", "-i", a.perf, "--no-children", "-g", "none", "--sort", "sym", "--stdio"], 1))
+    if on("perf"):
+        # perf: sample counts (plain and -z), per-CPU sums, a window, one CPU, top symbols
+        for label, path, goal in (("perf", a.perf, 1), ("perf -z", a.perfz, 1.5)):
+            rows.append((label + " count samples",
+                         sql(so, "SELECT count(*) FROM events('%s') WHERE type='SAMPLE'" % path),
+                         ["perf", "report", "-i", path, "--stats"], goal))
+        P = "'%s'" % a.perf
+        rows.append(("perf per-CPU count, sum(period)",
+                     sql(so, "SELECT cpu, count(*), sum(value) FROM events(%s) WHERE type='SAMPLE' GROUP BY cpu" % P),
+                     ["sh", "-c", "perf script -i '%s' -F time,cpu,ip -G | wc -l" % a.perf], 5))
+        lo, hi = sql_value(so, "SELECT min(ts), max(ts) FROM events(%s) WHERE type='SAMPLE'" % P)
+        b_us = (lo + (hi - lo) // 2) // 1000
+        e_us = b_us + (hi - lo) // 100 // 1000
+        us = lambda v: "%d.%06d" % divmod(v, 10**6)
+        win = "SELECT count(*) FROM events(%s) WHERE type='SAMPLE' AND ts BETWEEN %d AND %d" \
+            % (P, b_us * 1000, e_us * 1000 + 999)
+        win_peer = ["perf", "script", "-i", a.perf, "--time", "%s,%s" % (us(b_us), us(e_us))]
+        rows.append(("perf 1% window at 50%, first query", sql(so, win), win_peer, None))
+        # the issue's goal: once the index is built (a first query in the same
+        # process builds it); only the second query is timed, by sqlite3's .timer
+        rows.append(("perf 1% window at 50%, index built",
+                     ("second", "SELECT count(*) FROM events(%s) WHERE rowid = -1" % P, win),
+                     win_peer, 20))
+        rows.append(("perf cpu = 1",
+                     sql(so, "SELECT count(*) FROM events(%s) WHERE type='SAMPLE' AND cpu = 1" % P),
+                     ["perf", "script", "-i", a.perf, "-C", "1"], 20))
+        rows.append(("perf top 10 symbols",
+                     sql(so, "SELECT symbol, count(*) FROM callchains(%s) WHERE depth = 0 "
+                             "GROUP BY 1 ORDER BY 2 DESC LIMIT 10" % P),
+                     ["perf", "report", "-i", a.perf, "--no-children", "-g", "none", "--sort", "sym", "--stdio"], 1))
 
-    # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log
-    # ("Error processing record", then fails); -keep-going lets it finish,
-    # its error report (tens of MB) is discarded.
-    X = "'%s'" % a.xray
-    acct = ["sh", "-c", "llvm-xray account -keep-going '%s' -instr_map='%s' 2>/dev/null"
-            % (a.xray, a.xray_bin)]
-    rows.append(("XRay count(*)", sql(so, "SELECT count(*) FROM events(%s)" % X), acct, 20))
-    rows.append(("XRay per-function stats",
-                 sql(so, "SELECT func_id, count(*), min(dur), max(dur), sum(dur) FROM xray_calls(%s, "
-                         "'binary=%s') GROUP BY func_id" % (X, a.xray_bin)), acct, 5))
-    rows.append(("small trace, whole process (<=20 ms)",
-                 sql(so, "SELECT count(*) FROM events('%s')" % a.small), None, None))
+    if on("xray"):
+        # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log
+        # ("Error processing record", then fails); -keep-going lets it finish,
+        # its error report (tens of MB) is discarded.
+        X = "'%s'" % a.xray
+        acct = ["sh", "-c", "llvm-xray account -keep-going '%s' -instr_map='%s' 2>/dev/null"
+                % (a.xray, a.xray_bin)]
+        rows.append(("XRay count(*)", sql(so, "SELECT count(*) FROM events(%s)" % X), acct, 20))
+        rows.append(("XRay per-function stats",
+                     sql(so, "SELECT func_id, count(*), min(dur), max(dur), sum(dur) FROM xray_calls(%s, "
+                             "'binary=%s') GROUP BY func_id" % (X, a.xray_bin)), acct, 5))
+    if on("small"):
+        rows.append(("small trace, whole process (<=20 ms)",
+                     sql(so, "SELECT count(*) FROM events('%s')" % a.small), None, None))
 
     head = ("goal", "tracelite median (min-max)", "peer median (min-max)", "ratio", "goal",
-            "met", "RSS tl MiB", "RSS peer MiB")
+            "met", "RSS tl MiB", "anon tl MiB", "RSS peer MiB")
     table = [head]
     log = open(a.log, "w")
-    only = [f for f in a.only.split(",") if f]
-    fmt_of_row = ""
     for goal, tl, peer, want in rows:
-        if not goal.startswith(" "):
-            fmt_of_row = goal.split()[0].lower()    # "same, ..." rows follow theirs
-        if only and fmt_of_row not in only:
-            continue
         print("  timing: " + goal.strip(), file=sys.stderr, flush=True)
         t = measure_second(so, tl[1], tl[2], runs, log) if tl[0] == "second" else measure(tl, runs, log)
         p = None if peer is None else measure(peer[1] if peer[0] == "self" else peer, runs, log)
@@ -208,9 +235,10 @@ def main():
             ratio, met = "%.2fx" % r, "-" if want is None else "yes" if r >= want else "no"
         if want is not None:
             goal_txt = ">= %.2fx" % want if want < 10 else ">= %.0fx" % want
-        rss = lambda m: "-" if m is None or isinstance(m, Exception) else "%.1f" % (m[3] / 1024)
+        rss = lambda m, i=3: "-" if m is None or isinstance(m, Exception) or m[i] is None \
+            else "%.1f" % (m[i] / 1024)
         table.append((goal, fmt(t), "(own scan) " + fmt(p) if peer and peer[0] == "self"
-                      else ("-" if p is None else fmt(p)), ratio, goal_txt, met, rss(t),
+                      else ("-" if p is None else fmt(p)), ratio, goal_txt, met, rss(t), rss(t, 4),
                       "-" if peer and peer[0] == "self" else rss(p)))
     w = [max(len(r[i]) for r in table) for i in range(len(head))]
     for i, r in enumerate(table):
@@ -219,7 +247,10 @@ def main():
             print("-+-".join("-" * x for x in w))
     worst = max((m[3] for k, m in _cache.items() if k[0] == SQLITE and not isinstance(m, Exception)),
                 default=0)
-    print("\npeak RSS of tracelite queries: %.1f MiB (goal <= 64 MiB plus the index)" % (worst / 1024))
+    anon = max((m[4] for k, m in _cache.items() if k[0] == SQLITE and not isinstance(m, Exception)),
+               default=0)
+    print("\npeak RSS of tracelite queries: %.1f MiB, of it anonymous (allocated, not the trace's"
+          " mapped pages): %.1f MiB (goal <= 64 MiB plus the index)" % (worst / 1024, anon / 1024))
     print("runs per command: %d after one warm-up; first output lines of each command in %s" % (runs, a.log))
 
 

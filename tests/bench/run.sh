@@ -21,7 +21,7 @@ fi
 missing=
 for pair in perf:linux-perf lttng:lttng-tools lttng-sessiond:lttng-tools \
     babeltrace2:babeltrace2 clang++:clang llvm-xray:llvm cc:gcc \
-    /usr/bin/time:time /usr/bin/sqlite3:sqlite3 python3:python3; do
+    /usr/bin/sqlite3:sqlite3 python3:python3; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
 done
 dpkg -s liblttng-ust-dev >/dev/null 2>&1 || missing="$missing liblttng-ust-dev"
