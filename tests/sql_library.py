@@ -87,11 +87,9 @@ def perf_report(path):
     return rows, totals
 
 
-def check_report(name, trace, ref, key, opts=None, unknown=None, refkey=lambda k: k):
+def check_report(name, trace, ref, key, opts=None, refkey=lambda k: k):
     """Rows (event, samples, period, overhead, key...) against perf report.
-    KEY turns a query row's key columns into perf's key text. UNKNOWN, when
-    given, turns perf's key of an unresolved address into the query's one
-    bucket for it (samples summed, overhead not compared)."""
+    KEY turns a query row's key columns into perf's key text."""
     want, totals = perf_report(ref)
     want = {ev: [(p, n, refkey(k)) for p, n, k in lines] for ev, lines in want.items()}
     got = run(name, trace=TD + "/" + trace, options=opts)
@@ -103,31 +101,15 @@ def check_report(name, trace, ref, key, opts=None, unknown=None, refkey=lambda k
     for ev, lines in want.items():
         if totals[ev] is not None:
             equal(name, "%s %s samples" % (trace, ev), sums.get(ev), totals[ev])
-        if unknown:
-            merged, rest = {}, []
-            for pct, n, k in lines:
-                u = unknown(k)
-                if u:
-                    merged[u] = merged.get(u, 0) + n
-                else:
-                    rest.append((pct, n, k))
-            mine = [(n, k) for pct, n, k in gotd.get(ev, []) if k in merged]
-            equal(name, "%s %s unresolved" % (trace, ev), sorted(mine),
-                  sorted((n, k) for k, n in merged.items()))
-            lines = rest
-            other = [x for x in gotd.get(ev, []) if x[2] not in merged]
-        else:
-            other = gotd.get(ev, [])
-        equal(name, "%s %s rows" % (trace, ev), sorted(other), sorted(lines))
+        equal(name, "%s %s rows" % (trace, ev), sorted(gotd.get(ev, [])), sorted(lines))
     return len(got)
 
 
 @check("perf_report_sym.sql")
 def _():
-    # perf lists each unresolved user address as "[.] 0x<offset>"
+    # perf lists each unresolved user address as "[.] 0x<offset in the file>"
     return check_report("perf_report_sym.sql", "perf/sym/sym.data", "perf/sym/sym.report.txt",
-                        lambda k: k[0], SYM_OPTS,
-                        unknown=lambda k: "[.] [unknown]" if re.match(r"\[\.\] 0x[0-9a-f]+$", k) else None)
+                        lambda k: k[0], SYM_OPTS)
 
 
 @check("perf_report_dso.sql")
