@@ -54,7 +54,10 @@ def run_once(argv, out=subprocess.DEVNULL):
             lines = [l for l in err.read().splitlines() if l.strip()]
             raise Failed("exit %d: %s" % (code, lines[-1][:60] if lines else ""))
         outf.seek(0)
-        text = outf.read() if out == subprocess.PIPE else None
+        # the start only: the log keeps 12 lines, and holding a peer's whole
+        # output (GBs for perf script) here would make every later child
+        # inherit this process's size as its starting peak RSS
+        text = outf.read(1 << 16) if out == subprocess.PIPE else None
     return dt, ru.ru_maxrss, anon, text
 
 
