@@ -10,7 +10,9 @@ counts the trace's pages mapped from the page cache, which grow with the
 trace and are not ours to free; RssAnon is what the process allocated. A
 peer that fails is shown as failed in its row; the run goes on. Paths come
 from record.sh's output. --only limits the rows to some groups (ctf, perf,
-xray, small). Standard library only.
+xray, small, scale). The scale group times the same queries on the small and
+the full recordings (--scale-small names the small ones) in a second table.
+Standard library only.
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
 
@@ -136,13 +138,71 @@ def fmt(m):
            "%.1f ms (%.1f-%.1f)" % (med * 1e3, lo * 1e3, hi * 1e3)
 
 
+def print_table(table):
+    w = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    for i, r in enumerate(table):
+        print(" | ".join(c.ljust(w[j]) for j, c in enumerate(r)).rstrip())
+        if i == 0:
+            print("-+-".join("-" * x for x in w))
+
+
+def scale(so, small, full, runs, log):
+    """Part 3 of the goals: the same queries on the small and the full
+    recording (10x the events). A window of the same width (1% of the small
+    trace's span of events, at 50% of each trace's span) should cost the same
+    on both; a full scan's allocated memory (RssAnon) should not grow with the
+    trace. small and full map a format to (trace, table query prefix)."""
+    head = ("scale: small vs full trace", "small trace", "full trace", "full/small",
+            "anon small MiB", "anon full MiB")
+    table = [head]
+    mib = lambda m: "-" if isinstance(m, Exception) or m[4] is None else "%.1f" % (m[4] / 1024)
+    for fmt_name, typ in (("CTF", ""), ("perf", " AND type='SAMPLE'"), ("XRay", "")):
+        if fmt_name not in small or fmt_name not in full:
+            continue
+        S, F = "'%s'" % small[fmt_name], "'%s'" % full[fmt_name]
+        where = typ[5:] if typ else "1"
+        span = lambda T: sql_value(so, "SELECT min(ts), max(ts) FROM events(%s) WHERE %s" % (T, where))
+        lo, hi = span(S)
+        width = (hi - lo) // 100
+        qs = {}
+        for T in (S, F):
+            a, b = span(T)
+            mid = a + (b - a) // 2
+            qs[T] = "SELECT count(*) FROM events(%s) WHERE ts BETWEEN %d AND %d%s" % (T, mid, mid + width, typ)
+        tag = "%s window of %.1f ms at 50%%" % (fmt_name, width / 1e6)
+        if fmt_name != "CTF":
+            # perf.data and XRay logs have no index: the first query of a
+            # process walks the file to build one (kept for later queries),
+            # so that part grows with the file by nature
+            pair = [measure(sql(so, qs[T]), runs, log) for T in (S, F)]
+            table.append(scale_row(tag + ", first query (builds the index)", pair, mib))
+            pair = [measure_second(so, "SELECT count(*) FROM events(%s) WHERE rowid = -1" % T, qs[T],
+                                   runs, log) for T in (S, F)]
+            table.append(scale_row(tag + ", index built", pair, mib))
+        else:
+            pair = [measure(sql(so, qs[T]), runs, log) for T in (S, F)]
+            table.append(scale_row(tag + ", whole process", pair, mib))
+        pair = [measure(sql(so, "SELECT count(*) FROM events(%s)" % T), runs, log) for T in (S, F)]
+        table.append(scale_row(fmt_name + " full scan count(*)", pair, mib))
+    print()
+    print_table(table)
+
+
+def scale_row(tag, pair, mib):
+    ok = not any(isinstance(m, Exception) for m in pair)
+    return (tag, fmt(pair[0]), fmt(pair[1]), "%.2fx" % (pair[1][0] / pair[0][0]) if ok else "-",
+            mib(pair[0]), mib(pair[1]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--so", default="./tracelite")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--log", required=True)
-    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, xray, small")
+    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, xray, small, scale")
     ap.add_argument("--small", required=True, help="a small perf.data")
+    ap.add_argument("--scale-small", default="",
+                    help="the small recordings for the scale table: CTF=dir,perf=file,XRay=file")
     for k in ("ctf", "perf", "perfz", "xray", "xray-bin"):
         ap.add_argument("--" + k, required=True)
     a = ap.parse_args()
@@ -243,11 +303,14 @@ def main():
         table.append((goal, fmt(t), "(own scan) " + fmt(p) if peer and peer[0] == "self"
                       else ("-" if p is None else fmt(p)), ratio, goal_txt, met, rss(t), rss(t, 4),
                       "-" if peer and peer[0] == "self" else rss(p)))
-    w = [max(len(r[i]) for r in table) for i in range(len(head))]
-    for i, r in enumerate(table):
-        print(" | ".join(c.ljust(w[j]) for j, c in enumerate(r)).rstrip())
-        if i == 0:
-            print("-+-".join("-" * x for x in w))
+    if len(table) > 1:
+        print_table(table)
+    if on("scale"):
+        if a.scale_small:
+            small = dict(kv.split("=", 1) for kv in a.scale_small.split(","))
+            scale(so, small, {"CTF": a.ctf, "perf": a.perf, "XRay": a.xray}, runs, log)
+        else:
+            print("\nscale: compares the full-size recordings with the small ones, so it runs at BENCH_SCALE=full only")
     worst = max((m[3] for k, m in _cache.items() if k[0] == SQLITE and not isinstance(m, Exception)),
                 default=0)
     anon = max((m[4] for k, m in _cache.items() if k[0] == SQLITE and not isinstance(m, Exception)),

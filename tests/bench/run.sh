@@ -6,7 +6,9 @@
 #   BENCH_DATA  where traces go (default /tmp/tracelite-bench)
 #   BENCH_SCALE full (default) or small (a few minutes in all)
 #   BENCH_RUNS  timed runs per command (default 5, at least 5)
-#   BENCH_ONLY  formats to time, comma-separated: ctf,perf,xray,small (default all)
+#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,xray,small,scale
+#               (default all; scale compares the small and full recordings,
+#               so it runs at full scale only)
 set -e
 export BENCH_DATA=${BENCH_DATA:-/tmp/tracelite-bench}
 export BENCH_SCALE=${BENCH_SCALE:-full}
@@ -36,7 +38,17 @@ echo "bench: recording ($BENCH_SCALE) into $BENCH_DATA" >&2
 paths=$("$HERE/record.sh")
 eval "$paths"
 echo "$paths" | sed 's/^/  /' >&2
+# the scale table compares the full recordings with the small ones
+scale_small=
+case ",${BENCH_ONLY:-scale}," in
+  *,scale,*)
+    if [ "$BENCH_SCALE" = full ]; then
+      small=$(BENCH_SCALE=small "$HERE/record.sh")
+      scale_small=$(echo "$small" | sed -n 's/^CTF=/CTF=/p; s/^PERF=/perf=/p; s/^XRAY=/XRay=/p' | paste -sd, -)
+    fi ;;
+esac
 echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
 python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" \
   --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --only "${BENCH_ONLY:-}" --small testdata/perf/multi.data \
+  --scale-small "$scale_small" \
   --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
