@@ -67,9 +67,17 @@ static inline void tl_val_text(TlVal *p, const char *z, size_t n){
 void tl_val_textz(TlVal *p, const char *z);       /* NULL z gives SQL NULL */
 void tl_val_str(TlVal *p, const TlStr *pStr);     /* TlStr text (NULL if bErr) */
 
+/*
+** TlRow.iRowid of a row whose rowid the reader has not worked out yet (a
+** row that stands for one of an index's counted records): xScanRowid
+** finds it if SQLite asks.
+*/
+#define TL_ROWID_LAZY INT64_MIN
+
 typedef struct TlRow TlRow;
 struct TlRow {
-  int64_t iRowid;                 /* stable: the same row gets the same rowid */
+  int64_t iRowid;                 /* stable: the same row gets the same rowid,
+                                  ** or TL_ROWID_LAZY */
   TlVal *a;                       /* the table's columns; set to NULL by the caller */
 };
 
@@ -93,6 +101,9 @@ struct TlFilter {
   int bGroupName;                 /* rows with equal names must come together
                                   ** (GROUP BY name, DISTINCT name); only name
                                   ** is used; any order otherwise */
+  int bGroupCpu;                  /* rows with equal cpu (NULL included) must
+                                  ** come together (GROUP BY cpu, DISTINCT cpu);
+                                  ** any order otherwise */
 };
 
 /* Is column i wanted? Readers skip building text/JSON that is not. */
@@ -124,6 +135,12 @@ struct TlReaderDef {
   void (*xScanClose)(TlScan*);
   /* The scan's error after xScanNext returned < 0. */
   const TlErr *(*xScanErr)(TlScan*);
+  /*
+  ** The rowid of the current row when xScanNext gave TL_ROWID_LAZY: TL_OK
+  ** with *piRowid, or a negative code with the error in the scan's TlErr.
+  ** NULL for readers that always give rowids.
+  */
+  int (*xScanRowid)(TlScan*, int64_t *piRowid);
 };
 
 /*
@@ -142,6 +159,9 @@ struct TlTrace {
   uint64_t nEventsHint;           /* estimated events, 0 if unknown */
   uint32_t mOrdered;              /* tables this trace scans in ts order: starts
                                   ** as pReader->mOrdered; xOpen may clear bits */
+  uint32_t mGroupCpu;             /* bit t: table t can scan grouped by cpu
+                                  ** (TlFilter.bGroupCpu) at about the cost of
+                                  ** a plain scan; set by xOpen (default 0) */
   void *pInternal;                /* trace.c's bookkeeping (cache, warnings) */
 };
 

@@ -712,6 +712,14 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
 }
 
+int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t *piRowid){
+  *piRowid = pRow->iRowid;
+  if( pRow->iRowid!=TL_ROWID_LAZY || q->pScan==0 || q->pTrace->pReader->xScanRowid==0 ){
+    return TL_OK;
+  }
+  return q->pTrace->pReader->xScanRowid(q->pScan, piRowid);
+}
+
 const TlErr *tl_query_err(TlQuery *q){
   if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
   return &q->err;

@@ -30,6 +30,7 @@ SQLITE_EXTENSION_INIT3
 
 #define TL_PLAN_ORDERED 1
 #define TL_PLAN_GROUPED 2         /* TlFilter.bGroupName */
+#define TL_PLAN_GROUPED_CPU 4     /* TlFilter.bGroupCpu */
 
 typedef struct TlVtab TlVtab;
 struct TlVtab {
@@ -438,6 +439,7 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   pCur->filter.nCpu = -1;
   pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
   pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
+  pCur->filter.bGroupCpu = (idxNum & TL_PLAN_GROUPED_CPU)!=0;
   pCur->filter.mCols = ~(uint64_t)0;
   if( idxStr==0 ) idxStr = "";
   zColon = strchr(idxStr, ':');
@@ -613,7 +615,16 @@ static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
 
 /* xRowid: the reader's stable row id (a file offset or an index). */
 static int tlRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
-  *pRowid = ((TlCursor*)cur)->row.iRowid;
+  TlCursor *pCur = (TlCursor*)cur;
+  int64_t i = pCur->row.iRowid;
+  if( i==TL_ROWID_LAZY && pCur->pQuery ){
+    /* a row counted from the index: the reader finds where it is */
+    if( tl_query_rowid(pCur->pQuery, &pCur->row, &i)<0 ){
+      return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
+    }
+    pCur->row.iRowid = i;
+  }
+  *pRowid = i;
   return SQLITE_OK;
 }
 
@@ -784,6 +795,13 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     ** is all SQLite needs, which the reader gives without a sort. */
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED;
+  }else if( pInfo->nOrderBy==1 && pDef->iCpuCol>=0
+         && pInfo->aOrderBy[0].iColumn==pDef->iCpuCol && !pInfo->aOrderBy[0].desc
+         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
+         && pTrace && (pTrace->mGroupCpu & (1u<<pDef->iTable)) ){
+    /* GROUP BY cpu or DISTINCT cpu: equal CPUs together, without a sort */
+    pInfo->orderByConsumed = 1;
+    pInfo->idxNum |= TL_PLAN_GROUPED_CPU;
   }
   tl_trace_release(pTrace);
 

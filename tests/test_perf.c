@@ -224,6 +224,133 @@ static void perf_type_pushdown_equals_perf_report_stats(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** count(*) with nothing but type = 'SAMPLE' (or no constraint) is answered
+** from the chunk index's counts: no chunk is read. The rowids such a scan
+** gives when asked are still the records' file offsets, as perf report -D
+** prints them, in file order; one asked in the middle of a chunk is found
+** by walking to it.
+*/
+static void perf_counts_read_no_chunk_and_rowids_equal_perf_dump(void **state){
+  const char *zData = PERF_DIR "multi.data";
+  sqlite3 *db = tl_test_db();
+  size_t nFile = 0, i, nLine = 0;
+  char *zWant = tl_test_read_file(PERF_DIR "multi.sample-offsets.txt", &nFile);
+  char *zGot, *zLine;
+  int64_t nReads0, nReads1;
+  (void)state;
+  assert_non_null(zWant);
+  for(i=0; i<nFile; i++) nLine += zWant[i]=='\n';
+  assert_int_equal(nLine, 490);                     /* SAMPLE events of perf report --stats */
+  while( nFile>0 && zWant[nFile-1]=='\n' ) zWant[--nFile] = 0;
+  nReads0 = tl_test_sql_int(db, "SELECT total(args->>'$.reads') FROM packets(%Q)", zData);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zData), 490);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zData), 528);   /* TOTAL events */
+  nReads1 = tl_test_sql_int(db, "SELECT total(args->>'$.reads') FROM packets(%Q)", zData);
+  assert_int_equal(nReads1, nReads0);
+  zGot = tl_test_sql_text(db, "SELECT group_concat(printf('0x%%x', rowid), char(10)) FROM events(%Q) WHERE type='SAMPLE'", zData);
+  assert_string_equal(zGot, zWant);
+  free(zGot);
+  assert_true(tl_test_sql_int(db, "SELECT total(args->>'$.reads') FROM packets(%Q)", zData) > nReads1);
+  /* the 301st sample alone: OFFSET skips rows without asking their rowid */
+  zLine = zWant;
+  for(i=0; i<300; i++) zLine = strchr(zLine, '\n') + 1;
+  *strchr(zLine, '\n') = 0;
+  zGot = tl_test_sql_text(db, "SELECT printf('0x%%x', rowid) FROM events(%Q) WHERE type='SAMPLE' LIMIT 1 OFFSET 300", zData);
+  assert_string_equal(zGot, zLine);
+  free(zGot);
+  free(zWant);
+  tl_test_db_close(db);
+}
+
+/*
+** GROUP BY cpu reads the chunks CPU by CPU instead of letting SQLite sort:
+** the samples per event and CPU are perf report --sort cpu's. In traces
+** whose chunks hold one CPU each (sched, wakeup, neigh) the plan has no
+** sort; cpu-clock-g has no cpus (one group, NULL). Every file gives the
+** same groups as a GROUP BY SQLite sorts itself (+cpu), with and without
+** a cpu filter.
+*/
+static void perf_group_by_cpu_equals_perf_report_sort_cpu(void **state){
+  static const char *const azRef[] = { "sched", "wakeup", "neigh", "multi" };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azRef)/sizeof(azRef[0]); k++){
+    char zPath[512], zLine[512], zEvent[128] = "";
+    char *zPlan;
+    FILE *f;
+    int nGroups = 0;
+    TlLines want = {0}, got = {0};
+    size_t i;
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.report-cpu.txt", azRef[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      char zCpu[64], zRow[256];
+      double pct;
+      long long n;
+      if( sscanf(zLine, "# Samples: %*d of event '%127[^']'", zEvent)==1 ) continue;
+      if( zLine[0]=='#' || sscanf(zLine, " %lf%% %lld %63s", &pct, &n, zCpu)!=3 ) continue;
+      snprintf(zRow, sizeof(zRow), "%s|%lld|%lld", zEvent, strtoll(zCpu, 0, 10), n);
+      tl_lines_add(&want, zRow);
+      nGroups++;
+    }
+    fclose(f);
+    assert_true(nGroups>=2);
+    for(i=0; i<want.n; i++){
+      /* each event of the reference once: its groups */
+      sqlite3_stmt *pStmt;
+      char zName[128];
+      char *zSql;
+      size_t j;
+      int bSeen = 0;
+      snprintf(zName, sizeof(zName), "%.*s", (int)(strchr(want.az[i], '|') - want.az[i]), want.az[i]);
+      for(j=0; j<i && !bSeen; j++) bSeen = strncmp(want.az[j], zName, strlen(zName))==0 && want.az[j][strlen(zName)]=='|';
+      if( bSeen ) continue;
+      zSql = sqlite3_mprintf("SELECT %Q || '|' || cpu || '|' || count(*) FROM events('" PERF_DIR "%q.data') "
+                             "WHERE type='SAMPLE' AND name=%Q GROUP BY cpu", zName, azRef[k], zName);
+      assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+      while( sqlite3_step(pStmt)==SQLITE_ROW ) tl_lines_add(&got, (const char*)sqlite3_column_text(pStmt, 0));
+      sqlite3_finalize(pStmt);
+      sqlite3_free(zSql);
+    }
+    tl_lines_sort(&want);
+    tl_lines_sort(&got);
+    if( got.n!=want.n ) fail_msg("%s: %zu event/cpu groups, perf report has %zu", azRef[k], got.n, want.n);
+    for(i=0; i<got.n; i++){
+      if( strcmp(got.az[i], want.az[i]) ){
+        fail_msg("%s: group differs: ours %s, perf report %s", azRef[k], got.az[i], want.az[i]);
+      }
+    }
+    tl_lines_free(&want);
+    tl_lines_free(&got);
+    zPlan = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT cpu, count(*) FROM events('" PERF_DIR "%s.data') "
+                                 "WHERE type='SAMPLE' GROUP BY cpu", azRef[k]);
+    if( k<3 && strstr(zPlan, "TEMP B-TREE") ) fail_msg("%s: GROUP BY cpu sorts: %s", azRef[k], zPlan);
+    free(zPlan);
+  }
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT cpu, count(*) FROM events('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE type='SAMPLE' GROUP BY cpu)"), 1);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cpu-clock-g.data') WHERE type='SAMPLE' AND cpu IS NULL"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cpu-clock-g.data') WHERE type='SAMPLE'"));
+  for(k=0; k<N_FILES+3; k++){
+    const char *zFile = k<N_FILES ? azFiles[k] : azRef[k-N_FILES];
+    static const char *const azWhere[] = { "", "WHERE type='SAMPLE'", "WHERE cpu IN (0,1)", "WHERE type='MMAP2'" };
+    size_t j;
+    for(j=0; j<sizeof(azWhere)/sizeof(azWhere[0]); j++){
+      char *zA = tl_test_sql_rows(db, "SELECT cpu, count(*), sum(ts), total(value) FROM events('" PERF_DIR "%s.data') %s GROUP BY cpu",
+                                  zFile, azWhere[j]);
+      char *zB = tl_test_sql_rows(db, "SELECT cpu, count(*), sum(ts), total(value) FROM events('" PERF_DIR "%s.data') %s GROUP BY +cpu",
+                                  zFile, azWhere[j]);
+      if( strcmp(zA, zB) ) fail_msg("%s %s: GROUP BY cpu gives\n%s\nsorted by SQLite\n%s", zFile, azWhere[j], zA, zB);
+      free(zA);
+      free(zB);
+    }
+  }
+  tl_test_db_close(db);
+}
+
 /* The header-only lines that map one to one onto perf_features values. */
 static void perf_features_equal_perf_header_only(void **state){
   static const struct { const char *zLabel; const char *zSql; } aMap[] = {
@@ -1247,6 +1374,8 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_samples_equal_perf_script),
   cmocka_unit_test(perf_record_counts_equal_perf_report_stats),
   cmocka_unit_test(perf_type_pushdown_equals_perf_report_stats),
+  cmocka_unit_test(perf_counts_read_no_chunk_and_rowids_equal_perf_dump),
+  cmocka_unit_test(perf_group_by_cpu_equals_perf_report_sort_cpu),
   cmocka_unit_test(perf_features_equal_perf_header_only),
   cmocka_unit_test(perf_build_ids_equal_perf_buildid_list),
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),

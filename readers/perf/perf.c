@@ -22,11 +22,16 @@
 #define PERF_MAGIC1        0x454c494646524550ull    /* "PERFFILE" */
 #define PERF_FILE_HDR      104
 #define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
-#define PERF_CHUNK_CPU_MIN ((uint64_t)64<<10)  /* a chunk this large ends where the CPU changes */
+#define PERF_CHUNK_CPU_MIN ((uint64_t)8<<10)  /* a chunk this large ends where the CPU changes */
 #define PERF_MAX_ATTRS     65536
 #define PERF_MAX_THREADS   (1u<<20)
 #define PERF_MAX_FEAT_COPY ((size_t)16<<20)
 #define PERF_PKT_ROUND_END 1                        /* TlPacket.flags: ends after FINISHED_ROUND */
+#define PERF_PKT_CUT       2                        /* TlPacket.flags: runs into damaged data, so its
+                                                    ** counts are not the rows a scan gives */
+#define PERF_PKT_NOCPU     4                        /* TlPacket.flags: a row without a cpu */
+#define PERF_PKT_SAMPLE_NOCPU 8                     /* TlPacket.flags: a SAMPLE row without a cpu */
+/* TlPacket.nEvents: records with a known type; TlPacket.iAux: SAMPLE records */
 #define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
 
 static const char *const azKernelType[PERF_KERNEL_MAX] = {
@@ -688,6 +693,7 @@ static int chunk_close(TlTrace *pTrace, TlPacket *pk, uint64_t iEnd){
   pk->tsEnd = TL_TS_MIN;
   pk->mCpu = 0;
   pk->flags = 0;
+  pk->iAux = 0;
   return rc;
 }
 
@@ -804,7 +810,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     RecInfo ri;
     if( perf_walk_clean(&w) && pk.nEvents>0
      && (bRound || w.iOff - pk.iOff >= PERF_CHUNK_BYTES) ){
-      pk.flags = bRound ? PERF_PKT_ROUND_END : 0;
+      if( bRound ) pk.flags |= PERF_PKT_ROUND_END;
       rc = chunk_close(pTrace, &pk, w.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, w.iOff, "out of memory"); break; }
       bRound = 0;
@@ -817,6 +823,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       tl_trace_warn(pTrace, 0, pErr->iOff, "%s", pErr->zMsg);
       tl_err_clear(pErr);
       pk.nEvents++;
+      pk.flags |= PERF_PKT_CUT;
       bCorrupt = 1;
       rc = chunk_close(pTrace, &pk, p->iData + p->nData);
       if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
@@ -831,9 +838,11 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     }
     if( r.type==PERF_FINISHED_ROUND ) bRound = 1;
     pk.nEvents++;
+    if( r.type==PERF_SAMPLE ) pk.iAux++;
     if( rec_info(p, &r, &ri) ){
       tl_trace_warn(pTrace, 0, r.iOff,
           "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
+      pk.flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU;   /* its row has no cpu */
       continue;
     }
     if( ri.bCpu && r.iRowid==(int64_t)r.iOff && pk.nEvents>1 && pk.mCpu!=0
@@ -843,10 +852,11 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       ** a cpu filter skip the other CPUs' chunks (this record starts the
       ** next one; it is not inside compressed data) */
       pk.nEvents--;
-      pk.flags = 0;
+      if( r.type==PERF_SAMPLE ) pk.iAux--;
       rc = chunk_close(pTrace, &pk, r.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
       pk.nEvents = 1;
+      pk.iAux = r.type==PERF_SAMPLE;
     }
     if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
     if( (r.type==PERF_MMAP || r.type==PERF_MMAP2 || r.type==PERF_FORK)
@@ -860,13 +870,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     }
     /* a record without a cpu never matches a cpu filter: it sets no bit */
     if( ri.bCpu ) pk.mCpu |= ri.cpu<63 ? ((uint64_t)1<<ri.cpu) : ((uint64_t)1<<63);
-    rc = thread_note(&c, &r, &ri);
-    if( rc==TL_OK && r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
-    if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
-  }
-  if( rc==TL_OK ){
-    rc = thread_flush(&c);
-    if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
+    else pk.flags |= PERF_PKT_NOCPU | (r.type==PERF_SAMPLE ? PERF_PKT_SAMPLE_NOCPU : 0);
   }
   if( rc==TL_OK && !bCorrupt ){
     rc = chunk_close(pTrace, &pk, w.iOff);
@@ -899,6 +903,20 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
                   (unsigned long long)p->nUnknown);
   }
   pTrace->nEventsHint = tl_index_events(&pTrace->index);
+  {
+    /* GROUP BY cpu reads the chunks once per CPU they hold: offer it when
+    ** that is about one read of the file, and CPUs have bits of their own */
+    uint64_t nAll = 0, nRead = 0;
+    int bHigh = 0;
+    size_t k;
+    for(k=0; k<pTrace->index.n; k++){
+      const TlPacket *q = &pTrace->index.a[k];
+      nAll += q->nSize;
+      nRead += q->nSize * (uint64_t)__builtin_popcountll(q->mCpu & ~((uint64_t)1<<63));
+      if( q->mCpu>>63 ) bHigh = 1;
+    }
+    if( !bHigh && nRead <= nAll + nAll/2 ) pTrace->mGroupCpu |= 1u<<TL_TAB_EVENTS;
+  }
   perf_maps_finish(p);
   {
     /* Time order needs two rounds in memory: allow it when that is small. */
@@ -927,6 +945,67 @@ open_done:
   return TL_OK;
 }
 
+/*
+** The thread list (tracks, the events' track column), built on first use
+** by a walk of its own: a query that needs neither does not pay for it.
+** Records are attributed as perfOpen's walk would: a damaged record ends
+** the walk (the open warned about it), a sample too short is skipped.
+*/
+static int threads_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
+  OpenCtx c;
+  PerfWalk w;
+  PerfRec r;
+  RecInfo ri;
+  size_t k;
+  int rc;
+  memset(&c, 0, sizeof(c));
+  c.pTrace = pTrace;
+  c.p = p;
+  perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
+  for(;;){
+    rc = perf_walk_next(&w, &r);
+    if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc==TL_ECORRUPT ){ tl_err_clear(pErr); rc = TL_OK; break; }
+    if( rc<0 ) break;
+    if( tl_perf_type_name(r.type)==0 || rec_info(p, &r, &ri) ) continue;
+    rc = thread_note(&c, &r, &ri);
+    if( rc==TL_OK && r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
+    if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+  }
+  if( rc==TL_OK ){
+    rc = thread_flush(&c);
+    if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
+  }
+  for(k=0; k<c.nThr; k++) free(c.aThr[k].zComm);
+  free(c.aThr);
+  perf_walk_free(&w);
+  return rc;
+}
+
+/* Build the thread list once per trace, whichever scan comes first. */
+static int threads_ready(TlTrace *pTrace, TlErr *pErr){
+  PerfData *p = pTrace->pData;
+  int rc = TL_OK;
+  if( __atomic_load_n(&p->bThreads, __ATOMIC_ACQUIRE) ) return TL_OK;
+  tl_trace_lock(pTrace);
+  if( !p->bThreads ){
+    rc = threads_build(pTrace, p, pErr);
+    if( rc ){
+      /* start again next time */
+      size_t k;
+      for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
+      p->nThread = 0;
+      p->bTidReused = 0;
+      tl_map_free(&p->threads);
+      tl_map_init(&p->threads);
+    }else{
+      __atomic_store_n(&p->bThreads, 1, __ATOMIC_RELEASE);
+    }
+  }
+  tl_trace_unlock(pTrace);
+  return rc;
+}
+
 /* ---- scans --------------------------------------------------------------- */
 
 struct TlScan {
@@ -952,6 +1031,22 @@ struct TlScan {
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
   int bPeek;                      /* events: a ts or cpu filter to try before decoding */
+  int bPeekChunk;                 /* the chunk holds other CPUs than its pass's */
+  /* count(*): rows come from the index's counts, no record is read; a
+  ** rowid asked for is found by walking its chunk (perfScanRowid) */
+  int bCount;                     /* chunks' counts may stand for their rows */
+  int bLazy;                      /* the current row came from a count */
+  uint64_t nCount;                /* rows left in the counted chunk */
+  uint64_t iCountRow;             /* rows given from it so far */
+  size_t iCountChunk;             /* the counted chunk */
+  /* GROUP BY cpu: one pass over the chunks per CPU (rows without a cpu
+  ** first), each pass reading the chunks that hold that CPU */
+  int bGroup;
+  int iGroup;                     /* -2 not started, -1 no cpu, 0..62 that
+                                  ** CPU, 63 CPUs from 63 up (cpuGroup) */
+  int64_t cpuGroup;               /* the CPU of this pass */
+  uint64_t mCpuAll;               /* CPUs of the chunks in range */
+  size_t iChunkFirst;             /* where each pass starts */
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -981,6 +1076,8 @@ static size_t chunk_of_offset(const TlIndex *x, uint64_t iOff){
   }
   return lo;
 }
+
+static void perfScanClose(TlScan*);
 
 static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
                         TlScan **ppScan, TlErr *pErr){
@@ -1029,6 +1126,15 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     s->bInfo = (s->mNeed & ~((uint64_t)1<<TL_EV_TYPE))!=0
             || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
             || pFilter->bOrdered;
+    /* No column but a type that is known without reading: the index's
+    ** per-chunk counts of SAMPLE records (or of all records) are enough. */
+    s->bCount = !s->bInfo && !pFilter->bRowid
+             && (s->eType==PERF_SAMPLE || (s->eType<0 && !(s->mNeed & ((uint64_t)1<<TL_EV_TYPE))));
+  }
+  if( (iTable==TL_TAB_TRACKS || (iTable==TL_TAB_EVENTS && (s->mNeed>>TL_EV_TRACK & 1)))
+   && threads_ready(pTrace, pErr) ){
+    perfScanClose(s);
+    return pErr->rc;
   }
   /* A rowid (events) or sample rowid (callchains) names one chunk. */
   if( (iTable==TL_TAB_EVENTS && pFilter->bRowid) || (iTable==TL_TAB_CALLCHAINS && pFilter->bKey) ){
@@ -1039,6 +1145,16 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       s->iChunk = chunk_of_offset(&pTrace->index, PERF_ROWID_OFFSET(iSeek));
       s->iChunkEnd = s->iChunk < pTrace->index.n ? s->iChunk+1 : s->iChunk;
     }
+  }
+  if( iTable==TL_TAB_EVENTS && pFilter->bGroupCpu && !pFilter->bOrdered ){
+    size_t k;
+    s->bGroup = 1;
+    s->bInfo = 1;
+    s->bCount = 0;
+    s->iGroup = -2;
+    s->iChunkFirst = s->iChunk;
+    for(k=s->iChunk; k<s->iChunkEnd; k++) s->mCpuAll |= pTrace->index.a[k].mCpu;
+    s->iChunk = s->iChunkEnd;     /* the first pass starts at the first row */
   }
   *ppScan = s;
   return TL_OK;
@@ -1078,21 +1194,122 @@ static int row_may_match(const TlScan *s){
   return ts_cpu_may_match(&s->f, s->ri.bTs, s->ri.ts, s->ri.bCpu, s->ri.cpu);
 }
 
+/* Does a chunk hold rows of the current cpu group? */
+static int chunk_in_group(const TlScan *s, const TlPacket *pk){
+  if( pk->flags & PERF_PKT_CUT ) return 1;          /* its counts stop at the damage */
+  if( s->iGroup<0 ){
+    return (pk->flags & (s->eType==PERF_SAMPLE ? PERF_PKT_SAMPLE_NOCPU : PERF_PKT_NOCPU))!=0;
+  }
+  return (pk->mCpu >> (s->iGroup<63 ? s->iGroup : 63)) & 1;
+}
+
+/* Is a row with this cpu in the current group? */
+static int row_in_group(const TlScan *s, int bCpu, uint32_t cpu){
+  if( s->iGroup<0 ) return !bCpu;
+  return bCpu && (int64_t)cpu==s->cpuGroup;
+}
+
+/*
+** CPUs numbered 63 and up share the chunks' bit 63: the least of them at or
+** above lo, found by reading those chunks. TL_ROW with *pCpu, or TL_DONE.
+*/
+static int group_find_high(TlScan *s, int64_t lo, int64_t *pCpu){
+  const TlIndex *x = &s->pTrace->index;
+  size_t k;
+  int64_t best = -1;
+  for(k=s->iChunkFirst; k<s->iChunkEnd; k++){
+    const TlPacket *pk = &x->a[k];
+    int rc;
+    if( !(pk->flags & PERF_PKT_CUT) && !(pk->mCpu>>63) ) continue;
+    perf_walk_free(&s->w);
+    perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+    while( (rc = perf_walk_next(&s->w, &s->r))==TL_ROW ){
+      if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
+      if( tl_perf_type_name(s->r.type)==0 || rec_info(s->p, &s->r, &s->ri) ) continue;
+      if( s->ri.bCpu && (int64_t)s->ri.cpu>=lo && (best<0 || (int64_t)s->ri.cpu<best) ){
+        best = (int64_t)s->ri.cpu;
+      }
+    }
+    if( rc<0 ) return rc;
+  }
+  if( best<0 ) return TL_DONE;
+  *pCpu = best;
+  return TL_ROW;
+}
+
+/* Start the next cpu group's pass: TL_ROW, TL_DONE after the last, or < 0. */
+static int group_next(TlScan *s){
+  for(;;){
+    int rc;
+    int64_t c = 0;
+    if( s->iGroup==-2 ){
+      s->iGroup = -1;
+      s->cpuGroup = -1;
+    }else if( s->iGroup<63 ){
+      int g = s->iGroup + 1;
+      while( g<63 && !((s->mCpuAll>>g) & 1) ) g++;
+      s->iGroup = g;
+      s->cpuGroup = g;
+      if( g==63 ){
+        if( !(s->mCpuAll>>63) ) return TL_DONE;
+        rc = group_find_high(s, 63, &c);
+        if( rc!=TL_ROW ) return rc;
+        s->cpuGroup = c;
+      }
+    }else{
+      rc = group_find_high(s, s->cpuGroup + 1, &c);
+      if( rc!=TL_ROW ) return rc;
+      s->cpuGroup = c;
+    }
+    s->iChunk = s->iChunkFirst;
+    s->bInChunk = 0;
+    if( s->f.nCpu>=0 ){
+      /* a cpu filter: only its CPUs' passes, and no row without a cpu */
+      int k;
+      if( s->iGroup<0 ) continue;
+      for(k=0; k<s->f.nCpu && s->f.aCpu[k]<s->cpuGroup; k++){}
+      if( k>=s->f.nCpu || s->f.aCpu[k]!=s->cpuGroup ) continue;
+    }
+    return TL_ROW;
+  }
+}
+
 /* The next record of the chunks that may match; TL_ROW with s->r, s->ri. */
 static int next_record(TlScan *s){
   const TlIndex *x = &s->pTrace->index;
+  s->bLazy = 0;
   for(;;){
     int rc;
+    if( s->nCount ){
+      s->nCount--;
+      s->iCountRow++;
+      s->bLazy = 1;
+      return TL_ROW;
+    }
     if( !s->bInChunk ){
       while( s->iChunk < s->iChunkEnd
-          && !tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
+          && (!tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+              || (s->bGroup && !chunk_in_group(s, &x->a[s->iChunk]))) ){
         s->iChunk++;
       }
-      if( s->iChunk >= s->iChunkEnd ) return TL_DONE;
+      if( s->iChunk >= s->iChunkEnd ){
+        if( !s->bGroup ) return TL_DONE;
+        rc = group_next(s);
+        if( rc!=TL_ROW ) return rc;
+        continue;
+      }
+      if( s->bCount && !(x->a[s->iChunk].flags & PERF_PKT_CUT) ){
+        const TlPacket *pk = &x->a[s->iChunk];
+        s->nCount = s->eType==PERF_SAMPLE ? pk->iAux : pk->nEvents;
+        s->iCountRow = 0;
+        s->iCountChunk = s->iChunk++;
+        continue;
+      }
       perf_walk_free(&s->w);
       perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iChunk].iOff,
                      x->a[s->iChunk].iOff + x->a[s->iChunk].nSize, &s->err);
       tl_packet_note_read(&x->a[s->iChunk]);
+      s->bPeekChunk = s->bGroup && s->iGroup>=0 && __builtin_popcountll(x->a[s->iChunk].mCpu)>1;
       s->bInChunk = 1;
       s->iChunk++;
     }
@@ -1102,19 +1319,23 @@ static int next_record(TlScan *s){
     if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
     if( !s->bInfo ) return TL_ROW;
-    if( s->bPeek && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
+    if( (s->bPeek || s->bPeekChunk) && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
       /* a sample's time and cpu first: most fail a narrow filter */
       int bTs, bCpu;
       int64_t ts = 0;
       uint32_t cpu = 0;
       perf_sample_peek(&s->p->aAttr[perf_attr_of(s->p, &s->r)], &s->r, &bTs, &ts, &bCpu, &cpu);
       if( !ts_cpu_may_match(&s->f, bTs, ts, bCpu, cpu) ) continue;
+      /* (a sample the peek gives a cpu may still have none when it does
+      ** not decode: the pass for rows without a cpu keeps those) */
+      if( s->bGroup && s->iGroup>=0 && !row_in_group(s, bCpu, cpu) ) continue;
     }
     if( rec_info(s->p, &s->r, &s->ri) ){
       memset(&s->ri, 0, sizeof(s->ri));
       s->ri.iAttr = 0;
     }
     if( s->iTable==TL_TAB_EVENTS && !row_may_match(s) ) continue;
+    if( s->bGroup && !row_in_group(s, s->ri.bCpu, s->ri.cpu) ) continue;
     return TL_ROW;
   }
 }
@@ -1454,10 +1675,10 @@ static int next_event(TlScan *s, TlRow *pRow){
   const uint64_t m = s->mNeed;
   int rc = next_event_record(s);
   if( rc!=TL_ROW ) return rc;
-  pRow->iRowid = s->r.iRowid;
+  pRow->iRowid = s->bLazy ? TL_ROWID_LAZY : s->r.iRowid;
   if( !s->bInfo ){
     if( s->eType>=0 ) tl_val_text(&v[TL_EV_TYPE], s->f.zType, s->nType);
-    else tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+    else if( !s->bLazy ) tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
     return TL_ROW;
   }
   a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
@@ -1723,6 +1944,41 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
   }
 }
 
+/*
+** The rowid of a row that came from a chunk's count: walk the chunk to it.
+** The scan goes on from there by reading records, and counts no more, as
+** a query that asks for one rowid asks for them all.
+*/
+static int perfScanRowid(TlScan *s, int64_t *piRowid){
+  const TlIndex *x = &s->pTrace->index;
+  uint64_t k = 0;
+  if( s->err.rc ) return s->err.rc;
+  if( !s->bLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
+  perf_walk_free(&s->w);
+  perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iCountChunk].iOff,
+                 x->a[s->iCountChunk].iOff + x->a[s->iCountChunk].nSize, &s->err);
+  tl_packet_note_read(&x->a[s->iCountChunk]);
+  s->bInChunk = 1;
+  s->bCount = 0;
+  s->bLazy = 0;
+  while( k < s->iCountRow ){
+    int rc = perf_walk_next(&s->w, &s->r);
+    if( rc==TL_DONE ){
+      /* the file no longer holds what its index says */
+      return tl_err_set(&s->err, TL_ECORRUPT, x->a[s->iCountChunk].iOff + x->a[s->iCountChunk].nSize,
+                        "expected %llu more records in this part of the file",
+                        (unsigned long long)(s->iCountRow - k));
+    }
+    if( rc<0 ) return rc;
+    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
+    if( tl_perf_type_name(s->r.type)==0 ) continue;
+    k++;
+  }
+  s->nCount = 0;
+  *piRowid = s->r.iRowid;
+  return TL_OK;
+}
+
 static const char *const perfOptions[] = { "symfs", "kallsyms", "buildid_dir", 0 };
 
 const TlReaderDef tl_perf_reader = {
@@ -1736,4 +1992,5 @@ const TlReaderDef tl_perf_reader = {
   .xScanNext  = perfScanNext,
   .xScanClose = perfScanClose,
   .xScanErr   = perfScanErr,
+  .xScanRowid = perfScanRowid,
 };

@@ -190,6 +190,8 @@ struct PerfData {
   PerfThread *aThread; size_t nThread, nThreadAlloc;
   TlMap threads;                  /* tid -> its latest thread in aThread */
   int bTidReused;                 /* some tid names more than one thread */
+  int bThreads;                   /* aThread is built (on first use, under the
+                                  ** trace's lock; read with acquire) */
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
   PerfTp *aTp; int nTp;           /* tracepoint formats */

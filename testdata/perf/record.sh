@@ -68,6 +68,9 @@ for f in cpu-clock-g multi zstd pipe sched switch dwarf; do
   $PERF buildid-list -i $f.data > $f.buildids.txt 2>/dev/null || true
 done
 $PERF script -f -i sched.data -F comm,tid,cpu,time,event,trace > sched.trace.txt 2>/dev/null
+# The file offset of every SAMPLE record, from the raw dump (rowids).
+$PERF report -f -D -i multi.data 2>/dev/null | \
+  awk '/PERF_RECORD_SAMPLE/ { for(i=1;i<NF;i++) if($i ~ /^0x/ && $(i+1) ~ /^\[0x/){ print $i; break } }' > multi.sample-offsets.txt
 # -I adds the memory topology and the other features --header-only leaves out.
 $PERF report -f -i cpu-clock-g.data --header-only -I > cpu-clock-g.header-I.txt 2>/dev/null
 # A copy cut short in the middle of a record.

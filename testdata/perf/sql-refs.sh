@@ -19,7 +19,7 @@ report() { $PERF report -f --no-children -g none -n --stdio -w 8,12,40 "$@" 2>/d
 
 report -i sym/sym.data $SYM --sort dso > sym/sym.report-dso.txt
 for s in comm pid cpu; do report -i sched.data --sort $s > sched.report-$s.txt; done
-report -i multi.data --sort cpu > multi.report-cpu.txt
+for t in multi wakeup neigh; do report -i $t.data --sort cpu > $t.report-cpu.txt; done
 report -i lost.data --sort comm > lost.report-comm.txt
 
 $PERF sched timehist -f -i sched.data > sched.timehist.txt 2>/dev/null
