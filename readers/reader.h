@@ -68,9 +68,9 @@ void tl_val_textz(TlVal *p, const char *z);       /* NULL z gives SQL NULL */
 void tl_val_str(TlVal *p, const TlStr *pStr);     /* TlStr text (NULL if bErr) */
 
 /*
-** TlRow.iRowid of a row whose rowid the reader has not worked out yet (a
-** row that stands for one of an index's counted records): xScanRowid
-** finds it if SQLite asks.
+** TlRow.iRowid of a row whose rowid the reader has not worked out yet (rows
+** that stand for an index's counted records): xScanRowid finds it if SQLite
+** asks.
 */
 #define TL_ROWID_LAZY INT64_MIN
 
@@ -79,6 +79,9 @@ struct TlRow {
   int64_t iRowid;                 /* stable: the same row gets the same rowid,
                                   ** or TL_ROWID_LAZY */
   TlVal *a;                       /* the table's columns; set to NULL by the caller */
+  int64_t nRepeat;                /* > 1: the row stands for this many rows with
+                                  ** the same values (iRowid TL_ROWID_LAZY); set
+                                  ** to 0 by the caller */
 };
 
 typedef struct TlFilter TlFilter;
@@ -136,11 +139,12 @@ struct TlReaderDef {
   /* The scan's error after xScanNext returned < 0. */
   const TlErr *(*xScanErr)(TlScan*);
   /*
-  ** The rowid of the current row when xScanNext gave TL_ROWID_LAZY: TL_OK
-  ** with *piRowid, or a negative code with the error in the scan's TlErr.
-  ** NULL for readers that always give rowids.
+  ** The rowid of the current row when xScanNext gave TL_ROWID_LAZY (of its
+  ** iRepeat-th repeat, from 0, when it gave nRepeat): TL_OK with *piRowid,
+  ** or a negative code with the error in the scan's TlErr. NULL for readers
+  ** that always give rowids.
   */
-  int (*xScanRowid)(TlScan*, int64_t *piRowid);
+  int (*xScanRowid)(TlScan*, int64_t iRepeat, int64_t *piRowid);
 };
 
 /*

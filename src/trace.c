@@ -702,6 +702,7 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   for(j=0; j<TL_MAX_NCOL; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
   pRow->iRowid = 0;
+  pRow->nRepeat = 0;
   if( q->bProgress ){
     TlProgress *pPrev = tl_progress_swap(&q->progress);
     int rc = q->pTrace->pReader->xScanNext(q->pScan, pRow);
@@ -712,12 +713,12 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
 }
 
-int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t *piRowid){
+int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t iRepeat, int64_t *piRowid){
   *piRowid = pRow->iRowid;
   if( pRow->iRowid!=TL_ROWID_LAZY || q->pScan==0 || q->pTrace->pReader->xScanRowid==0 ){
     return TL_OK;
   }
-  return q->pTrace->pReader->xScanRowid(q->pScan, piRowid);
+  return q->pTrace->pReader->xScanRowid(q->pScan, iRepeat, piRowid);
 }
 
 const TlErr *tl_query_err(TlQuery *q){

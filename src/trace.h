@@ -76,11 +76,12 @@ int tl_query_open(TlTrace*, int iTable, const TlFilter*, TlQuery **ppQuery,
 int tl_query_next(TlQuery*, TlRow *pRow);
 
 /*
-** The current row's rowid: pRow->iRowid, or, when the reader left it
-** TL_ROWID_LAZY, the one the reader works out (TL_OK, or a negative code
-** with the error in tl_query_err).
+** The current row's rowid (of its iRepeat-th repeat when the row has
+** nRepeat): pRow->iRowid, or, when the reader left it TL_ROWID_LAZY, the
+** one the reader works out (TL_OK, or a negative code with the error in
+** tl_query_err).
 */
-int tl_query_rowid(TlQuery*, const TlRow *pRow, int64_t *piRowid);
+int tl_query_rowid(TlQuery*, const TlRow *pRow, int64_t iRepeat, int64_t *piRowid);
 
 /* The error after tl_query_next returned < 0. */
 const TlErr *tl_query_err(TlQuery*);

@@ -51,6 +51,8 @@ struct TlCursor {
   char *zType;                    /* filter.zType storage (sqlite3_malloc) */
   size_t nType;                   /* its length */
   TlRow row;                      /* the current row */
+  int64_t iRepeat;                /* which of row's repeats is current */
+  int64_t nRepeatLeft;            /* repeats of row still to come */
   int bEof;                       /* no current row */
   char *zPath;                    /* path of this scan (sqlite3_malloc) */
   char *zOptions;                 /* options of this scan, or NULL */
@@ -231,6 +233,7 @@ static void cursor_reset(TlCursor *pCur){
   pCur->zPath = 0;
   sqlite3_free(pCur->zOptions);
   pCur->zOptions = 0;
+  pCur->nRepeatLeft = 0;
   pCur->bEof = 1;
 }
 
@@ -281,6 +284,13 @@ static int row_matches(TlCursor *pCur){
 static int tlNext(sqlite3_vtab_cursor *cur){
   TlCursor *pCur = (TlCursor*)cur;
   const TlTableDef *pDef = ((TlVtab*)cur->pVtab)->pDef;
+  if( pCur->nRepeatLeft>0 ){
+    /* the same values again: they passed the constraints already */
+    pCur->nRepeatLeft--;
+    pCur->iRepeat++;
+    pCur->row.iRowid = TL_ROWID_LAZY;
+    return SQLITE_OK;
+  }
   for(;;){
     int rc;
     if( pCur->pQuery==0 ){ pCur->bEof = 1; return SQLITE_OK; }
@@ -290,7 +300,12 @@ static int tlNext(sqlite3_vtab_cursor *cur){
       pCur->bEof = 1;
       return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
     }
-    if( row_matches(pCur) ){ pCur->bEof = 0; return SQLITE_OK; }
+    if( row_matches(pCur) ){
+      pCur->bEof = 0;
+      pCur->iRepeat = 0;
+      pCur->nRepeatLeft = pCur->row.nRepeat>1 ? pCur->row.nRepeat-1 : 0;
+      return SQLITE_OK;
+    }
     /* In ts order, a row past the window ends the scan. */
     if( pCur->filter.bOrdered && pDef->iTsCol>=0 ){
       const TlVal *v = &pCur->row.a[pDef->iTsCol];
@@ -619,7 +634,7 @@ static int tlRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
   int64_t i = pCur->row.iRowid;
   if( i==TL_ROWID_LAZY && pCur->pQuery ){
     /* a row counted from the index: the reader finds where it is */
-    if( tl_query_rowid(pCur->pQuery, &pCur->row, &i)<0 ){
+    if( tl_query_rowid(pCur->pQuery, &pCur->row, pCur->iRepeat, &i)<0 ){
       return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
     }
     pCur->row.iRowid = i;

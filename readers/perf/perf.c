@@ -1032,13 +1032,15 @@ struct TlScan {
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
   int bPeek;                      /* events: a ts or cpu filter to try before decoding */
   int bPeekChunk;                 /* the chunk holds other CPUs than its pass's */
-  /* count(*): rows come from the index's counts, no record is read; a
-  ** rowid asked for is found by walking its chunk (perfScanRowid) */
+  /* count(*): a chunk's count stands for its rows (one row repeated), no
+  ** record is read; a rowid asked for is found by walking the chunk
+  ** (perfScanRowid), onward from the last one found */
   int bCount;                     /* chunks' counts may stand for their rows */
-  int bLazy;                      /* the current row came from a count */
-  uint64_t nCount;                /* rows left in the counted chunk */
-  uint64_t iCountRow;             /* rows given from it so far */
+  int bLazy;                      /* the current row is a counted chunk's */
+  uint64_t nBlock;                /* its rows */
   size_t iCountChunk;             /* the counted chunk */
+  size_t iWalkChunk;              /* the chunk w walks for rowids, or SIZE_MAX */
+  uint64_t nWalked;               /* rows of it w has passed */
   /* GROUP BY cpu: one pass over the chunks per CPU (rows without a cpu
   ** first), each pass reading the chunks that hold that CPU */
   int bGroup;
@@ -1101,6 +1103,7 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->cc);
   tl_str_init(&s->tmp);
   s->iChunkEnd = pTrace->index.n;
+  s->iWalkChunk = SIZE_MAX;
   s->eType = -1;
   s->bInfo = 1;
   if( iTable==TL_TAB_EVENTS ){
@@ -1280,12 +1283,6 @@ static int next_record(TlScan *s){
   s->bLazy = 0;
   for(;;){
     int rc;
-    if( s->nCount ){
-      s->nCount--;
-      s->iCountRow++;
-      s->bLazy = 1;
-      return TL_ROW;
-    }
     if( !s->bInChunk ){
       while( s->iChunk < s->iChunkEnd
           && (!tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
@@ -1300,11 +1297,14 @@ static int next_record(TlScan *s){
       }
       if( s->bCount && !(x->a[s->iChunk].flags & PERF_PKT_CUT) ){
         const TlPacket *pk = &x->a[s->iChunk];
-        s->nCount = s->eType==PERF_SAMPLE ? pk->iAux : pk->nEvents;
-        s->iCountRow = 0;
+        uint64_t n = s->eType==PERF_SAMPLE ? pk->iAux : pk->nEvents;
         s->iCountChunk = s->iChunk++;
-        continue;
+        if( n==0 ) continue;
+        s->nBlock = n;
+        s->bLazy = 1;
+        return TL_ROW;
       }
+      s->iWalkChunk = SIZE_MAX;
       perf_walk_free(&s->w);
       perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iChunk].iOff,
                      x->a[s->iChunk].iOff + x->a[s->iChunk].nSize, &s->err);
@@ -1676,6 +1676,7 @@ static int next_event(TlScan *s, TlRow *pRow){
   int rc = next_event_record(s);
   if( rc!=TL_ROW ) return rc;
   pRow->iRowid = s->bLazy ? TL_ROWID_LAZY : s->r.iRowid;
+  if( s->bLazy ) pRow->nRepeat = (int64_t)s->nBlock;
   if( !s->bInfo ){
     if( s->eType>=0 ) tl_val_text(&v[TL_EV_TYPE], s->f.zType, s->nType);
     else if( !s->bLazy ) tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
@@ -1945,36 +1946,40 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
 }
 
 /*
-** The rowid of a row that came from a chunk's count: walk the chunk to it.
-** The scan goes on from there by reading records, and counts no more, as
-** a query that asks for one rowid asks for them all.
+** The rowid of the iRepeat-th row of a counted chunk: walk the chunk to it,
+** onward from the row found last when it is not past this one.
 */
-static int perfScanRowid(TlScan *s, int64_t *piRowid){
+static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   const TlIndex *x = &s->pTrace->index;
-  uint64_t k = 0;
+  const TlPacket *pk;
   if( s->err.rc ) return s->err.rc;
   if( !s->bLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
-  perf_walk_free(&s->w);
-  perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iCountChunk].iOff,
-                 x->a[s->iCountChunk].iOff + x->a[s->iCountChunk].nSize, &s->err);
-  tl_packet_note_read(&x->a[s->iCountChunk]);
-  s->bInChunk = 1;
-  s->bCount = 0;
-  s->bLazy = 0;
-  while( k < s->iCountRow ){
+  if( iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
+    return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a chunk of %llu rows",
+                      (long long)iRepeat, (unsigned long long)s->nBlock);
+  }
+  pk = &x->a[s->iCountChunk];
+  if( s->iWalkChunk!=s->iCountChunk || s->nWalked > (uint64_t)iRepeat ){
+    perf_walk_free(&s->w);
+    perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+    tl_packet_note_read(pk);
+    s->iWalkChunk = s->iCountChunk;
+    s->nWalked = 0;
+  }
+  while( s->nWalked <= (uint64_t)iRepeat ){
     int rc = perf_walk_next(&s->w, &s->r);
     if( rc==TL_DONE ){
       /* the file no longer holds what its index says */
-      return tl_err_set(&s->err, TL_ECORRUPT, x->a[s->iCountChunk].iOff + x->a[s->iCountChunk].nSize,
+      s->iWalkChunk = SIZE_MAX;
+      return tl_err_set(&s->err, TL_ECORRUPT, pk->iOff + pk->nSize,
                         "expected %llu more records in this part of the file",
-                        (unsigned long long)(s->iCountRow - k));
+                        (unsigned long long)(s->nBlock - s->nWalked));
     }
-    if( rc<0 ) return rc;
+    if( rc<0 ){ s->iWalkChunk = SIZE_MAX; return rc; }
     if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
     if( tl_perf_type_name(s->r.type)==0 ) continue;
-    k++;
+    s->nWalked++;
   }
-  s->nCount = 0;
   *piRowid = s->r.iRowid;
   return TL_OK;
 }

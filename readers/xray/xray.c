@@ -21,6 +21,8 @@
 #define XR_MAX_ARGS       8
 #define XR_BASIC_RUN   4096        /* records per basic-mode packet at most */
 #define XR_MAX_THREADS (1u<<20)
+#define XR_PKT_CUT        1        /* TlPacket.flags: runs into damaged data, so its
+                                   ** count is not the rows a scan gives */
 
 enum { XR_NEW_BUFFER = 0, XR_END_OF_BUFFER = 1, XR_NEW_CPU = 2, XR_TSC_WRAP = 3,
        XR_WALLCLOCK = 4, XR_CUSTOM = 5, XR_CALL_ARG = 6, XR_EXTENTS = 7,
@@ -461,6 +463,7 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
       tl_err_clear(pErr);
       rc = TL_OK;
       pk.nEvents++;
+      pk.flags |= XR_PKT_CUT;
       c.b.i = c.iEnd;
       break;
     }
@@ -572,6 +575,15 @@ struct TlScan {
   XrCur c;
   size_t iRow;
   TlStr args, text;
+  /* count(*): a packet's count stands for its events (one row repeated);
+  ** a rowid asked for is found by reading the packet (xrayScanRowid) */
+  int bCount;                     /* counts may stand for rows */
+  int bLazy;                      /* the current row is a counted packet's */
+  size_t iCountPacket;            /* that packet */
+  uint64_t nBlock;                /* its events */
+  XrCur cw;                       /* reads it for rowids */
+  size_t iWalkPacket;             /* the packet cw reads, or SIZE_MAX */
+  uint64_t nWalked;               /* its events cw has passed */
   /* xray_calls */
   TlMap stacks;                   /* tid -> index in aStack */
   XrStack *aStack; size_t nStack, nStackAlloc;
@@ -603,6 +615,12 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_win_init(&s->win, pTrace->pSrc);
   rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
   if( rc ){ tl_win_free(&s->win); free(s); return rc; }
+  /* no column, nothing to check: the packets' counts are the rows */
+  s->bCount = iTable==TL_TAB_EVENTS
+           && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1))==0
+           && pFilter->zType==0 && !pFilter->bRowid && !pFilter->bOrdered && !pFilter->bGroupCpu
+           && pFilter->tsLo==TL_TS_MIN && pFilter->tsHi==TL_TS_MAX && pFilter->nCpu<0;
+  s->iWalkPacket = SIZE_MAX;
   *ppScan = s;
   return TL_OK;
 }
@@ -628,6 +646,18 @@ static int printable(const uint8_t *a, size_t n){
   return 1;
 }
 
+/* Start a cursor on packet pk of the scan's file. */
+static void cur_packet(TlScan *s, XrCur *c, const TlPacket *pk){
+  memset(c, 0, sizeof(*c));
+  c->pTrace = s->pTrace;
+  c->p = s->p;
+  c->b = s->file;
+  c->b.i = (size_t)pk->iOff;
+  c->iEnd = (size_t)(pk->iOff + pk->nSize);
+  if( c->iEnd > s->file.n ) c->iEnd = s->file.n;
+  c->pErr = &s->err;
+}
+
 /* The next event of the packets that may match, into *e. */
 static int next_raw(TlScan *s, XrEv *e, int bAll){
   const TlIndex *x = &s->pTrace->index;
@@ -644,14 +674,7 @@ static int next_raw(TlScan *s, XrEv *e, int bAll){
       if( s->iPacket >= x->n ) return TL_DONE;
       pk = &x->a[s->iPacket++];
       tl_packet_note_read(pk);
-      memset(&s->c, 0, sizeof(s->c));
-      s->c.pTrace = s->pTrace;
-      s->c.p = s->p;
-      s->c.b = s->file;
-      s->c.b.i = (size_t)pk->iOff;
-      s->c.iEnd = (size_t)(pk->iOff + pk->nSize);
-      if( s->c.iEnd > s->file.n ) s->c.iEnd = s->file.n;
-      s->c.pErr = &s->err;
+      cur_packet(s, &s->c, pk);
       s->bInPacket = 1;
     }
     rc = cur_next(&s->c, e);
@@ -665,7 +688,22 @@ static int next_event(TlScan *s, TlRow *pRow){
   TlVal *v = pRow->a;
   int bOk;
   int64_t ts;
-  int rc = next_raw(s, &e, 0);
+  int rc;
+  s->bLazy = 0;
+  if( s->bCount && !s->bInPacket ){
+    const TlIndex *x = &s->pTrace->index;
+    while( s->iPacket < x->n && !(x->a[s->iPacket].flags & XR_PKT_CUT) ){
+      const TlPacket *pk = &x->a[s->iPacket];
+      s->iCountPacket = s->iPacket++;
+      if( pk->nEvents==0 ) continue;
+      s->bLazy = 1;
+      s->nBlock = pk->nEvents;
+      pRow->iRowid = TL_ROWID_LAZY;
+      pRow->nRepeat = (int64_t)pk->nEvents;
+      return TL_ROW;
+    }
+  }
+  rc = next_raw(s, &e, 0);
   if( rc!=TL_ROW ) return rc;
   pRow->iRowid = (int64_t)e.iOff;
   ts = tsc_ns(s->p, e.tsc, &bOk);
@@ -896,6 +934,41 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
   }
 }
 
+/*
+** The rowid of the iRepeat-th event of a counted packet: read the packet
+** to it, onward from the event found last when it is not past this one.
+*/
+static int xrayScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
+  const TlPacket *pk;
+  XrEv e;
+  if( s->err.rc ) return s->err.rc;
+  if( !s->bLazy || iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
+    return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no counted row %lld", (long long)iRepeat);
+  }
+  pk = &s->pTrace->index.a[s->iCountPacket];
+  if( s->iWalkPacket!=s->iCountPacket || s->nWalked > (uint64_t)iRepeat ){
+    cur_packet(s, &s->cw, pk);
+    tl_packet_note_read(pk);
+    s->iWalkPacket = s->iCountPacket;
+    s->nWalked = 0;
+  }
+  memset(&e, 0, sizeof(e));
+  while( s->nWalked <= (uint64_t)iRepeat ){
+    int rc = cur_next(&s->cw, &e);
+    if( rc!=TL_ROW ){
+      s->iWalkPacket = SIZE_MAX;
+      if( rc<0 ) return rc;
+      /* the file no longer holds what its index says */
+      return tl_err_set(&s->err, TL_ECORRUPT, pk->iOff + pk->nSize,
+                        "expected %llu more records in this part of the file",
+                        (unsigned long long)(s->nBlock - s->nWalked));
+    }
+    s->nWalked++;
+  }
+  *piRowid = (int64_t)e.iOff;
+  return TL_OK;
+}
+
 static const char *const xrayOptions[] = { "binary", 0 };
 
 const TlReaderDef tl_xray_reader = {
@@ -909,4 +982,5 @@ const TlReaderDef tl_xray_reader = {
   .xScanNext  = xrayScanNext,
   .xScanClose = xrayScanClose,
   .xScanErr   = xrayScanErr,
+  .xScanRowid = xrayScanRowid,
 };
