@@ -616,8 +616,9 @@ static int query_next_packet(TlQuery *q, TlRow *pRow){
   tl_val_int(&a[TL_PK_OFFSET], (int64_t)p->iOff);
   tl_val_int(&a[TL_PK_SIZE], (int64_t)p->nSize);
   tl_val_int(&a[TL_PK_CONTENT_SIZE], (int64_t)p->nContent);
-  if( p->tsBegin!=TL_TS_MIN ) tl_val_int(&a[TL_PK_TS_BEGIN], p->tsBegin);
-  if( p->tsEnd!=TL_TS_MAX ) tl_val_int(&a[TL_PK_TS_END], p->tsEnd);
+  /* (an empty range, begin past end: none of its events has a time) */
+  if( p->tsBegin!=TL_TS_MIN && p->tsBegin<=p->tsEnd ) tl_val_int(&a[TL_PK_TS_BEGIN], p->tsBegin);
+  if( p->tsEnd!=TL_TS_MAX && p->tsBegin<=p->tsEnd ) tl_val_int(&a[TL_PK_TS_END], p->tsEnd);
   if( p->nEvents!=TL_UNKNOWN ) tl_val_int(&a[TL_PK_EVENTS], (int64_t)p->nEvents);
   if( p->nDiscarded!=TL_UNKNOWN ) tl_val_int(&a[TL_PK_DISCARDED], (int64_t)p->nDiscarded);
   if( p->iSeq>=0 ) tl_val_int(&a[TL_PK_SEQ], p->iSeq);

@@ -200,6 +200,57 @@ static void xray_count_reads_no_packet(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** ts is floor(tsc * 1e9 / frequency), the header's cycle frequency: exact
+** for any frequency, small, odd or too large for 64-bit intermediates (the
+** values here are computed in 128-bit arithmetic), NULL past INT64_MAX ns.
+** Buffers' and threads' time ranges are their events' least and greatest ts.
+*/
+static void xray_cycles_to_ns_any_frequency(void **state){
+  static const uint64_t aFreq[] = {
+    2893421777ull, 3, 1, 1000000007ull, ((uint64_t)1<<62) + 1, 19000000000ull
+  };
+  sqlite3 *db = tl_test_db();
+  char zLog[512];
+  size_t n, k;
+  uint8_t *a = tl_test_read_file(XRAY_DIR "fdr.xray", &n);
+  (void)state;
+  assert_non_null(a);
+  for(k=0; k<sizeof(aFreq)/sizeof(aFreq[0]); k++){
+    sqlite3_stmt *pStmt;
+    char *zSql;
+    int i, nRows = 0;
+    for(i=0; i<8; i++) a[8+i] = (uint8_t)(aFreq[k] >> (8*i));
+    snprintf(zLog, sizeof(zLog), "%s/xray-freq%zu.xray", tl_test_tmpdir(), k);
+    assert_int_equal(tl_test_write_file(zLog, a, n), 0);
+    zSql = sqlite3_mprintf("SELECT ts, ts_raw FROM events(%Q)", zLog);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_free(zSql);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      uint64_t tsc = (uint64_t)sqlite3_column_int64(pStmt, 1);
+      unsigned __int128 want = (unsigned __int128)tsc * 1000000000u / aFreq[k];
+      if( want > (unsigned __int128)INT64_MAX ){
+        assert_int_equal(sqlite3_column_type(pStmt, 0), SQLITE_NULL);
+      }else if( sqlite3_column_int64(pStmt, 0)!=(int64_t)want ){
+        fail_msg("frequency %llu, tsc %llu: ts %lld, expected %lld", (unsigned long long)aFreq[k],
+                 (unsigned long long)tsc, (long long)sqlite3_column_int64(pStmt, 0), (long long)want);
+      }
+      nRows++;
+    }
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+    assert_true(nRows > 5);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM packets(%Q) p WHERE p.ts_begin IS NOT (SELECT min(ts) FROM events(%Q) e "
+        "WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) OR p.ts_end IS NOT (SELECT max(ts) "
+        "FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size)", zLog, zLog, zLog), 0);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM tracks(%Q) t WHERE t.first_ts IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.tid = t.tid) "
+        "OR t.last_ts IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.tid = t.tid)", zLog, zLog, zLog), 0);
+  }
+  free(a);
+  tl_test_db_close(db);
+}
+
 static void xray_truncation_and_empty_logs(void **state){
   sqlite3 *db = tl_test_db();
   char zCut[512];
@@ -745,5 +796,6 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_tail_exit_records_equal_llvm_xray),
   cmocka_unit_test(xray_custom_events_and_threads),
   cmocka_unit_test(xray_count_reads_no_packet),
+  cmocka_unit_test(xray_cycles_to_ns_any_frequency),
   cmocka_unit_test(xray_truncation_and_empty_logs),
 );

@@ -38,6 +38,7 @@ struct XrThread {
   int64_t tsFirst, tsLast;
   int bTs;
   uint64_t nEvents;
+  uint64_t tscFirst, tscLast;     /* while the log is first read */
 };
 
 typedef struct XrData XrData;
@@ -45,6 +46,7 @@ struct XrData {
   int bo;                         /* TL_LE, or TL_BE for a big-endian producer */
   int nVersion, nType;            /* header */
   uint64_t freq;                  /* cycle frequency */
+  uint64_t freqInv;               /* floor(2^64 / freq) for freq >= 2, else 0 */
   int bConstTsc, bNonstopTsc;
   uint64_t nBufSize;              /* FDR v1: fixed buffer size */
   XrThread *aThread; size_t nThread, nAlloc;
@@ -87,22 +89,38 @@ struct XrCur {
 ** c = a*freq + b it is a*1e9 + floor(b*1e9 / freq): two 64-bit divisions
 ** when b*1e9 fits 64 bits (any freq up to 18 GHz), 128-bit otherwise.
 */
-static int64_t cycles_ns(uint64_t freq, uint64_t c){
-  uint64_t a = c / freq, b = c % freq;
+static uint64_t freq_div(const XrData *p, uint64_t n);
+static int64_t cycles_ns(const XrData *p, uint64_t c){
+  const uint64_t freq = p->freq;
+  uint64_t a = freq_div(p, c), b = c - a*freq;
   unsigned __int128 x;
   if( freq <= UINT64_MAX/1000000000u && a <= (uint64_t)INT64_MAX/1000000000u ){
-    uint64_t ns = a*1000000000u + b*1000000000u/freq;
+    uint64_t ns = a*1000000000u + freq_div(p, b*1000000000u);
     return ns > (uint64_t)INT64_MAX ? -1 : (int64_t)ns;
   }
   x = (unsigned __int128)c * 1000000000u / freq;
   return x > (unsigned __int128)INT64_MAX ? -1 : (int64_t)x;
 }
 
+/*
+** floor(n / freq) without a division (one per record would cost more than
+** the rest of reading it): q = floor(n * floor(2^64/freq) / 2^64) is at
+** most the quotient and at most 2 below it; the remainder corrects it.
+*/
+static uint64_t freq_div(const XrData *p, uint64_t n){
+  uint64_t q, r;
+  if( p->freqInv==0 ) return n / p->freq;
+  q = (uint64_t)(((unsigned __int128)n * p->freqInv) >> 64);
+  r = n - q*p->freq;
+  while( r >= p->freq ){ q++; r -= p->freq; }
+  return q;
+}
+
 static int64_t tsc_ns(const XrData *p, uint64_t tsc, int *pbOk){
   int64_t ns;
   *pbOk = 0;
   if( p->freq==0 ) return 0;
-  ns = cycles_ns(p->freq, tsc);
+  ns = cycles_ns(p, tsc);
   if( ns<0 ) return 0;
   *pbOk = 1;
   return ns;
@@ -252,7 +270,10 @@ static int fdr_next(XrCur *c, XrEv *e){
         return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "expected a function record type 0-3, found %u", type);
       }
       c->tsc += tl_load_u32_unchecked(a+4, c->p->bo);
-      memset(e, 0, sizeof(*e));
+      /* every field but aArg[nArg..] (a record per call: no memset) */
+      e->nArg = 0;
+      e->aData = 0; e->nData = 0;
+      e->bTyped = 0; e->typedType = 0;
       e->zKind = azKind[type];
       e->bFunc = 1;
       e->funcId = fdr_func_id(c->p, w);
@@ -375,6 +396,14 @@ static void xrayClose(void *pData){
   free(p);
 }
 
+/* A packet's time range from its least and greatest cycle counts. */
+static void packet_times(const XrData *p, TlPacket *pk, int bAny, uint64_t lo, uint64_t hi){
+  int bOk;
+  if( !bAny ) return;
+  pk->tsBegin = tsc_ns(p, lo, &bOk);
+  pk->tsEnd = tsc_ns(p, hi, &bOk);
+}
+
 static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
   XrData *p;
   XrCur c;
@@ -388,6 +417,11 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
   uint64_t nRun = 0;
   uint32_t runTid = 0;
   int bRun = 0;
+  uint64_t tscOk = 0;             /* the greatest cycle count that has a ts */
+  uint64_t tscLo = UINT64_MAX, tscHi = 0;  /* the packet's, in cycles */
+  int bPkTs = 0;
+  uint32_t tidLast = 0, iTLast = 0;
+  int bLastT = 0;
 
   if( pTrace->pSrc==0 ){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "an XRay log is a file, not a directory");
@@ -419,6 +453,7 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
   p->bConstTsc = (b.a[4] & 1)!=0;
   p->bNonstopTsc = (b.a[4] & 2)!=0;
   p->freq = tl_load_u64_unchecked(b.a+8, p->bo);
+  if( p->freq>=2 ) p->freqInv = (uint64_t)(((unsigned __int128)1 << 64) / p->freq);
   p->nBufSize = tl_load_u64_unchecked(b.a+16, p->bo);
   if( p->nType>1 ){
     rc = tl_err_set(pErr, TL_EUNSUPPORTED, 2, "XRay log type %d is not supported (0 basic, 1 FDR)", p->nType);
@@ -436,6 +471,17 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
     tl_trace_warn(pTrace, 0, 8, "cycle frequency is 0: ts is NULL, ts_raw has the TSC");
   }
 
+  if( p->freq ){
+    /* ns grow with cycles: the last cycle count below INT64_MAX ns */
+    uint64_t lo = 0, hi = UINT64_MAX;
+    int bOk;
+    while( lo<hi ){
+      uint64_t mid = lo + (hi - lo)/2 + 1;
+      tsc_ns(p, mid, &bOk);
+      if( bOk ) lo = mid; else hi = mid - 1;
+    }
+    tscOk = lo;
+  }
   memset(&c, 0, sizeof(c));
   c.pTrace = pTrace;
   c.p = p;
@@ -449,7 +495,6 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
   iPkStart = XR_HDR;
   for(;;){
     int bOk;
-    int64_t ts;
     uint32_t iT;
     int bNewPacket;
     size_t iBefore = c.b.i;
@@ -479,8 +524,10 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
       pk.iOff = iPkStart;
       pk.nSize = iBefore - iPkStart;
       pk.nContent = pk.nSize;
+      packet_times(p, &pk, bPkTs, tscLo, tscHi);
       if( tl_index_add(&pTrace->index, &pk) ){ rc = tl_err_set(pErr, TL_ENOMEM, iBefore, "out of memory"); break; }
       pk.nEvents = 0; pk.tsBegin = TL_TS_MAX; pk.tsEnd = TL_TS_MIN; pk.mCpu = 0;
+      bPkTs = 0; tscLo = UINT64_MAX; tscHi = 0;
       iPkStart = iBefore;
       nRun = 0;
     }else if( bNewPacket ){
@@ -489,13 +536,19 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
     bRun = 1; runTid = e.tid; nRun++;
     pk.nEvents++;
     pk.iStream = e.tid;
-    ts = tsc_ns(p, e.tsc, &bOk);
+    /* times in cycles until the packet and the threads are done: ns grow
+    ** with cycles, so the least and greatest convert to the least and
+    ** greatest ns (of the cycles that have a ts at all) */
+    bOk = p->freq!=0 && e.tsc<=tscOk;
     if( bOk ){
-      if( ts<pk.tsBegin ) pk.tsBegin = ts;
-      if( ts>pk.tsEnd ) pk.tsEnd = ts;
+      if( e.tsc<tscLo ) tscLo = e.tsc;
+      if( e.tsc>tscHi ) tscHi = e.tsc;
+      bPkTs = 1;
     }
     pk.mCpu |= e.cpu<63 ? ((uint64_t)1<<e.cpu) : ((uint64_t)1<<63);
-    if( !tl_map_get(&threads, e.tid, &iT) ){
+    if( bLastT && e.tid==tidLast ){
+      iT = iTLast;
+    }else if( !tl_map_get(&threads, e.tid, &iT) ){
       if( p->nThread>=XR_MAX_THREADS ) continue;
       if( p->nThread==p->nAlloc ){
         size_t nNew = p->nAlloc ? p->nAlloc*2 : 16;
@@ -509,14 +562,26 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
       p->aThread[iT].tid = e.tid;
       if( tl_map_put(&threads, e.tid, iT) ){ rc = tl_err_set(pErr, TL_ENOMEM, e.iOff, "out of memory"); break; }
     }
+    bLastT = 1; tidLast = e.tid; iTLast = iT;
     {
       XrThread *t = &p->aThread[iT];
       t->nEvents++;
       if( e.bPid ) t->pid = e.pid;
       if( bOk ){
-        if( !t->bTs || ts<t->tsFirst ) t->tsFirst = ts;
-        if( !t->bTs || ts>t->tsLast ) t->tsLast = ts;
+        if( !t->bTs || e.tsc<t->tscFirst ) t->tscFirst = e.tsc;
+        if( !t->bTs || e.tsc>t->tscLast ) t->tscLast = e.tsc;
         t->bTs = 1;
+      }
+    }
+  }
+  {
+    size_t k;
+    int bOk;
+    for(k=0; k<p->nThread; k++){
+      XrThread *t = &p->aThread[k];
+      if( t->bTs ){
+        t->tsFirst = tsc_ns(p, t->tscFirst, &bOk);
+        t->tsLast = tsc_ns(p, t->tscLast, &bOk);
       }
     }
   }
@@ -524,6 +589,7 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
     pk.iOff = iPkStart;
     pk.nSize = c.b.i - iPkStart;
     pk.nContent = pk.nSize;
+    packet_times(p, &pk, bPkTs, tscLo, tscHi);
     if( tl_index_add(&pTrace->index, &pk) ) rc = tl_err_set(pErr, TL_ENOMEM, c.b.i, "out of memory");
   }
   pTrace->nEventsHint = tl_index_events(&pTrace->index);
@@ -890,7 +956,7 @@ static int next_call(TlScan *s, TlRow *pRow){
   ts = tsc_ns(s->p, c->fr.tsc, &bOk);
   if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
   if( c->bDone && s->p->freq ){
-    int64_t d = cycles_ns(s->p->freq, c->tscEnd - c->fr.tsc);
+    int64_t d = cycles_ns(s->p, c->tscEnd - c->fr.tsc);
     if( c->tscEnd>=c->fr.tsc && d>=0 ) tl_val_int(&v[TL_XC_DUR], d);
   }
   tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->depth);
