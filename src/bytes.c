@@ -109,6 +109,18 @@ int tl_bits_read(const uint8_t *a, size_t n, uint64_t iBit, unsigned nBits,
   if( nBits==0 || nBits>64 ) return -1;
   if( iBit/8 >= n ) return -1;
   if( (n - iBit/8)*8 - (iBit%8) < nBits ) return -1;
+  if( n - iBit/8 >= 8 && iBit%8 + nBits <= 64 ){
+    /* the field lies within 8 readable bytes: one load and two shifts */
+    unsigned s = (unsigned)(iBit%8);
+    if( bo==TL_LE ){
+      v = tl_load_u64_unchecked(a + iBit/8, TL_LE) >> s;
+      if( nBits<64 ) v &= ((uint64_t)1 << nBits) - 1;
+    }else{
+      v = (tl_load_u64_unchecked(a + iBit/8, TL_BE) << s) >> (64 - nBits);
+    }
+    *pOut = v;
+    return 0;
+  }
   while( nGot<nBits ){
     unsigned b = a[iPos/8];
     unsigned iOff = (unsigned)(iPos%8);

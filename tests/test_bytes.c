@@ -136,6 +136,39 @@ static void bits_read_64_unaligned(void **state){
   assert_true(v==0x0DEBC9A785634120ull);
 }
 
+/*
+** Every offset and width against the definition, bit by bit: LE fields take
+** bit k of the value from bit (i+k) % 8 of byte (i+k) / 8 counting from the
+** byte's least significant bit; BE fields fill the value from its most
+** significant bit, bit j of the field being bit 7 - (i+j) % 8. A 16-byte
+** buffer takes the one-load path where 8 bytes are left, the byte loop near
+** its end.
+*/
+static void bits_read_every_offset_and_width(void **state){
+  uint8_t a[16];
+  uint64_t iBit;
+  unsigned nBits, k;
+  (void)state;
+  for(k=0; k<sizeof(a); k++) a[k] = (uint8_t)(0x9E * (k + 1) ^ (k << 5));
+  for(iBit=0; iBit<8*sizeof(a); iBit++){
+    for(nBits=1; nBits<=64; nBits++){
+      uint64_t vLe = 0, vBe = 0, v;
+      int bFits = iBit + nBits <= 8*sizeof(a);
+      for(k=0; k<nBits && bFits; k++){
+        uint64_t p = iBit + k;
+        vLe |= (uint64_t)((a[p/8] >> (p%8)) & 1) << k;
+        vBe = (vBe << 1) | (uint64_t)((a[p/8] >> (7 - p%8)) & 1);
+      }
+      assert_int_equal(tl_bits_read(a, sizeof(a), iBit, nBits, TL_LE, &v), bFits ? 0 : -1);
+      if( bFits && v!=vLe ) fail_msg("LE bit %u width %u: %llx, expected %llx", (unsigned)iBit, nBits,
+                                     (unsigned long long)v, (unsigned long long)vLe);
+      assert_int_equal(tl_bits_read(a, sizeof(a), iBit, nBits, TL_BE, &v), bFits ? 0 : -1);
+      if( bFits && v!=vBe ) fail_msg("BE bit %u width %u: %llx, expected %llx", (unsigned)iBit, nBits,
+                                     (unsigned long long)v, (unsigned long long)vBe);
+    }
+  }
+}
+
 TL_DEFINE_GROUP(bytes,
   cmocka_unit_test(bytes_u32_both_orders_decode),
   cmocka_unit_test(bytes_u32_short_input_fails_without_moving),
@@ -147,4 +180,5 @@ TL_DEFINE_GROUP(bytes,
   cmocka_unit_test(bits_read_le_crosses_bytes),
   cmocka_unit_test(bits_read_be_crosses_bytes),
   cmocka_unit_test(bits_read_64_unaligned),
+  cmocka_unit_test(bits_read_every_offset_and_width),
 );

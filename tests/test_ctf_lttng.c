@@ -140,6 +140,46 @@ static void lttng_skip_plans_equal_full_decode(void **state){
 }
 
 /*
+** count(*) (no value wanted but cpu, track, type; no time bound) counts each
+** packet's events with the plans alone and gives one repeated row per
+** packet: the total is babeltrace2's (NAME.counts.txt), the per-CPU counts
+** and the rowids (worked out per repeat) are those of the full decoder.
+** ust-types has classes no plan covers: those streams are read event by
+** event.
+*/
+static void lttng_count_from_packets(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512], zRef[512];
+    char *zRefText, *zA, *zB;
+    long long nWant = -1;
+    snprintf(zPath, sizeof(zPath), CTF_DIR "%s", azTrace[k]);
+    snprintf(zRef, sizeof(zRef), CTF_DIR "%s.counts.txt", azTrace[k]);
+    zRefText = tl_test_read_file(zRef, 0);
+    assert_non_null(zRefText);
+    assert_int_equal(sscanf(zRefText, "events %lld", &nWant), 1);
+    free(zRefText);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zPath), nWant);
+    zA = tl_test_sql_rows(db, "SELECT c.value, (SELECT count(*) FROM events(%Q) WHERE cpu = c.value) "
+                              "FROM (SELECT column1 AS value FROM (VALUES (0), (1), (2), (3))) c", zPath);
+    zB = tl_test_sql_rows(db, "SELECT c.value, (SELECT count(*) FROM events(%Q) WHERE cpu = c.value "
+                              "AND args IS NOT NULL) FROM (SELECT column1 AS value FROM (VALUES (0), (1), (2), (3))) c", zPath);
+    assert_string_equal(zA, zB);
+    free(zA);
+    free(zB);
+    zA = tl_test_sql_text(db, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events(%Q) ORDER BY 1)", zPath);
+    zB = tl_test_sql_text(db, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events(%Q) "
+                              "WHERE args IS NOT NULL ORDER BY 1)", zPath);
+    assert_string_equal(zA, zB);
+    free(zA);
+    free(zB);
+  }
+  tl_test_db_close(db);
+}
+
+/*
 ** GROUP BY name and DISTINCT name over name alone come counted by class,
 ** without a sort: the counts equal babeltrace2's (NAME.counts.txt, names
 ** in byte order) and those of a grouping SQLite sorts itself; the
@@ -304,6 +344,7 @@ static void lttng_truncation_sweep(void **state){
 TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_traces_equal_babeltrace2),
   cmocka_unit_test(lttng_skip_plans_equal_full_decode),
+  cmocka_unit_test(lttng_count_from_packets),
   cmocka_unit_test(lttng_group_by_name_equals_babeltrace2),
   cmocka_unit_test(lttng_per_pid_session),
   cmocka_unit_test(lttng_window_and_cpu_read_few_packets),

@@ -935,6 +935,8 @@ struct CtfCur {
   const TlCtfSkip *aSkip;         /* its event classes' skip plans, or NULL */
   const TlCtfHdrPlan *pHdr;       /* its event header's plan, or NULL */
   int iClock;                     /* its clock, or -1 */
+  int bByEvent;                   /* count mode: this stream is read event by
+                                  ** event (a packet its plans could not count) */
   /* the current event */
   const TlCtfEventClass *pEC;
   int64_t ts;
@@ -965,9 +967,17 @@ struct CtfScan {
   int nName;
   struct CtfNameCount { const char *zName; int64_t n; } *aName;
   int iName;                      /* the name being given */
-  int64_t nLeft;                  /* rows of it still to give */
-  int64_t iGroupRow;              /* rowid of the rows given so far */
+  int64_t iGroupRow;              /* rows given so far */
+  int64_t iGroupBase;             /* rowid of the current name's first row */
+  int nNameAlloc;                 /* entries allocated in aName */
+  int64_t *aTally;                /* a packet's events by class index */
+  int nTally;                     /* entries allocated in aTally */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
+  /* count(*): each packet's events are counted by the plans alone and one
+  ** row stands for them (TlRow.nRepeat); rowids are packet << bits | index */
+  int bCount;
+  int iCountCur;                  /* the stream being counted */
+  size_t iCountPkt;               /* the packet of the current row */
 };
 
 /* Open packet iPkt on cursor c. */
@@ -1146,6 +1156,110 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
   }
 }
 
+/*
+** Count the events of cursor c's open packet with the header and skip plans
+** alone, leaving the packet done: 0 with *pn, or -1 with the cursor back at
+** the packet's first event when an event needs the general decoder (no
+** plan, damage, the file's end): then it is read event by event. aTally,
+** when not NULL, counts the events of each class of the packet's stream
+** class (by index; zeroed by the caller; partial after -1).
+*/
+static int ctf_count_packet(CtfCur *c, uint64_t *pn, int64_t *aTally){
+  TlCtfDec *d = &c->dec;
+  const TlCtfStreamClass *sc = c->pSC;
+  uint64_t iBit0 = d->bits.iBit, clock = c->clock, n = 0;
+  int bo0 = d->boLast, bBo0 = d->bBoLast, bClock = c->bClock;
+  if( c->pHdr==0 || sc==0 ) return -1;
+  while( d->bits.iBit < d->bits.nBitEnd ){
+    uint64_t id = 0, iStart = d->bits.iBit;
+    int bId = 0;
+    const TlCtfEventClass *pEC;
+    if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock) ) goto by_event;
+    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
+    pEC = ctf_event_class(sc, id);
+    if( pEC==0 || !c->aSkip[pEC - sc->aEvent].bOk
+     || tl_ctf_skip_run(&c->aSkip[pEC - sc->aEvent], d)
+     || d->bits.iBit==iStart ){
+      goto by_event;
+    }
+    if( aTally ) aTally[pEC - sc->aEvent]++;
+    n++;
+  }
+  c->clock = clock;
+  c->bClock = bClock;
+  c->bOpen = 0;
+  *pn = n;
+  return 0;
+by_event:
+  d->bits.iBit = iBit0;
+  d->boLast = bo0;
+  d->bBoLast = bBo0;
+  return -1;
+}
+
+/*
+** count(*) (no value wanted but cpu, track or type, no time bound): one row
+** per packet standing for its events, stream after stream. A stream with a
+** packet the plans cannot count is read event by event from there on.
+*/
+static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
+  TlTrace *t = pScan->pTrace;
+  TlVal *a = pScan->aCol;
+  int k;
+  for(;;){
+    CtfCur *c;
+    uint64_t n;
+    int rc;
+    if( pScan->iCountCur >= pScan->nCur ) return TL_DONE;
+    c = &pScan->aCur[pScan->iCountCur];
+    if( c->bByEvent ){
+      rc = ctf_cur_next(pScan, c);
+      if( rc<0 ) return rc;
+      if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
+      n = 0;
+    }else{
+      if( !c->bOpen ){
+        const TlPacket *tp;
+        if( c->iPkt >= c->iPktEnd ){ pScan->iCountCur++; continue; }
+        tp = &t->index.a[c->iPkt];
+        if( (tp->flags & CTF_PF_DUP)
+         || !tl_packet_may_match(tp, TL_TS_MIN, TL_TS_MAX, pScan->f.aCpu, pScan->f.nCpu) ){
+          c->iPkt++;
+          continue;
+        }
+        rc = ctf_cur_open_pkt(pScan, c, &pScan->err);
+        if( rc ){
+          tl_err_file(&pScan->err, t->index.azFile[c->pStm->iFile]);
+          return rc;
+        }
+      }
+      if( pScan->f.nCpu>=0 ){
+        /* every event of the packet has its cpu_id: all match or none */
+        for(k=0; k<pScan->f.nCpu && pScan->f.aCpu[k]!=c->iCpu; k++){}
+        if( c->iCpu<0 || k>=pScan->f.nCpu ){ c->bOpen = 0; continue; }
+      }
+      if( ctf_count_packet(c, &n, 0) ){
+        c->bByEvent = 1;
+        continue;
+      }
+      if( n==0 ) continue;
+    }
+    for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+    if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
+    tl_val_int(&a[TL_EV_TRACK], c->iTrack);
+    tl_val_text(&a[TL_EV_TYPE], "event", 5);
+    pRow->a = a;
+    if( n ){
+      pScan->iCountPkt = c->iCurPkt;
+      pRow->iRowid = TL_ROWID_LAZY;
+      pRow->nRepeat = (int64_t)n;
+    }else{
+      pRow->iRowid = c->iRowid;
+    }
+    return TL_ROW;
+  }
+}
+
 /* Heap order: ts (events without one first), then cursor index. */
 static int ctf_heap_less(const CtfScan *s, int a, int b){
   const CtfCur *x = &s->aCur[a], *y = &s->aCur[b];
@@ -1223,6 +1337,80 @@ static int ctf_cmp_name(const void *a, const void *b){
   return strcmp(((const struct CtfNameCount*)a)->zName, ((const struct CtfNameCount*)b)->zName);
 }
 
+/* The entry counting events named zName, added if new: its index, or -1. */
+static int ctf_name_slot(CtfScan *pScan, const char *zName){
+  int j;
+  for(j=0; j<pScan->nName && pScan->aName[j].zName!=zName; j++){}
+  if( j==pScan->nName ){
+    if( pScan->nName >= pScan->nNameAlloc ){
+      int n = pScan->nNameAlloc ? pScan->nNameAlloc*2 : 16;
+      struct CtfNameCount *aNew = realloc(pScan->aName, sizeof(*aNew)*(size_t)n);
+      if( aNew==0 ) return -1;
+      pScan->aName = aNew;
+      pScan->nNameAlloc = n;
+    }
+    pScan->aName[j].zName = zName;
+    pScan->aName[j].n = 0;
+    pScan->nName++;
+  }
+  return j;
+}
+
+/*
+** Count stream c's events by class into pScan->aName: packets the plans
+** can count are counted by class; from a packet they cannot, event by event.
+*/
+static int ctf_count_stream_by_name(CtfScan *pScan, CtfCur *c){
+  TlTrace *t = pScan->pTrace;
+  const TlCtfEventClass *pLast = 0;
+  int iLast = -1;
+  int rc;
+  while( !c->bByEvent ){
+    const TlPacket *tp;
+    const TlCtfStreamClass *sc;
+    uint64_t n;
+    int j;
+    if( c->iPkt >= c->iPktEnd ) return TL_DONE;
+    tp = &t->index.a[c->iPkt];
+    if( (tp->flags & CTF_PF_DUP)
+     || !tl_packet_may_match(tp, TL_TS_MIN, TL_TS_MAX, pScan->f.aCpu, pScan->f.nCpu) ){
+      c->iPkt++;
+      continue;
+    }
+    rc = ctf_cur_open_pkt(pScan, c, &pScan->err);
+    if( rc ){
+      tl_err_file(&pScan->err, t->index.azFile[c->pStm->iFile]);
+      return rc;
+    }
+    sc = c->pSC;
+    if( sc==0 || sc->nEvent<=0 ){ c->bByEvent = 1; break; }
+    if( sc->nEvent > pScan->nTally ){
+      int64_t *aNew = realloc(pScan->aTally, sizeof(int64_t)*(size_t)sc->nEvent);
+      if( aNew==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      pScan->aTally = aNew;
+      pScan->nTally = sc->nEvent;
+    }
+    memset(pScan->aTally, 0, sizeof(int64_t)*(size_t)sc->nEvent);
+    if( ctf_count_packet(c, &n, pScan->aTally) ){ c->bByEvent = 1; break; }
+    for(j=0; j<sc->nEvent; j++){
+      int iSlot;
+      if( pScan->aTally[j]==0 ) continue;
+      iSlot = ctf_name_slot(pScan, sc->aEvent[j].zName);
+      if( iSlot<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      pScan->aName[iSlot].n += pScan->aTally[j];
+    }
+  }
+  while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
+    if( c->pEC!=pLast ){
+      iLast = ctf_name_slot(pScan, c->pEC->zName);
+      if( iLast<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      pLast = c->pEC;
+    }
+    pScan->aName[iLast].n++;
+  }
+  return rc;
+}
+
 /*
 ** Events grouped by name (f.bGroupName, only name used): every stream is
 ** read once, in any order, counting events by class; then the rows come
@@ -1232,33 +1420,10 @@ static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
   TlVal *a = pScan->aCol;
   int k;
   if( !pScan->bStarted ){
-    int i, j, n = 0;
+    int i, j;
     pScan->bStarted = 1;
     for(i=0; i<pScan->nCur; i++){
-      CtfCur *c = &pScan->aCur[i];
-      int rc;
-      const TlCtfEventClass *pLast = 0;
-      struct CtfNameCount *pCount = 0;
-      while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
-        if( c->pEC!=pLast ){
-          for(j=0; j<pScan->nName && pScan->aName[j].zName!=c->pEC->zName; j++){}
-          if( j==pScan->nName ){
-            struct CtfNameCount *aNew;
-            if( pScan->nName >= n ){
-              n = n ? n*2 : 16;
-              aNew = realloc(pScan->aName, sizeof(*aNew)*(size_t)n);
-              if( aNew==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-              pScan->aName = aNew;
-            }
-            pScan->aName[j].zName = c->pEC->zName;
-            pScan->aName[j].n = 0;
-            pScan->nName++;
-          }
-          pLast = c->pEC;
-          pCount = &pScan->aName[j];
-        }
-        pCount->n++;
-      }
+      int rc = ctf_count_stream_by_name(pScan, &pScan->aCur[i]);
       if( rc<0 ) return rc;
     }
     /* classes of different streams or traces may share a name */
@@ -1273,14 +1438,17 @@ static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
     pScan->nName = j;
     pScan->iName = -1;
   }
-  while( pScan->nLeft==0 ){
+  /* one row per name, repeated as many times as it has events; their
+  ** rowids number the rows in the order given */
+  do{
     if( ++pScan->iName >= pScan->nName ) return TL_DONE;
-    pScan->nLeft = pScan->aName[pScan->iName].n;
-  }
-  pScan->nLeft--;
+  }while( pScan->aName[pScan->iName].n==0 );
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
   tl_val_textz(&a[TL_EV_NAME], pScan->aName[pScan->iName].zName);
-  pRow->iRowid = pScan->iGroupRow++;
+  pScan->iGroupBase = pScan->iGroupRow;
+  pScan->iGroupRow += pScan->aName[pScan->iName].n;
+  pRow->iRowid = TL_ROWID_LAZY;
+  pRow->nRepeat = pScan->aName[pScan->iName].n;
   pRow->a = a;
   return TL_ROW;
 }
@@ -1514,6 +1682,7 @@ static void ctfScanClose(TlScan *pScan0){
   free(pScan->aCur);
   free(pScan->aHeap);
   free(pScan->aName);
+  free(pScan->aTally);
   free(pScan->aCpu);
   tl_str_free(&pScan->sText);
   tl_str_free(&pScan->sArgs);
@@ -1545,6 +1714,12 @@ static int ctfScanOpen(TlTrace *t, int iTable, const TlFilter *pFilter,
   }
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
+  /* no column but those a packet fixes (cpu, track, type), no time: counts */
+  pScan->bCount = iTable==TL_TAB_EVENTS && !pFilter->bGroupName && !pFilter->bGroupCpu
+               && !pFilter->bOrdered && !pFilter->bRowid
+               && pFilter->tsLo==TL_TS_MIN && pFilter->tsHi==TL_TS_MAX
+               && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1)
+                   & ~(((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)))==0;
   if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
   if( rc ){
     *pErr = pScan->err;
@@ -1561,7 +1736,8 @@ static int ctfScanNext(TlScan *pScan0, TlRow *pRow){
   if( pScan->err.rc ) return pScan->err.rc;
   switch( pScan->iTable ){
     case TL_TAB_EVENTS:
-      rc = pScan->f.bGroupName ? ctf_events_grouped(pScan, pRow) : ctf_events_next(pScan, pRow);
+      rc = pScan->f.bGroupName ? ctf_events_grouped(pScan, pRow)
+         : pScan->bCount ? ctf_events_counted(pScan, pRow) : ctf_events_next(pScan, pRow);
       break;
     case TL_TAB_TRACKS:      rc = ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = ctf_event_types_next(pScan, pRow); break;
@@ -1572,6 +1748,17 @@ static int ctfScanNext(TlScan *pScan0, TlRow *pRow){
 
 static const TlErr *ctfScanErr(TlScan *pScan){
   return &((CtfScan*)pScan)->err;
+}
+
+/*
+** A repeated row's rowid: of a counted packet's iRepeat-th event, its index
+** in the packet; of a name's rows (GROUP BY name), the row's number.
+*/
+static int ctfScanRowid(TlScan *pScan0, int64_t iRepeat, int64_t *piRowid){
+  CtfScan *pScan = (CtfScan*)pScan0;
+  if( pScan->f.bGroupName ) *piRowid = pScan->iGroupBase + iRepeat;
+  else *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + iRepeat;
+  return TL_OK;
 }
 
 static const char *const ctfOptions[] = { "ctf_clock", 0 };
@@ -1588,4 +1775,5 @@ const TlReaderDef tl_ctf_reader = {
   .xScanNext  = ctfScanNext,
   .xScanClose = ctfScanClose,
   .xScanErr   = ctfScanErr,
+  .xScanRowid = ctfScanRowid,
 };
