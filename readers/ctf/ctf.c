@@ -1198,12 +1198,36 @@ by_event:
 }
 
 /*
+** Open cursor c's next packet a count reads (its cpu_id may still fail a
+** cpu filter): TL_ROW, TL_DONE after the stream's last, or an error.
+*/
+static int ctf_cur_open_next(CtfScan *pScan, CtfCur *c){
+  TlTrace *t = pScan->pTrace;
+  for(;;){
+    const TlPacket *tp;
+    int rc;
+    if( c->iPkt >= c->iPktEnd ) return TL_DONE;
+    tp = &t->index.a[c->iPkt];
+    if( (tp->flags & CTF_PF_DUP)
+     || !tl_packet_may_match(tp, TL_TS_MIN, TL_TS_MAX, pScan->f.aCpu, pScan->f.nCpu) ){
+      c->iPkt++;
+      continue;
+    }
+    rc = ctf_cur_open_pkt(pScan, c, &pScan->err);
+    if( rc ){
+      tl_err_file(&pScan->err, t->index.azFile[c->pStm->iFile]);
+      return rc;
+    }
+    return TL_ROW;
+  }
+}
+
+/*
 ** count(*) (no value wanted but cpu, track or type, no time bound): one row
 ** per packet standing for its events, stream after stream. A stream with a
 ** packet the plans cannot count is read event by event from there on.
 */
 static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
-  TlTrace *t = pScan->pTrace;
   TlVal *a = pScan->aCol;
   int k;
   for(;;){
@@ -1219,19 +1243,9 @@ static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
       n = 0;
     }else{
       if( !c->bOpen ){
-        const TlPacket *tp;
-        if( c->iPkt >= c->iPktEnd ){ pScan->iCountCur++; continue; }
-        tp = &t->index.a[c->iPkt];
-        if( (tp->flags & CTF_PF_DUP)
-         || !tl_packet_may_match(tp, TL_TS_MIN, TL_TS_MAX, pScan->f.aCpu, pScan->f.nCpu) ){
-          c->iPkt++;
-          continue;
-        }
-        rc = ctf_cur_open_pkt(pScan, c, &pScan->err);
-        if( rc ){
-          tl_err_file(&pScan->err, t->index.azFile[c->pStm->iFile]);
-          return rc;
-        }
+        rc = ctf_cur_open_next(pScan, c);
+        if( rc<0 ) return rc;
+        if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
       }
       if( pScan->f.nCpu>=0 ){
         /* every event of the packet has its cpu_id: all match or none */
@@ -1361,27 +1375,15 @@ static int ctf_name_slot(CtfScan *pScan, const char *zName){
 ** can count are counted by class; from a packet they cannot, event by event.
 */
 static int ctf_count_stream_by_name(CtfScan *pScan, CtfCur *c){
-  TlTrace *t = pScan->pTrace;
   const TlCtfEventClass *pLast = 0;
   int iLast = -1;
   int rc;
   while( !c->bByEvent ){
-    const TlPacket *tp;
     const TlCtfStreamClass *sc;
     uint64_t n;
     int j;
-    if( c->iPkt >= c->iPktEnd ) return TL_DONE;
-    tp = &t->index.a[c->iPkt];
-    if( (tp->flags & CTF_PF_DUP)
-     || !tl_packet_may_match(tp, TL_TS_MIN, TL_TS_MAX, pScan->f.aCpu, pScan->f.nCpu) ){
-      c->iPkt++;
-      continue;
-    }
-    rc = ctf_cur_open_pkt(pScan, c, &pScan->err);
-    if( rc ){
-      tl_err_file(&pScan->err, t->index.azFile[c->pStm->iFile]);
-      return rc;
-    }
+    rc = ctf_cur_open_next(pScan, c);
+    if( rc!=TL_ROW ) return rc;
     sc = c->pSC;
     if( sc==0 || sc->nEvent<=0 ){ c->bByEvent = 1; break; }
     if( sc->nEvent > pScan->nTally ){
