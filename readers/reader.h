@@ -103,7 +103,9 @@ struct TlFilter {
                                   ** for the shared layer, readers ignore it */
   int bGroupName;                 /* rows with equal names must come together
                                   ** (GROUP BY name, DISTINCT name); only name
-                                  ** is used; any order otherwise */
+                                  ** is used; any order otherwise. callchains:
+                                  ** the same by symbol (symbol alone used, or
+                                  ** with one depth: depthLo==depthHi) */
   int bGroupCpu;                  /* rows with equal cpu (NULL included) must
                                   ** come together (GROUP BY cpu, DISTINCT cpu);
                                   ** any order otherwise */
@@ -123,8 +125,8 @@ struct TlReaderDef {
   const char *const *azOptions;   /* option keys it reads, NULL-terminated */
   uint32_t mOrdered;              /* bit t: table t can scan in ts order */
   uint32_t mGroupName;            /* bit t: table t can return its rows grouped
-                                  ** by name when name is the only column used
-                                  ** (TlFilter.bGroupName) */
+                                  ** by name (callchains: symbol) when that is
+                                  ** the only column used (TlFilter.bGroupName) */
 
   /*
   ** Confidence 0..100 that the file is in this format. a[0..n) are the first

@@ -702,7 +702,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int iPath = -1, iOptions = -1;
   int bArgUnusable = 0, bNoPath = 0;
   int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0, bType = 0;
-  int bDepth = 0;
+  int bDepth = 0, bDepthEq = 0;
   double nRows;
   TlTrace *pTrace;
 
@@ -773,7 +773,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
         case SQLITE_INDEX_CONSTRAINT_GE: op = 'X'; break;
         case SQLITE_INDEX_CONSTRAINT_LT: op = 'y'; break;
         case SQLITE_INDEX_CONSTRAINT_LE: op = 'Y'; break;
-        case SQLITE_INDEX_CONSTRAINT_EQ: op = 'q'; break;
+        case SQLITE_INDEX_CONSTRAINT_EQ: op = 'q'; bDepthEq = 1; break;
         default: break;
       }
       if( op ) bDepth = 1;
@@ -801,7 +801,9 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_ORDERED;
   }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_EVENTS
-         && pInfo->aOrderBy[0].iColumn==TL_EV_NAME && !pInfo->aOrderBy[0].desc
+         /* (grouping only: the term's direction does not matter; SQLite
+         ** gives GROUP BY the direction of an ORDER BY on an aggregate) */
+         && pInfo->aOrderBy[0].iColumn==TL_EV_NAME
          && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
          && pDef->nCol<63 && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))
                              ==(sqlite3_uint64)1<<TL_EV_NAME
@@ -810,8 +812,19 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     ** is all SQLite needs, which the reader gives without a sort. */
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED;
+  }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_CALLCHAINS
+         && pInfo->aOrderBy[0].iColumn==TL_CC_SYMBOL
+         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
+         && pDef->nCol<63
+         && ((pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))==(sqlite3_uint64)1<<TL_CC_SYMBOL
+             || (bDepthEq && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))
+                             ==(((sqlite3_uint64)1<<TL_CC_SYMBOL) | ((sqlite3_uint64)1<<TL_CC_DEPTH))))
+         && pTrace && (pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ){
+    /* GROUP BY symbol over symbol alone (and one depth): the same */
+    pInfo->orderByConsumed = 1;
+    pInfo->idxNum |= TL_PLAN_GROUPED;
   }else if( pInfo->nOrderBy==1 && pDef->iCpuCol>=0
-         && pInfo->aOrderBy[0].iColumn==pDef->iCpuCol && !pInfo->aOrderBy[0].desc
+         && pInfo->aOrderBy[0].iColumn==pDef->iCpuCol
          && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
          && pTrace && (pTrace->mGroupCpu & (1u<<pDef->iTable)) ){
     /* GROUP BY cpu or DISTINCT cpu: equal CPUs together, without a sort */

@@ -99,7 +99,8 @@ static void perf_frames_equal_perf_script(void **state){
 ** perf report --no-children -g none --sort sym -n: samples per symbol of the
 ** sample's own address. perf shows an address it cannot name as its
 ** offset ("[.] 0x0000000000012997", one line each); we name them all
-** "[unknown]", so those lines are summed.
+** "[unknown]", so those lines are summed. GROUP BY symbol (counted by
+** symbol, no sort) gives the same counts.
 */
 static void perf_top_symbols_equal_perf_report(void **state){
   sqlite3 *db = tl_test_db();
@@ -107,6 +108,9 @@ static void perf_top_symbols_equal_perf_report(void **state){
   char zLine[1024];
   int64_t nUnknown = 0, nTotal = 0;
   int nNamed = 0;
+  TlLines want = {0}, got = {0};
+  char *zRows, *zPlan, *zRow;
+  size_t i;
   (void)state;
   while( fgets(zLine, sizeof(zLine), f) ){
     char zPct[32], zKind[8], zSym[512];
@@ -115,6 +119,8 @@ static void perf_top_symbols_equal_perf_report(void **state){
     nTotal += n;
     if( strncmp(zSym, "0x", 2)==0 ){ nUnknown += n; continue; }
     nNamed++;
+    snprintf(zLine, sizeof(zLine), "%s|%lld", zSym, n);
+    tl_lines_add(&want, zLine);
     assert_int_equal(tl_test_sql_int(db,
         "SELECT count(*) FROM callchains('" SYM_DATA "', '" SYM_OPTS "') "
         "WHERE depth = 0 AND symbol = '%s' AND dso %s '[kernel.kallsyms]'",
@@ -127,6 +133,33 @@ static void perf_top_symbols_equal_perf_report(void **state){
       "WHERE depth = 0 AND symbol = '[unknown]'"), nUnknown);
   assert_int_equal(tl_test_sql_int(db,
       "SELECT count(*) FROM events('" SYM_DATA "') WHERE type = 'SAMPLE'"), nTotal);
+  /* GROUP BY symbol comes counted by symbol, without a sort: the same */
+  snprintf(zLine, sizeof(zLine), "[unknown]|%lld", (long long)nUnknown);
+  tl_lines_add(&want, zLine);
+  zPlan = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT symbol, count(*) FROM callchains('" SYM_DATA "', '"
+                               SYM_OPTS "') WHERE depth = 0 GROUP BY symbol");
+  if( strstr(zPlan, "TEMP B-TREE") ) fail_msg("GROUP BY symbol sorts: %s", zPlan);
+  free(zPlan);
+  /* ordered by the count, SQLite asks for the groups in descending order:
+  ** still grouped only, the sort is the ORDER BY's alone */
+  zPlan = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT symbol, count(*) FROM callchains('" SYM_DATA "', '"
+                               SYM_OPTS "') WHERE depth = 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 10");
+  if( strstr(zPlan, "FOR GROUP BY") ) fail_msg("GROUP BY symbol sorts: %s", zPlan);
+  free(zPlan);
+  zRows = tl_test_sql_rows(db, "SELECT symbol || '|' || count(*) FROM callchains('" SYM_DATA "', '"
+                               SYM_OPTS "') WHERE depth = 0 GROUP BY symbol");
+  for(zRow=strtok(zRows, "\n"); zRow; zRow=strtok(0, "\n")) tl_lines_add(&got, zRow);
+  free(zRows);
+  tl_lines_sort(&want);
+  tl_lines_sort(&got);
+  if( got.n!=want.n ) fail_msg("%zu symbol groups, perf report has %zu", got.n, want.n);
+  for(i=0; i<got.n; i++){
+    if( strcmp(got.az[i], want.az[i]) ) fail_msg("group: ours %s, perf report %s", got.az[i], want.az[i]);
+  }
+  tl_lines_free(&want);
+  tl_lines_free(&got);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT symbol) FROM callchains('" SYM_DATA "', '"
+                                       SYM_OPTS "') WHERE depth = 0"), nNamed + 1);
   tl_test_db_close(db);
 }
 

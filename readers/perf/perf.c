@@ -1049,6 +1049,12 @@ struct TlScan {
   int64_t cpuGroup;               /* the CPU of this pass */
   uint64_t mCpuAll;               /* CPUs of the chunks in range */
   size_t iChunkFirst;             /* where each pass starts */
+  /* callchains GROUP BY symbol: the frames counted by symbol first, then
+  ** one row per symbol repeated as many times (rowids number the rows) */
+  struct PerfSymCount { const char *zSym; int64_t n; } *aSymCount;
+  size_t nSymCount, iSymCount;
+  int bSymCounted;
+  int64_t iSymRow, iSymBase;
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -1169,6 +1175,7 @@ static void perfScanClose(TlScan *s){
   for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
   free(s->aHeap);
   free(s->aOwned);
+  free(s->aSymCount);
   perf_walk_free(&s->w);
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
@@ -1801,6 +1808,76 @@ static int next_frame(TlScan *s, TlRow *pRow){
   }
 }
 
+static int cmp_sym_count(const void *a, const void *b){
+  const char *x = ((const struct PerfSymCount*)a)->zSym, *y = ((const struct PerfSymCount*)b)->zSym;
+  if( x==0 || y==0 ) return (x!=0) - (y!=0);
+  return strcmp(x, y);
+}
+
+/*
+** callchains grouped by symbol (f.bGroupName): every frame the filter keeps
+** is symbolized and counted by its symbol's text (NULL apart); then one row
+** per symbol stands for its frames (TlRow.nRepeat).
+*/
+static int next_frame_grouped(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  if( !s->bSymCounted ){
+    TlMap bySym;                  /* symbol text pointer -> index in aSymCount */
+    TlVal aTmp[TL_MAX_NCOL];
+    TlRow tmp;
+    size_t nAlloc = 0, i, j;
+    int rc;
+    tl_map_init(&bySym);
+    tmp.a = aTmp;
+    for(;;){
+      const char *z;
+      uint32_t iSlot;
+      int k;
+      for(k=0; k<TL_MAX_NCOL; k++) aTmp[k].t = TL_NULL;
+      rc = next_frame(s, &tmp);
+      if( rc!=TL_ROW ) break;
+      z = aTmp[TL_CC_SYMBOL].t==TL_TEXT ? aTmp[TL_CC_SYMBOL].z : 0;
+      if( !tl_map_get(&bySym, (uint64_t)(uintptr_t)z, &iSlot) ){
+        if( s->nSymCount==nAlloc ){
+          size_t nNew = nAlloc ? nAlloc*2 : 256;
+          struct PerfSymCount *aNew = realloc(s->aSymCount, nNew*sizeof(*aNew));
+          if( aNew==0 ){ rc = TL_ENOMEM; break; }
+          s->aSymCount = aNew;
+          nAlloc = nNew;
+        }
+        iSlot = (uint32_t)s->nSymCount++;
+        s->aSymCount[iSlot].zSym = z;
+        s->aSymCount[iSlot].n = 0;
+        if( tl_map_put(&bySym, (uint64_t)(uintptr_t)z, iSlot) ){ rc = TL_ENOMEM; break; }
+      }
+      s->aSymCount[iSlot].n++;
+    }
+    tl_map_free(&bySym);
+    if( rc==TL_ENOMEM ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    if( rc<0 ) return rc;
+    /* symbols of different files may share a name */
+    if( s->nSymCount>1 ) qsort(s->aSymCount, s->nSymCount, sizeof(*s->aSymCount), cmp_sym_count);
+    for(i=0, j=0; i<s->nSymCount; i++){
+      if( j>0 && cmp_sym_count(&s->aSymCount[j-1], &s->aSymCount[i])==0 ){
+        s->aSymCount[j-1].n += s->aSymCount[i].n;
+      }else{
+        s->aSymCount[j++] = s->aSymCount[i];
+      }
+    }
+    s->nSymCount = j;
+    s->bSymCounted = 1;
+  }
+  if( s->iSymCount >= s->nSymCount ) return TL_DONE;
+  tl_val_textz(&v[TL_CC_SYMBOL], s->aSymCount[s->iSymCount].zSym);
+  if( s->f.bDepth && s->f.depthLo==s->f.depthHi ) tl_val_int(&v[TL_CC_DEPTH], s->f.depthLo);
+  pRow->iRowid = TL_ROWID_LAZY;
+  pRow->nRepeat = s->aSymCount[s->iSymCount].n;
+  s->iSymBase = s->iSymRow;
+  s->iSymRow += s->aSymCount[s->iSymCount].n;
+  s->iSymCount++;
+  return TL_ROW;
+}
+
 /* symbols: the ELF symbols of every mapped file that could be read, then
 ** the kernel's from kallsyms=. */
 static int next_symbol(TlScan *s, TlRow *pRow){
@@ -1936,7 +2013,7 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
   if( s->err.rc ) return s->err.rc;
   switch( s->iTable ){
     case TL_TAB_EVENTS:        return next_event(s, pRow);
-    case TL_TAB_CALLCHAINS:    return next_frame(s, pRow);
+    case TL_TAB_CALLCHAINS:    return s->f.bGroupName ? next_frame_grouped(s, pRow) : next_frame(s, pRow);
     case TL_TAB_SYMBOLS:       return next_symbol(s, pRow);
     case TL_TAB_TRACKS:        return next_track(s, pRow);
     case TL_TAB_EVENT_TYPES:   return next_event_type(s, pRow);
@@ -1953,6 +2030,11 @@ static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   const TlIndex *x = &s->pTrace->index;
   const TlPacket *pk;
   if( s->err.rc ) return s->err.rc;
+  if( s->iTable==TL_TAB_CALLCHAINS ){
+    /* grouped frames: the rows' numbers */
+    *piRowid = s->iSymBase + iRepeat;
+    return TL_OK;
+  }
   if( !s->bLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
   if( iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
     return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a chunk of %llu rows",
@@ -1990,6 +2072,7 @@ const TlReaderDef tl_perf_reader = {
   .zName      = "perf",
   .azOptions  = perfOptions,
   .mOrdered   = 1u<<TL_TAB_EVENTS,
+  .mGroupName = 1u<<TL_TAB_CALLCHAINS,
   .xProbe     = perfProbe,
   .xOpen      = perfOpen,
   .xClose     = perfClose,
