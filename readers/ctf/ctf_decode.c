@@ -129,10 +129,15 @@ int tl_ctf_clock_ns_bt(uint64_t freq, int64_t offsetS, uint64_t offset,
                        uint64_t cycles, int64_t *pNs){
   __int128 t;
   if( freq==0 ) return -1;
-  /* Whole seconds of the cycle offset move into offset_s first. */
-  t = (__int128)offsetS + (__int128)(offset / freq);
-  t = t * 1000000000 + ctf_cycles_ns_bt(freq, offset % freq);
-  t += ctf_cycles_ns_bt(freq, cycles);
+  if( freq==1000000000u ){
+    /* a cycle is a ns (the usual clock): the same sum, with no division */
+    t = (__int128)offsetS * 1000000000 + (__int128)offset + (__int128)cycles;
+  }else{
+    /* Whole seconds of the cycle offset move into offset_s first. */
+    t = (__int128)offsetS + (__int128)(offset / freq);
+    t = t * 1000000000 + ctf_cycles_ns_bt(freq, offset % freq);
+    t += ctf_cycles_ns_bt(freq, cycles);
+  }
   if( t > INT64_MAX || t < INT64_MIN ) return -1;
   *pNs = (int64_t)t;
   return 0;

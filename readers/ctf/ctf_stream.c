@@ -828,11 +828,20 @@ int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
         if( ((i | o->nBits) & 7)==0 ){
           const uint8_t *a = b->a + i/8;
           unsigned n = o->nBits/8, t;
-          v = 0;
-          if( o->bo==TL_BE ){
-            for(t=0; t<n; t++) v = (v << 8) | a[t];
-          }else{
-            for(t=n; t>0; t--) v = (v << 8) | a[t-1];
+          switch( n ){
+            /* the usual widths: one load each */
+            case 1: v = a[0]; break;
+            case 2: v = tl_load_u16_unchecked(a, o->bo); break;
+            case 4: v = tl_load_u32_unchecked(a, o->bo); break;
+            case 8: v = tl_load_u64_unchecked(a, o->bo); break;
+            default:
+              v = 0;
+              if( o->bo==TL_BE ){
+                for(t=0; t<n; t++) v = (v << 8) | a[t];
+              }else{
+                for(t=n; t>0; t--) v = (v << 8) | a[t-1];
+              }
+              break;
           }
         }else if( tl_bits_read(b->a, b->n, i, o->nBits, o->bo, &v) ){
           return -1;
