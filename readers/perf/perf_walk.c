@@ -246,6 +246,10 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
     r->iOff = w->iOff;
     r->iRowid = (int64_t)w->iOff;
     w->iOff += size + nExtra;
+    if( w->iOff - w->iWin + 4096 <= w->nWin ){
+      /* the records a few ahead: their headers decide where the walk goes */
+      __builtin_prefetch(w->aWin + (w->iOff - w->iWin) + 4096);
+    }
     return TL_ROW;
   }
 }
