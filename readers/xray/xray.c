@@ -653,6 +653,7 @@ struct TlScan {
   /* xray_calls */
   TlMap stacks;                   /* tid -> index in aStack */
   XrStack *aStack; size_t nStack, nStackAlloc;
+  size_t iStackLast;              /* the stack of the last record's thread */
   XrCall *aOut; size_t nOut, iOut, nOutAlloc;  /* calls ready to return */
   int bDrained;                   /* the events are all read */
   size_t iDrainStack;             /* open calls returned at the end */
@@ -843,11 +844,11 @@ static int out_add(TlScan *s, const XrStack *st, size_t iFrame, int bDone, uint6
     s->nOutAlloc = nNew;
   }
   c = &s->aOut[s->nOut++];
-  memset(c, 0, sizeof(*c));
   c->fr = st->a[iFrame];
   c->tid = st->tid; c->pid = st->pid; c->bPid = st->bPid;
   c->depth = iFrame;
-  if( iFrame>0 ){ c->parent = st->a[iFrame-1].id; c->bParent = 1; }
+  c->parent = iFrame>0 ? st->a[iFrame-1].id : 0;
+  c->bParent = iFrame>0;
   c->bDone = bDone;
   c->tscEnd = tscEnd;
   return TL_OK;
@@ -867,7 +868,9 @@ static int calls_step(TlScan *s){
   int rc = next_raw(s, &e, 1);
   if( rc!=TL_ROW ) return rc;
   if( !e.bFunc ) return TL_OK;
-  if( !tl_map_get(&s->stacks, e.tid, &iSt) ){
+  if( s->nStack>0 && s->aStack[s->iStackLast].tid==e.tid ){
+    iSt = (uint32_t)s->iStackLast;         /* most records repeat the thread */
+  }else if( !tl_map_get(&s->stacks, e.tid, &iSt) ){
     if( s->nStack==s->nStackAlloc ){
       size_t nNew = s->nStackAlloc ? s->nStackAlloc*2 : 8;
       XrStack *aNew = realloc(s->aStack, nNew*sizeof(XrStack));
@@ -880,6 +883,7 @@ static int calls_step(TlScan *s){
     s->aStack[iSt].tid = e.tid;
     if( tl_map_put(&s->stacks, e.tid, iSt) ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
   }
+  s->iStackLast = iSt;
   st = &s->aStack[iSt];
   if( e.bPid ){ st->pid = e.pid; st->bPid = 1; }
   if( e.zKind==azKind[0] || e.zKind==azKind[3] ){
@@ -949,13 +953,16 @@ static int next_call(TlScan *s, TlRow *pRow){
   if( c->bPid ) tl_val_int(&v[TL_XC_PID], c->pid);
   tl_val_int(&v[TL_XC_CPU], c->fr.cpu);
   tl_val_int(&v[TL_XC_FUNC_ID], c->fr.funcId);
-  {
+  /* the name's lookup and the time's conversion only when used */
+  if( tl_col_used(&s->f, TL_XC_NAME) ){
     const XrFunc *fn = xray_map_func(&s->p->map, c->fr.funcId);
     if( fn ) tl_val_textz(&v[TL_XC_NAME], fn->zName);
   }
-  ts = tsc_ns(s->p, c->fr.tsc, &bOk);
-  if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
-  if( c->bDone && s->p->freq ){
+  if( tl_col_used(&s->f, TL_XC_TS) ){
+    ts = tsc_ns(s->p, c->fr.tsc, &bOk);
+    if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
+  }
+  if( c->bDone && s->p->freq && tl_col_used(&s->f, TL_XC_DUR) ){
     int64_t d = cycles_ns(s->p, c->tscEnd - c->fr.tsc);
     if( c->tscEnd>=c->fr.tsc && d>=0 ) tl_val_int(&v[TL_XC_DUR], d);
   }
