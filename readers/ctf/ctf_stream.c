@@ -775,6 +775,121 @@ static void hdr_field(HdrBuild *s, const TlCtfField *f, int nDepth){
   }
 }
 
+/*
+** The integer at op *pk, ALIGN ops before it folded into its alignment:
+** 0 with *pInt and *pk past it, -1 when op *pk (after the ALIGNs) is not
+** an unsigned integer of byte order bo (-1: take the first one's).
+*/
+static int hdr_fast_int(const TlCtfHdrPlan *p, int *pk, int *pBo, TlCtfHdrFastInt *pInt){
+  uint32_t nAlign = 1;
+  int k = *pk;
+  while( k<p->nOp && p->aOp[k].eOp==TL_CTF_HDR_ALIGN ){
+    if( p->aOp[k].nAlign > nAlign ) nAlign = p->aOp[k].nAlign;
+    k++;
+  }
+  if( k>=p->nOp ) return -1;
+  {
+    const TlCtfHdrOp *o = &p->aOp[k];
+    if( o->eOp!=TL_CTF_HDR_INT || o->bSigned || o->nBits<1 || o->nBits>64 ) return -1;
+    if( *pBo>=0 && o->bo!=*pBo ) return -1;
+    *pBo = o->bo;
+    pInt->nAlign = o->nAlign > nAlign ? o->nAlign : nAlign;
+    pInt->nBits = o->nBits;
+    pInt->eRole = o->eRole;
+  }
+  *pk = k + 1;
+  return 0;
+}
+
+/* Recognize the usual header shape in plan p (p->fast.bOk 1 if so). */
+static void hdr_fast_compile(TlCtfHdrPlan *p){
+  TlCtfHdrFast *f = &p->fast;
+  const TlCtfHdrOp *v;
+  int k = 0, bo = -1, j;
+  memset(f, 0, sizeof(*f));
+  if( hdr_fast_int(p, &k, &bo, &f->id) || f->id.eRole!=TL_CTF_ROLE_ID ) return;
+  if( k>=p->nOp ) return;
+  v = &p->aOp[k];
+  if( v->eOp!=TL_CTF_HDR_VARIANT || v->iArg!=k-1 || v->nSel!=2 ) return;
+  for(j=0; j<2; j++){
+    int kk = v->aSel[j].iOp, n = 0;
+    f->aOpt[j].lo = v->aSel[j].lo;
+    f->aOpt[j].hi = v->aSel[j].hi;
+    for(;;){
+      if( kk>=p->nOp ) break;
+      if( p->aOp[kk].eOp==TL_CTF_HDR_JUMP ){
+        if( p->aOp[kk].iArg!=p->nOp ) return;       /* only a jump to the end */
+        break;
+      }
+      if( n>=2 || hdr_fast_int(p, &kk, &bo, &f->aOpt[j].aInt[n]) ) return;
+      if( f->aOpt[j].aInt[n].eRole!=TL_CTF_ROLE_ID && f->aOpt[j].aInt[n].eRole!=TL_CTF_ROLE_CLOCK ) return;
+      n++;
+    }
+    if( n==0 ) return;
+    f->aOpt[j].nInt = n;
+  }
+  f->bo = bo;
+  f->bOk = 1;
+}
+
+/* An unsigned integer at bit *pi (aligned first): 0 with *pv, or -1. */
+static int hdr_fast_read(const TlCtfBits *b, uint64_t *pi, const TlCtfHdrFastInt *t, int bo, uint64_t *pv){
+  uint64_t m = (uint64_t)t->nAlign - 1, i = *pi;
+  if( i > UINT64_MAX - m ) return -1;
+  i = (i + m) & ~m;
+  if( i > b->nBitEnd || b->nBitEnd - i < t->nBits ) return -1;
+  if( ((i | t->nBits) & 7)==0 ){
+    const uint8_t *a = b->a + i/8;
+    switch( t->nBits ){
+      case 8:  *pv = a[0]; break;
+      case 16: *pv = tl_load_u16_unchecked(a, bo); break;
+      case 32: *pv = tl_load_u32_unchecked(a, bo); break;
+      case 64: *pv = tl_load_u64_unchecked(a, bo); break;
+      default:
+        if( tl_bits_read(b->a, b->n, i, t->nBits, bo, pv) ) return -1;
+        break;
+    }
+  }else if( tl_bits_read(b->a, b->n, i, t->nBits, bo, pv) ){
+    return -1;
+  }
+  *pi = i + t->nBits;
+  return 0;
+}
+
+/*
+** Run the usual header shape: 0 as tl_ctf_hdr_run() on success, 1 when the
+** caller should run the plan's ops instead (the same header, read the long
+** way: a byte order change, the end of the data, no option chosen).
+*/
+static int hdr_fast_run(const TlCtfHdrFast *f, TlCtfDec *d, uint64_t *pId, int *pbId,
+                        uint64_t *pClock, int *pbClock){
+  const TlCtfBits *b = &d->bits;
+  uint64_t i = b->iBit, v, id, clock = *pClock;
+  int bClock = *pbClock, j, k;
+  if( d->bBoLast && d->boLast!=f->bo ) return 1;
+  if( hdr_fast_read(b, &i, &f->id, f->bo, &id) ) return 1;
+  for(j=0; j<2 && !(id>=f->aOpt[j].lo && id<=f->aOpt[j].hi); j++){}
+  if( j>=2 ) return 1;
+  for(k=0; k<f->aOpt[j].nInt; k++){
+    const TlCtfHdrFastInt *t = &f->aOpt[j].aInt[k];
+    if( hdr_fast_read(b, &i, t, f->bo, &v) ) return 1;
+    if( t->eRole==TL_CTF_ROLE_ID ){
+      id = v;
+    }else{
+      clock = bClock ? tl_ctf_clock_update(clock, v, t->nBits) : v;
+      bClock = 1;
+    }
+  }
+  d->bits.iBit = i;
+  d->boLast = f->bo;
+  d->bBoLast = 1;
+  *pId = id;
+  *pbId = 1;
+  *pClock = clock;
+  *pbClock = bClock;
+  return 0;
+}
+
 int tl_ctf_hdr_compile(TlCtfHdrPlan *p, const TlCtfField *f){
   HdrBuild *s;
   memset(p, 0, sizeof(*p));
@@ -790,7 +905,10 @@ int tl_ctf_hdr_compile(TlCtfHdrPlan *p, const TlCtfField *f){
   s->p = p;
   hdr_field(s, f, 0);
   if( s->bFail ) tl_ctf_hdr_free(p);
-  else p->bOk = 1;
+  else{
+    p->bOk = 1;
+    hdr_fast_compile(p);
+  }
   free(s);
   return TL_OK;
 }
@@ -805,6 +923,7 @@ void tl_ctf_hdr_free(TlCtfHdrPlan *p){
 int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
                    uint64_t *pClock, int *pbClock){
   TlCtfBits *b = &d->bits;
+  if( p->fast.bOk && hdr_fast_run(&p->fast, d, pId, pbId, pClock, pbClock)==0 ) return 0;
   uint64_t aVal[TL_CTF_HDR_MAX_OPS];
   uint64_t i = b->iBit, end = b->nBitEnd, id = *pId, clock = *pClock;
   int k = 0, bo = d->boLast, bBo = d->bBoLast, bId = *pbId, bClock = *pbClock;

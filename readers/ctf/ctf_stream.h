@@ -128,11 +128,34 @@ struct TlCtfHdrOp {
   TlCtfHdrSel *aSel;
 };
 
+/*
+** The usual header shape (LTTng's compact and large headers): an id, then
+** a variant on it of { clock } or { id, clock }, unsigned integers of one
+** byte order. Recognized in a compiled plan and run as straight code.
+*/
+typedef struct TlCtfHdrFastInt TlCtfHdrFastInt;
+struct TlCtfHdrFastInt {
+  uint32_t nAlign, nBits;         /* alignment folded from the ALIGN ops before it */
+  uint8_t eRole;                  /* TL_CTF_ROLE_ID or _CLOCK */
+};
+typedef struct TlCtfHdrFast TlCtfHdrFast;
+struct TlCtfHdrFast {
+  int bOk;
+  int bo;
+  TlCtfHdrFastInt id;             /* the selector */
+  struct {
+    uint64_t lo, hi;              /* selector values of this option */
+    int nInt;
+    TlCtfHdrFastInt aInt[2];
+  } aOpt[2];
+};
+
 typedef struct TlCtfHdrPlan TlCtfHdrPlan;
 struct TlCtfHdrPlan {
   int bOk;
   int nOp;
   TlCtfHdrOp *aOp;
+  TlCtfHdrFast fast;
 };
 
 int tl_ctf_hdr_compile(TlCtfHdrPlan *p, const TlCtfField *f);
