@@ -104,6 +104,8 @@ static const TlCtfStreamClass *ctf_stream_class(const TlCtfModel *m, uint64_t id
 
 static const TlCtfEventClass *ctf_event_class(const TlCtfStreamClass *s, uint64_t id){
   int lo = 0, hi = s->nEvent - 1;
+  /* ids are usually 0, 1, 2, ... in order: the id is the index */
+  if( id < (uint64_t)s->nEvent && s->aEvent[id].id==id ) return &s->aEvent[id];
   while( lo<=hi ){
     int mid = (lo+hi)/2;
     if( s->aEvent[mid].id==id ) return &s->aEvent[mid];

@@ -569,6 +569,33 @@ int tl_ctf_skip_compile(TlCtfSkip *p, const TlCtfField *const *a, int n){
     memset(p, 0, sizeof(*p));
     return TL_OK;
   }
+  {
+    /* Fold runs of whole-byte moves into one: a move of whole bytes that
+    ** starts byte-aligned leaves the cursor byte-aligned, so what follows
+    ** at an alignment of at most a byte needs no alignment of its own. */
+    int j = 0;
+    for(i=0; i<p->nOp; i++){
+      TlCtfSkipOp *o = &p->aOp[i];
+      if( j>0 ){
+        TlCtfSkipOp *q = &p->aOp[j-1];
+        int bQBytes = (q->eOp==TL_CTF_SKIP_FIXED && q->n%8==0 && q->nAlign>=8)
+                   || q->eOp==TL_CTF_SKIP_BYTES;
+        if( bQBytes && o->eOp==TL_CTF_SKIP_ALIGN && o->nAlign<=8 ) continue;   /* a no-op there */
+        if( bQBytes && o->nAlign<=8 && (o->eOp==TL_CTF_SKIP_FIXED || o->eOp==TL_CTF_SKIP_BYTES)
+         && (o->eOp==TL_CTF_SKIP_BYTES || o->n%8==0) ){
+          uint64_t nBits = (q->eOp==TL_CTF_SKIP_BYTES ? q->n*8 : q->n)
+                         + (o->eOp==TL_CTF_SKIP_BYTES ? o->n*8 : o->n);
+          if( nBits/8 < ((uint64_t)1<<60) ){
+            q->eOp = TL_CTF_SKIP_FIXED;
+            q->n = nBits;
+            continue;
+          }
+        }
+      }
+      p->aOp[j++] = *o;
+    }
+    p->nOp = j;
+  }
   p->bOk = 1;
   return TL_OK;
 }
@@ -833,7 +860,7 @@ static void hdr_fast_compile(TlCtfHdrPlan *p){
 }
 
 /* An unsigned integer at bit *pi (aligned first): 0 with *pv, or -1. */
-static int hdr_fast_read(const TlCtfBits *b, uint64_t *pi, const TlCtfHdrFastInt *t, int bo, uint64_t *pv){
+static inline __attribute__((always_inline)) int hdr_fast_read(const TlCtfBits *b, uint64_t *pi, const TlCtfHdrFastInt *t, int bo, uint64_t *pv){
   uint64_t m = (uint64_t)t->nAlign - 1, i = *pi;
   if( i > UINT64_MAX - m ) return -1;
   i = (i + m) & ~m;
