@@ -351,6 +351,32 @@ static void perf_group_by_cpu_equals_perf_report_sort_cpu(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Rows that use only type, cpu, value and name come as runs: consecutive
+** records with the same values are one row repeated, their rowids kept.
+** Every file, the cut one included, gives the rows (rowids too) of a scan
+** that also reads ts, row for row.
+*/
+static void perf_runs_equal_row_by_row(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<=N_FILES; k++){
+    const char *zFile = k<N_FILES ? azFiles[k] : "cut";
+    char *zA = tl_test_sql_rows(db, "SELECT rowid, cpu, value, name, type FROM events('" PERF_DIR "%s.data')", zFile);
+    char *zB = tl_test_sql_rows(db, "SELECT rowid, cpu, value, name, type FROM events('" PERF_DIR "%s.data') "
+                                    "WHERE ts IS NOT NULL OR ts IS NULL", zFile);
+    assert_true(strlen(zA) > 100);
+    if( strcmp(zA, zB) ) fail_msg("%s: runs differ from the rows read one by one", zFile);
+    free(zA);
+    free(zB);
+    assert_int_equal(
+        tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') WHERE cpu = 0", zFile),
+        tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') WHERE +cpu = 0", zFile));
+  }
+  tl_test_db_close(db);
+}
+
 /* The header-only lines that map one to one onto perf_features values. */
 static void perf_features_equal_perf_header_only(void **state){
   static const struct { const char *zLabel; const char *zSql; } aMap[] = {
@@ -1376,6 +1402,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_type_pushdown_equals_perf_report_stats),
   cmocka_unit_test(perf_counts_read_no_chunk_and_rowids_equal_perf_dump),
   cmocka_unit_test(perf_group_by_cpu_equals_perf_report_sort_cpu),
+  cmocka_unit_test(perf_runs_equal_row_by_row),
   cmocka_unit_test(perf_features_equal_perf_header_only),
   cmocka_unit_test(perf_build_ids_equal_perf_buildid_list),
   cmocka_unit_test(perf_windows_and_cpus_equal_unfiltered),

@@ -32,6 +32,7 @@
 #define PERF_PKT_NOCPU     4                        /* TlPacket.flags: a row without a cpu */
 #define PERF_PKT_SAMPLE_NOCPU 8                     /* TlPacket.flags: a SAMPLE row without a cpu */
 /* TlPacket.nEvents: records with a known type; TlPacket.iAux: SAMPLE records */
+#define PERF_RUN_MAX       1024                     /* rows one repeated row stands for at most */
 #define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
 
 static const char *const azKernelType[PERF_KERNEL_MAX] = {
@@ -1051,6 +1052,10 @@ struct TlScan {
   size_t iChunkFirst;             /* where each pass starts */
   /* callchains GROUP BY symbol: the frames counted by symbol first, then
   ** one row per symbol repeated as many times (rowids number the rows) */
+  /* rows of equal values in a row (next_event_run) */
+  int bRun, bRunPend, bRunDone;
+  size_t nRun;
+  int64_t aRun[PERF_RUN_MAX];     /* the run's rowids */
   struct PerfSymCount { const char *zSym; int64_t n; } *aSymCount;
   size_t nSymCount, iSymCount;
   int bSymCounted;
@@ -1160,11 +1165,16 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     s->bGroup = 1;
     s->bInfo = 1;
     s->bCount = 0;
+    s->mNeed |= (uint64_t)1<<TL_EV_CPU;
     s->iGroup = -2;
     s->iChunkFirst = s->iChunk;
     for(k=s->iChunk; k<s->iChunkEnd; k++) s->mCpuAll |= pTrace->index.a[k].mCpu;
     s->iChunk = s->iChunkEnd;     /* the first pass starts at the first row */
   }
+  /* only values that repeat from record to record: runs of them are one row */
+  s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
+         && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
+                          | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
   *ppScan = s;
   return TL_OK;
 }
@@ -1676,12 +1686,11 @@ static int next_event_record(TlScan *s){
   return next_ordered(s);
 }
 
-static int next_event(TlScan *s, TlRow *pRow){
+/* The current record's events row. */
+static int fill_event(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
   TlVal *v = pRow->a;
   const uint64_t m = s->mNeed;
-  int rc = next_event_record(s);
-  if( rc!=TL_ROW ) return rc;
   pRow->iRowid = s->bLazy ? TL_ROWID_LAZY : s->r.iRowid;
   if( s->bLazy ) pRow->nRepeat = (int64_t)s->nBlock;
   if( !s->bInfo ){
@@ -1749,6 +1758,80 @@ static int next_event(TlScan *s, TlRow *pRow){
     tl_val_str(&v[TL_EV_ARGS], &s->args);
   }
   return TL_ROW;
+}
+
+/* What a row with only type, cpu, value and name used shows of a record. */
+typedef struct PerfRowKey PerfRowKey;
+struct PerfRowKey {
+  uint32_t type;
+  int bCpu; uint32_t cpu;
+  int bValue; int64_t value;
+  const char *zName;
+};
+
+/* The key of the current record, as fill_event() fills those columns. */
+static void row_key(const TlScan *s, PerfRowKey *k){
+  const PerfAttr *a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+  memset(k, 0, sizeof(*k));
+  k->type = s->r.type;
+  if( s->ri.bCpu ){ k->bCpu = 1; k->cpu = s->ri.cpu; }
+  if( s->r.type==PERF_SAMPLE && a ){
+    k->zName = a->zName;
+    if( s->ri.s.mHave & PS_PERIOD ){ k->bValue = 1; k->value = (int64_t)s->ri.s.period; }
+    else if( !(a->flags & PA_FREQ) ){ k->bValue = 1; k->value = (int64_t)a->period; }
+  }
+}
+
+static int row_key_equal(const PerfRowKey *x, const PerfRowKey *y){
+  return x->type==y->type && x->bCpu==y->bCpu && x->cpu==y->cpu && x->bValue==y->bValue
+      && x->value==y->value && x->zName==y->zName;
+}
+
+/*
+** Rows that use only type, cpu, value and name: consecutive records that
+** show the same values are one row repeated (up to PERF_RUN_MAX), their
+** rowids kept for xScanRowid. The record that ends a run starts the next.
+*/
+static int next_event_run(TlScan *s, TlRow *pRow){
+  PerfRowKey k0, k1;
+  size_t n = 1;
+  int rc;
+  if( s->bRunPend ){
+    s->bRunPend = 0;
+  }else{
+    if( s->bRunDone ) return TL_DONE;
+    rc = next_event_record(s);
+    if( rc!=TL_ROW ) return rc;
+  }
+  rc = fill_event(s, pRow);
+  if( rc!=TL_ROW ) return rc;
+  row_key(s, &k0);
+  s->aRun[0] = s->r.iRowid;
+  while( n<PERF_RUN_MAX ){
+    rc = next_event_record(s);
+    if( rc!=TL_ROW ){
+      /* done, or an error the next call returns (s->err) */
+      if( rc==TL_DONE ) s->bRunDone = 1;
+      break;
+    }
+    row_key(s, &k1);
+    if( !row_key_equal(&k0, &k1) ){ s->bRunPend = 1; break; }
+    s->aRun[n++] = s->r.iRowid;
+  }
+  s->nRun = n;
+  if( n>1 ){
+    pRow->iRowid = TL_ROWID_LAZY;
+    pRow->nRepeat = (int64_t)n;
+  }
+  return TL_ROW;
+}
+
+static int next_event(TlScan *s, TlRow *pRow){
+  int rc;
+  if( s->bRun ) return next_event_run(s, pRow);
+  rc = next_event_record(s);
+  if( rc!=TL_ROW ) return rc;
+  return fill_event(s, pRow);
 }
 
 /* Callchain context markers (PERF_CONTEXT_*), as signed values. */
@@ -2029,12 +2112,22 @@ static int perfScanNext(TlScan *s, TlRow *pRow){
 static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   const TlIndex *x = &s->pTrace->index;
   const TlPacket *pk;
-  if( s->err.rc ) return s->err.rc;
+  /* (a run's and a group's rowids are known, even when reading ahead for
+  ** the run met an error, which the next row returns) */
   if( s->iTable==TL_TAB_CALLCHAINS ){
     /* grouped frames: the rows' numbers */
     *piRowid = s->iSymBase + iRepeat;
     return TL_OK;
   }
+  if( s->bRun ){
+    if( iRepeat<0 || (uint64_t)iRepeat>=s->nRun ){
+      return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a run of %zu",
+                        (long long)iRepeat, s->nRun);
+    }
+    *piRowid = s->aRun[iRepeat];
+    return TL_OK;
+  }
+  if( s->err.rc ) return s->err.rc;
   if( !s->bLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
   if( iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
     return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a chunk of %llu rows",
