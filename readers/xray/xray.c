@@ -86,8 +86,9 @@ struct XrCur {
 
 /*
 ** floor(c * 1e9 / freq) (freq > 0), or -1 when above INT64_MAX. With
-** c = a*freq + b it is a*1e9 + floor(b*1e9 / freq): two 64-bit divisions
-** when b*1e9 fits 64 bits (any freq up to 18 GHz), 128-bit otherwise.
+** c = a*freq + b it is a*1e9 + floor(b*1e9 / freq): two 64-bit quotients
+** (freq_div) when b*1e9 fits 64 bits (any freq up to 18 GHz), a 128-bit
+** division otherwise.
 */
 static uint64_t freq_div(const XrData *p, uint64_t n);
 static int64_t cycles_ns(const XrData *p, uint64_t c){
