@@ -103,15 +103,7 @@ static const TlCtfStreamClass *ctf_stream_class(const TlCtfModel *m, uint64_t id
 }
 
 static const TlCtfEventClass *ctf_event_class(const TlCtfStreamClass *s, uint64_t id){
-  int lo = 0, hi = s->nEvent - 1;
-  /* ids are usually 0, 1, 2, ... in order: the id is the index */
-  if( id < (uint64_t)s->nEvent && s->aEvent[id].id==id ) return &s->aEvent[id];
-  while( lo<=hi ){
-    int mid = (lo+hi)/2;
-    if( s->aEvent[mid].id==id ) return &s->aEvent[mid];
-    if( s->aEvent[mid].id<id ) lo = mid+1; else hi = mid-1;
-  }
-  return 0;
+  return tl_ctf_event_class(s, id);
 }
 
 /* The first clock an integer in f maps to, or -1. */
@@ -1172,21 +1164,7 @@ static int ctf_count_packet(CtfCur *c, uint64_t *pn, int64_t *aTally){
   uint64_t iBit0 = d->bits.iBit, clock = c->clock, n = 0;
   int bo0 = d->boLast, bBo0 = d->bBoLast, bClock = c->bClock;
   if( c->pHdr==0 || sc==0 ) return -1;
-  while( d->bits.iBit < d->bits.nBitEnd ){
-    uint64_t id = 0, iStart = d->bits.iBit;
-    int bId = 0;
-    const TlCtfEventClass *pEC;
-    if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock) ) goto by_event;
-    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-    pEC = ctf_event_class(sc, id);
-    if( pEC==0 || !c->aSkip[pEC - sc->aEvent].bOk
-     || tl_ctf_skip_run(&c->aSkip[pEC - sc->aEvent], d)
-     || d->bits.iBit==iStart ){
-      goto by_event;
-    }
-    if( aTally ) aTally[pEC - sc->aEvent]++;
-    n++;
-  }
+  if( tl_ctf_count_plans(c->pHdr, c->aSkip, sc, d, &clock, &bClock, &n, aTally) ) goto by_event;
   c->clock = clock;
   c->bClock = bClock;
   c->bOpen = 0;

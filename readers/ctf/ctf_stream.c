@@ -605,7 +605,7 @@ void tl_ctf_skip_free(TlCtfSkip *p){
   memset(p, 0, sizeof(*p));
 }
 
-int tl_ctf_skip_run(const TlCtfSkip *p, TlCtfDec *d){
+static inline __attribute__((always_inline)) int skip_run(const TlCtfSkip *p, TlCtfDec *d){
   TlCtfBits *b = &d->bits;
   uint64_t i = b->iBit, end = b->nBitEnd;
   int k;
@@ -627,8 +627,17 @@ int tl_ctf_skip_run(const TlCtfSkip *p, TlCtfDec *d){
       case TL_CTF_SKIP_CSTR: {
         size_t nByte = (size_t)(end/8), j = (size_t)(i/8);
         const uint8_t *z;
+        size_t t, nShort;
         if( j >= nByte ) return -1;
-        z = memchr(b->a + j, 0, nByte - j);
+        /* most strings are short: a plain look at the first bytes, then
+        ** memchr for the rest */
+        nShort = nByte - j < 32 ? nByte - j : 32;
+        for(t=0; t<nShort && b->a[j+t]; t++){}
+        if( t<nShort ){
+          i = (uint64_t)(j + t + 1)*8;
+          break;
+        }
+        z = memchr(b->a + j + nShort, 0, nByte - j - nShort);
         if( z==0 ) return -1;
         i = (uint64_t)(z - b->a + 1)*8;
         break;
@@ -947,8 +956,8 @@ void tl_ctf_hdr_free(TlCtfHdrPlan *p){
   memset(p, 0, sizeof(*p));
 }
 
-int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
-                   uint64_t *pClock, int *pbClock){
+static inline __attribute__((always_inline)) int hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d,
+                   uint64_t *pId, int *pbId, uint64_t *pClock, int *pbClock){
   TlCtfBits *b = &d->bits;
   if( p->fast.bOk && hdr_fast_run(&p->fast, d, pId, pbId, pClock, pbClock)==0 ) return 0;
   uint64_t aVal[TL_CTF_HDR_MAX_OPS];
@@ -1031,5 +1040,38 @@ int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
   *pbId = bId;
   *pClock = clock;
   *pbClock = bClock;
+  return 0;
+}
+
+int tl_ctf_skip_run(const TlCtfSkip *p, TlCtfDec *d){
+  return skip_run(p, d);
+}
+
+int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
+                   uint64_t *pClock, int *pbClock){
+  return hdr_run(p, d, pId, pbId, pClock, pbClock);
+}
+
+/* (the count loop has its plans' runs inlined: a call each per event was
+** a tenth of a count) */
+int tl_ctf_count_plans(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip,
+                       const TlCtfStreamClass *sc, TlCtfDec *d,
+                       uint64_t *pClock, int *pbClock, uint64_t *pn, int64_t *aTally){
+  uint64_t n = 0;
+  while( d->bits.iBit < d->bits.nBitEnd ){
+    uint64_t id = 0, iStart = d->bits.iBit;
+    int bId = 0;
+    const TlCtfEventClass *pEC;
+    const TlCtfSkip *pSkip;
+    if( hdr_run(pHdr, d, &id, &bId, pClock, pbClock) ) return -1;
+    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
+    pEC = tl_ctf_event_class(sc, id);
+    if( pEC==0 ) return -1;
+    pSkip = &aSkip[pEC - sc->aEvent];
+    if( !pSkip->bOk || skip_run(pSkip, d) || d->bits.iBit==iStart ) return -1;
+    if( aTally ) aTally[pEC - sc->aEvent]++;
+    n++;
+  }
+  *pn = n;
   return 0;
 }

@@ -100,6 +100,7 @@ void tl_ctf_skip_free(TlCtfSkip*);
 /* Run plan p at d's cursor: 0, or -1 with the cursor unchanged. */
 int tl_ctf_skip_run(const TlCtfSkip *p, TlCtfDec *d);
 
+
 /*
 ** A header plan: an event header class compiled into reads of its
 ** integers, the id and clock roles applied as the scan applies them, and
@@ -168,5 +169,16 @@ void tl_ctf_hdr_free(TlCtfHdrPlan*);
 */
 int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
                    uint64_t *pClock, int *pbClock);
+
+/*
+** Read d's events to its end with header plan pHdr and sc's event classes'
+** skip plans aSkip alone, counting them into *pn (and by class index into
+** aTally, when not NULL), the clock kept in *pClock, *pbClock. 0 at the
+** end; -1 at an event the plans do not read (no plan, damage, the end of
+** the data), the cursor and counts then partial: the caller starts over.
+*/
+int tl_ctf_count_plans(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip,
+                       const TlCtfStreamClass *sc, TlCtfDec *d,
+                       uint64_t *pClock, int *pbClock, uint64_t *pn, int64_t *aTally);
 
 #endif
