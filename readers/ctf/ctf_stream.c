@@ -846,7 +846,7 @@ static void hdr_fast_compile(TlCtfHdrPlan *p){
   if( hdr_fast_int(p, &k, &bo, &f->id) || f->id.eRole!=TL_CTF_ROLE_ID ) return;
   if( k>=p->nOp ) return;
   v = &p->aOp[k];
-  if( v->eOp!=TL_CTF_HDR_VARIANT || v->iArg!=k-1 || v->nSel!=2 ) return;
+  if( v->eOp!=TL_CTF_HDR_VARIANT || v->iArg!=k-1 || v->nSel!=2 || v->bSigned ) return;
   for(j=0; j<2; j++){
     int kk = v->aSel[j].iOp, n = 0;
     f->aOpt[j].lo = v->aSel[j].lo;
