@@ -102,10 +102,6 @@ static const TlCtfStreamClass *ctf_stream_class(const TlCtfModel *m, uint64_t id
   return 0;
 }
 
-static const TlCtfEventClass *ctf_event_class(const TlCtfStreamClass *s, uint64_t id){
-  return tl_ctf_event_class(s, id);
-}
-
 /* The first clock an integer in f maps to, or -1. */
 static int ctf_field_clock(const TlCtfField *f, int nDepth){
   int i, c;
@@ -1072,7 +1068,7 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
       uint64_t clock = c->clock;
       if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock)==0 ){
         if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-        c->pEC = ctf_event_class(sc, id);
+        c->pEC = tl_ctf_event_class(sc, id);
         if( c->pEC && c->aSkip[c->pEC - sc->aEvent].bOk
          && tl_ctf_skip_run(&c->aSkip[c->pEC - sc->aEvent], d)==0 ){
           c->clock = clock;
@@ -1092,7 +1088,7 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
     if( !bId ){
       if( sc->nEvent==1 ) id = sc->aEvent[0].id;
     }
-    c->pEC = ctf_event_class(sc, id);
+    c->pEC = tl_ctf_event_class(sc, id);
     if( c->pEC==0 ){
       rc = tl_err_set(pErr, TL_ECORRUPT, d->iFileOff + iStart/8,
                       "event of class id %llu, which stream class %llu does not define",

@@ -56,15 +56,24 @@ const char *tl_perf_type_name(uint32_t type){
 
 /* ---- open ---------------------------------------------------------------- */
 
+/* Empty the thread list (its array stays allocated). */
+static void threads_clear(PerfData *p){
+  size_t k;
+  for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
+  p->nThread = 0;
+  p->bTidReused = 0;
+  tl_map_free(&p->threads);
+  tl_map_init(&p->threads);
+}
+
 static void perf_free(PerfData *p){
   int i;
-  size_t k;
   if( p==0 ) return;
   for(i=0; i<p->nAttr; i++) free(p->aAttr[i].zName);
   for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
-  for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
+  threads_clear(p);
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread);
-  tl_map_free(&p->threads);
+  tl_map_free(&p->threads);       /* (empty after threads_clear) */
   perf_tp_free(p);
   perf_sym_free(p);
   free(p);
@@ -992,13 +1001,7 @@ static int threads_ready(TlTrace *pTrace, TlErr *pErr){
   if( !p->bThreads ){
     rc = threads_build(pTrace, p, pErr);
     if( rc ){
-      /* start again next time */
-      size_t k;
-      for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
-      p->nThread = 0;
-      p->bTidReused = 0;
-      tl_map_free(&p->threads);
-      tl_map_init(&p->threads);
+      threads_clear(p);           /* start again next time */
     }else{
       __atomic_store_n(&p->bThreads, 1, __ATOMIC_RELEASE);
     }
@@ -1214,6 +1217,18 @@ static int row_may_match(const TlScan *s){
   return ts_cpu_may_match(&s->f, s->ri.bTs, s->ri.ts, s->ri.bCpu, s->ri.cpu);
 }
 
+/* Start s->w on chunk pk (a read of it, for packets.args.reads). */
+static void walk_chunk(TlScan *s, const TlPacket *pk){
+  perf_walk_free(&s->w);
+  perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+  tl_packet_note_read(pk);
+}
+
+/* Is the walk's current record one the scan gives (its type wanted, known)? */
+static int record_wanted(const TlScan *s){
+  return (s->eType<0 || s->r.type==(uint32_t)s->eType) && tl_perf_type_name(s->r.type)!=0;
+}
+
 /* Does a chunk hold rows of the current cpu group? */
 static int chunk_in_group(const TlScan *s, const TlPacket *pk){
   if( pk->flags & PERF_PKT_CUT ) return 1;          /* its counts stop at the damage */
@@ -1241,11 +1256,9 @@ static int group_find_high(TlScan *s, int64_t lo, int64_t *pCpu){
     const TlPacket *pk = &x->a[k];
     int rc;
     if( !(pk->flags & PERF_PKT_CUT) && !(pk->mCpu>>63) ) continue;
-    perf_walk_free(&s->w);
-    perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+    walk_chunk(s, pk);
     while( (rc = perf_walk_next(&s->w, &s->r))==TL_ROW ){
-      if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
-      if( tl_perf_type_name(s->r.type)==0 || rec_info(s->p, &s->r, &s->ri) ) continue;
+      if( !record_wanted(s) || rec_info(s->p, &s->r, &s->ri) ) continue;
       if( s->ri.bCpu && (int64_t)s->ri.cpu>=lo && (best<0 || (int64_t)s->ri.cpu<best) ){
         best = (int64_t)s->ri.cpu;
       }
@@ -1322,10 +1335,7 @@ static int next_record(TlScan *s){
         return TL_ROW;
       }
       s->iWalkChunk = SIZE_MAX;
-      perf_walk_free(&s->w);
-      perf_walk_init(&s->w, s->pTrace, s->p->bo, x->a[s->iChunk].iOff,
-                     x->a[s->iChunk].iOff + x->a[s->iChunk].nSize, &s->err);
-      tl_packet_note_read(&x->a[s->iChunk]);
+      walk_chunk(s, &x->a[s->iChunk]);
       s->bPeekChunk = s->bGroup && s->iGroup>=0 && __builtin_popcountll(x->a[s->iChunk].mCpu)>1;
       s->bInChunk = 1;
       s->iChunk++;
@@ -1333,8 +1343,7 @@ static int next_record(TlScan *s){
     rc = perf_walk_next(&s->w, &s->r);
     if( rc==TL_DONE ){ s->bInChunk = 0; continue; }
     if( rc<0 ) return rc;
-    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
-    if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( !record_wanted(s) ) continue;
     if( !s->bInfo ) return TL_ROW;
     if( (s->bPeek || s->bPeekChunk) && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
       /* a sample's time and cpu first: most fail a narrow filter */
@@ -1634,9 +1643,7 @@ static int next_ordered(TlScan *s){
       pk = &x->a[s->iChunk];
       if( pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
       if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
-        perf_walk_free(&s->w);
-        perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
-        tl_packet_note_read(pk);
+        walk_chunk(s, pk);
         s->bInChunk = 1;
       }else{
         s->bInChunk = 2;                /* nothing to read, only the round's end */
@@ -1654,8 +1661,7 @@ static int next_ordered(TlScan *s){
       s->bInChunk = 0;
       continue;
     }
-    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
-    if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( !record_wanted(s) ) continue;
     if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
     if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
@@ -2135,9 +2141,7 @@ static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   }
   pk = &x->a[s->iCountChunk];
   if( s->iWalkChunk!=s->iCountChunk || s->nWalked > (uint64_t)iRepeat ){
-    perf_walk_free(&s->w);
-    perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
-    tl_packet_note_read(pk);
+    walk_chunk(s, pk);
     s->iWalkChunk = s->iCountChunk;
     s->nWalked = 0;
   }
@@ -2151,8 +2155,7 @@ static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
                         (unsigned long long)(s->nBlock - s->nWalked));
     }
     if( rc<0 ){ s->iWalkChunk = SIZE_MAX; return rc; }
-    if( s->eType>=0 && s->r.type!=(uint32_t)s->eType ) continue;
-    if( tl_perf_type_name(s->r.type)==0 ) continue;
+    if( !record_wanted(s) ) continue;
     s->nWalked++;
   }
   *piRowid = s->r.iRowid;
