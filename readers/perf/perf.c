@@ -72,7 +72,7 @@ static void perf_free(PerfData *p){
   for(i=0; i<p->nAttr; i++) free(p->aAttr[i].zName);
   for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
   threads_clear(p);
-  free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread);
+  free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread); free(p->aKey);
   tl_map_free(&p->threads);       /* (empty after threads_clear) */
   perf_tp_free(p);
   perf_sym_free(p);
@@ -689,14 +689,29 @@ static int perfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   return 0;
 }
 
-/* Close the current chunk [*piStart, iEnd) into the index. */
-static int chunk_close(TlTrace *pTrace, TlPacket *pk, uint64_t iEnd){
+/*
+** Close the current chunk [pk->iOff, iEnd) into the index, with its key
+** (p->aKey, while kept).
+*/
+static int chunk_close(TlTrace *pTrace, PerfData *p, TlPacket *pk, PerfChunkKey *pKey,
+                       uint64_t iEnd){
   int rc;
-  if( pk->nEvents==0 ){ pk->iOff = iEnd; return TL_OK; }
+  if( pk->nEvents==0 ){ pk->iOff = iEnd; memset(pKey, 0, sizeof(*pKey)); return TL_OK; }
   pk->nSize = iEnd - pk->iOff;
   pk->nContent = pk->nSize;
   if( pk->tsBegin>pk->tsEnd ){ pk->tsBegin = TL_TS_MAX; pk->tsEnd = TL_TS_MIN; }
   rc = tl_index_add(&pTrace->index, pk);
+  if( rc==TL_OK && p->aKey ){
+    if( p->nKey>=p->nKeyAlloc ){
+      size_t nNew = p->nKeyAlloc ? p->nKeyAlloc*2 : 256;
+      PerfChunkKey *aNew = realloc(p->aKey, nNew*sizeof(*aNew));
+      if( aNew==0 ) return TL_ENOMEM;
+      p->aKey = aNew;
+      p->nKeyAlloc = nNew;
+    }
+    p->aKey[p->nKey++] = *pKey;
+  }
+  memset(pKey, 0, sizeof(*pKey));
   pk->iOff = iEnd;
   pk->nEvents = 0;
   pk->tsBegin = TL_TS_MAX;
@@ -705,6 +720,28 @@ static int chunk_close(TlTrace *pTrace, TlPacket *pk, uint64_t iEnd){
   pk->flags = 0;
   pk->iAux = 0;
   return rc;
+}
+
+/* What a decoded SAMPLE row shows in cpu, value and name, as fill_event(). */
+static void sample_key(const PerfData *p, const RecInfo *ri, PerfChunkKey *k){
+  const PerfAttr *a = &p->aAttr[ri->iAttr];
+  memset(k, 0, sizeof(*k));
+  k->eState = PERF_KEY_SAME;
+  if( ri->bCpu ){ k->bCpu = 1; k->cpu = ri->cpu; }
+  k->iAttr = ri->iAttr;
+  if( ri->s.mHave & PS_PERIOD ){ k->bValue = 1; k->value = (int64_t)ri->s.period; }
+  else if( !(a->flags & PA_FREQ) ){ k->bValue = 1; k->value = (int64_t)a->period; }
+}
+
+/* Fold a SAMPLE row's key (NULL: it did not decode) into its chunk's. */
+static void chunk_key_note(PerfChunkKey *pKey, const PerfChunkKey *k){
+  if( pKey->eState==PERF_KEY_MIXED ) return;
+  if( k==0 ){ pKey->eState = PERF_KEY_MIXED; return; }
+  if( pKey->eState==PERF_KEY_NONE ){ *pKey = *k; return; }
+  if( k->bCpu!=pKey->bCpu || k->cpu!=pKey->cpu || k->bValue!=pKey->bValue
+   || k->value!=pKey->value || k->iAttr!=pKey->iAttr ){
+    pKey->eState = PERF_KEY_MIXED;
+  }
 }
 
 static int perfOpen(TlTrace *pTrace, TlErr *pErr){
@@ -719,6 +756,8 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   int rc = TL_OK, i;
   int bRound = 0;
   int bCorrupt = 0;               /* the walk stopped at damaged data */
+  int bSampleSeen = 0;
+  PerfChunkKey key;
 
   if( pTrace->pSrc==0 ){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file, not a directory");
@@ -808,6 +847,9 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
 
   /* One walk over the records: user records, threads, chunks. */
   memset(&pk, 0, sizeof(pk));
+  memset(&key, 0, sizeof(key));
+  p->aKey = malloc(256*sizeof(PerfChunkKey));
+  p->nKeyAlloc = p->aKey ? 256 : 0;
   pk.iOff = p->iData;
   pk.tsBegin = TL_TS_MAX;
   pk.tsEnd = TL_TS_MIN;
@@ -821,7 +863,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     if( perf_walk_clean(&w) && pk.nEvents>0
      && (bRound || w.iOff - pk.iOff >= PERF_CHUNK_BYTES) ){
       if( bRound ) pk.flags |= PERF_PKT_ROUND_END;
-      rc = chunk_close(pTrace, &pk, w.iOff);
+      rc = chunk_close(pTrace, p, &pk, &key, w.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, w.iOff, "out of memory"); break; }
       bRound = 0;
     }
@@ -835,7 +877,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       pk.nEvents++;
       pk.flags |= PERF_PKT_CUT;
       bCorrupt = 1;
-      rc = chunk_close(pTrace, &pk, p->iData + p->nData);
+      rc = chunk_close(pTrace, p, &pk, &key, p->iData + p->nData);
       if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
       break;
     }
@@ -843,9 +885,15 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     if( r.type<PERF_USER_MAX ) p->aTypeCount[r.type]++;
     if( tl_perf_type_name(r.type)==0 ){ p->nUnknown++; continue; }
     if( r.type>=PERF_HEADER_ATTR ){
+      if( bSampleSeen && (r.type==PERF_HEADER_ATTR || r.type==PERF_ID_INDEX) && p->aKey ){
+        /* a sample's event could differ now from what the scan will see */
+        free(p->aKey);
+        p->aKey = 0;
+      }
       rc = open_user_record(&c, &r, pErr);
       if( rc ) break;
     }
+    if( r.type==PERF_SAMPLE ) bSampleSeen = 1;
     if( r.type==PERF_FINISHED_ROUND ) bRound = 1;
     pk.nEvents++;
     if( r.type==PERF_SAMPLE ) pk.iAux++;
@@ -853,6 +901,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       tl_trace_warn(pTrace, 0, r.iOff,
           "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
       pk.flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU;   /* its row has no cpu */
+      chunk_key_note(&key, 0);
       continue;
     }
     if( ri.bCpu && r.iRowid==(int64_t)r.iOff && pk.nEvents>1 && pk.mCpu!=0
@@ -863,10 +912,15 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       ** next one; it is not inside compressed data) */
       pk.nEvents--;
       if( r.type==PERF_SAMPLE ) pk.iAux--;
-      rc = chunk_close(pTrace, &pk, r.iOff);
+      rc = chunk_close(pTrace, p, &pk, &key, r.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
       pk.nEvents = 1;
       pk.iAux = r.type==PERF_SAMPLE;
+    }
+    if( r.type==PERF_SAMPLE ){
+      PerfChunkKey k;
+      if( p->nAttr>0 ){ sample_key(p, &ri, &k); chunk_key_note(&key, &k); }
+      else chunk_key_note(&key, 0);
     }
     if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
     if( (r.type==PERF_MMAP || r.type==PERF_MMAP2 || r.type==PERF_FORK)
@@ -883,7 +937,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
     else pk.flags |= PERF_PKT_NOCPU | (r.type==PERF_SAMPLE ? PERF_PKT_SAMPLE_NOCPU : 0);
   }
   if( rc==TL_OK && !bCorrupt ){
-    rc = chunk_close(pTrace, &pk, w.iOff);
+    rc = chunk_close(pTrace, p, &pk, &key, w.iOff);
     if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
   }
   if( rc ) goto open_done;
@@ -1040,7 +1094,8 @@ struct TlScan {
   ** record is read; a rowid asked for is found by walking the chunk
   ** (perfScanRowid), onward from the last one found */
   int bCount;                     /* chunks' counts may stand for their rows */
-  int bLazy;                      /* the current row is a counted chunk's */
+  int bLazy;                      /* the record read last is a counted chunk's rows */
+  int bRowLazy;                   /* the row given last is (rowids: perfScanRowid) */
   uint64_t nBlock;                /* its rows */
   size_t iCountChunk;             /* the counted chunk */
   size_t iWalkChunk;              /* the chunk w walks for rowids, or SIZE_MAX */
@@ -1057,6 +1112,8 @@ struct TlScan {
   ** one row per symbol repeated as many times (rowids number the rows) */
   /* rows of equal values in a row (next_event_run) */
   int bRun, bRunPend, bRunDone;
+  int bKey;                       /* SAMPLE runs: a chunk whose SAMPLE rows all
+                                  ** show the same (PerfData.aKey) is not read */
   size_t nRun;
   int64_t aRun[PERF_RUN_MAX];     /* the run's rowids */
   struct PerfSymCount { const char *zSym; int64_t n; } *aSymCount;
@@ -1178,6 +1235,7 @@ static int perfScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
                           | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
+  s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
   *ppScan = s;
   return TL_OK;
 }
@@ -1330,6 +1388,26 @@ static int next_record(TlScan *s){
         uint64_t n = s->eType==PERF_SAMPLE ? pk->iAux : pk->nEvents;
         s->iCountChunk = s->iChunk++;
         if( n==0 ) continue;
+        s->nBlock = n;
+        s->bLazy = 1;
+        return TL_ROW;
+      }
+      if( s->bKey && !(x->a[s->iChunk].flags & PERF_PKT_CUT)
+       && s->p->aKey[s->iChunk].eState!=PERF_KEY_MIXED ){
+        /* its SAMPLE rows are one row repeated, known without reading it */
+        const PerfChunkKey *k = &s->p->aKey[s->iChunk];
+        uint64_t n = x->a[s->iChunk].iAux;
+        s->iCountChunk = s->iChunk++;
+        if( k->eState==PERF_KEY_NONE || n==0 ) continue;
+        if( !ts_cpu_may_match(&s->f, 0, 0, k->bCpu, k->cpu) ) continue;
+        if( s->bGroup && !row_in_group(s, k->bCpu, k->cpu) ) continue;
+        s->r.type = PERF_SAMPLE;
+        memset(&s->ri, 0, sizeof(s->ri));
+        s->ri.iAttr = k->iAttr;
+        s->ri.bCpu = k->bCpu;
+        s->ri.cpu = k->cpu;
+        s->ri.bSample = 1;
+        if( k->bValue ){ s->ri.s.mHave = PS_PERIOD; s->ri.s.period = (uint64_t)k->value; }
         s->nBlock = n;
         s->bLazy = 1;
         return TL_ROW;
@@ -1697,6 +1775,7 @@ static int fill_event(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
   TlVal *v = pRow->a;
   const uint64_t m = s->mNeed;
+  s->bRowLazy = s->bLazy;
   pRow->iRowid = s->bLazy ? TL_ROWID_LAZY : s->r.iRowid;
   if( s->bLazy ) pRow->nRepeat = (int64_t)s->nBlock;
   if( !s->bInfo ){
@@ -1810,7 +1889,7 @@ static int next_event_run(TlScan *s, TlRow *pRow){
     if( rc!=TL_ROW ) return rc;
   }
   rc = fill_event(s, pRow);
-  if( rc!=TL_ROW ) return rc;
+  if( rc!=TL_ROW || s->bLazy ) return rc;     /* (a chunk's rows are one row) */
   row_key(s, &k0);
   s->aRun[0] = s->r.iRowid;
   while( n<PERF_RUN_MAX ){
@@ -1820,6 +1899,7 @@ static int next_event_run(TlScan *s, TlRow *pRow){
       if( rc==TL_DONE ) s->bRunDone = 1;
       break;
     }
+    if( s->bLazy ){ s->bRunPend = 1; break; }
     row_key(s, &k1);
     if( !row_key_equal(&k0, &k1) ){ s->bRunPend = 1; break; }
     s->aRun[n++] = s->r.iRowid;
@@ -2125,7 +2205,7 @@ static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
     *piRowid = s->iSymBase + iRepeat;
     return TL_OK;
   }
-  if( s->bRun ){
+  if( s->bRun && !s->bRowLazy ){
     if( iRepeat<0 || (uint64_t)iRepeat>=s->nRun ){
       return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a run of %zu",
                         (long long)iRepeat, s->nRun);
@@ -2134,7 +2214,7 @@ static int perfScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
     return TL_OK;
   }
   if( s->err.rc ) return s->err.rc;
-  if( !s->bLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
+  if( !s->bRowLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
   if( iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
     return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a chunk of %llu rows",
                       (long long)iRepeat, (unsigned long long)s->nBlock);

@@ -179,6 +179,24 @@ struct PerfDso {
   uint8_t aBuildId[20]; int nBuildId; /* from the trace (BUILD_ID, MMAP2), if any */
 };
 
+/*
+** What every SAMPLE row of a chunk shows in the columns a run compares
+** (cpu, value, name), when the rows of the chunk all show the same: then
+** those rows are one row repeated, and a scan that wants nothing else need
+** not read the chunk (PerfData.aKey, one per chunk of the index).
+*/
+typedef struct PerfChunkKey PerfChunkKey;
+struct PerfChunkKey {
+  uint8_t eState;                 /* PERF_KEY_NONE, _SAME or _MIXED */
+  uint8_t bCpu, bValue;
+  uint32_t cpu;
+  int iAttr;                      /* the event (its name) */
+  int64_t value;
+};
+#define PERF_KEY_NONE  0          /* no SAMPLE row yet */
+#define PERF_KEY_SAME  1          /* every SAMPLE row shows the key */
+#define PERF_KEY_MIXED 2          /* they differ, or one did not decode */
+
 typedef struct PerfData PerfData;
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
@@ -203,6 +221,8 @@ struct PerfData {
   int eKallsyms;                  /* kallsyms= read: 0 not yet, 1 yes, 2 none */
   char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
   PerfSym *aKsym; size_t nKsym;   /* its text symbols, sorted by addr */
+  PerfChunkKey *aKey;             /* per chunk, or NULL: attrs came after samples */
+  size_t nKey, nKeyAlloc;
 };
 
 /* A decoded sample (or the sample_id trailer of another record). */
