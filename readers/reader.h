@@ -48,6 +48,10 @@
 #define TL_REAL 2
 #define TL_TEXT 3
 #define TL_BLOB 4
+/* A value that differs between the repeats of a repeated row (TlRow.nRepeat)
+** and that the reader works out only when SQLite asks for it (xScanValue).
+** The reader vouches that every repeat passes the pushed constraints on it. */
+#define TL_LAZY 5
 
 typedef struct TlVal TlVal;
 struct TlVal {
@@ -147,6 +151,13 @@ struct TlReaderDef {
   ** that always give rowids.
   */
   int (*xScanRowid)(TlScan*, int64_t iRepeat, int64_t *piRowid);
+  /*
+  ** Column iCol of the current row's iRepeat-th repeat, when xScanNext gave
+  ** it as TL_LAZY: TL_OK with *pOut (not TL_LAZY; text it points to lasts
+  ** until the next call), or a negative code with the error in the scan's
+  ** TlErr. NULL for readers that give no TL_LAZY value.
+  */
+  int (*xScanValue)(TlScan*, int64_t iRepeat, int iCol, TlVal *pOut);
 };
 
 /*

@@ -722,6 +722,12 @@ int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t iRepeat, int64_t *piRo
   return q->pTrace->pReader->xScanRowid(q->pScan, iRepeat, piRowid);
 }
 
+int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
+  tl_val_null(pOut);
+  if( q->pScan==0 || q->pTrace->pReader->xScanValue==0 ) return TL_OK;
+  return q->pTrace->pReader->xScanValue(q->pScan, iRepeat, iCol, pOut);
+}
+
 const TlErr *tl_query_err(TlQuery *q){
   if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
   return &q->err;

@@ -82,6 +82,9 @@ int tl_query_next(TlQuery*, TlRow *pRow);
 ** tl_query_err).
 */
 int tl_query_rowid(TlQuery*, const TlRow *pRow, int64_t iRepeat, int64_t *piRowid);
+/* Column iCol of the iRepeat-th repeat of the current row, which gave it as
+** TL_LAZY: TL_OK with *pOut, or < 0 (tl_query_err). */
+int tl_query_value(TlQuery*, int64_t iRepeat, int iCol, TlVal *pOut);
 
 /* The error after tl_query_next returned < 0. */
 const TlErr *tl_query_err(TlQuery*);

@@ -253,7 +253,9 @@ static int row_matches(TlCursor *pCur){
   if( f->bRowid && pCur->row.iRowid!=f->iRowid ) return 0;
   if( pDef->iTsCol>=0 && (f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX) ){
     const TlVal *v = &a[pDef->iTsCol];
-    if( v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi ) return 0;
+    if( v->t==TL_LAZY ){
+      /* the reader vouches for every repeat */
+    }else if( v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi ) return 0;
   }
   if( pDef->iCpuCol>=0 && f->nCpu>=0 ){
     const TlVal *v = &a[pDef->iCpuCol];
@@ -613,6 +615,15 @@ static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
     if( pCur->zOptions ) sqlite3_result_text(ctx, pCur->zOptions, -1, SQLITE_TRANSIENT);
   }else if( i>=0 && i<pDef->nCol ){
     const TlVal *v = &pCur->row.a[i];
+    TlVal lazy;
+    if( v->t==TL_LAZY ){
+      /* a value of this repeat only: the reader works it out now */
+      if( pCur->pQuery==0 ) return SQLITE_OK;
+      if( tl_query_value(pCur->pQuery, pCur->iRepeat, i, &lazy)<0 ){
+        return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
+      }
+      v = &lazy;
+    }
     switch( v->t ){
       case TL_INT:  sqlite3_result_int64(ctx, v->i); break;
       case TL_REAL: sqlite3_result_double(ctx, v->r); break;

@@ -50,7 +50,14 @@ static uint64_t aPktEndA[2][CTF_A_PKT];
 ** Write trace A into zDir. Stream 0 reports 3 discarded events from its
 ** packet 5 on (a cumulative counter); stream 1 skips packet_seq_num 7.
 */
+static void ctf_write_a_lying(const char *zDir, int iLiePkt);
 static void ctf_write_a(const char *zDir){
+  ctf_write_a_lying(zDir, -1);
+}
+
+/* Trace A, with stream 0's packet iLiePkt (if >= 0) giving a timestamp_end
+** that is its 10th event's time, not its last's. */
+static void ctf_write_a_lying(const char *zDir, int iLiePkt){
   int s;
   assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
   for(s=0; s<2; s++){
@@ -100,7 +107,7 @@ static void ctf_write_a(const char *zDir){
         }
         aEvEndA[s][g] = w.iBit;
       }
-      ctfw_patch(&w, iTsEnd, 64, ctf_a_cycles(s, g-1));
+      ctfw_patch(&w, iTsEnd, 64, ctf_a_cycles(s, s==0 && k==iLiePkt ? g-CTF_A_EV+9 : g-1));
       ctfw_patch(&w, iContent, 64, w.iBit - iStart);
       ctfw_align(&w, 8);
       ctfw_uint(&w, 8, 8, 0);                             /* padding */
@@ -228,6 +235,69 @@ static void ctf_window_reads_few_packets(void **state){
     assert_true(tl_test_sql_int(db, "SELECT ts FROM events(%Q) WHERE rowid=%lld",
                                 zDir, (long long)r)==ctf_a_ns(1, 150));
     assert_int_equal(ctf_reads(db, zDir) - nBefore, 1);
+  }
+  tl_test_db_close(db);
+}
+
+/* Events of trace A with ts in [lo, hi], from its definition. */
+static int ctf_a_count(int64_t lo, int64_t hi){
+  int s, g, n = 0;
+  for(s=0; s<2; s++){
+    for(g=0; g<CTF_A_PKT*CTF_A_EV; g++) n += ctf_a_ns(s, g)>=lo && ctf_a_ns(s, g)<=hi;
+  }
+  return n;
+}
+
+/*
+** count(*) over a time window counts with the plans: packets inside it
+** whole, each packet that crosses a bound by its events' times. Counts
+** equal the trace's definition for windows that start and end anywhere
+** (on an event, between two, inside packets or at their edges), each packet
+** is read once, and ts, ts_raw and rowid (worked out per repeat) equal the
+** full decoder's. A packet whose timestamp_end is earlier than its last
+** event is counted by its events, not by its header.
+*/
+static void ctf_window_counts_by_packet(void **state){
+  sqlite3 *db = tl_test_db();
+  char zLie[512];
+  const char *azDir[2];
+  int d, a, b;
+  (void)state;
+  snprintf(zLie, sizeof(zLie), "%s/ctf-a-lie", tl_test_tmpdir());
+  ctf_write_a_lying(zLie, 3);
+  azDir[0] = ctf_dir_a();
+  azDir[1] = zLie;
+  for(d=0; d<2; d++){
+    for(a=37; a<CTF_A_PKT*CTF_A_EV; a+=23){
+      for(b=a; b<CTF_A_PKT*CTF_A_EV; b+=29){
+        /* from just after event a of stream 0 to just before event b's
+        ** successor in stream 1, and exactly on events */
+        int64_t lo = ctf_a_ns(0, a) + (a%2), hi = ctf_a_ns(1, b) - (b%3);
+        int64_t nReads = ctf_reads(db, azDir[d]), nPkts;
+        char *zA, *zB;
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts BETWEEN %lld AND %lld",
+                                         azDir[d], (long long)lo, (long long)hi), ctf_a_count(lo, hi));
+        nPkts = tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) WHERE ts_end >= %lld AND ts_begin <= %lld",
+                                azDir[d], (long long)lo, (long long)hi);
+        if( d==0 ) assert_int_equal(ctf_reads(db, azDir[d]) - nReads, nPkts);
+        zA = tl_test_sql_rows(db, "SELECT ts, ts_raw, rowid, cpu FROM events(%Q) WHERE ts > %lld AND ts <= %lld ORDER BY rowid",
+                              azDir[d], (long long)lo, (long long)hi);
+        zB = tl_test_sql_rows(db, "SELECT ts, ts_raw, rowid, cpu FROM events(%Q) WHERE ts > %lld AND ts <= %lld "
+                                  "AND args IS NOT NULL ORDER BY rowid", azDir[d], (long long)lo, (long long)hi);
+        assert_string_equal(zA, zB);
+        free(zA);
+        free(zB);
+      }
+    }
+    /* the lying packet: a window that ends after its header's end but
+    ** before its last event */
+    {
+      int64_t lo = ctf_a_ns(0, 3*CTF_A_EV) - 1, hi = ctf_a_ns(0, 3*CTF_A_EV + 12);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts BETWEEN %lld AND %lld",
+                                       azDir[d], (long long)lo, (long long)hi), ctf_a_count(lo, hi));
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu = 0 AND ts BETWEEN %lld AND %lld",
+                                       azDir[d], (long long)lo, (long long)hi), 13);
+    }
   }
   tl_test_db_close(db);
 }
@@ -672,6 +742,7 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_text_like_babeltrace2),
   cmocka_unit_test(ctf_hostile_lengths_are_bounded),
   cmocka_unit_test(ctf_merged_time_order),
+  cmocka_unit_test(ctf_window_counts_by_packet),
   cmocka_unit_test(ctf_payload_values),
   cmocka_unit_test(ctf_window_reads_few_packets),
   cmocka_unit_test(ctf_packets_tracks_warnings),

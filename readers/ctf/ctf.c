@@ -927,6 +927,9 @@ struct CtfCur {
   int iClock;                     /* its clock, or -1 */
   int bByEvent;                   /* count mode: this stream is read event by
                                   ** event (a packet its plans could not count) */
+  int bPktByEvent;                /* count mode: the open packet is read event
+                                  ** by event (it crosses a time bound); at its
+                                  ** end ctf_cur_next stops */
   /* the current event */
   const TlCtfEventClass *pEC;
   int64_t ts;
@@ -968,6 +971,12 @@ struct CtfScan {
   int bCount;
   int iCountCur;                  /* the stream being counted */
   size_t iCountPkt;               /* the packet of the current row */
+  int64_t iCountFirst;            /* its first event's index in the packet */
+  /* ts and ts_raw of a counted packet's events (TL_LAZY), when SQLite asks:
+  ** the packet read again event by event, onward from the last one asked */
+  CtfCur replay;
+  int bReplay;                    /* replay's window and decoder are set up */
+  int64_t nReplayed;              /* events of iCountPkt replay has passed */
 };
 
 /* Open packet iPkt on cursor c. */
@@ -1051,7 +1060,7 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
     }
     if( d->bits.iBit >= d->bits.nBitEnd ){
       c->bOpen = 0;
-      if( pScan->f.bRowid ) return TL_DONE;
+      if( pScan->f.bRowid || c->bPktByEvent ) return TL_DONE;
       continue;
     }
     iStart = d->bits.iBit;
@@ -1184,8 +1193,9 @@ static int ctf_cur_open_next(CtfScan *pScan, CtfCur *c){
     int rc;
     if( c->iPkt >= c->iPktEnd ) return TL_DONE;
     tp = &t->index.a[c->iPkt];
+    if( tp->tsBegin!=TL_TS_MIN && tp->tsBegin > pScan->f.tsHi ) return TL_DONE;
     if( (tp->flags & CTF_PF_DUP)
-     || !tl_packet_may_match(tp, TL_TS_MIN, TL_TS_MAX, pScan->f.aCpu, pScan->f.nCpu) ){
+     || !tl_packet_may_match(tp, pScan->f.tsLo, pScan->f.tsHi, pScan->f.aCpu, pScan->f.nCpu) ){
       c->iPkt++;
       continue;
     }
@@ -1199,9 +1209,86 @@ static int ctf_cur_open_next(CtfScan *pScan, CtfCur *c){
 }
 
 /*
-** count(*) (no value wanted but cpu, track or type, no time bound): one row
-** per packet standing for its events, stream after stream. A stream with a
-** packet the plans cannot count is read event by event from there on.
+** May the open packet of cursor c be counted whole for a time window? Its
+** clock starts at the packet's timestamp_begin and only grows, so every
+** event is at or after it: that must be in the window, and the header's
+** timestamp_end too (else the packet likely crosses the end; the last
+** event's time, checked after the count, is what decides).
+*/
+static int ctf_pkt_in_window(const CtfScan *pScan, const CtfCur *c){
+  const TlPacket *tp = &pScan->pTrace->index.a[c->iCurPkt];
+  int64_t ns;
+  if( pScan->f.tsLo==TL_TS_MIN && pScan->f.tsHi==TL_TS_MAX ) return 1;
+  if( !(tp->flags & CTF_PF_TSBEGIN) || !c->bClock || tp->tsEnd > pScan->f.tsHi ) return 0;
+  return ctf_ns(&c->pTr->m, pScan->p->bExact, c->iClock, c->clock, &ns)==0 && ns>=pScan->f.tsLo;
+}
+
+/* After a count: is the packet's last event (its clock now) in the window? */
+static int ctf_pkt_end_in_window(const CtfScan *pScan, const CtfCur *c){
+  int64_t ns;
+  if( pScan->f.tsHi==TL_TS_MAX ) return 1;
+  return c->bClock && ctf_ns(&c->pTr->m, pScan->p->bExact, c->iClock, c->clock, &ns)==0
+      && ns<=pScan->f.tsHi;
+}
+
+/*
+** The events of cursor c's open packet in the time window, by the plans and
+** each event's time: they are consecutive (times only grow in a stream), so
+** *piFirst events come before them and *pn are in it; *pbPast when an event
+** after them is past the window (so is the rest of the stream). 0 with the
+** packet done, or -1 with the cursor back at its first event when an event
+** needs the general decoder. Events with no time in ns are in no window.
+*/
+static int ctf_count_window(const CtfScan *pScan, CtfCur *c, int64_t *piFirst, uint64_t *pn,
+                            int *pbPast){
+  TlCtfDec *d = &c->dec;
+  const TlCtfStreamClass *sc = c->pSC;
+  uint64_t iBit0 = d->bits.iBit, clock = c->clock, n = 0;
+  int64_t iFirst = 0;
+  int bo0 = d->boLast, bBo0 = d->bBoLast, bClock = c->bClock;
+  *pbPast = 0;
+  if( c->pHdr==0 || sc==0 ) return -1;
+  while( d->bits.iBit < d->bits.nBitEnd ){
+    uint64_t id = 0, iStart = d->bits.iBit;
+    int bId = 0;
+    int64_t ns;
+    const TlCtfEventClass *pEC;
+    if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock) ) goto by_event;
+    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
+    pEC = tl_ctf_event_class(sc, id);
+    if( pEC==0 || !c->aSkip[pEC - sc->aEvent].bOk
+     || tl_ctf_skip_run(&c->aSkip[pEC - sc->aEvent], d) || d->bits.iBit==iStart ) goto by_event;
+    if( !bClock || ctf_ns(&c->pTr->m, pScan->p->bExact, c->iClock, clock, &ns) ){
+      if( n>0 ){ *pbPast = 1; break; }     /* past the ns range: so is the rest */
+      iFirst++;
+    }else if( ns < pScan->f.tsLo ){
+      iFirst++;
+    }else if( ns > pScan->f.tsHi ){
+      *pbPast = 1;
+      break;
+    }else{
+      n++;
+    }
+  }
+  c->clock = clock;
+  c->bClock = bClock;
+  c->bOpen = 0;
+  *piFirst = iFirst;
+  *pn = n;
+  return 0;
+by_event:
+  d->bits.iBit = iBit0;
+  d->boLast = bo0;
+  d->bBoLast = bBo0;
+  return -1;
+}
+
+/*
+** count(*) (no value wanted but cpu, track, type, and ts or ts_raw only to
+** be checked against a time window): one row per packet standing for its
+** events, stream after stream; ts and ts_raw of its repeats are TL_LAZY.
+** A packet that crosses a bound of the window is read event by event, and
+** a stream with a packet the plans cannot count is, from there on.
 */
 static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
   TlVal *a = pScan->aCol;
@@ -1209,13 +1296,20 @@ static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
   for(;;){
     CtfCur *c;
     uint64_t n;
-    int rc;
+    int64_t iFirst;
+    int rc, bPast;
     if( pScan->iCountCur >= pScan->nCur ) return TL_DONE;
     c = &pScan->aCur[pScan->iCountCur];
-    if( c->bByEvent ){
+    if( c->bByEvent || c->bPktByEvent ){
       rc = ctf_cur_next(pScan, c);
       if( rc<0 ) return rc;
-      if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
+      if( rc==TL_DONE ){
+        /* the end of a packet read event by event: count from the next;
+        ** else the stream is past the window or done */
+        if( c->bPktByEvent && !c->bOpen ){ c->bPktByEvent = 0; continue; }
+        pScan->iCountCur++;
+        continue;
+      }
       n = 0;
     }else{
       if( !c->bOpen ){
@@ -1228,9 +1322,28 @@ static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
         for(k=0; k<pScan->f.nCpu && pScan->f.aCpu[k]!=c->iCpu; k++){}
         if( c->iCpu<0 || k>=pScan->f.nCpu ){ c->bOpen = 0; continue; }
       }
-      if( ctf_count_packet(c, &n, 0) ){
-        c->bByEvent = 1;
+      iFirst = 0;
+      bPast = 0;
+      if( ctf_pkt_in_window(pScan, c) ){
+        if( ctf_count_packet(c, &n, 0) ){
+          c->bByEvent = 1;
+          continue;
+        }
+        if( n>0 && !ctf_pkt_end_in_window(pScan, c) ){
+          /* it runs past the window after all: count it again, event by event */
+          c->iPkt = c->iCurPkt;
+          rc = ctf_cur_open_next(pScan, c);
+          if( rc<0 ) return rc;
+          if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){ c->bPktByEvent = 1; continue; }
+        }
+      }else if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){
+        c->bPktByEvent = 1;
         continue;
+      }
+      if( bPast ){
+        /* the rest of the stream is past the window */
+        c->bOpen = 0;
+        c->iPkt = c->iPktEnd;
       }
       if( n==0 ) continue;
     }
@@ -1241,9 +1354,17 @@ static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
     pRow->a = a;
     if( n ){
       pScan->iCountPkt = c->iCurPkt;
+      pScan->iCountFirst = iFirst;
+      pScan->nReplayed = -1;
       pRow->iRowid = TL_ROWID_LAZY;
       pRow->nRepeat = (int64_t)n;
+      if( tl_col_used(&pScan->f, TL_EV_TS) || pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX ){
+        a[TL_EV_TS].t = TL_LAZY;
+      }
+      if( tl_col_used(&pScan->f, TL_EV_TS_RAW) ) a[TL_EV_TS_RAW].t = TL_LAZY;
     }else{
+      if( c->bTs ) tl_val_int(&a[TL_EV_TS], c->ts);
+      if( c->bClock ) tl_val_int(&a[TL_EV_TS_RAW], (int64_t)c->clock);
       pRow->iRowid = c->iRowid;
     }
     return TL_ROW;
@@ -1657,6 +1778,10 @@ static void ctfScanClose(TlScan *pScan0){
     tl_win_free(&pScan->aCur[i].win);
     tl_ctf_dec_free(&pScan->aCur[i].dec);
   }
+  if( pScan->bReplay ){
+    tl_win_free(&pScan->replay.win);
+    tl_ctf_dec_free(&pScan->replay.dec);
+  }
   free(pScan->aCur);
   free(pScan->aHeap);
   free(pScan->aName);
@@ -1695,9 +1820,10 @@ static int ctfScanOpen(TlTrace *t, int iTable, const TlFilter *pFilter,
   /* no column but those a packet fixes (cpu, track, type), no time: counts */
   pScan->bCount = iTable==TL_TAB_EVENTS && !pFilter->bGroupName && !pFilter->bGroupCpu
                && !pFilter->bOrdered && !pFilter->bRowid
-               && pFilter->tsLo==TL_TS_MIN && pFilter->tsHi==TL_TS_MAX
                && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1)
-                   & ~(((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)))==0;
+                   & ~(((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)
+                       | (pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX
+                          ? ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW) : 0)))==0;
   if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
   if( rc ){
     *pErr = pScan->err;
@@ -1735,7 +1861,63 @@ static const TlErr *ctfScanErr(TlScan *pScan){
 static int ctfScanRowid(TlScan *pScan0, int64_t iRepeat, int64_t *piRowid){
   CtfScan *pScan = (CtfScan*)pScan0;
   if( pScan->f.bGroupName ) *piRowid = pScan->iGroupBase + iRepeat;
-  else *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + iRepeat;
+  else *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + pScan->iCountFirst + iRepeat;
+  return TL_OK;
+}
+
+/*
+** ts or ts_raw of a counted packet's iRepeat-th event (its iRepeat-th: a
+** packet is counted whole): read again event by event, onward from the
+** event found last when it is not past this one.
+*/
+static int ctfScanValue(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
+  CtfScan *pScan = (CtfScan*)pScan0;
+  CtfCur *r = &pScan->replay;
+  const CtfCur *c = &pScan->aCur[pScan->iCountCur < pScan->nCur ? pScan->iCountCur : 0];
+  int rc;
+  tl_val_null(pOut);
+  if( !pScan->bCount || pScan->nCur==0 ) return TL_OK;
+  if( !pScan->bReplay || r->pStm!=c->pStm ){
+    if( pScan->bReplay ){ tl_win_free(&r->win); tl_ctf_dec_free(&r->dec); }
+    memset(r, 0, sizeof(*r));
+    r->pTr = c->pTr;
+    r->pStm = c->pStm;
+    r->iTrack = c->iTrack;
+    tl_win_init(&r->win, c->pStm->pSrc);
+    tl_ctf_dec_init(&r->dec);
+    r->dec.pnShared = &pScan->nDecBytes;
+    r->dec.nSharedMax = c->dec.nSharedMax;
+    pScan->bReplay = 1;
+    pScan->nReplayed = -1;
+  }
+  if( pScan->nReplayed<0 || pScan->nReplayed > iRepeat || r->iCurPkt!=pScan->iCountPkt ){
+    r->iPkt = pScan->iCountPkt;
+    r->iPktEnd = pScan->iCountPkt + 1;
+    r->bOpen = 0;
+    r->bPktByEvent = 1;
+    rc = ctf_cur_open_pkt(pScan, r, &pScan->err);
+    if( rc ){
+      tl_err_file(&pScan->err, pScan->pTrace->index.azFile[r->pStm->iFile]);
+      return rc;
+    }
+    pScan->nReplayed = 0;
+  }
+  while( pScan->nReplayed <= iRepeat ){
+    rc = ctf_cur_next(pScan, r);
+    if( rc<0 ) return rc;
+    if( rc==TL_ROW && !r->bTs && (pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX) ){
+      continue;                   /* in no window, so not counted */
+    }
+    if( rc==TL_DONE ){
+      pScan->nReplayed = -1;
+      return tl_err_set(&pScan->err, TL_ECORRUPT, pScan->pTrace->index.a[pScan->iCountPkt].iOff,
+                        "a packet read again has fewer events than its count (%lld)",
+                        (long long)iRepeat + 1);
+    }
+    pScan->nReplayed++;
+  }
+  if( iCol==TL_EV_TS && r->bTs ) tl_val_int(pOut, r->ts);
+  if( iCol==TL_EV_TS_RAW && r->bClock ) tl_val_int(pOut, (int64_t)r->clock);
   return TL_OK;
 }
 
@@ -1754,4 +1936,5 @@ const TlReaderDef tl_ctf_reader = {
   .xScanClose = ctfScanClose,
   .xScanErr   = ctfScanErr,
   .xScanRowid = ctfScanRowid,
+  .xScanValue = ctfScanValue,
 };
