@@ -834,6 +834,19 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     /* GROUP BY symbol over symbol alone (and one depth): the same */
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED;
+  }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_XRAY_CALLS
+         && pInfo->aOrderBy[0].iColumn==TL_XC_FUNC_ID && !bRowid
+         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
+         && pDef->nCol<63
+         && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1)
+             & ~(((sqlite3_uint64)1<<TL_XC_FUNC_ID) | ((sqlite3_uint64)1<<TL_XC_NAME)
+                 | ((sqlite3_uint64)1<<TL_XC_DUR)))==0
+         && pTrace && (pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ){
+    /* xray_calls GROUP BY func_id over func_id, name, dur: the reader keeps
+    ** the durs by function (a temporary file past a bound) and gives them
+    ** function by function, so SQLite does not sort */
+    pInfo->orderByConsumed = 1;
+    pInfo->idxNum |= TL_PLAN_GROUPED;
   }else if( pInfo->nOrderBy==1 && pDef->iCpuCol>=0
          && pInfo->aOrderBy[0].iColumn==pDef->iCpuCol
          && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)

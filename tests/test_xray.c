@@ -632,6 +632,109 @@ static void xray_synthetic_versions_and_byte_orders(void **state){
 }
 
 /*
+** xray_calls GROUP BY func_id comes grouped by the reader, with no sort:
+** per function the counts equal llvm-xray account's, and every aggregate
+** equals SQLite's own grouping. A synthetic FDR log of 20000 calls (f1, f2,
+** f3 in turn; call i lasts 1 + i%17 cycles of a 1 GHz clock, so that many
+** ns) gives the values its definition says, also when max_memory=1 puts
+** most durations in the temporary file.
+*/
+static void xray_calls_grouped_by_function(void **state){
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2" };
+  sqlite3 *db = tl_test_db();
+  size_t k, n = 0, nAlloc = 1<<20;
+  uint8_t *a = malloc(nAlloc);
+  char zPath[512], zWant[1024], *z;
+  int i, f;
+  (void)state;
+  assert_non_null(a);
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    char zLine[512], *zA, *zB;
+    FILE *fa;
+    TlLines want = {0}, got = {0};
+    snprintf(zPath, sizeof(zPath), XRAY_DIR "%s.account.txt", azLog[k]);
+    fa = fopen(zPath, "r");
+    assert_non_null(fa);
+    while( fgets(zLine, sizeof(zLine), fa) ){
+      int id;
+      long long nCalls;
+      if( sscanf(zLine, " %d %lld [", &id, &nCalls)!=2 ) continue;
+      snprintf(zWant, sizeof(zWant), "%d|%lld", id, nCalls);
+      tl_lines_add(&want, zWant);
+    }
+    fclose(fa);
+    snprintf(zPath, sizeof(zPath), XRAY_DIR "%s.xray", azLog[k]);
+    zA = tl_test_sql_rows(db, "SELECT func_id, count(*) FROM xray_calls(%Q) WHERE dur IS NOT NULL "
+                              "GROUP BY func_id", zPath);
+    for(z=strtok(zA, "\n"); z; z=strtok(0, "\n")) tl_lines_add(&got, z);
+    free(zA);
+    assert_true(want.n>=3);
+    assert_int_equal(got.n, want.n);
+    for(i=0; i<(int)want.n; i++) assert_string_equal(got.az[i], want.az[i]);
+    tl_lines_free(&want);
+    tl_lines_free(&got);
+    zA = tl_test_sql_rows(db, "SELECT func_id, name, count(*), count(dur), min(dur), max(dur), sum(dur) "
+                              "FROM xray_calls(%Q, 'binary=" XRAY_DIR "app.map.elf') GROUP BY func_id", zPath);
+    zB = tl_test_sql_rows(db, "SELECT func_id, name, count(*), count(dur), min(dur), max(dur), sum(dur) "
+                              "FROM xray_calls(%Q, 'binary=" XRAY_DIR "app.map.elf') GROUP BY +func_id", zPath);
+    assert_true(strlen(zA) > 20);
+    assert_string_equal(zA, zB);
+    free(zA);
+    free(zB);
+    z = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT func_id, sum(dur) FROM xray_calls(%Q) GROUP BY func_id", zPath);
+    if( strstr(z, "TEMP B-TREE") ) fail_msg("%s: GROUP BY func_id sorts: %s", azLog[k], z);
+    free(z);
+  }
+
+  /* the synthetic log: version 5, little-endian, one buffer */
+#define PUT(v, nb) do{ uint64_t v_ = (uint64_t)(v); int b_; \
+    for(b_=0; b_<(nb); b_++) a[n++] = (uint8_t)(v_>>(8*b_)); }while(0)
+#define META(kind) do{ a[n] = (uint8_t)(((kind)<<1) | 1); memset(a+n+1, 0, 15); }while(0)
+  PUT(5, 2); PUT(1, 2); PUT(3, 4); PUT(1000000000, 8); PUT(0, 8); PUT(0, 8);
+  {
+    size_t iExt = n, iData;
+    META(7); n += 16;
+    iData = n;
+    META(0); a[n+1] = 9; n += 16;                           /* NewBuffer: tid 9 */
+    META(4); n += 16;                                       /* WallClock */
+    META(2); a[n+1] = 1; n += 16;                           /* NewCPU 1 (TSC 0) */
+    for(i=0; i<20000; i++){
+      uint32_t id = (uint32_t)(1 + i%3);
+      PUT((0u<<1) | (id<<4), 4); PUT(10, 4);                /* enter */
+      PUT((1u<<1) | (id<<4), 4); PUT(1 + i%17, 4);          /* exit */
+    }
+    assert_true(n < nAlloc);
+    for(i=0; i<8; i++) a[iExt+1+i] = (uint8_t)((uint64_t)(n - iData) >> (8*i));
+  }
+#undef PUT
+#undef META
+  snprintf(zPath, sizeof(zPath), "%s/many-calls.xray", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  free(a);
+  zWant[0] = 0;
+  for(f=1; f<=3; f++){
+    long long nCalls = 0, sum = 0, lo = -1, hi = -1;
+    size_t m = strlen(zWant);
+    for(i=f-1; i<20000; i+=3){
+      long long d = 1 + i%17;
+      nCalls++; sum += d;
+      if( lo<0 || d<lo ) lo = d;
+      if( d>hi ) hi = d;
+    }
+    snprintf(zWant + m, sizeof(zWant) - m, "%s%d|%lld|%lld|%lld|%lld", f>1 ? "\n" : "", f, nCalls, lo, hi, sum);
+  }
+  for(k=0; k<2; k++){
+    const char *zOpt = k ? "max_memory=1" : "";
+    z = tl_test_sql_rows(db, "SELECT func_id, count(*), min(dur), max(dur), sum(dur) FROM xray_calls(%Q, %Q) "
+                             "GROUP BY func_id", zPath, zOpt);
+    assert_string_equal(z, zWant);
+    free(z);
+    /* (rows of a function that were not together would be groups twice) */
+  }
+  tl_test_db_close(db);
+}
+
+/*
 ** A position-independent ELF64 (x86-64) whose version-0 sleds hold zero
 ** addresses, filled in by R_X86_64_RELATIVE relocations, as older clang
 ** wrote them; built here to the ELF and XRay sled layouts.
@@ -789,6 +892,7 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_names_equal_llvm_xray_symbolize),
   cmocka_unit_test(xray_demangle_common_forms),
   cmocka_unit_test(account_sql_equals_llvm_xray_account),
+  cmocka_unit_test(xray_calls_grouped_by_function),
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),
   cmocka_unit_test(xray_basic_records_equal_llvm_xray),

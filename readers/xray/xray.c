@@ -8,9 +8,11 @@
 */
 #include "xray_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "map.h"
 
@@ -620,6 +622,19 @@ struct XrStack {
   XrFrame *a; size_t n, nAlloc;
 };
 
+/* xray_calls GROUP BY func_id: one function's durs (XR_DUR_NULL: none) */
+#define XR_DUR_NULL INT64_MIN
+#define XR_GROUP_MEM ((size_t)16 << 20)
+#define XR_READ_DURS 65536
+typedef struct XrBlock XrBlock;
+struct XrBlock { uint64_t iOff; uint64_t n; };    /* durs in the temporary file */
+typedef struct XrGroup XrGroup;
+struct XrGroup {
+  int32_t funcId;
+  XrBlock *aBlock; size_t nBlock, nBlockAlloc;   /* written out, in order */
+  int64_t *a; size_t n, nAlloc;                  /* the latest, in memory */
+};
+
 typedef struct XrCall XrCall;     /* a finished (or, at the end, open) call */
 struct XrCall {
   XrFrame fr;
@@ -658,6 +673,25 @@ struct TlScan {
   XrCall *aOut; size_t nOut, iOut, nOutAlloc;  /* calls ready to return */
   int bDrained;                   /* the events are all read */
   size_t iDrainStack;             /* open calls returned at the end */
+  /* xray_calls GROUP BY func_id (f.bGroupName, no column but func_id, name,
+  ** dur): every call's dur is kept by function first (XR_GROUP_MEM bytes in
+  ** memory, the rest in a temporary file), then the rows come function by
+  ** function, numbered in the order given */
+  int bGroupStarted;
+  XrGroup *aGroup; size_t nGroup, nGroupAlloc;
+  TlMap groups;                   /* func_id -> index in aGroup */
+  size_t nBuffered;               /* durs in the groups' memory */
+  int fdTmp;                      /* the temporary file, or -1 */
+  uint64_t nTmp;                  /* bytes written to it */
+  size_t iGroupOrd;               /* the group being given (aGroup is by
+                                  ** func_id then) */
+  size_t iGroupNamed;             /* the group zGroupName names */
+  const char *zGroupName;
+  size_t iBlock;                  /* its next block */
+  int bMem;                       /* its blocks are done: its memory's durs */
+  int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
+  uint64_t iReadOff, nReadLeft;   /* the rest of the block being read */
+  int64_t iGroupRow;
 };
 
 static const TlErr *xrayScanErr(TlScan *s){ return &s->err; }
@@ -680,6 +714,8 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->args);
   tl_str_init(&s->text);
   tl_map_init(&s->stacks);
+  tl_map_init(&s->groups);
+  s->fdTmp = -1;
   tl_win_init(&s->win, pTrace->pSrc);
   rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
   if( rc ){ tl_win_free(&s->win); free(s); return rc; }
@@ -700,6 +736,11 @@ static void xrayScanClose(TlScan *s){
   free(s->aStack);
   free(s->aOut);
   tl_map_free(&s->stacks);
+  for(k=0; k<s->nGroup; k++){ free(s->aGroup[k].aBlock); free(s->aGroup[k].a); }
+  free(s->aGroup);
+  free(s->aRead);
+  tl_map_free(&s->groups);
+  if( s->fdTmp>=0 ) close(s->fdTmp);
   tl_win_free(&s->win);
   tl_str_free(&s->args);
   tl_str_free(&s->text);
@@ -920,11 +961,8 @@ static int calls_step(TlScan *s){
   return TL_OK;
 }
 
-static int next_call(TlScan *s, TlRow *pRow){
-  TlVal *v = pRow->a;
-  const XrCall *c;
-  int bOk;
-  int64_t ts;
+/* The next call (finished, then the ones open at the end): TL_ROW with *pc. */
+static int call_next(TlScan *s, const XrCall **pc){
   while( s->iOut>=s->nOut ){
     int rc;
     s->nOut = s->iOut = 0;
@@ -947,7 +985,26 @@ static int next_call(TlScan *s, TlRow *pRow){
       st->n = 0;
     }
   }
-  c = &s->aOut[s->iOut++];
+  *pc = &s->aOut[s->iOut++];
+  return TL_ROW;
+}
+
+/* A call's dur in ns, or XR_DUR_NULL (still open, no frequency, negative). */
+static int64_t call_dur(const TlScan *s, const XrCall *c){
+  if( c->bDone && s->p->freq ){
+    int64_t d = cycles_ns(s->p, c->tscEnd - c->fr.tsc);
+    if( c->tscEnd>=c->fr.tsc && d>=0 ) return d;
+  }
+  return XR_DUR_NULL;
+}
+
+static int next_call(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  const XrCall *c = 0;
+  int bOk;
+  int64_t ts;
+  int rc = call_next(s, &c);
+  if( rc!=TL_ROW ) return rc;
   pRow->iRowid = c->fr.id;
   tl_val_int(&v[TL_XC_ID], c->fr.id);
   tl_val_int(&v[TL_XC_TID], c->tid);
@@ -963,13 +1020,198 @@ static int next_call(TlScan *s, TlRow *pRow){
     ts = tsc_ns(s->p, c->fr.tsc, &bOk);
     if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
   }
-  if( c->bDone && s->p->freq && tl_col_used(&s->f, TL_XC_DUR) ){
-    int64_t d = cycles_ns(s->p, c->tscEnd - c->fr.tsc);
-    if( c->tscEnd>=c->fr.tsc && d>=0 ) tl_val_int(&v[TL_XC_DUR], d);
+  if( tl_col_used(&s->f, TL_XC_DUR) ){
+    int64_t d = call_dur(s, c);
+    if( d!=XR_DUR_NULL ) tl_val_int(&v[TL_XC_DUR], d);
   }
   tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->depth);
   if( c->bParent ) tl_val_int(&v[TL_XC_PARENT], c->parent);
   return TL_ROW;
+}
+
+/* Write every group's durs in memory to the temporary file, as a block each. */
+static int group_spill(TlScan *s){
+  size_t k;
+  if( s->fdTmp<0 ){
+    const char *zDir = getenv("TMPDIR");
+    char zPath[4096];
+    if( zDir==0 || zDir[0]==0 ) zDir = "/tmp";
+    if( snprintf(zPath, sizeof(zPath), "%s/tracelite-XXXXXX", zDir) >= (int)sizeof(zPath) ){
+      return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET, "TMPDIR is too long a path");
+    }
+    s->fdTmp = mkstemp(zPath);
+    if( s->fdTmp<0 ){
+      return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET,
+          "GROUP BY func_id: cannot create a temporary file in %s: %s", zDir, strerror(errno));
+    }
+    unlink(zPath);
+  }
+  for(k=0; k<s->nGroup; k++){
+    XrGroup *g = &s->aGroup[k];
+    size_t nByte = g->n*sizeof(int64_t), nDone = 0;
+    if( g->n==0 ) continue;
+    if( g->nBlock==g->nBlockAlloc ){
+      size_t nNew = g->nBlockAlloc ? g->nBlockAlloc*2 : 8;
+      XrBlock *aNew = realloc(g->aBlock, nNew*sizeof(XrBlock));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      g->aBlock = aNew;
+      g->nBlockAlloc = nNew;
+    }
+    while( nDone<nByte ){
+      ssize_t w = pwrite(s->fdTmp, (const char*)g->a + nDone, nByte - nDone, (off_t)(s->nTmp + nDone));
+      if( w<=0 ){
+        return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET,
+            "GROUP BY func_id: cannot write the temporary file: %s", w<0 ? strerror(errno) : "no space");
+      }
+      nDone += (size_t)w;
+    }
+    g->aBlock[g->nBlock].iOff = s->nTmp;
+    g->aBlock[g->nBlock].n = g->n;
+    g->nBlock++;
+    s->nTmp += nByte;
+    /* (freed: the next round's functions may be others) */
+    free(g->a);
+    g->a = 0;
+    g->n = g->nAlloc = 0;
+  }
+  s->nBuffered = 0;
+  return TL_OK;
+}
+
+static int group_cmp_func(const void *a, const void *b){
+  int32_t x = ((const XrGroup*)a)->funcId, y = ((const XrGroup*)b)->funcId;
+  return x<y ? -1 : x>y;
+}
+
+/* Read every call into its function's group; then the groups by func_id. */
+static int group_build(TlScan *s){
+  const XrCall *c = 0;
+  /* a sixteenth of max_memory= (16 MiB by default) in memory */
+  size_t nMem = (size_t)(tl_trace_max_memory(s->pTrace)/16);
+  int rc;
+  if( nMem > XR_GROUP_MEM ) nMem = XR_GROUP_MEM;
+  while( (rc = call_next(s, &c))==TL_ROW ){
+    uint32_t iG;
+    XrGroup *g;
+    if( !tl_map_get(&s->groups, (uint64_t)(uint32_t)c->fr.funcId, &iG) ){
+      if( s->nGroup==s->nGroupAlloc ){
+        size_t nNew = s->nGroupAlloc ? s->nGroupAlloc*2 : 16;
+        XrGroup *aNew = realloc(s->aGroup, nNew*sizeof(XrGroup));
+        if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+        s->aGroup = aNew;
+        s->nGroupAlloc = nNew;
+      }
+      iG = (uint32_t)s->nGroup++;
+      memset(&s->aGroup[iG], 0, sizeof(XrGroup));
+      s->aGroup[iG].funcId = c->fr.funcId;
+      if( tl_map_put(&s->groups, (uint64_t)(uint32_t)c->fr.funcId, iG) ){
+        return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      }
+    }
+    g = &s->aGroup[iG];
+    if( g->n==g->nAlloc ){
+      size_t nNew = g->nAlloc ? g->nAlloc*2 : 64;
+      int64_t *aNew;
+      if( (s->nBuffered + nNew - g->nAlloc)*sizeof(int64_t) > nMem ){
+        /* memory is full: out to the file with all of it */
+        rc = group_spill(s);
+        if( rc ) return rc;
+        nNew = 64;
+      }
+      aNew = realloc(g->a, nNew*sizeof(int64_t));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      s->nBuffered += nNew - g->nAlloc;
+      g->a = aNew;
+      g->nAlloc = nNew;
+    }
+    g->a[g->n++] = call_dur(s, c);
+  }
+  if( rc!=TL_DONE ) return rc;
+  s->aRead = malloc(XR_READ_DURS*sizeof(int64_t));
+  if( s->aRead==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( s->nGroup>1 ) qsort(s->aGroup, s->nGroup, sizeof(XrGroup), group_cmp_func);
+  return TL_OK;
+}
+
+/* The next dur of group g (its blocks, then its memory): TL_ROW, TL_DONE. */
+static int group_next_dur(TlScan *s, const XrGroup *g, int64_t *pDur){
+  for(;;){
+    size_t n, nDone = 0;
+    if( s->bMem ){
+      if( s->iRead>=g->n ) return TL_DONE;
+      *pDur = g->a[s->iRead++];
+      return TL_ROW;
+    }
+    if( s->iRead<s->nRead ){
+      *pDur = s->aRead[s->iRead++];
+      return TL_ROW;
+    }
+    if( s->nReadLeft==0 ){
+      if( s->iBlock>=g->nBlock ){
+        s->bMem = 1;
+        s->iRead = 0;
+        continue;
+      }
+      s->iReadOff = g->aBlock[s->iBlock].iOff;
+      s->nReadLeft = g->aBlock[s->iBlock].n;
+      s->iBlock++;
+    }
+    n = s->nReadLeft > XR_READ_DURS ? XR_READ_DURS : (size_t)s->nReadLeft;
+    while( nDone < n*sizeof(int64_t) ){
+      ssize_t r = pread(s->fdTmp, (char*)s->aRead + nDone, n*sizeof(int64_t) - nDone,
+                        (off_t)(s->iReadOff + nDone));
+      if( r<=0 ){
+        return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET, "GROUP BY func_id: cannot read the temporary "
+                          "file back: %s", r<0 ? strerror(errno) : "it is shorter than written");
+      }
+      nDone += (size_t)r;
+    }
+    s->iReadOff += n*sizeof(int64_t);
+    s->nReadLeft -= n;
+    s->nRead = n;
+    s->iRead = 0;
+  }
+}
+
+/* xray_calls GROUP BY func_id: the calls function by function. */
+static int next_call_grouped(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  if( !s->bGroupStarted ){
+    int rc;
+    s->bGroupStarted = 1;
+    rc = group_build(s);
+    if( rc ) return rc;
+    s->iGroupNamed = SIZE_MAX;
+  }
+  for(;;){
+    const XrGroup *g;
+    int64_t d = 0;
+    int rc;
+    if( s->iGroupOrd>=s->nGroup ) return TL_DONE;
+    g = &s->aGroup[s->iGroupOrd];
+    rc = group_next_dur(s, g, &d);
+    if( rc<0 ) return rc;
+    if( rc==TL_DONE ){
+      s->iGroupOrd++;
+      s->iBlock = 0;
+      s->bMem = 0;
+      s->nRead = s->iRead = 0;
+      s->nReadLeft = 0;
+      continue;
+    }
+    pRow->iRowid = s->iGroupRow++;
+    tl_val_int(&v[TL_XC_FUNC_ID], g->funcId);
+    if( tl_col_used(&s->f, TL_XC_NAME) ){
+      if( s->iGroupNamed!=s->iGroupOrd ){
+        const XrFunc *fn = xray_map_func(&s->p->map, g->funcId);
+        s->zGroupName = fn ? fn->zName : 0;
+        s->iGroupNamed = s->iGroupOrd;
+      }
+      if( s->zGroupName ) tl_val_textz(&v[TL_XC_NAME], s->zGroupName);
+    }
+    if( d!=XR_DUR_NULL ) tl_val_int(&v[TL_XC_DUR], d);
+    return TL_ROW;
+  }
 }
 
 static int next_function(TlScan *s, TlRow *pRow){
@@ -1002,7 +1244,7 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
   if( s->err.rc ) return s->err.rc;
   switch( s->iTable ){
     case TL_TAB_EVENTS:     return next_event(s, pRow);
-    case TL_TAB_XRAY_CALLS: return next_call(s, pRow);
+    case TL_TAB_XRAY_CALLS: return s->f.bGroupName ? next_call_grouped(s, pRow) : next_call(s, pRow);
     case TL_TAB_XRAY_FUNCTIONS: return next_function(s, pRow);
     default:                return next_track(s, pRow);
   }
@@ -1049,6 +1291,7 @@ const TlReaderDef tl_xray_reader = {
   .zName      = "xray",
   .azOptions  = xrayOptions,
   .mOrdered   = 0,
+  .mGroupName = 1u<<TL_TAB_XRAY_CALLS,    /* (by func_id) */
   .xProbe     = xrayProbe,
   .xOpen      = xrayOpen,
   .xClose     = xrayClose,
