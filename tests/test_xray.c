@@ -298,6 +298,36 @@ static void xray_truncation_and_empty_logs(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** What open's walk puts in the index (it takes runs of plain function
+** records at once) equals what a scan reads record by record: per packet
+** the events, first and last ts; per thread the same. (count(e.type): a
+** bare count(*) would come from the index itself.)
+*/
+static void xray_index_equals_a_scan(void **state){
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    char zPath[512];
+    snprintf(zPath, sizeof(zPath), XRAY_DIR "%s.xray", azLog[k]);
+    assert_true(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zPath) > 0);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM packets(%Q) p WHERE p.events IS NOT (SELECT count(e.type) FROM events(%Q) e "
+        "WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) "
+        "OR p.ts_begin IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) "
+        "OR p.ts_end IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size)",
+        zPath, zPath, zPath, zPath), 0);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM tracks(%Q) t WHERE t.events IS NOT (SELECT count(e.type) FROM events(%Q) e WHERE e.tid = t.tid) "
+        "OR t.first_ts IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.tid = t.tid) "
+        "OR t.last_ts IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.tid = t.tid)",
+        zPath, zPath, zPath, zPath), 0);
+  }
+  tl_test_db_close(db);
+}
+
 /* sql/xray_account.sql prints what llvm-xray account prints. */
 static void account_sql_equals_llvm_xray_account(void **state){
   static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
@@ -892,6 +922,7 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_names_equal_llvm_xray_symbolize),
   cmocka_unit_test(xray_demangle_common_forms),
   cmocka_unit_test(account_sql_equals_llvm_xray_account),
+  cmocka_unit_test(xray_index_equals_a_scan),
   cmocka_unit_test(xray_calls_grouped_by_function),
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),

@@ -346,6 +346,37 @@ static int fdr_next(XrCur *c, XrEv *e){
   }
 }
 
+/*
+** Open's walk, past a record it took the long way: the plain function
+** records that follow in the same buffer, at once. Stops before a record
+** that is not one (metadata, a bad type, one with call arguments after it,
+** one whose TSC would pass tscMax or wrap, the buffer's end), which the long
+** way then reads. Returns how many it passed, with *pFirst and *pLast their
+** first and last TSCs (they only grow).
+*/
+static uint64_t fdr_func_run(XrCur *c, uint64_t tscMax, uint64_t *pFirst, uint64_t *pLast){
+  const XrData *p = c->p;
+  const uint8_t *a = c->b.a;
+  size_t i = c->b.i, end = c->iBufEnd;
+  uint64_t tsc = c->tsc, n = 0;
+  if( !c->bInBuf || p->nType!=1 ) return 0;
+  while( i<=end && end - i >= XR_FUNC && !fdr_is_meta(p, a[i]) ){
+    uint32_t w = tl_load_u32_unchecked(a + i, p->bo);
+    uint64_t t = tsc + tl_load_u32_unchecked(a + i + 4, p->bo);
+    if( fdr_func_type(p, w)>3 || t<tsc || t>tscMax ) break;
+    if( end - (i + XR_FUNC) >= XR_META && fdr_is_meta(p, a[i + XR_FUNC])
+     && fdr_meta_kind(p, a[i + XR_FUNC])==XR_CALL_ARG ) break;
+    if( n==0 ) *pFirst = t;
+    tsc = t;
+    i += XR_FUNC;
+    n++;
+  }
+  c->b.i = i;
+  c->tsc = tsc;
+  *pLast = tsc;
+  return n;
+}
+
 static int cur_next(XrCur *c, XrEv *e){
   return c->p->nType==0 ? basic_next(c, e) : fdr_next(c, e);
 }
@@ -568,12 +599,28 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
     bLastT = 1; tidLast = e.tid; iTLast = iT;
     {
       XrThread *t = &p->aThread[iT];
+      uint64_t n, first = 0, last = 0;
       t->nEvents++;
       if( e.bPid ) t->pid = e.pid;
       if( bOk ){
         if( !t->bTs || e.tsc<t->tscFirst ) t->tscFirst = e.tsc;
         if( !t->bTs || e.tsc>t->tscLast ) t->tscLast = e.tsc;
         t->bTs = 1;
+      }
+      /* the plain function records after it in its buffer: the same
+      ** packet, thread and CPU, counted at once */
+      n = fdr_func_run(&c, p->freq ? tscOk : UINT64_MAX, &first, &last);
+      if( n ){
+        pk.nEvents += n;
+        t->nEvents += n;
+        if( p->freq ){
+          if( first<tscLo ) tscLo = first;
+          if( last>tscHi ) tscHi = last;
+          bPkTs = 1;
+          if( !t->bTs || first<t->tscFirst ) t->tscFirst = first;
+          if( !t->bTs || last>t->tscLast ) t->tscLast = last;
+          t->bTs = 1;
+        }
       }
     }
   }
