@@ -897,7 +897,7 @@ static inline __attribute__((always_inline)) int hdr_fast_read(const TlCtfBits *
 ** caller should run the plan's ops instead (the same header, read the long
 ** way: a byte order change, the end of the data, no option chosen).
 */
-static int hdr_fast_run(const TlCtfHdrFast *f, TlCtfDec *d, uint64_t *pId, int *pbId,
+static inline __attribute__((always_inline)) int hdr_fast_run(const TlCtfHdrFast *f, TlCtfDec *d, uint64_t *pId, int *pbId,
                         uint64_t *pClock, int *pbClock){
   const TlCtfBits *b = &d->bits;
   uint64_t i = b->iBit, v, id, clock = *pClock;
