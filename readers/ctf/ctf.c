@@ -1866,9 +1866,10 @@ static int ctfScanRowid(TlScan *pScan0, int64_t iRepeat, int64_t *piRowid){
 }
 
 /*
-** ts or ts_raw of a counted packet's iRepeat-th event (its iRepeat-th: a
-** packet is counted whole): read again event by event, onward from the
-** event found last when it is not past this one.
+** ts or ts_raw of the iRepeat-th event a counted row stands for: its packet
+** read again event by event (ctf_cur_next passes over the events before a
+** time window, as the count did, and the count took no event without a
+** time in one), onward from the event found last when it is not past this.
 */
 static int ctfScanValue(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
   CtfScan *pScan = (CtfScan*)pScan0;

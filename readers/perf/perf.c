@@ -722,24 +722,35 @@ static int chunk_close(TlTrace *pTrace, PerfData *p, TlPacket *pk, PerfChunkKey 
   return rc;
 }
 
-/* What a decoded SAMPLE row shows in cpu, value and name, as fill_event(). */
-static void sample_key(const PerfData *p, const RecInfo *ri, PerfChunkKey *k){
-  const PerfAttr *a = &p->aAttr[ri->iAttr];
-  memset(k, 0, sizeof(*k));
-  k->eState = PERF_KEY_SAME;
-  if( ri->bCpu ){ k->bCpu = 1; k->cpu = ri->cpu; }
-  k->iAttr = ri->iAttr;
-  if( ri->s.mHave & PS_PERIOD ){ k->bValue = 1; k->value = (int64_t)ri->s.period; }
-  else if( !(a->flags & PA_FREQ) ){ k->bValue = 1; k->value = (int64_t)a->period; }
-}
-
-/* Fold a SAMPLE row's key (NULL: it did not decode) into its chunk's. */
-static void chunk_key_note(PerfChunkKey *pKey, const PerfChunkKey *k){
+/*
+** Fold what a decoded SAMPLE row shows in cpu, value and name (as
+** fill_event() fills them; ri NULL: it did not decode) into its chunk's key.
+*/
+static void chunk_key_note(PerfChunkKey *pKey, const PerfData *p, const RecInfo *ri){
+  const PerfAttr *a;
+  int bValue = 1;
+  int64_t value = 0;
+  uint32_t cpu;
   if( pKey->eState==PERF_KEY_MIXED ) return;
-  if( k==0 ){ pKey->eState = PERF_KEY_MIXED; return; }
-  if( pKey->eState==PERF_KEY_NONE ){ *pKey = *k; return; }
-  if( k->bCpu!=pKey->bCpu || k->cpu!=pKey->cpu || k->bValue!=pKey->bValue
-   || k->value!=pKey->value || k->iAttr!=pKey->iAttr ){
+  if( ri==0 || p->nAttr==0 ){ pKey->eState = PERF_KEY_MIXED; return; }
+  a = &p->aAttr[ri->iAttr];
+  cpu = ri->bCpu ? ri->cpu : 0;
+  if( ri->s.mHave & PS_PERIOD ) value = (int64_t)ri->s.period;
+  else if( !(a->flags & PA_FREQ) ) value = (int64_t)a->period;
+  else bValue = 0;
+  /* (fields compared one by one: no key built on the stack to compare,
+  ** whose byte stores a wide load would wait for) */
+  if( pKey->eState==PERF_KEY_NONE ){
+    pKey->eState = PERF_KEY_SAME;
+    pKey->bCpu = (uint8_t)(ri->bCpu!=0);
+    pKey->cpu = cpu;
+    pKey->bValue = (uint8_t)bValue;
+    pKey->value = value;
+    pKey->iAttr = ri->iAttr;
+    return;
+  }
+  if( value!=pKey->value || cpu!=pKey->cpu || ri->iAttr!=pKey->iAttr
+   || (ri->bCpu!=0)!=pKey->bCpu || bValue!=pKey->bValue ){
     pKey->eState = PERF_KEY_MIXED;
   }
 }
@@ -901,7 +912,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       tl_trace_warn(pTrace, 0, r.iOff,
           "SAMPLE record of %u bytes is shorter than its sample_type needs", r.size);
       pk.flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU;   /* its row has no cpu */
-      chunk_key_note(&key, 0);
+      chunk_key_note(&key, p, 0);
       continue;
     }
     if( ri.bCpu && r.iRowid==(int64_t)r.iOff && pk.nEvents>1 && pk.mCpu!=0
@@ -917,11 +928,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       pk.nEvents = 1;
       pk.iAux = r.type==PERF_SAMPLE;
     }
-    if( r.type==PERF_SAMPLE ){
-      PerfChunkKey k;
-      if( p->nAttr>0 ){ sample_key(p, &ri, &k); chunk_key_note(&key, &k); }
-      else chunk_key_note(&key, 0);
-    }
+    if( r.type==PERF_SAMPLE ) chunk_key_note(&key, p, &ri);
     if( r.type==PERF_SAMPLE && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
     if( (r.type==PERF_MMAP || r.type==PERF_MMAP2 || r.type==PERF_FORK)
      && perf_maps_note(pTrace, p, &r, ri.bTs, ri.ts) ){
