@@ -357,34 +357,41 @@ static void perf_group_by_cpu_equals_perf_report_sort_cpu(void **state){
 ** Every file, the cut one included, gives the rows (rowids too) of a scan
 ** that also reads ts, row for row.
 */
+/*
+** The rows of zSqlA and zSqlB (each with one %s for the file's name, as
+** PERF_DIR NAME.data) must be the same; returns the length of their text.
+*/
+static size_t perf_same_rows(sqlite3 *db, const char *zFile, const char *zWhat,
+                             const char *zSqlA, const char *zSqlB){
+  char *zA = tl_test_sql_rows(db, zSqlA, zFile);
+  char *zB = tl_test_sql_rows(db, zSqlB, zFile);
+  size_t n = strlen(zA);
+  if( strcmp(zA, zB) ) fail_msg("%s: %s differ from the rows read one by one", zFile, zWhat);
+  free(zA);
+  free(zB);
+  return n;
+}
+
 static void perf_runs_equal_row_by_row(void **state){
   sqlite3 *db = tl_test_db();
   size_t k;
   (void)state;
   for(k=0; k<=N_FILES; k++){
     const char *zFile = k<N_FILES ? azFiles[k] : "cut";
-    char *zA = tl_test_sql_rows(db, "SELECT rowid, cpu, value, name, type FROM events('" PERF_DIR "%s.data')", zFile);
-    char *zB = tl_test_sql_rows(db, "SELECT rowid, cpu, value, name, type FROM events('" PERF_DIR "%s.data') "
-                                    "WHERE ts IS NOT NULL OR ts IS NULL", zFile);
-    assert_true(strlen(zA) > 100);
-    if( strcmp(zA, zB) ) fail_msg("%s: runs differ from the rows read one by one", zFile);
-    free(zA);
-    free(zB);
+    assert_true(perf_same_rows(db, zFile, "runs",
+        "SELECT rowid, cpu, value, name, type FROM events('" PERF_DIR "%s.data')",
+        "SELECT rowid, cpu, value, name, type FROM events('" PERF_DIR "%s.data') "
+        "WHERE ts IS NOT NULL OR ts IS NULL") > 100);
     /* SAMPLE rows only: chunks whose samples all show the same are not read */
-    zA = tl_test_sql_rows(db, "SELECT rowid, cpu, value, name FROM events('" PERF_DIR "%s.data') "
-                              "WHERE type='SAMPLE'", zFile);
-    zB = tl_test_sql_rows(db, "SELECT rowid, cpu, value, name FROM events('" PERF_DIR "%s.data') "
-                              "WHERE type='SAMPLE' AND (ts IS NOT NULL OR ts IS NULL)", zFile);
-    if( strcmp(zA, zB) ) fail_msg("%s: SAMPLE runs differ from the rows read one by one", zFile);
-    free(zA);
-    free(zB);
-    zA = tl_test_sql_rows(db, "SELECT cpu, name, count(*), sum(value), sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
-                              "WHERE type='SAMPLE' GROUP BY cpu", zFile);
-    zB = tl_test_sql_rows(db, "SELECT cpu, name, count(*), sum(value), sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
-                              "WHERE type='SAMPLE' AND (ts IS NOT NULL OR ts IS NULL) GROUP BY +cpu", zFile);
-    if( strcmp(zA, zB) ) fail_msg("%s: SAMPLE rows by cpu differ from the rows read one by one", zFile);
-    free(zA);
-    free(zB);
+    perf_same_rows(db, zFile, "SAMPLE runs",
+        "SELECT rowid, cpu, value, name FROM events('" PERF_DIR "%s.data') WHERE type='SAMPLE'",
+        "SELECT rowid, cpu, value, name FROM events('" PERF_DIR "%s.data') "
+        "WHERE type='SAMPLE' AND (ts IS NOT NULL OR ts IS NULL)");
+    perf_same_rows(db, zFile, "SAMPLE rows by cpu",
+        "SELECT cpu, name, count(*), sum(value), sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
+        "WHERE type='SAMPLE' GROUP BY cpu",
+        "SELECT cpu, name, count(*), sum(value), sum(rowid %% 1000003) FROM events('" PERF_DIR "%s.data') "
+        "WHERE type='SAMPLE' AND (ts IS NOT NULL OR ts IS NULL) GROUP BY +cpu");
     assert_int_equal(
         tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') WHERE cpu = 0", zFile),
         tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "%s.data') WHERE +cpu = 0", zFile));

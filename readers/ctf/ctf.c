@@ -1033,6 +1033,47 @@ static void ctf_cur_header(CtfCur *c, uint64_t *pId, int *pbId){
   }
 }
 
+/* Where a cursor's decoder is, to go back to it (the bit, the last byte order). */
+typedef struct CtfMark CtfMark;
+struct CtfMark { uint64_t iBit; int bo, bBo; };
+
+static CtfMark ctf_mark(const TlCtfDec *d){
+  CtfMark m;
+  m.iBit = d->bits.iBit;
+  m.bo = d->boLast;
+  m.bBo = d->bBoLast;
+  return m;
+}
+
+static void ctf_rewind(TlCtfDec *d, const CtfMark *m){
+  d->bits.iBit = m->iBit;
+  d->boLast = m->bo;
+  d->bBoLast = m->bBo;
+}
+
+/*
+** One event of cursor c's open packet by the header and skip plans alone
+** (c->pHdr set): its class, with the clock after it in *pClock, *pbClock;
+** or NULL with the decoder back at the event when it needs the general
+** decoder (no plan for its class, damage, the packet's end).
+*/
+static const TlCtfEventClass *ctf_plan_event(CtfCur *c, uint64_t *pClock, int *pbClock){
+  TlCtfDec *d = &c->dec;
+  const TlCtfStreamClass *sc = c->pSC;
+  const TlCtfEventClass *pEC;
+  CtfMark m = ctf_mark(d);
+  uint64_t id = 0;
+  int bId = 0;
+  if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, pClock, pbClock)==0 ){
+    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
+    pEC = tl_ctf_event_class(sc, id);
+    if( pEC && c->aSkip[pEC - sc->aEvent].bOk
+     && tl_ctf_skip_run(&c->aSkip[pEC - sc->aEvent], d)==0 ) return pEC;
+  }
+  ctf_rewind(d, &m);
+  return 0;
+}
+
 /*
 ** Read the next event of cursor c into its current event. TL_ROW, TL_DONE
 ** (the stream has nothing more in the window), or an error.
@@ -1073,23 +1114,14 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
     tl_ctf_dec_truncate(d, c->nPktVals);
     if( c->pHdr ){
       /* no values wanted: the header's and the event's plans, when both run */
-      int bo = d->boLast, bBo = d->bBoLast, bClock = c->bClock;
+      int bClock = c->bClock;
       uint64_t clock = c->clock;
-      if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock)==0 ){
-        if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-        c->pEC = tl_ctf_event_class(sc, id);
-        if( c->pEC && c->aSkip[c->pEC - sc->aEvent].bOk
-         && tl_ctf_skip_run(&c->aSkip[c->pEC - sc->aEvent], d)==0 ){
-          c->clock = clock;
-          c->bClock = bClock;
-          goto decoded;
-        }
+      c->pEC = ctf_plan_event(c, &clock, &bClock);
+      if( c->pEC ){
+        c->clock = clock;
+        c->bClock = bClock;
+        goto decoded;
       }
-      d->bits.iBit = iStart;
-      d->boLast = bo;
-      d->bBoLast = bBo;
-      id = 0;
-      bId = 0;
     }
     rc = tl_ctf_dec_scope(d, TL_CTF_SCOPE_EV_HEADER, sc->pEvHeader, pErr);
     if( rc ) goto event_error;
@@ -1116,7 +1148,7 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
     if( d->bits.iBit==iStart ){
       rc = tl_err_set(pErr, TL_ECORRUPT, d->iFileOff + iStart/8,
                       "event of class %llu takes no bits: the stream cannot advance",
-                      (unsigned long long)id);
+                      (unsigned long long)c->pEC->id);
       goto stream_error;
     }
     c->iRowid = ((int64_t)c->iCurPkt << CTF_EV_BITS) + c->iEv;
@@ -1166,20 +1198,19 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
 static int ctf_count_packet(CtfCur *c, uint64_t *pn, int64_t *aTally){
   TlCtfDec *d = &c->dec;
   const TlCtfStreamClass *sc = c->pSC;
-  uint64_t iBit0 = d->bits.iBit, clock = c->clock, n = 0;
-  int bo0 = d->boLast, bBo0 = d->bBoLast, bClock = c->bClock;
+  CtfMark m = ctf_mark(d);
+  uint64_t clock = c->clock, n = 0;
+  int bClock = c->bClock;
   if( c->pHdr==0 || sc==0 ) return -1;
-  if( tl_ctf_count_plans(c->pHdr, c->aSkip, sc, d, &clock, &bClock, &n, aTally) ) goto by_event;
+  if( tl_ctf_count_plans(c->pHdr, c->aSkip, sc, d, &clock, &bClock, &n, aTally) ){
+    ctf_rewind(d, &m);
+    return -1;
+  }
   c->clock = clock;
   c->bClock = bClock;
   c->bOpen = 0;
   *pn = n;
   return 0;
-by_event:
-  d->bits.iBit = iBit0;
-  d->boLast = bo0;
-  d->bBoLast = bBo0;
-  return -1;
 }
 
 /*
@@ -1242,22 +1273,19 @@ static int ctf_pkt_end_in_window(const CtfScan *pScan, const CtfCur *c){
 static int ctf_count_window(const CtfScan *pScan, CtfCur *c, int64_t *piFirst, uint64_t *pn,
                             int *pbPast){
   TlCtfDec *d = &c->dec;
-  const TlCtfStreamClass *sc = c->pSC;
-  uint64_t iBit0 = d->bits.iBit, clock = c->clock, n = 0;
+  CtfMark m = ctf_mark(d);
+  uint64_t clock = c->clock, n = 0;
   int64_t iFirst = 0;
-  int bo0 = d->boLast, bBo0 = d->bBoLast, bClock = c->bClock;
+  int bClock = c->bClock;
   *pbPast = 0;
-  if( c->pHdr==0 || sc==0 ) return -1;
+  if( c->pHdr==0 || c->pSC==0 ) return -1;
   while( d->bits.iBit < d->bits.nBitEnd ){
-    uint64_t id = 0, iStart = d->bits.iBit;
-    int bId = 0;
+    uint64_t iStart = d->bits.iBit;
     int64_t ns;
-    const TlCtfEventClass *pEC;
-    if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, &clock, &bClock) ) goto by_event;
-    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-    pEC = tl_ctf_event_class(sc, id);
-    if( pEC==0 || !c->aSkip[pEC - sc->aEvent].bOk
-     || tl_ctf_skip_run(&c->aSkip[pEC - sc->aEvent], d) || d->bits.iBit==iStart ) goto by_event;
+    if( ctf_plan_event(c, &clock, &bClock)==0 || d->bits.iBit==iStart ){
+      ctf_rewind(d, &m);
+      return -1;
+    }
     if( !bClock || ctf_ns(&c->pTr->m, pScan->p->bExact, c->iClock, clock, &ns) ){
       if( n>0 ){ *pbPast = 1; break; }     /* past the ns range: so is the rest */
       iFirst++;
@@ -1276,11 +1304,6 @@ static int ctf_count_window(const CtfScan *pScan, CtfCur *c, int64_t *piFirst, u
   *piFirst = iFirst;
   *pn = n;
   return 0;
-by_event:
-  d->bits.iBit = iBit0;
-  d->boLast = bo0;
-  d->bBoLast = bBo0;
-  return -1;
 }
 
 /*
@@ -1405,6 +1428,22 @@ static size_t ctf_first_pkt(const TlTrace *t, const CtfStm *s, const TlFilter *f
   return s->iPkt0 + tl_packets_first_end_ge(&t->index.a[s->iPkt0], s->nPkt, f->tsLo);
 }
 
+/* Set up cursor c (zeroed) on stream s (track iTrack) of the scan's trace. */
+static void ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack){
+  c->pTr = &pScan->p->aTr[s->iTr];
+  c->pStm = s;
+  c->iTrack = iTrack;
+  tl_win_init(&c->win, s->pSrc);
+  tl_ctf_dec_init(&c->dec);
+  c->dec.pnShared = &pScan->nDecBytes;
+  c->dec.nSharedMax = tl_trace_max_memory(pScan->pTrace);
+}
+
+static void ctf_cur_free(CtfCur *c){
+  tl_win_free(&c->win);
+  tl_ctf_dec_free(&c->dec);
+}
+
 static int ctf_events_open(CtfScan *pScan){
   TlTrace *t = pScan->pTrace;
   CtfData *p = pScan->p;
@@ -1423,13 +1462,7 @@ static int ctf_events_open(CtfScan *pScan){
       return pScan->err.rc;
     }
     c = &pScan->aCur[pScan->nCur++];
-    c->pTr = &p->aTr[s->iTr];
-    c->pStm = s;
-    c->iTrack = i;
-    tl_win_init(&c->win, s->pSrc);
-    tl_ctf_dec_init(&c->dec);
-    c->dec.pnShared = &pScan->nDecBytes;
-    c->dec.nSharedMax = tl_trace_max_memory(t);
+    ctf_cur_init(pScan, c, s, i);
     c->iPkt = ctf_first_pkt(t, s, &pScan->f);
     c->iPktEnd = s->iPkt0 + s->nPkt;
     if( pScan->f.bRowid ){
@@ -1774,14 +1807,8 @@ static void ctfScanClose(TlScan *pScan0){
   CtfScan *pScan = (CtfScan*)pScan0;
   int i;
   if( pScan==0 ) return;
-  for(i=0; i<pScan->nCur; i++){
-    tl_win_free(&pScan->aCur[i].win);
-    tl_ctf_dec_free(&pScan->aCur[i].dec);
-  }
-  if( pScan->bReplay ){
-    tl_win_free(&pScan->replay.win);
-    tl_ctf_dec_free(&pScan->replay.dec);
-  }
+  for(i=0; i<pScan->nCur; i++) ctf_cur_free(&pScan->aCur[i]);
+  if( pScan->bReplay ) ctf_cur_free(&pScan->replay);
   free(pScan->aCur);
   free(pScan->aHeap);
   free(pScan->aName);
@@ -1879,15 +1906,9 @@ static int ctfScanValue(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
   tl_val_null(pOut);
   if( !pScan->bCount || pScan->nCur==0 ) return TL_OK;
   if( !pScan->bReplay || r->pStm!=c->pStm ){
-    if( pScan->bReplay ){ tl_win_free(&r->win); tl_ctf_dec_free(&r->dec); }
+    if( pScan->bReplay ) ctf_cur_free(r);
     memset(r, 0, sizeof(*r));
-    r->pTr = c->pTr;
-    r->pStm = c->pStm;
-    r->iTrack = c->iTrack;
-    tl_win_init(&r->win, c->pStm->pSrc);
-    tl_ctf_dec_init(&r->dec);
-    r->dec.pnShared = &pScan->nDecBytes;
-    r->dec.nSharedMax = c->dec.nSharedMax;
+    ctf_cur_init(pScan, r, c->pStm, c->iTrack);
     pScan->bReplay = 1;
     pScan->nReplayed = -1;
   }
