@@ -662,6 +662,54 @@ static void xray_synthetic_versions_and_byte_orders(void **state){
 }
 
 /*
+** Calls matched from a run of plain function records (no metadata between,
+** which the reader takes at once), both byte orders, a 1 GHz clock so that
+** cycles are ns. From TSC 1000: enter f1 (+0), enter f2 (+10), enter f3
+** (+10), exit f2 (+5: it also ends f3, whose exit is missing), exit f9 (+1:
+** not on the stack, ignored), enter f4 (+4), tail exit f4 (+6), exit f1
+** (+4), enter f5 (+10: still open at the end).
+*/
+static void xray_calls_matched_in_runs(void **state){
+  sqlite3 *db = tl_test_db();
+  int bBig;
+  (void)state;
+  for(bBig=0; bBig<2; bBig++){
+    static const struct { unsigned type, id, delta; } aRec[] = {
+      {0,1,0}, {0,2,10}, {0,3,10}, {1,2,5}, {1,9,1}, {0,4,4}, {2,4,6}, {1,1,4}, {0,5,10},
+    };
+    XW w;
+    size_t i0, iExt, k;
+    char zPath[512], *z;
+    memset(&w, 0, sizeof(w));
+    w.bBig = bBig;
+    xw_put(&w, 5, 2); xw_put(&w, 1, 2); xw_put(&w, 3, 4);
+    xw_put(&w, 1000000000, 8); xw_put(&w, 0, 8); xw_put(&w, 0, 8);
+    iExt = w.n; xw_meta(&w, 7); xw_meta_end(&w, iExt);
+    i0 = w.n; xw_meta(&w, 0); xw_put(&w, 77, 4); xw_meta_end(&w, i0);
+    i0 = w.n; xw_meta(&w, 4); xw_meta_end(&w, i0);
+    i0 = w.n; xw_meta(&w, 2); xw_put(&w, 3, 2); xw_put(&w, 1000, 8); xw_meta_end(&w, i0);
+    for(k=0; k<sizeof(aRec)/sizeof(aRec[0]); k++) xw_func(&w, aRec[k].type, aRec[k].id, aRec[k].delta);
+    {
+      size_t nSave = w.n;
+      w.n = iExt + 1;
+      xw_put(&w, nSave - (iExt + 16), 8);
+      w.n = nSave;
+    }
+    snprintf(zPath, sizeof(zPath), "%s/runs-%s.xray", tl_test_tmpdir(), bBig ? "be" : "le");
+    assert_int_equal(tl_test_write_file(zPath, w.a, w.n), 0);
+    z = tl_test_sql_rows(db, "SELECT c.func_id, c.depth, coalesce(c.dur, 'open'), coalesce(p.func_id, '-'), c.ts "
+                             "FROM xray_calls(%Q) c LEFT JOIN xray_calls(%Q) p ON p.id = c.parent ORDER BY c.id",
+                             zPath, zPath);
+    assert_string_equal(z, "1|0|40|-|1000\n2|1|15|1|1010\n3|2|5|2|1020\n4|1|6|1|1030\n5|0|open|-|1050");
+    free(z);
+    z = tl_test_sql_rows(db, "SELECT func_id, count(*), sum(dur) FROM xray_calls(%Q) GROUP BY func_id", zPath);
+    assert_string_equal(z, "1|1|40\n2|1|15\n3|1|5\n4|1|6\n5|1|");
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
+/*
 ** xray_calls GROUP BY func_id comes grouped by the reader, with no sort:
 ** per function the counts equal llvm-xray account's, and every aggregate
 ** equals SQLite's own grouping. A synthetic FDR log of 20000 calls (f1, f2,
@@ -923,6 +971,7 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_demangle_common_forms),
   cmocka_unit_test(account_sql_equals_llvm_xray_account),
   cmocka_unit_test(xray_index_equals_a_scan),
+  cmocka_unit_test(xray_calls_matched_in_runs),
   cmocka_unit_test(xray_calls_grouped_by_function),
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),

@@ -347,6 +347,26 @@ static int fdr_next(XrCur *c, XrEv *e){
 }
 
 /*
+** Whether the record at i of c's buffer is a plain function record: whole,
+** of type 0-3, and with no call argument after it. Then *pw is its first
+** word and *pDelta its TSC delta.
+*/
+static inline int fdr_plain_at(const XrCur *c, size_t i, uint32_t *pw, uint32_t *pDelta){
+  const XrData *p = c->p;
+  const uint8_t *a = c->b.a;
+  size_t end = c->iBufEnd;
+  uint32_t w;
+  if( i>end || end - i < XR_FUNC || fdr_is_meta(p, a[i]) ) return 0;
+  w = tl_load_u32_unchecked(a + i, p->bo);
+  if( fdr_func_type(p, w)>3 ) return 0;
+  if( end - (i + XR_FUNC) >= XR_META && fdr_is_meta(p, a[i + XR_FUNC])
+   && fdr_meta_kind(p, a[i + XR_FUNC])==XR_CALL_ARG ) return 0;
+  *pw = w;
+  *pDelta = tl_load_u32_unchecked(a + i + 4, p->bo);
+  return 1;
+}
+
+/*
 ** Open's walk, past a record it took the long way: the plain function
 ** records that follow in the same buffer, at once. Stops before a record
 ** that is not one (metadata, a bad type, one with call arguments after it,
@@ -355,17 +375,13 @@ static int fdr_next(XrCur *c, XrEv *e){
 ** first and last TSCs (they only grow).
 */
 static uint64_t fdr_func_run(XrCur *c, uint64_t tscMax, uint64_t *pFirst, uint64_t *pLast){
-  const XrData *p = c->p;
-  const uint8_t *a = c->b.a;
-  size_t i = c->b.i, end = c->iBufEnd;
+  size_t i = c->b.i;
   uint64_t tsc = c->tsc, n = 0;
-  if( !c->bInBuf || p->nType!=1 ) return 0;
-  while( i<=end && end - i >= XR_FUNC && !fdr_is_meta(p, a[i]) ){
-    uint32_t w = tl_load_u32_unchecked(a + i, p->bo);
-    uint64_t t = tsc + tl_load_u32_unchecked(a + i + 4, p->bo);
-    if( fdr_func_type(p, w)>3 || t<tsc || t>tscMax ) break;
-    if( end - (i + XR_FUNC) >= XR_META && fdr_is_meta(p, a[i + XR_FUNC])
-     && fdr_meta_kind(p, a[i + XR_FUNC])==XR_CALL_ARG ) break;
+  uint32_t w, d;
+  if( !c->bInBuf || c->p->nType!=1 ) return 0;
+  while( fdr_plain_at(c, i, &w, &d) ){
+    uint64_t t = tsc + d;
+    if( t<tsc || t>tscMax ) break;
     if( n==0 ) *pFirst = t;
     tsc = t;
     i += XR_FUNC;
@@ -673,6 +689,7 @@ struct XrStack {
 #define XR_DUR_NULL INT64_MIN
 #define XR_GROUP_MEM ((size_t)16 << 20)
 #define XR_READ_DURS 65536
+#define XR_GROUP_HOT 64           /* a power of 2 */
 typedef struct XrBlock XrBlock;
 struct XrBlock { uint64_t iOff; uint64_t n; };    /* durs in the temporary file */
 typedef struct XrGroup XrGroup;
@@ -727,6 +744,9 @@ struct TlScan {
   int bGroupStarted;
   XrGroup *aGroup; size_t nGroup, nGroupAlloc;
   TlMap groups;                   /* func_id -> index in aGroup */
+  struct { int32_t funcId; uint32_t iG; } aGroupHot[XR_GROUP_HOT];  /* its
+                                  ** recent lookups, by func_id's low bits
+                                  ** (iG UINT32_MAX: none) */
   size_t nBuffered;               /* durs in the groups' memory */
   int fdTmp;                      /* the temporary file, or -1 */
   uint64_t nTmp;                  /* bytes written to it */
@@ -948,12 +968,57 @@ static int out_add(TlScan *s, const XrStack *st, size_t iFrame, int bDone, uint6
 ** the thread's stack ends that call; one whose function is deeper also
 ** ends the calls above it (their exits were not recorded), as llvm-xray
 ** account -deduce-sibling-calls does; an exit of a function not on the
-** stack is ignored. Tail exits end their call like exits.
+** stack is ignored. Tail exits end their call like exits. This is one
+** function record (kind 0-3, at file offset iOff) of stack st's thread.
+*/
+static int stack_apply(TlScan *s, XrStack *st, unsigned kind, int32_t funcId,
+                       uint64_t tsc, uint32_t cpu, uint64_t iOff){
+  if( kind==0 || kind==3 ){
+    XrFrame *f;
+    if( st->n>=XR_MAX_DEPTH ){
+      tl_trace_warn(s->pTrace, 0, iOff, "call depth over %d on thread %u: deeper calls are not matched",
+                    XR_MAX_DEPTH, st->tid);
+      return TL_OK;
+    }
+    if( st->n==st->nAlloc ){
+      size_t nNew = st->nAlloc ? st->nAlloc*2 : 16;
+      XrFrame *aNew = realloc(st->a, nNew*sizeof(XrFrame));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, iOff, "out of memory");
+      st->a = aNew;
+      st->nAlloc = nNew;
+    }
+    f = &st->a[st->n++];
+    f->id = (int64_t)iOff;
+    f->funcId = funcId;
+    f->tsc = tsc;
+    f->cpu = cpu;
+  }else{
+    size_t k = st->n;
+    while( k>0 && st->a[k-1].funcId!=funcId ) k--;
+    if( k==0 ) return TL_OK;                  /* not on the stack */
+    while( st->n>=k ){
+      int rc = out_add(s, st, st->n-1, 1, tsc);
+      if( rc ) return rc;
+      st->n--;
+      if( st->n==0 ) break;
+    }
+  }
+  return TL_OK;
+}
+
+/* the most records calls_step() takes at once (bounds the calls it makes) */
+#define XR_CALLS_RUN 4096
+
+/*
+** One record the long way, and then the plain function records that follow
+** it in the same buffer (one thread's, with no metadata between) at once.
 */
 static int calls_step(TlScan *s){
   XrEv e;
   XrStack *st;
-  uint32_t iSt;
+  XrCur *c = &s->c;
+  uint32_t iSt, w, d;
+  int n;
   int rc = next_raw(s, &e, 1);
   if( rc!=TL_ROW ) return rc;
   if( !e.bFunc ) return TL_OK;
@@ -975,35 +1040,16 @@ static int calls_step(TlScan *s){
   s->iStackLast = iSt;
   st = &s->aStack[iSt];
   if( e.bPid ){ st->pid = e.pid; st->bPid = 1; }
-  if( e.zKind==azKind[0] || e.zKind==azKind[3] ){
-    XrFrame *f;
-    if( st->n>=XR_MAX_DEPTH ){
-      tl_trace_warn(s->pTrace, 0, e.iOff, "call depth over %d on thread %u: deeper calls are not matched",
-                    XR_MAX_DEPTH, e.tid);
-      return TL_OK;
-    }
-    if( st->n==st->nAlloc ){
-      size_t nNew = st->nAlloc ? st->nAlloc*2 : 16;
-      XrFrame *aNew = realloc(st->a, nNew*sizeof(XrFrame));
-      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
-      st->a = aNew;
-      st->nAlloc = nNew;
-    }
-    f = &st->a[st->n++];
-    f->id = (int64_t)e.iOff;
-    f->funcId = e.funcId;
-    f->tsc = e.tsc;
-    f->cpu = e.cpu;
-  }else{
-    size_t k = st->n;
-    while( k>0 && st->a[k-1].funcId!=e.funcId ) k--;
-    if( k==0 ) return TL_OK;                  /* not on the stack */
-    while( st->n>=k ){
-      rc = out_add(s, st, st->n-1, 1, e.tsc);
-      if( rc ) return rc;
-      st->n--;
-      if( st->n==0 ) break;
-    }
+  rc = stack_apply(s, st, e.zKind==azKind[0] || e.zKind==azKind[3] ? 0 : 1,
+                   e.funcId, e.tsc, e.cpu, e.iOff);
+  if( rc || !s->bInPacket || !c->bInBuf || s->p->nType!=1 ) return rc;
+  /* the rest of the run: what fdr_next() would give, without its event */
+  for(n=0; n<XR_CALLS_RUN && fdr_plain_at(c, c->b.i, &w, &d); n++){
+    size_t iRec = c->b.i;
+    c->b.i += XR_FUNC;
+    c->tsc += d;
+    rc = stack_apply(s, st, fdr_func_type(s->p, w), fdr_func_id(s->p, w), c->tsc, c->cpu, iRec);
+    if( rc ) return rc;
   }
   return TL_OK;
 }
@@ -1130,31 +1176,47 @@ static int group_cmp_func(const void *a, const void *b){
   return x<y ? -1 : x>y;
 }
 
+/* The index in aGroup of function funcId's group, which is made if new. */
+static int group_of(TlScan *s, int32_t funcId, uint32_t *piG){
+  uint32_t iG, h = (uint32_t)funcId & (XR_GROUP_HOT-1);
+  if( s->aGroupHot[h].iG!=UINT32_MAX && s->aGroupHot[h].funcId==funcId ){
+    *piG = s->aGroupHot[h].iG;
+    return TL_OK;
+  }
+  if( !tl_map_get(&s->groups, (uint64_t)(uint32_t)funcId, &iG) ){
+    if( s->nGroup==s->nGroupAlloc ){
+      size_t nNew = s->nGroupAlloc ? s->nGroupAlloc*2 : 16;
+      XrGroup *aNew = realloc(s->aGroup, nNew*sizeof(XrGroup));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      s->aGroup = aNew;
+      s->nGroupAlloc = nNew;
+    }
+    iG = (uint32_t)s->nGroup++;
+    memset(&s->aGroup[iG], 0, sizeof(XrGroup));
+    s->aGroup[iG].funcId = funcId;
+    if( tl_map_put(&s->groups, (uint64_t)(uint32_t)funcId, iG) ){
+      return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }
+  }
+  s->aGroupHot[h].funcId = funcId;
+  s->aGroupHot[h].iG = iG;
+  *piG = iG;
+  return TL_OK;
+}
+
 /* Read every call into its function's group; then the groups by func_id. */
 static int group_build(TlScan *s){
   const XrCall *c = 0;
   /* a sixteenth of max_memory= (16 MiB by default) in memory */
-  size_t nMem = (size_t)(tl_trace_max_memory(s->pTrace)/16);
+  size_t nMem = (size_t)(tl_trace_max_memory(s->pTrace)/16), k;
   int rc;
   if( nMem > XR_GROUP_MEM ) nMem = XR_GROUP_MEM;
+  for(k=0; k<XR_GROUP_HOT; k++) s->aGroupHot[k].iG = UINT32_MAX;
   while( (rc = call_next(s, &c))==TL_ROW ){
-    uint32_t iG;
+    uint32_t iG = 0;
     XrGroup *g;
-    if( !tl_map_get(&s->groups, (uint64_t)(uint32_t)c->fr.funcId, &iG) ){
-      if( s->nGroup==s->nGroupAlloc ){
-        size_t nNew = s->nGroupAlloc ? s->nGroupAlloc*2 : 16;
-        XrGroup *aNew = realloc(s->aGroup, nNew*sizeof(XrGroup));
-        if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-        s->aGroup = aNew;
-        s->nGroupAlloc = nNew;
-      }
-      iG = (uint32_t)s->nGroup++;
-      memset(&s->aGroup[iG], 0, sizeof(XrGroup));
-      s->aGroup[iG].funcId = c->fr.funcId;
-      if( tl_map_put(&s->groups, (uint64_t)(uint32_t)c->fr.funcId, iG) ){
-        return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-      }
-    }
+    rc = group_of(s, c->fr.funcId, &iG);
+    if( rc ) return rc;
     g = &s->aGroup[iG];
     if( g->n==g->nAlloc ){
       size_t nNew = g->nAlloc ? g->nAlloc*2 : 64;
