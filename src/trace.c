@@ -543,11 +543,24 @@ struct TlQuery {
   TlScan *pScan;                  /* reader scan, or NULL for built-in tables */
   size_t i;                       /* next packet / warning (built-in tables) */
   TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
+  int nCol;                       /* the table's columns (of aVal) */
   TlErr err;                      /* built-in tables' error */
   char *zTmp;                     /* built-in tables: text of the current row */
   TlProgress progress;            /* the scan's progress report */
   int bProgress;                  /* progress is begun (ended at close) */
 };
+
+/* The number of columns of table iTable (TL_TAB_*). */
+static int query_ncol(int iTable){
+  static const int aN[TL_TAB_COUNT] = {
+    [TL_TAB_EVENTS] = TL_EV_NCOL, [TL_TAB_TRACKS] = TL_TR_NCOL,
+    [TL_TAB_SYMBOLS] = TL_SY_NCOL, [TL_TAB_EVENT_TYPES] = TL_ET_NCOL,
+    [TL_TAB_PACKETS] = TL_PK_NCOL, [TL_TAB_PERF_FEATURES] = TL_PF_NCOL,
+    [TL_TAB_XRAY_FUNCTIONS] = TL_XF_NCOL, [TL_TAB_CALLCHAINS] = TL_CC_NCOL,
+    [TL_TAB_XRAY_CALLS] = TL_XC_NCOL, [TL_TAB_WARNINGS] = TL_TW_NCOL,
+  };
+  return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
+}
 
 int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
                   TlQuery **ppQuery, TlErr *pErr){
@@ -558,6 +571,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   rc = tl_source_check(pTrace->pSrc, pErr);
   if( rc ){ free(q); return rc; }
   q->pTrace = pTrace;
+  q->nCol = query_ncol(iTable);
   q->iTable = iTable;
   q->filter = *pFilter;
   tl_err_clear(&q->err);
@@ -700,7 +714,7 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
   if( q->pScan==0 ) return TL_DONE;
-  for(j=0; j<TL_MAX_NCOL; j++) q->aVal[j].t = TL_NULL;
+  for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
   pRow->iRowid = 0;
   pRow->nRepeat = 0;
