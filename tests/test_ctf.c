@@ -551,6 +551,65 @@ static void ctf_big_endian_bitfields_variants(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Trace C: strings of every length from 0 to 80 bytes, each followed by
+** its length as a 16-bit integer, in one stream with no packet header; the
+** last event's string leaves fewer than eight bytes to the end. The plans
+** skip each string without decoding it (eight bytes at a time, then
+** memchr past 32); a wrong landing shifts every later header.
+*/
+#define CTF_C_N 81
+static const char zMetaC[] =
+  "/* CTF 1.8 */\n"
+  "trace { major = 1; minor = 8; byte_order = le; };\n"
+  "stream {\n"
+  "  event.header := struct { integer { size = 8; align = 8; } id;\n"
+  "    integer { size = 64; align = 8; } timestamp; };\n"
+  "};\n"
+  "event { name = s; id = 0; fields := struct {\n"
+  "  string s; integer { size = 16; align = 8; } n; }; };\n";
+
+static void ctf_plans_skip_strings_of_every_length(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zStr[96], *z;
+  char zWant[CTF_C_N*8];
+  size_t nWant = 0;
+  CtfW w;
+  int k, j;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-c", tl_test_tmpdir());
+  ctfw_init(&w, 0);
+  for(k=0; k<CTF_C_N; k++){
+    int len = k==CTF_C_N-1 ? 3 : k;
+    for(j=0; j<len; j++) zStr[j] = (char)('a' + (k+j)%26);
+    zStr[len] = 0;
+    ctfw_uint(&w, 8, 8, 0);
+    ctfw_uint(&w, 8, 64, (uint64_t)(1000 + k));
+    ctfw_string(&w, zStr);
+    ctfw_uint(&w, 8, 16, (uint64_t)len);
+    nWant += (size_t)snprintf(zWant + nWant, sizeof(zWant) - nWant, "%s%d", k ? "," : "", 1000 + k);
+  }
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaC), 0);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  /* counted by the plans, whole and by name */
+  z = tl_test_sql_rows(db, "SELECT count(*) FROM events(%Q)", zDir);
+  assert_string_equal(z, "81");
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
+  assert_string_equal(z, "s|81");
+  free(z);
+  /* read by the plans: every header where it was written */
+  z = tl_test_sql_rows(db, "SELECT group_concat(ts_raw) FROM events(%Q)", zDir);
+  assert_string_equal(z, zWant);
+  free(z);
+  /* and by the full decoder: 0 + 1 + ... + 79, and 3 */
+  z = tl_test_sql_rows(db, "SELECT sum(args->>'$.n'), max(length(args->>'$.s')) FROM events(%Q)", zDir);
+  assert_string_equal(z, "3163|79");
+  free(z);
+  tl_test_db_close(db);
+}
+
 static void ctf_clock_option(void **state){
   sqlite3 *db = tl_test_db();
   char *zErr;
@@ -750,5 +809,6 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_truncated_stream),
   cmocka_unit_test(ctf_corrupt_event_id),
   cmocka_unit_test(ctf_big_endian_bitfields_variants),
+  cmocka_unit_test(ctf_plans_skip_strings_of_every_length),
   cmocka_unit_test(ctf_clock_option),
 );

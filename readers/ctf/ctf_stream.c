@@ -629,10 +629,22 @@ static inline __attribute__((always_inline)) int skip_run(const TlCtfSkip *p, Tl
         const uint8_t *z;
         size_t t, nShort;
         if( j >= nByte ) return -1;
-        /* most strings are short: a plain look at the first bytes, then
-        ** memchr for the rest */
+        /* most strings are short: a look at the first bytes, eight at a
+        ** time while eight are left, then memchr for the rest */
         nShort = nByte - j < 32 ? nByte - j : 32;
-        for(t=0; t<nShort && b->a[j+t]; t++){}
+        t = 0;
+        while( nShort - t >= 8 ){
+          uint64_t w = tl_load_u64_unchecked(b->a + j + t, TL_LE);
+          uint64_t z0 = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+          if( z0 ){
+            t += (size_t)__builtin_ctzll(z0)/8;      /* the first zero byte */
+            break;
+          }
+          t += 8;
+        }
+        if( nShort - t < 8 ){
+          for(; t<nShort && b->a[j+t]; t++){}
+        }
         if( t<nShort ){
           i = (uint64_t)(j + t + 1)*8;
           break;
