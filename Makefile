@@ -26,7 +26,7 @@ override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
 LDLIBS_SO = -lzstd -lpthread -lm
 SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined
 
-CORE_SRC = src/bytes.c src/err.c src/str.c src/source.c src/opts.c src/map.c src/elf.c src/json.c src/progress.c \
+CORE_SRC = src/bytes.c src/err.c src/str.c src/intern.c src/source.c src/opts.c src/map.c src/elf.c src/json.c src/progress.c \
            src/index.c src/trace.c src/formats.c \
            $(sort $(wildcard readers/*.c readers/*/*.c))
 SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))

@@ -56,6 +56,8 @@
 typedef struct TlVal TlVal;
 struct TlVal {
   uint8_t t;                      /* TL_NULL, TL_INT, ... */
+  uint8_t bKept;                  /* TL_TEXT: z is tl_intern()'s (outlives the
+                                  ** trace: SQLite may keep it without a copy) */
   int64_t i;                      /* TL_INT */
   double r;                       /* TL_REAL */
   const char *z;                  /* TL_TEXT/TL_BLOB bytes, borrowed */
@@ -66,8 +68,10 @@ static inline void tl_val_null(TlVal *p){ p->t = TL_NULL; }
 static inline void tl_val_int(TlVal *p, int64_t i){ p->t = TL_INT; p->i = i; }
 static inline void tl_val_real(TlVal *p, double r){ p->t = TL_REAL; p->r = r; }
 static inline void tl_val_text(TlVal *p, const char *z, size_t n){
-  p->t = TL_TEXT; p->z = z; p->n = n;
+  p->t = TL_TEXT; p->bKept = 0; p->z = z; p->n = n;
 }
+/* Text of tl_intern() (src/intern.h) when it has room, else a borrowed z. */
+void tl_val_text_kept(TlVal *p, const char *z, size_t n);
 void tl_val_textz(TlVal *p, const char *z);       /* NULL z gives SQL NULL */
 void tl_val_str(TlVal *p, const TlStr *pStr);     /* TlStr text (NULL if bErr) */
 

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "intern.h"
 #include "progress.h"
 
 #define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
@@ -56,6 +57,12 @@ static uint64_t iCacheClock = 0;  /* LRU clock */
 void tl_val_textz(TlVal *p, const char *z){
   if( z==0 ){ p->t = TL_NULL; return; }
   tl_val_text(p, z, strlen(z));
+}
+
+void tl_val_text_kept(TlVal *p, const char *z, size_t n){
+  const char *zKept = tl_intern(z, n);
+  tl_val_text(p, zKept ? zKept : z, n);
+  p->bKept = zKept!=0;
 }
 
 void tl_val_str(TlVal *p, const TlStr *pStr){

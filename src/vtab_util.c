@@ -628,7 +628,7 @@ static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
       case TL_INT:  sqlite3_result_int64(ctx, v->i); break;
       case TL_REAL: sqlite3_result_double(ctx, v->r); break;
       case TL_TEXT:
-        sqlite3_result_text64(ctx, v->z, v->n, SQLITE_TRANSIENT, SQLITE_UTF8);
+        sqlite3_result_text64(ctx, v->z, v->n, v->bKept ? SQLITE_STATIC : SQLITE_TRANSIENT, SQLITE_UTF8);
         break;
       case TL_BLOB:
         sqlite3_result_blob64(ctx, v->z, v->n, SQLITE_TRANSIENT);

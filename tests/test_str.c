@@ -3,9 +3,12 @@
 */
 #include "tltest.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
+#include "intern.h"
+#include "reader.h"
 #include "str.h"
 
 static void json_nested_object_and_array(void **state){
@@ -75,10 +78,49 @@ static void json_deep_nesting_is_valid_then_refused(void **state){
   tl_str_free(&s);
 }
 
+/* One kept copy per distinct text (its n bytes, then a NUL), none past the cap. */
+static void intern_keeps_one_copy_within_its_cap(void **state){
+  char zBuf[16];
+  const char *a, *b;
+  char *zBig = malloc(TL_INTERN_MAX + 1);
+  TlVal v;
+  (void)state;
+  assert_non_null(zBig);
+  memcpy(zBuf, "name:x", 7);
+  a = tl_intern("name:x", 6);
+  b = tl_intern(zBuf, 6);
+  assert_non_null(a);
+  assert_ptr_equal(a, b);
+  assert_ptr_not_equal(a, zBuf);
+  assert_string_equal(a, "name:x");
+  assert_ptr_equal(tl_intern("name:xy", 6), a);
+  b = tl_intern("name:y", 6);
+  assert_non_null(b);
+  assert_ptr_not_equal(a, b);
+  b = tl_intern("a\0b", 3);
+  assert_non_null(b);
+  assert_memory_equal(b, "a\0b", 4);
+  /* a text the cap has no room for: NULL, and a value borrows it */
+  memset(zBig, 'x', TL_INTERN_MAX + 1);
+  assert_null(tl_intern(zBig, TL_INTERN_MAX + 1));
+  assert_null(tl_intern(zBig, TL_INTERN_MAX - 8));
+  tl_val_text_kept(&v, zBig, TL_INTERN_MAX - 8);
+  assert_int_equal(v.t, TL_TEXT);
+  assert_false(v.bKept);
+  assert_ptr_equal(v.z, zBig);
+  tl_val_text_kept(&v, "name:y", 6);
+  assert_true(v.bKept);
+  assert_ptr_equal(v.z, tl_intern("name:y", 6));
+  tl_val_text(&v, zBuf, 6);
+  assert_false(v.bKept);
+  free(zBig);
+}
+
 TL_DEFINE_GROUP(str,
   cmocka_unit_test(json_deep_nesting_is_valid_then_refused),
   cmocka_unit_test(json_nested_object_and_array),
   cmocka_unit_test(json_string_escapes_and_replaces_bad_utf8),
   cmocka_unit_test(json_hex_bytes),
   cmocka_unit_test(err_is_sticky_and_formats_offset),
+  cmocka_unit_test(intern_keeps_one_copy_within_its_cap),
 );

@@ -1576,7 +1576,8 @@ static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
     if( ++pScan->iName >= pScan->nName ) return TL_DONE;
   }while( pScan->aName[pScan->iName].n==0 );
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
-  tl_val_textz(&a[TL_EV_NAME], pScan->aName[pScan->iName].zName);
+  /* (the name of many repeats: given to SQLite without a copy each) */
+  tl_val_text_kept(&a[TL_EV_NAME], pScan->aName[pScan->iName].zName, strlen(pScan->aName[pScan->iName].zName));
   pScan->iGroupBase = pScan->iGroupRow;
   pScan->iGroupRow += pScan->aName[pScan->iName].n;
   pRow->iRowid = TL_ROWID_LAZY;

@@ -752,8 +752,8 @@ struct TlScan {
   uint64_t nTmp;                  /* bytes written to it */
   size_t iGroupOrd;               /* the group being given (aGroup is by
                                   ** func_id then) */
-  size_t iGroupNamed;             /* the group zGroupName names */
-  const char *zGroupName;
+  size_t iGroupNamed;             /* the group groupName names */
+  TlVal groupName;                /* its name, or NULL */
   size_t iBlock;                  /* its next block */
   int bMem;                       /* its blocks are done: its memory's durs */
   int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
@@ -1312,11 +1312,13 @@ static int next_call_grouped(TlScan *s, TlRow *pRow){
     tl_val_int(&v[TL_XC_FUNC_ID], g->funcId);
     if( tl_col_used(&s->f, TL_XC_NAME) ){
       if( s->iGroupNamed!=s->iGroupOrd ){
+        /* (the name of many rows: given to SQLite without a copy each) */
         const XrFunc *fn = xray_map_func(&s->p->map, g->funcId);
-        s->zGroupName = fn ? fn->zName : 0;
         s->iGroupNamed = s->iGroupOrd;
+        s->groupName.t = TL_NULL;
+        if( fn && fn->zName ) tl_val_text_kept(&s->groupName, fn->zName, strlen(fn->zName));
       }
-      if( s->zGroupName ) tl_val_textz(&v[TL_XC_NAME], s->zGroupName);
+      v[TL_XC_NAME] = s->groupName;
     }
     if( d!=XR_DUR_NULL ) tl_val_int(&v[TL_XC_DUR], d);
     return TL_ROW;
