@@ -88,16 +88,6 @@ int tl_ctf_bits_string(TlCtfBits *p, const char **pz, size_t *pn){
   return 0;
 }
 
-uint64_t tl_ctf_clock_update(uint64_t prev, uint64_t v, unsigned nBits){
-  uint64_t mask, cur;
-  if( nBits>=64 ) return v;
-  mask = ((uint64_t)1 << nBits) - 1;
-  v &= mask;
-  cur = (prev & ~mask) | v;
-  if( v < (prev & mask) ) cur += (uint64_t)1 << nBits;
-  return cur;
-}
-
 /* cycles * 1e9 / freq, truncated; -1 if it exceeds INT64_MAX. */
 static int ctf_cycles_ns(uint64_t freq, uint64_t cycles, __int128 *pNs){
   unsigned __int128 x = (unsigned __int128)cycles * 1000000000u / freq;

@@ -49,7 +49,15 @@ int tl_ctf_bits_string(TlCtfBits*, const char **pz, size_t *pn);
 ** result is below prev the field wrapped, so 2^nBits is added (the CTF
 ** 1.8 rule for narrow timestamp fields such as LTTng's 27-bit ones).
 */
-uint64_t tl_ctf_clock_update(uint64_t prev, uint64_t v, unsigned nBits);
+static inline uint64_t tl_ctf_clock_update(uint64_t prev, uint64_t v, unsigned nBits){
+  uint64_t mask, cur;
+  if( nBits>=64 ) return v;
+  mask = ((uint64_t)1 << nBits) - 1;
+  v &= mask;
+  cur = (prev & ~mask) | v;
+  if( v < (prev & mask) ) cur += (uint64_t)1 << nBits;
+  return cur;
+}
 
 /*
 ** Nanoseconds from the clock's origin for a value in cycles:

@@ -1065,25 +1065,32 @@ int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
 }
 
 /* (the count loop has its plans' runs inlined: a call each per event was
-** a tenth of a count) */
+** a tenth of a count; and it works on copies of the cursor and clock, which
+** stay in registers: through the pointers, every tally store could change
+** them as far as the compiler knows) */
 int tl_ctf_count_plans(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip,
                        const TlCtfStreamClass *sc, TlCtfDec *d,
                        uint64_t *pClock, int *pbClock, uint64_t *pn, int64_t *aTally){
-  uint64_t n = 0;
-  while( d->bits.iBit < d->bits.nBitEnd ){
-    uint64_t id = 0, iStart = d->bits.iBit;
+  TlCtfDec dl = *d;
+  uint64_t n = 0, clock = *pClock;
+  int bClock = *pbClock, rc = 0;
+  while( dl.bits.iBit < dl.bits.nBitEnd ){
+    uint64_t id = 0, iStart = dl.bits.iBit;
     int bId = 0;
     const TlCtfEventClass *pEC;
     const TlCtfSkip *pSkip;
-    if( hdr_run(pHdr, d, &id, &bId, pClock, pbClock) ) return -1;
+    if( hdr_run(pHdr, &dl, &id, &bId, &clock, &bClock) ){ rc = -1; break; }
     if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
     pEC = tl_ctf_event_class(sc, id);
-    if( pEC==0 ) return -1;
+    if( pEC==0 ){ rc = -1; break; }
     pSkip = &aSkip[pEC - sc->aEvent];
-    if( !pSkip->bOk || skip_run(pSkip, d) || d->bits.iBit==iStart ) return -1;
+    if( !pSkip->bOk || skip_run(pSkip, &dl) || dl.bits.iBit==iStart ){ rc = -1; break; }
     if( aTally ) aTally[pEC - sc->aEvent]++;
     n++;
   }
-  *pn = n;
-  return 0;
+  *d = dl;
+  *pClock = clock;
+  *pbClock = bClock;
+  if( rc==0 ) *pn = n;
+  return rc;
 }
