@@ -1073,6 +1073,40 @@ static void perf_big_endian_reads_like_little_endian(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** cpu-clock-g.data (sample_type IP|TID|TIME|CALLCHAIN, little-endian): its
+** first sample, at offset 776 (the first SAMPLE row's rowid), says its
+** callchain holds 2^40 addresses. That sample gets a warning and no
+** values; the other 827 are read.
+*/
+static void perf_callchain_longer_than_its_sample(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t n, iRec = 776;
+  uint8_t *a = tl_test_read_file(PERF_DIR "cpu-clock-g.data", &n);
+  char zPath[512], zWant[200], *z;
+  unsigned nSize;
+  int k;
+  (void)state;
+  assert_non_null(a);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(rowid) FROM events('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE type='SAMPLE'"), (int)iRec);
+  assert_int_equal(a[iRec], 9);                          /* PERF_RECORD_SAMPLE */
+  nSize = (unsigned)a[iRec+6] | (unsigned)a[iRec+7]<<8;
+  for(k=0; k<8; k++) a[iRec + 8 + 24 + k] = (uint8_t)(((uint64_t)1<<40) >> (8*k));
+  snprintf(zPath, sizeof(zPath), "%s/long-chain.data", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  free(a);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zPath), 828);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE' AND ts IS NOT NULL", zPath), 827);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains(%Q) WHERE event=%d", zPath, (int)iRec), 0);
+  z = tl_test_sql_text(db, "SELECT offset || ': ' || message FROM trace_warnings(%Q)", zPath);
+  assert_non_null(z);
+  snprintf(zWant, sizeof(zWant), "%zu: SAMPLE record of %u bytes is shorter than its sample_type needs", iRec, nSize);
+  assert_string_equal(z, zWant);
+  free(z);
+  tl_test_db_close(db);
+}
+
 static void perf_corruption_is_a_clear_error(void **state){
   PW w;
   sqlite3 *db = tl_test_db();
@@ -1466,4 +1500,5 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_cpu_runs_are_chunks_a_cpu_filter_skips),
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
+  cmocka_unit_test(perf_callchain_longer_than_its_sample),
 );

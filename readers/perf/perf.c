@@ -458,7 +458,8 @@ static int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
   /* A record that names its thread in its body (MMAP, COMM, ...) belongs
   ** to that thread, as perf attaches it; the trailer of the ones perf
   ** synthesizes at the start is zeros. FORK and EXIT keep the trailer's. */
-  if( r->type!=PERF_FORK && r->type!=PERF_EXIT && body_pid_tid(r, &ri->pid, &ri->tid) ){
+  if( r->type!=PERF_SAMPLE && r->type!=PERF_FORK && r->type!=PERF_EXIT
+   && body_pid_tid(r, &ri->pid, &ri->tid) ){
     ri->bTid = 1;
   }else if( ri->s.mHave & PS_TID ){
     ri->bTid = 1;

@@ -111,6 +111,15 @@ static void sample_clear(PerfSample *s){
   s->auxSize = 0;
 }
 
+/* A sample's fields before READ: 8 bytes each */
+#define PS_FIXED_FIELDS (PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME|PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU|PS_PERIOD)
+
+/* The callchain at b: its length, then that many addresses. */
+static inline int sample_callchain(TlBytes *b, PerfSample *s){
+  if( tl_bytes_u64e(b, &s->nCallchain) || s->nCallchain > tl_bytes_left(b)/8 ) return -1;
+  return tl_bytes_ptr(b, (size_t)s->nCallchain*8, &s->aCallchain);
+}
+
 int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
   TlBytes b = r->body;
   uint64_t st = a->sample_type;
@@ -122,8 +131,7 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
     /* The fixed-size fields up to PERIOD: 8 bytes each, checked at once. */
     const uint8_t *f;
     const int bo = b.bo;
-    size_t nFix = 8*(size_t)popcount64(st & (PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME
-                     |PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU|PS_PERIOD));
+    size_t nFix = 8*(size_t)popcount64(st & PS_FIXED_FIELDS);
     if( tl_bytes_ptr(&b, nFix, &f) ) return -1;
 #define F64(x) do{ (x) = tl_load_u64_unchecked(f, bo); f += 8; }while(0)
     if( st & PS_IDENTIFIER ) F64(s->id);
@@ -141,14 +149,15 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
     if( st & PS_PERIOD ) F64(s->period);
 #undef F64
   }
+  if( (st & ~(PS_FIXED_FIELDS|PS_CALLCHAIN))==0 ){
+    /* the usual shape (perf record, with or without -g): at most a
+    ** callchain after those, read here without the checks for the rest */
+    return (st & PS_CALLCHAIN) ? sample_callchain(&b, s) : 0;
+  }
   if( st & PS_READ ){
     if( read_values(&b, a->read_format, &s->read) ) return -1;
   }
-  if( st & PS_CALLCHAIN ){
-    U64(s->nCallchain);
-    if( s->nCallchain > tl_bytes_left(&b)/8 ) return -1;
-    tl_bytes_ptr(&b, (size_t)s->nCallchain*8, &s->aCallchain);
-  }
+  if( (st & PS_CALLCHAIN) && sample_callchain(&b, s) ) return -1;
   if( st & PS_RAW ){
     if( tl_bytes_u32e(&b, &s->nRaw) ) return -1;
     if( tl_bytes_ptr(&b, s->nRaw, &s->aRaw) ) return -1;
