@@ -116,8 +116,12 @@ static void sample_clear(PerfSample *s){
 
 /* The callchain at b: its length, then that many addresses. */
 static inline int sample_callchain(TlBytes *b, PerfSample *s){
-  if( tl_bytes_u64e(b, &s->nCallchain) || s->nCallchain > tl_bytes_left(b)/8 ) return -1;
-  return tl_bytes_ptr(b, (size_t)s->nCallchain*8, &s->aCallchain);
+  if( tl_bytes_left(b) < 8 ) return -1;
+  s->nCallchain = tl_load_u64_unchecked(b->a + b->i, b->bo);
+  if( s->nCallchain > (tl_bytes_left(b) - 8)/8 ) return -1;
+  s->aCallchain = b->a + b->i + 8;
+  b->i += 8 + (size_t)s->nCallchain*8;
+  return 0;
 }
 
 int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
@@ -132,7 +136,9 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
     const uint8_t *f;
     const int bo = b.bo;
     size_t nFix = 8*(size_t)popcount64(st & PS_FIXED_FIELDS);
-    if( tl_bytes_ptr(&b, nFix, &f) ) return -1;
+    if( tl_bytes_left(&b) < nFix ) return -1;     /* (inline: once per sample) */
+    f = b.a + b.i;
+    b.i += nFix;
 #define F64(x) do{ (x) = tl_load_u64_unchecked(f, bo); f += 8; }while(0)
     if( st & PS_IDENTIFIER ) F64(s->id);
     if( st & PS_IP ) F64(s->ip);
