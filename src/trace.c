@@ -617,7 +617,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 }
 
 /* The packets table, straight from the index. */
-static int query_next_packet(TlQuery *q, TlRow *pRow){
+static __attribute__((noinline)) int query_next_packet(TlQuery *q, TlRow *pRow){
   const TlIndex *pIdx = &q->pTrace->index;
   const TlPacket *p;
   TlVal *a = q->aVal;
@@ -670,7 +670,7 @@ static int query_next_packet(TlQuery *q, TlRow *pRow){
 }
 
 /* The trace_warnings table. */
-static int query_next_warning(TlQuery *q, TlRow *pRow){
+static __attribute__((noinline)) int query_next_warning(TlQuery *q, TlRow *pRow){
   TraceInternal *pI = internal(q->pTrace);
   TlVal *a = q->aVal;
   int rc = TL_DONE;
@@ -716,6 +716,16 @@ static int query_next_warning(TlQuery *q, TlRow *pRow){
   return rc;
 }
 
+/* The reader's next row with its progress report on (out of line: saves
+** the usual path registers). */
+static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow){
+  TlProgress *pPrev = tl_progress_swap(&q->progress);
+  int rc = q->pTrace->pReader->xScanNext(q->pScan, pRow);
+  tl_progress_swap(pPrev);
+  if( rc!=TL_ROW ){ tl_progress_end(&q->progress, pPrev); q->bProgress = 0; }
+  return rc;
+}
+
 int tl_query_next(TlQuery *q, TlRow *pRow){
   int j;
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
@@ -725,13 +735,7 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   pRow->a = q->aVal;
   pRow->iRowid = 0;
   pRow->nRepeat = 0;
-  if( q->bProgress ){
-    TlProgress *pPrev = tl_progress_swap(&q->progress);
-    int rc = q->pTrace->pReader->xScanNext(q->pScan, pRow);
-    tl_progress_swap(pPrev);
-    if( rc!=TL_ROW ){ tl_progress_end(&q->progress, pPrev); q->bProgress = 0; }
-    return rc;
-  }
+  if( q->bProgress ) return query_next_progress(q, pRow);
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
 }
 
