@@ -742,6 +742,8 @@ struct TlScan {
   ** memory, the rest in a temporary file), then the rows come function by
   ** function, numbered in the order given */
   int bGroupStarted;
+  int bGroupDirect;               /* finished calls go to their group, not aOut */
+  size_t nGroupMem;               /* bytes of durs kept in memory at most */
   XrGroup *aGroup; size_t nGroup, nGroupAlloc;
   TlMap groups;                   /* func_id -> index in aGroup */
   struct { int32_t funcId; uint32_t iG; } aGroupHot[XR_GROUP_HOT];  /* its
@@ -963,6 +965,9 @@ static int out_add(TlScan *s, const XrStack *st, size_t iFrame, int bDone, uint6
   return TL_OK;
 }
 
+static int64_t tsc_dur(const TlScan *s, uint64_t a, uint64_t b);
+static int group_add(TlScan *s, int32_t funcId, int64_t dur);
+
 /*
 ** Match entries with exits per thread: an exit whose function is on top of
 ** the thread's stack ends that call; one whose function is deeper also
@@ -997,7 +1002,9 @@ static int stack_apply(TlScan *s, XrStack *st, unsigned kind, int32_t funcId,
     while( k>0 && st->a[k-1].funcId!=funcId ) k--;
     if( k==0 ) return TL_OK;                  /* not on the stack */
     while( st->n>=k ){
-      int rc = out_add(s, st, st->n-1, 1, tsc);
+      const XrFrame *f = &st->a[st->n-1];
+      int rc = s->bGroupDirect ? group_add(s, f->funcId, tsc_dur(s, f->tsc, tsc))
+                               : out_add(s, st, st->n-1, 1, tsc);
       if( rc ) return rc;
       st->n--;
       if( st->n==0 ) break;
@@ -1082,13 +1089,19 @@ static int call_next(TlScan *s, const XrCall **pc){
   return TL_ROW;
 }
 
-/* A call's dur in ns, or XR_DUR_NULL (still open, no frequency, negative). */
-static int64_t call_dur(const TlScan *s, const XrCall *c){
-  if( c->bDone && s->p->freq ){
-    int64_t d = cycles_ns(s->p, c->tscEnd - c->fr.tsc);
-    if( c->tscEnd>=c->fr.tsc && d>=0 ) return d;
+/* The dur in ns of a call from TSC a to b, or XR_DUR_NULL (no frequency,
+** negative, too long). */
+static int64_t tsc_dur(const TlScan *s, uint64_t a, uint64_t b){
+  if( s->p->freq && b>=a ){
+    int64_t d = cycles_ns(s->p, b - a);
+    if( d>=0 ) return d;
   }
   return XR_DUR_NULL;
+}
+
+/* A call's dur in ns, or XR_DUR_NULL (still open, or as tsc_dur()). */
+static int64_t call_dur(const TlScan *s, const XrCall *c){
+  return c->bDone ? tsc_dur(s, c->fr.tsc, c->tscEnd) : XR_DUR_NULL;
 }
 
 static int next_call(TlScan *s, TlRow *pRow){
@@ -1204,37 +1217,51 @@ static int group_of(TlScan *s, int32_t funcId, uint32_t *piG){
   return TL_OK;
 }
 
-/* Read every call into its function's group; then the groups by func_id. */
+/* Add a call's dur to function funcId's group. */
+static int group_add(TlScan *s, int32_t funcId, int64_t dur){
+  uint32_t iG = 0;
+  XrGroup *g;
+  int rc = group_of(s, funcId, &iG);
+  if( rc ) return rc;
+  g = &s->aGroup[iG];
+  if( g->n==g->nAlloc ){
+    size_t nNew = g->nAlloc ? g->nAlloc*2 : 64;
+    int64_t *aNew;
+    if( (s->nBuffered + nNew - g->nAlloc)*sizeof(int64_t) > s->nGroupMem ){
+      /* memory is full: out to the file with all of it */
+      rc = group_spill(s);
+      if( rc ) return rc;
+      nNew = 64;
+    }
+    aNew = realloc(g->a, nNew*sizeof(int64_t));
+    if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    s->nBuffered += nNew - g->nAlloc;
+    g->a = aNew;
+    g->nAlloc = nNew;
+  }
+  g->a[g->n++] = dur;
+  return TL_OK;
+}
+
+/*
+** Read every call into its function's group (finished calls straight from
+** the stacks, the ones still open at the end through call_next()); then
+** the groups by func_id.
+*/
 static int group_build(TlScan *s){
   const XrCall *c = 0;
-  /* a sixteenth of max_memory= (16 MiB by default) in memory */
-  size_t nMem = (size_t)(tl_trace_max_memory(s->pTrace)/16), k;
+  size_t k;
   int rc;
-  if( nMem > XR_GROUP_MEM ) nMem = XR_GROUP_MEM;
+  /* a sixteenth of max_memory= (16 MiB by default) in memory */
+  s->nGroupMem = (size_t)(tl_trace_max_memory(s->pTrace)/16);
+  if( s->nGroupMem > XR_GROUP_MEM ) s->nGroupMem = XR_GROUP_MEM;
   for(k=0; k<XR_GROUP_HOT; k++) s->aGroupHot[k].iG = UINT32_MAX;
+  s->bGroupDirect = 1;
   while( (rc = call_next(s, &c))==TL_ROW ){
-    uint32_t iG = 0;
-    XrGroup *g;
-    rc = group_of(s, c->fr.funcId, &iG);
+    rc = group_add(s, c->fr.funcId, call_dur(s, c));
     if( rc ) return rc;
-    g = &s->aGroup[iG];
-    if( g->n==g->nAlloc ){
-      size_t nNew = g->nAlloc ? g->nAlloc*2 : 64;
-      int64_t *aNew;
-      if( (s->nBuffered + nNew - g->nAlloc)*sizeof(int64_t) > nMem ){
-        /* memory is full: out to the file with all of it */
-        rc = group_spill(s);
-        if( rc ) return rc;
-        nNew = 64;
-      }
-      aNew = realloc(g->a, nNew*sizeof(int64_t));
-      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-      s->nBuffered += nNew - g->nAlloc;
-      g->a = aNew;
-      g->nAlloc = nNew;
-    }
-    g->a[g->n++] = call_dur(s, c);
   }
+  s->bGroupDirect = 0;
   if( rc!=TL_DONE ) return rc;
   s->aRead = malloc(XR_READ_DURS*sizeof(int64_t));
   if( s->aRead==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
