@@ -151,17 +151,23 @@ struct TlCtfStreamClass {
   TlCtfEventClass *aEvent;        /* sorted by id */
 };
 
-/* The event class of stream class s with this id, or NULL. */
-static inline const TlCtfEventClass *tl_ctf_event_class(const TlCtfStreamClass *s, uint64_t id){
+/* The index in s->aEvent of the event class with this id, or -1. */
+static inline int tl_ctf_event_index(const TlCtfStreamClass *s, uint64_t id){
   int lo = 0, hi = s->nEvent - 1;
   /* ids are usually 0, 1, 2, ... in order: the id is the index */
-  if( id < (uint64_t)s->nEvent && s->aEvent[id].id==id ) return &s->aEvent[id];
+  if( id < (uint64_t)s->nEvent && s->aEvent[id].id==id ) return (int)id;
   while( lo<=hi ){
     int mid = (lo+hi)/2;
-    if( s->aEvent[mid].id==id ) return &s->aEvent[mid];
+    if( s->aEvent[mid].id==id ) return mid;
     if( s->aEvent[mid].id<id ) lo = mid+1; else hi = mid-1;
   }
-  return 0;
+  return -1;
+}
+
+/* The event class of stream class s with this id, or NULL. */
+static inline const TlCtfEventClass *tl_ctf_event_class(const TlCtfStreamClass *s, uint64_t id){
+  int i = tl_ctf_event_index(s, id);
+  return i<0 ? 0 : &s->aEvent[i];
 }
 
 typedef struct TlCtfModel TlCtfModel;

@@ -1076,16 +1076,15 @@ int tl_ctf_count_plans(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip,
   int bClock = *pbClock, rc = 0;
   while( dl.bits.iBit < dl.bits.nBitEnd ){
     uint64_t id = 0, iStart = dl.bits.iBit;
-    int bId = 0;
-    const TlCtfEventClass *pEC;
+    int bId = 0, iEC;
     const TlCtfSkip *pSkip;
     if( hdr_run(pHdr, &dl, &id, &bId, &clock, &bClock) ){ rc = -1; break; }
     if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-    pEC = tl_ctf_event_class(sc, id);
-    if( pEC==0 ){ rc = -1; break; }
-    pSkip = &aSkip[pEC - sc->aEvent];
+    iEC = tl_ctf_event_index(sc, id);
+    if( iEC<0 ){ rc = -1; break; }
+    pSkip = &aSkip[iEC];
     if( !pSkip->bOk || skip_run(pSkip, &dl) || dl.bits.iBit==iStart ){ rc = -1; break; }
-    if( aTally ) aTally[pEC - sc->aEvent]++;
+    if( aTally ) aTally[iEC]++;
     n++;
   }
   *d = dl;
