@@ -420,6 +420,50 @@ static void ctf_truncated_stream(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** GROUP BY name counts two streams' packets at once. Trace A whole, then
+** with chan_0 cut inside its event 68 (packet 3; chan_1 whole): that
+** stream's packet goes event by event after the plans stop at the cut, the
+** other stream on alone. The counts follow from trace A's definition (event
+** g of a stream is big when g%7==3) and equal SQLite's own grouping.
+*/
+static void ctf_group_by_name_two_streams_at_once(void **state){
+  sqlite3 *db = tl_test_db();
+  int k;
+  (void)state;
+  for(k=0; k<2; k++){
+    char zDir[512], zSrc[600], zDst[600], zWant[64], *zA, *zB;
+    int s, g, nBig = 0, nTick = 0;
+    snprintf(zDir, sizeof(zDir), "%s/ctf-pair-%d", tl_test_tmpdir(), k);
+    assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
+    for(s=0; s<2; s++){
+      void *a;
+      size_t n, nKeep;
+      int nEv = CTF_A_PKT*CTF_A_EV;
+      snprintf(zSrc, sizeof(zSrc), "%s/chan_%d", ctf_dir_a(), s);
+      snprintf(zDst, sizeof(zDst), "%s/chan_%d", zDir, s);
+      a = tl_test_read_file(zSrc, &n);
+      assert_non_null(a);
+      nKeep = n;
+      if( k==1 && s==0 ){
+        nKeep = (size_t)(aEvEndA[0][67]/8) + 3;
+        nEv = 68;
+      }
+      assert_int_equal(tl_test_write_file(zDst, a, nKeep), 0);
+      free(a);
+      for(g=0; g<nEv; g++){ if( g%7==3 ) nBig++; else nTick++; }
+    }
+    snprintf(zWant, sizeof(zWant), "big|%d\ntick|%d", nBig, nTick);
+    zA = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
+    zB = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name HAVING min(ts) IS NOT NULL", zDir);
+    assert_string_equal(zA, zWant);
+    assert_string_equal(zB, zWant);
+    free(zA);
+    free(zB);
+  }
+  tl_test_db_close(db);
+}
+
 static void ctf_corrupt_event_id(void **state){
   sqlite3 *db = tl_test_db();
   char zDir[512], zPath[600];
@@ -807,6 +851,7 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_packets_tracks_warnings),
   cmocka_unit_test(ctf_paths_metadata_and_parent),
   cmocka_unit_test(ctf_truncated_stream),
+  cmocka_unit_test(ctf_group_by_name_two_streams_at_once),
   cmocka_unit_test(ctf_corrupt_event_id),
   cmocka_unit_test(ctf_big_endian_bitfields_variants),
   cmocka_unit_test(ctf_plans_skip_strings_of_every_length),

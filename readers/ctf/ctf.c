@@ -1187,6 +1187,60 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
   }
 }
 
+/* The count job of cursor c's open packet (see tl_ctf_count_plans()). */
+static void ctf_count_job(CtfCur *c, int64_t *aTally, TlCtfCount *j){
+  j->pHdr = c->pHdr;
+  j->aSkip = c->aSkip;
+  j->sc = c->pSC;
+  j->d = &c->dec;
+  j->clock = c->clock;
+  j->bClock = c->bClock;
+  j->aTally = aTally;
+  j->n = 0;
+  j->rc = 0;
+}
+
+/* After job j of cursor c: as ctf_count_packet() returns. */
+static int ctf_count_end(CtfCur *c, const TlCtfCount *j, const CtfMark *m, uint64_t *pn){
+  if( j->rc ){
+    ctf_rewind(&c->dec, m);
+    return -1;
+  }
+  c->clock = j->clock;
+  c->bClock = j->bClock;
+  c->bOpen = 0;
+  *pn = j->n;
+  return 0;
+}
+
+/*
+** ctf_count_packet() of cursor a and, when b is not NULL, of cursor b at
+** once (their packets are independent: tl_ctf_count_plans_pair() reads
+** them side by side). Returns a's result; *prB is b's.
+*/
+static int ctf_count_packets(CtfCur *a, CtfCur *b, uint64_t *pnA, uint64_t *pnB,
+                             int64_t *aTallyA, int64_t *aTallyB, int *prB){
+  TlCtfCount ja, jb;
+  CtfMark ma, mb;
+  int bA = a->pHdr!=0 && a->pSC!=0, bB = b!=0 && b->pHdr!=0 && b->pSC!=0;
+  if( b && !bB ) *prB = -1;
+  if( !bA ){
+    if( bB ) *prB = ctf_count_packets(b, 0, pnB, 0, aTallyB, 0, 0);
+    return -1;
+  }
+  ma = ctf_mark(&a->dec);
+  ctf_count_job(a, aTallyA, &ja);
+  if( bB ){
+    mb = ctf_mark(&b->dec);
+    ctf_count_job(b, aTallyB, &jb);
+    tl_ctf_count_plans_pair(&ja, &jb);
+    *prB = ctf_count_end(b, &jb, &mb, pnB);
+  }else{
+    tl_ctf_count_plans(&ja);
+  }
+  return ctf_count_end(a, &ja, &ma, pnA);
+}
+
 /*
 ** Count the events of cursor c's open packet with the header and skip plans
 ** alone, leaving the packet done: 0 with *pn, or -1 with the cursor back at
@@ -1196,21 +1250,7 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
 ** class (by index; zeroed by the caller; partial after -1).
 */
 static int ctf_count_packet(CtfCur *c, uint64_t *pn, int64_t *aTally){
-  TlCtfDec *d = &c->dec;
-  const TlCtfStreamClass *sc = c->pSC;
-  CtfMark m = ctf_mark(d);
-  uint64_t clock = c->clock, n = 0;
-  int bClock = c->bClock;
-  if( c->pHdr==0 || sc==0 ) return -1;
-  if( tl_ctf_count_plans(c->pHdr, c->aSkip, sc, d, &clock, &bClock, &n, aTally) ){
-    ctf_rewind(d, &m);
-    return -1;
-  }
-  c->clock = clock;
-  c->bClock = bClock;
-  c->bOpen = 0;
-  *pn = n;
-  return 0;
+  return ctf_count_packets(c, 0, pn, 0, aTally, 0, 0);
 }
 
 /*
@@ -1500,43 +1540,108 @@ static int ctf_name_slot(CtfScan *pScan, const char *zName){
   return j;
 }
 
+/* A zeroed tally for n classes, from offset i of pScan->aTally. */
+static int64_t *ctf_tally_buf(CtfScan *pScan, int i, int n){
+  if( i + n > pScan->nTally ){
+    int64_t *aNew = realloc(pScan->aTally, sizeof(int64_t)*(size_t)(i + n));
+    if( aNew==0 ) return 0;
+    pScan->aTally = aNew;
+    pScan->nTally = i + n;
+  }
+  memset(pScan->aTally + i, 0, sizeof(int64_t)*(size_t)n);
+  return pScan->aTally + i;
+}
+
+/* Add a packet's tally of stream class sc's events to the names' counts. */
+static int ctf_tally_names(CtfScan *pScan, const TlCtfStreamClass *sc, const int64_t *aTally){
+  int j;
+  for(j=0; j<sc->nEvent; j++){
+    int iSlot;
+    if( aTally[j]==0 ) continue;
+    iSlot = ctf_name_slot(pScan, sc->aEvent[j].zName);
+    if( iSlot<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    pScan->aName[iSlot].n += aTally[j];
+  }
+  return TL_OK;
+}
+
 /*
-** Count stream c's events by class into pScan->aName: packets the plans
-** can count are counted by class; from a packet they cannot, event by event.
+** Count the open packets of cursors a and, when not NULL, b by class into
+** pScan->aName (at once when both can be). A cursor whose packet the plans
+** cannot count gets bByEvent, its packet back at its first event.
 */
-static int ctf_count_stream_by_name(CtfScan *pScan, CtfCur *c){
+static int ctf_count_open_by_name(CtfScan *pScan, CtfCur *a, CtfCur *b){
+  const TlCtfStreamClass *sa = a->pSC, *sb = b ? b->pSC : 0;
+  int64_t *tA = 0, *tB = 0;
+  uint64_t nA, nB;
+  int rB = -1, rc;
+  if( sa==0 || sa->nEvent<=0 ){
+    a->bByEvent = 1;
+    return b ? ctf_count_open_by_name(pScan, b, 0) : TL_OK;
+  }
+  if( b && (sb==0 || sb->nEvent<=0) ){
+    b->bByEvent = 1;
+    b = 0;
+  }
+  tA = ctf_tally_buf(pScan, 0, sa->nEvent + (b ? sb->nEvent : 0));
+  if( tA==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( b ){
+    tB = tA + sa->nEvent;
+    memset(tB, 0, sizeof(int64_t)*(size_t)sb->nEvent);
+  }
+  if( ctf_count_packets(a, b, &nA, &nB, tA, tB, &rB) ){
+    a->bByEvent = 1;
+  }else{
+    rc = ctf_tally_names(pScan, sa, tA);
+    if( rc ) return rc;
+  }
+  if( b ){
+    if( rB ){
+      b->bByEvent = 1;
+    }else{
+      rc = ctf_tally_names(pScan, sb, tB);
+      if( rc ) return rc;
+    }
+  }
+  return TL_OK;
+}
+
+/*
+** Count streams a and, when not NULL, b by event class into pScan->aName:
+** packets the plans can count are counted by class, a packet of each stream
+** at once while both have packets; from a packet they cannot, that stream
+** event by event. TL_DONE at the end, or an error.
+*/
+static int ctf_count_streams_by_name(CtfScan *pScan, CtfCur *a, CtfCur *b){
   const TlCtfEventClass *pLast = 0;
   int iLast = -1;
   int rc;
-  while( !c->bByEvent ){
-    const TlCtfStreamClass *sc;
-    uint64_t n;
-    int j;
-    rc = ctf_cur_open_next(pScan, c);
-    if( rc!=TL_ROW ) return rc;
-    sc = c->pSC;
-    if( sc==0 || sc->nEvent<=0 ){ c->bByEvent = 1; break; }
-    if( sc->nEvent > pScan->nTally ){
-      int64_t *aNew = realloc(pScan->aTally, sizeof(int64_t)*(size_t)sc->nEvent);
-      if( aNew==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-      pScan->aTally = aNew;
-      pScan->nTally = sc->nEvent;
-    }
-    memset(pScan->aTally, 0, sizeof(int64_t)*(size_t)sc->nEvent);
-    if( ctf_count_packet(c, &n, pScan->aTally) ){ c->bByEvent = 1; break; }
-    for(j=0; j<sc->nEvent; j++){
-      int iSlot;
-      if( pScan->aTally[j]==0 ) continue;
-      iSlot = ctf_name_slot(pScan, sc->aEvent[j].zName);
-      if( iSlot<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-      pScan->aName[iSlot].n += pScan->aTally[j];
-    }
+  while( b && !a->bByEvent && !b->bByEvent ){
+    int rcB;
+    rc = ctf_cur_open_next(pScan, a);
+    if( rc<0 ) return rc;
+    if( rc!=TL_ROW ) break;                       /* a is done: b alone */
+    rcB = ctf_cur_open_next(pScan, b);
+    if( rcB<0 ) return rcB;
+    rc = ctf_count_open_by_name(pScan, a, rcB==TL_ROW ? b : 0);
+    if( rc ) return rc;
+    if( rcB!=TL_ROW ) break;                      /* b is done: a alone */
   }
-  while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
-    if( c->pEC!=pLast ){
-      iLast = ctf_name_slot(pScan, c->pEC->zName);
+  if( b ){
+    rc = ctf_count_streams_by_name(pScan, b, 0);
+    if( rc<0 ) return rc;
+  }
+  while( !a->bByEvent ){
+    rc = ctf_cur_open_next(pScan, a);
+    if( rc!=TL_ROW ) return rc;
+    rc = ctf_count_open_by_name(pScan, a, 0);
+    if( rc ) return rc;
+  }
+  while( (rc = ctf_cur_next(pScan, a))==TL_ROW ){
+    if( a->pEC!=pLast ){
+      iLast = ctf_name_slot(pScan, a->pEC->zName);
       if( iLast<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-      pLast = c->pEC;
+      pLast = a->pEC;
     }
     pScan->aName[iLast].n++;
   }
@@ -1554,8 +1659,8 @@ static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
   if( !pScan->bStarted ){
     int i, j;
     pScan->bStarted = 1;
-    for(i=0; i<pScan->nCur; i++){
-      int rc = ctf_count_stream_by_name(pScan, &pScan->aCur[i]);
+    for(i=0; i<pScan->nCur; i+=2){
+      int rc = ctf_count_streams_by_name(pScan, &pScan->aCur[i], i+1<pScan->nCur ? &pScan->aCur[i+1] : 0);
       if( rc<0 ) return rc;
     }
     /* classes of different streams or traces may share a name */

@@ -1064,32 +1064,61 @@ int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
   return hdr_run(p, d, pId, pbId, pClock, pbClock);
 }
 
-/* (the count loop has its plans' runs inlined: a call each per event was
-** a tenth of a count; and it works on copies of the cursor and clock, which
-** stay in registers: through the pointers, every tally store could change
-** them as far as the compiler knows) */
-int tl_ctf_count_plans(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip,
-                       const TlCtfStreamClass *sc, TlCtfDec *d,
-                       uint64_t *pClock, int *pbClock, uint64_t *pn, int64_t *aTally){
-  TlCtfDec dl = *d;
-  uint64_t n = 0, clock = *pClock;
-  int bClock = *pbClock, rc = 0;
-  while( dl.bits.iBit < dl.bits.nBitEnd ){
-    uint64_t id = 0, iStart = dl.bits.iBit;
-    int bId = 0, iEC;
-    const TlCtfSkip *pSkip;
-    if( hdr_run(pHdr, &dl, &id, &bId, &clock, &bClock) ){ rc = -1; break; }
-    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-    iEC = tl_ctf_event_index(sc, id);
-    if( iEC<0 ){ rc = -1; break; }
-    pSkip = &aSkip[iEC];
-    if( !pSkip->bOk || skip_run(pSkip, &dl) || dl.bits.iBit==iStart ){ rc = -1; break; }
-    if( aTally ) aTally[iEC]++;
-    n++;
+/*
+** One event of a count: 1 when counted, 0 at the content's end, -1 for an
+** event the plans cannot take. (Inlined into the count loops: a call each
+** per event was a tenth of a count.)
+*/
+static inline __attribute__((always_inline)) int count_step(const TlCtfCount *j, TlCtfDec *d,
+                                                          uint64_t *pClock, int *pbClock){
+  uint64_t id = 0, iStart = d->bits.iBit;
+  int bId = 0, iEC;
+  const TlCtfSkip *pSkip;
+  if( iStart >= d->bits.nBitEnd ) return 0;
+  if( hdr_run(j->pHdr, d, &id, &bId, pClock, pbClock) ) return -1;
+  if( !bId && j->sc->nEvent==1 ) id = j->sc->aEvent[0].id;
+  iEC = tl_ctf_event_index(j->sc, id);
+  if( iEC<0 ) return -1;
+  pSkip = &j->aSkip[iEC];
+  if( !pSkip->bOk || skip_run(pSkip, d) || d->bits.iBit==iStart ) return -1;
+  if( j->aTally ) j->aTally[iEC]++;
+  return 1;
+}
+
+/*
+** The count loops work on copies of the decoder and clock, which stay in
+** registers: through the job's pointers, every tally store could change
+** them as far as the compiler knows.
+*/
+void tl_ctf_count_plans(TlCtfCount *j){
+  TlCtfDec d = *j->d;
+  uint64_t clock = j->clock, n = 0;
+  int bClock = j->bClock, r;
+  while( (r = count_step(j, &d, &clock, &bClock))>0 ) n++;
+  *j->d = d;
+  j->clock = clock;
+  j->bClock = bClock;
+  j->n = n;
+  j->rc = r;
+}
+
+/*
+** Two packets at once, an event of each in turn: an event's size is known
+** only once it is read, so one packet's events are a chain of dependent
+** loads, and a second chain beside it uses the time the first one waits.
+*/
+void tl_ctf_count_plans_pair(TlCtfCount *a, TlCtfCount *b){
+  TlCtfDec da = *a->d, db = *b->d;
+  uint64_t ca = a->clock, cb = b->clock, na = 0, nb = 0;
+  int bca = a->bClock, bcb = b->bClock, ra = 1, rb = 1;
+  while( ra>0 && rb>0 ){
+    ra = count_step(a, &da, &ca, &bca);
+    rb = count_step(b, &db, &cb, &bcb);
+    na += ra>0;
+    nb += rb>0;
   }
-  *d = dl;
-  *pClock = clock;
-  *pbClock = bClock;
-  if( rc==0 ) *pn = n;
-  return rc;
+  while( ra>0 && (ra = count_step(a, &da, &ca, &bca))>0 ) na++;
+  while( rb>0 && (rb = count_step(b, &db, &cb, &bcb))>0 ) nb++;
+  *a->d = da; a->clock = ca; a->bClock = bca; a->n = na; a->rc = ra;
+  *b->d = db; b->clock = cb; b->bClock = bcb; b->n = nb; b->rc = rb;
 }
