@@ -1585,10 +1585,7 @@ static int ctf_count_open_by_name(CtfScan *pScan, CtfCur *a, CtfCur *b){
   }
   tA = ctf_tally_buf(pScan, 0, sa->nEvent + (b ? sb->nEvent : 0));
   if( tA==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-  if( b ){
-    tB = tA + sa->nEvent;
-    memset(tB, 0, sizeof(int64_t)*(size_t)sb->nEvent);
-  }
+  if( b ) tB = tA + sa->nEvent;
   if( ctf_count_packets(a, b, &nA, &nB, tA, tB, &rB) ){
     a->bByEvent = 1;
   }else{
