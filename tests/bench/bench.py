@@ -2,8 +2,9 @@
 """bench.py: times tracelite queries and the peer tools' commands side by side
 on the same recorded traces and prints one table.
 
-Every command runs once to warm the page cache, then --runs times; the table
-shows the median wall time (min-max), the ratio peer/tracelite, the goal, and
+Every command runs once to warm the page cache, then --runs times, in turn
+with the command it is compared with (a, b, a, b, ...); the table shows the
+median wall time (min-max), the ratio peer/tracelite, the goal, and
 the peak RSS of each side (the kernel's maxrss of the process). For tracelite
 it also shows the peak anonymous memory (RssAnon, sampled every 2 ms): RSS
 counts the trace's pages mapped from the page cache, which grow with the
@@ -66,20 +67,60 @@ def run_once(argv, out=subprocess.DEVNULL):
 _cache = {}
 
 
+def summary(samples):
+    """(median s, min s, max s, peak RSS KiB, peak RssAnon KiB) of run_once() results."""
+    ts = sorted(s[0] for s in samples)
+    return (statistics.median(ts), ts[0], ts[-1], max(s[1] for s in samples),
+            max(s[2] for s in samples))
+
+
+def warm_up(argv, log):
+    """The warm-up run: its output goes to the log. True if it ran."""
+    try:
+        out = run_once(argv, subprocess.PIPE)[3]
+        log.write("$ %s\n%s\n" % (" ".join(argv), "\n".join(out.splitlines()[:12])))
+        return True
+    except Failed as e:
+        log.write("$ %s\nFAILED %s\n" % (" ".join(argv), e))
+        _cache[tuple(argv)] = e
+        return False
+
+
 def measure(argv, runs, log):
-    """Warm-up run (its output goes to the log), then runs timed runs."""
+    """Warm-up run, then runs timed runs."""
     key = tuple(argv)
-    if key not in _cache:
+    if key not in _cache and warm_up(argv, log):
         try:
-            out = run_once(argv, subprocess.PIPE)[3]
-            log.write("$ %s\n%s\n" % (" ".join(argv), "\n".join(out.splitlines()[:12])))
-            samples = [run_once(argv) for _ in range(runs)]
-            ts = sorted(s[0] for s in samples)
-            _cache[key] = (statistics.median(ts), ts[0], ts[-1], max(s[1] for s in samples),
-                           max(s[2] for s in samples))
+            _cache[key] = summary([run_once(argv) for _ in range(runs)])
         except Failed as e:
             log.write("$ %s\nFAILED %s\n" % (" ".join(argv), e))
             _cache[key] = e
+    return _cache[key]
+
+
+def measure_pair(a, b, runs, log):
+    """Two commands timed in turn, run by run (a, b, a, b, ...), after a
+    warm-up of each: the machine's slower and faster spells then fall on both
+    alike, and their ratio is what it would be on a quiet machine. Returns
+    the measure() tuples of a and b (each also kept as its command's)."""
+    key = ("pair", tuple(a), tuple(b))
+    if key not in _cache:
+        okA, okB = warm_up(a, log), warm_up(b, log)
+        if okA and okB:
+            samples = {tuple(a): [], tuple(b): []}
+            for _ in range(runs):
+                for argv in (a, b):
+                    k = tuple(argv)
+                    if isinstance(samples[k], Failed):
+                        continue
+                    try:
+                        samples[k].append(run_once(argv))
+                    except Failed as e:
+                        log.write("$ %s\nFAILED %s\n" % (" ".join(argv), e))
+                        samples[k] = e
+            for k, v in samples.items():
+                _cache[k] = v if isinstance(v, Failed) else summary(v)
+        _cache[key] = (measure(a, runs, log), measure(b, runs, log))
     return _cache[key]
 
 
@@ -283,8 +324,12 @@ def main():
     log = open(a.log, "w")
     for goal, tl, peer, want in rows:
         print("  timing: " + goal.strip(), file=sys.stderr, flush=True)
-        t = measure_second(so, tl[1], tl[2], runs, log) if tl[0] == "second" else measure(tl, runs, log)
-        p = None if peer is None else measure(peer[1] if peer[0] == "self" else peer, runs, log)
+        if tl[0] == "second" or peer is None:
+            t = measure_second(so, tl[1], tl[2], runs, log) if tl[0] == "second" else measure(tl, runs, log)
+            p = None if peer is None else measure(peer, runs, log)
+        else:
+            # in turn with the peer (or our own full scan) it is compared with
+            t, p = measure_pair(tl, peer[1] if peer[0] == "self" else peer, runs, log)
         ratio, met, goal_txt = "-", "-", "-"
         if isinstance(t, Exception):
             ratio, met = "tracelite " + str(t), "no"
