@@ -302,6 +302,81 @@ static void ctf_window_counts_by_packet(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A window count compares the events' clock values with the bounds' (the
+** least value at or after the window's start, the greatest at or before
+** its end). Trace A's streams under a 3000001 Hz clock (a cycle is about
+** 333 ns) and a 2999999999 Hz one (about 3 cycles share a ns): windows
+** that start and end exactly at an event's time, a ns inside it and a ns
+** outside it. The counts (ctf_clock=exact: floor(cycles * 1e9 / freq)
+** after offset_s) follow from trace A's definition; with babeltrace2's
+** conversion they equal the event-by-event read's, and so do the rows'
+** rowids and times.
+*/
+static int64_t ctf_a_ns_at(int s, int g, uint64_t freq){
+  return CTF_A_OFFS*INT64_C(1000000000)
+       + (int64_t)((unsigned __int128)ctf_a_cycles(s, g)*1000000000u/freq);
+}
+
+static void ctf_window_counts_by_clock_value(void **state){
+  static const uint64_t aFreq[] = { 3000001, 2999999999u };
+  sqlite3 *db = tl_test_db();
+  const char *zFrom = "freq = 1000000000;";
+  size_t n, k, f;
+  int s, g;
+  (void)state;
+  for(f=0; f<2; f++){
+    char zDir[512], zSrc[600], zDst[600], *zMeta;
+    const char *z = strstr(zMetaA, zFrom);
+    const uint64_t freq = aFreq[f];
+    assert_non_null(z);
+    snprintf(zDir, sizeof(zDir), "%s/ctf-clock-%llu", tl_test_tmpdir(), (unsigned long long)freq);
+    zMeta = malloc(sizeof(zMetaA) + 32);
+    assert_non_null(zMeta);
+    snprintf(zMeta, sizeof(zMetaA) + 32, "%.*sfreq = %llu;%s", (int)(z - zMetaA), zMetaA,
+             (unsigned long long)freq, z + strlen(zFrom));
+    assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+    free(zMeta);
+    for(s=0; s<2; s++){
+      void *a;
+      snprintf(zSrc, sizeof(zSrc), "%s/chan_%d", ctf_dir_a(), s);
+      snprintf(zDst, sizeof(zDst), "%s/chan_%d", zDir, s);
+      a = tl_test_read_file(zSrc, &n);
+      assert_non_null(a);
+      assert_int_equal(tl_test_write_file(zDst, a, n), 0);
+      free(a);
+    }
+    for(k=0; k<6; k++){
+      /* from event g0 of stream 0 to event g0+37 of stream 1 (about 2 packets) */
+      static const int aG[] = { 0, 13, 19, 20, 101, 150 };
+      static const int aD[][2] = { {0, 0}, {1, -1}, {-1, 1} };
+      int g0 = aG[k], d;
+      for(d=0; d<3; d++){
+        int64_t lo = ctf_a_ns_at(0, g0, freq) + aD[d][0], hi = ctf_a_ns_at(1, g0+37, freq) + aD[d][1];
+        int nWant = 0;
+        char *zA, *zB;
+        for(s=0; s<2; s++){
+          for(g=0; g<CTF_A_PKT*CTF_A_EV; g++){
+            int64_t t = ctf_a_ns_at(s, g, freq);
+            if( t>=lo && t<=hi ) nWant++;
+          }
+        }
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'ctf_clock=exact') "
+                                             "WHERE ts BETWEEN %lld AND %lld", zDir, (long long)lo, (long long)hi), nWant);
+        zA = tl_test_sql_rows(db, "SELECT count(*), sum(rowid), sum(ts - %lld) FROM events(%Q) "
+                                  "WHERE ts BETWEEN %lld AND %lld", (long long)lo, zDir, (long long)lo, (long long)hi);
+        zB = tl_test_sql_rows(db, "SELECT count(*), sum(rowid), sum(ts - %lld) FROM events(%Q) "
+                                  "WHERE ts BETWEEN %lld AND %lld AND (args IS NULL OR args IS NOT NULL)",
+                                  (long long)lo, zDir, (long long)lo, (long long)hi);
+        assert_string_equal(zA, zB);
+        free(zA);
+        free(zB);
+      }
+    }
+  }
+  tl_test_db_close(db);
+}
+
 static void ctf_packets_tracks_warnings(void **state){
   sqlite3 *db = tl_test_db();
   const char *zDir = ctf_dir_a();
@@ -846,6 +921,7 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_hostile_lengths_are_bounded),
   cmocka_unit_test(ctf_merged_time_order),
   cmocka_unit_test(ctf_window_counts_by_packet),
+  cmocka_unit_test(ctf_window_counts_by_clock_value),
   cmocka_unit_test(ctf_payload_values),
   cmocka_unit_test(ctf_window_reads_few_packets),
   cmocka_unit_test(ctf_packets_tracks_warnings),

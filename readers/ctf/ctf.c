@@ -1303,6 +1303,43 @@ static int ctf_pkt_end_in_window(const CtfScan *pScan, const CtfCur *c){
 }
 
 /*
+** The window's bounds as values of cursor c's clock, whose times only grow
+** with the value: *pcLo the least value whose time is at or after tsLo,
+** *pcHi the greatest whose time is at or before tsHi, found by bisection
+** (64 conversions each) and checked at their edges. -1 when the clock
+** cannot say (out of range at a bound, an empty range): then each event's
+** time is worked out.
+*/
+static int ctf_window_clocks(const CtfScan *pScan, const CtfCur *c, uint64_t *pcLo, uint64_t *pcHi){
+  const TlCtfModel *m = &c->pTr->m;
+  int bExact = pScan->p->bExact, iClock = c->iClock;
+  int64_t ns;
+  uint64_t lo = 0, hi = UINT64_MAX;
+  /* the least value whose time is >= tsLo (a time out of range counts as above) */
+  while( lo<hi ){
+    uint64_t mid = lo + (hi - lo)/2;
+    if( ctf_ns(m, bExact, iClock, mid, &ns) || ns>=pScan->f.tsLo ) hi = mid; else lo = mid + 1;
+  }
+  if( ctf_ns(m, bExact, iClock, lo, &ns) || ns<pScan->f.tsLo ) return -1;
+  if( lo>0 && (ctf_ns(m, bExact, iClock, lo - 1, &ns) || ns>=pScan->f.tsLo) ) return -1;
+  *pcLo = lo;
+  /* the least value whose time is > tsHi (or out of range): *pcHi is the one before */
+  lo = 0;
+  hi = UINT64_MAX;
+  while( lo<hi ){
+    uint64_t mid = lo + (hi - lo)/2;
+    if( ctf_ns(m, bExact, iClock, mid, &ns) || ns>pScan->f.tsHi ) hi = mid; else lo = mid + 1;
+  }
+  if( ctf_ns(m, bExact, iClock, lo, &ns) || ns>pScan->f.tsHi ){
+    if( lo==0 ) return -1;
+    lo--;
+  }
+  if( ctf_ns(m, bExact, iClock, lo, &ns) || ns>pScan->f.tsHi || lo<*pcLo ) return -1;
+  *pcHi = lo;
+  return 0;
+}
+
+/*
 ** The events of cursor c's open packet in the time window, by the plans and
 ** each event's time: they are consecutive (times only grow in a stream), so
 ** *piFirst events come before them and *pn are in it; *pbPast when an event
@@ -1317,8 +1354,26 @@ static int ctf_count_window(const CtfScan *pScan, CtfCur *c, int64_t *piFirst, u
   uint64_t clock = c->clock, n = 0;
   int64_t iFirst = 0;
   int bClock = c->bClock;
+  uint64_t cLo, cHi;
   *pbPast = 0;
   if( c->pHdr==0 || c->pSC==0 ) return -1;
+  if( c->iClock>=0 && ctf_window_clocks(pScan, c, &cLo, &cHi)==0 ){
+    /* compare the events' clock values with the bounds' */
+    TlCtfCount j;
+    uint64_t nFirst = 0;
+    ctf_count_job(c, 0, &j);
+    tl_ctf_count_plans_window(&j, cLo, cHi, &nFirst, pbPast);
+    if( j.rc==0 ){
+      c->clock = j.clock;
+      c->bClock = j.bClock;
+      c->bOpen = 0;
+      *piFirst = (int64_t)nFirst;
+      *pn = j.n;
+      return 0;
+    }
+    ctf_rewind(d, &m);             /* (an event with no clock, or no plan) */
+    *pbPast = 0;
+  }
   while( d->bits.iBit < d->bits.nBitEnd ){
     uint64_t iStart = d->bits.iBit;
     int64_t ns;

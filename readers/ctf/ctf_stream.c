@@ -1103,6 +1103,37 @@ void tl_ctf_count_plans(TlCtfCount *j){
 }
 
 /*
+** One packet's events against a window of clock values (see
+** tl_ctf_count_plans_window()). A header with no clock value ends the count
+** as an event the plans cannot take.
+*/
+void tl_ctf_count_plans_window(TlCtfCount *j, uint64_t cLo, uint64_t cHi,
+                               uint64_t *piFirst, int *pbPast){
+  TlCtfDec d = *j->d;
+  uint64_t clock = j->clock, n = 0, nFirst = 0;
+  int bClock = j->bClock, r;
+  *pbPast = 0;
+  while( (r = count_step(j, &d, &clock, &bClock))>0 ){
+    if( !bClock ){ r = -1; break; }
+    if( clock < cLo ){
+      nFirst++;
+    }else if( clock > cHi ){
+      *pbPast = 1;
+      r = 0;
+      break;
+    }else{
+      n++;
+    }
+  }
+  *j->d = d;
+  j->clock = clock;
+  j->bClock = bClock;
+  j->n = n;
+  j->rc = r;
+  *piFirst = nFirst;
+}
+
+/*
 ** Two packets at once, an event of each in turn: an event's size is known
 ** only once it is read, so one packet's events are a chain of dependent
 ** loads, and a second chain beside it uses the time the first one waits.

@@ -196,4 +196,12 @@ void tl_ctf_count_plans(TlCtfCount*);
 ** after the other. a and b share nothing but their plans. */
 void tl_ctf_count_plans_pair(TlCtfCount *a, TlCtfCount *b);
 
+/*
+** A count of the events of one packet in a window of clock values: those
+** below cLo in *piFirst, those from cLo to cHi in j->n; the first above cHi
+** is read and ends the count with *pbPast set (rc 0). aTally is not used.
+*/
+void tl_ctf_count_plans_window(TlCtfCount *j, uint64_t cLo, uint64_t cHi,
+                               uint64_t *piFirst, int *pbPast);
+
 #endif
