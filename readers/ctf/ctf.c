@@ -1058,19 +1058,10 @@ static void ctf_rewind(TlCtfDec *d, const CtfMark *m){
 ** decoder (no plan for its class, damage, the packet's end).
 */
 static const TlCtfEventClass *ctf_plan_event(CtfCur *c, uint64_t *pClock, int *pbClock){
-  TlCtfDec *d = &c->dec;
-  const TlCtfStreamClass *sc = c->pSC;
-  const TlCtfEventClass *pEC;
-  CtfMark m = ctf_mark(d);
-  uint64_t id = 0;
-  int bId = 0;
-  if( tl_ctf_hdr_run(c->pHdr, d, &id, &bId, pClock, pbClock)==0 ){
-    if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
-    pEC = tl_ctf_event_class(sc, id);
-    if( pEC && c->aSkip[pEC - sc->aEvent].bOk
-     && tl_ctf_skip_run(&c->aSkip[pEC - sc->aEvent], d)==0 ) return pEC;
-  }
-  ctf_rewind(d, &m);
+  CtfMark m = ctf_mark(&c->dec);
+  int iEC = tl_ctf_plan_event(c->pHdr, c->aSkip, c->pSC, &c->dec, pClock, pbClock);
+  if( iEC>=0 ) return &c->pSC->aEvent[iEC];
+  ctf_rewind(&c->dec, &m);
   return 0;
 }
 

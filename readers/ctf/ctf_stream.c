@@ -1065,22 +1065,36 @@ int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
 }
 
 /*
-** One event of a count: 1 when counted, 0 at the content's end, -1 for an
-** event the plans cannot take. (Inlined into the count loops: a call each
-** per event was a tenth of a count.)
+** One event by header plan pHdr and sc's skip plans aSkip: its class's index
+** in sc->aEvent, the clock updated; or -1 (no plan for its class, damage, the
+** end of the data), the cursor then anywhere in the event. (Inlined into the
+** count loops: a call each per event was a tenth of a count.)
 */
+static inline __attribute__((always_inline)) int plan_event(const TlCtfHdrPlan *pHdr,
+    const TlCtfSkip *aSkip, const TlCtfStreamClass *sc, TlCtfDec *d, uint64_t *pClock, int *pbClock){
+  uint64_t id = 0;
+  int bId = 0, iEC;
+  if( hdr_run(pHdr, d, &id, &bId, pClock, pbClock) ) return -1;
+  if( !bId && sc->nEvent==1 ) id = sc->aEvent[0].id;
+  iEC = tl_ctf_event_index(sc, id);
+  if( iEC<0 || !aSkip[iEC].bOk || skip_run(&aSkip[iEC], d) ) return -1;
+  return iEC;
+}
+
+int tl_ctf_plan_event(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip, const TlCtfStreamClass *sc,
+                      TlCtfDec *d, uint64_t *pClock, int *pbClock){
+  return plan_event(pHdr, aSkip, sc, d, pClock, pbClock);
+}
+
+/* One event of a count: 1 when counted, 0 at the content's end, -1 for an
+** event the plans cannot take. */
 static inline __attribute__((always_inline)) int count_step(const TlCtfCount *j, TlCtfDec *d,
                                                           uint64_t *pClock, int *pbClock){
-  uint64_t id = 0, iStart = d->bits.iBit;
-  int bId = 0, iEC;
-  const TlCtfSkip *pSkip;
+  uint64_t iStart = d->bits.iBit;
+  int iEC;
   if( iStart >= d->bits.nBitEnd ) return 0;
-  if( hdr_run(j->pHdr, d, &id, &bId, pClock, pbClock) ) return -1;
-  if( !bId && j->sc->nEvent==1 ) id = j->sc->aEvent[0].id;
-  iEC = tl_ctf_event_index(j->sc, id);
-  if( iEC<0 ) return -1;
-  pSkip = &j->aSkip[iEC];
-  if( !pSkip->bOk || skip_run(pSkip, d) || d->bits.iBit==iStart ) return -1;
+  iEC = plan_event(j->pHdr, j->aSkip, j->sc, d, pClock, pbClock);
+  if( iEC<0 || d->bits.iBit==iStart ) return -1;
   if( j->aTally ) j->aTally[iEC]++;
   return 1;
 }

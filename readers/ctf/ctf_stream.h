@@ -171,6 +171,16 @@ int tl_ctf_hdr_run(const TlCtfHdrPlan *p, TlCtfDec *d, uint64_t *pId, int *pbId,
                    uint64_t *pClock, int *pbClock);
 
 /*
+** One event at d's cursor by header plan pHdr and the skip plans aSkip of
+** stream class sc's event classes: the index of its class in sc->aEvent,
+** the clock in *pClock, *pbClock updated; or -1 when the plans cannot read
+** it (no plan for its class, damage, the end of the data), the cursor then
+** anywhere in the event (the caller goes back).
+*/
+int tl_ctf_plan_event(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip, const TlCtfStreamClass *sc,
+                      TlCtfDec *d, uint64_t *pClock, int *pbClock);
+
+/*
 ** A count of one packet's events with header plan pHdr and sc's event
 ** classes' skip plans aSkip alone (no field is decoded): d at the packet's
 ** first event, read to its content's end; the clock kept in clock, bClock;
