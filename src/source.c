@@ -152,19 +152,11 @@ void tl_win_free(TlWin *w){
   w->nAlloc = 0;
 }
 
-int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
-               TlErr *pErr){
+/* n bytes at iOff (within the file) read into w's buffer. */
+static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
+                     TlErr *pErr){
   const TlSource *p = w->pSrc;
   size_t nGot = 0;
-  if( iOff >= p->nSize ){
-    *pOut = tl_bytes(0, 0, bo);
-    return TL_OK;
-  }
-  if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
-  if( p->aMap ){
-    *pOut = tl_bytes(p->aMap + iOff, n, bo);
-    return TL_OK;
-  }
   if( n > TL_WIN_MAX ){
     return tl_err_set(pErr, TL_ENOMEM, iOff,
                       "read of %zu bytes exceeds the %zu byte window limit",
@@ -188,4 +180,27 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   }
   *pOut = tl_bytes(w->aBuf, nGot, bo);
   return TL_OK;
+}
+
+int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
+               TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  if( iOff >= p->nSize ){
+    *pOut = tl_bytes(0, 0, bo);
+    return TL_OK;
+  }
+  if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
+  if( p->aMap ){
+    *pOut = tl_bytes(p->aMap + iOff, n, bo);
+    return TL_OK;
+  }
+  return win_pread(w, iOff, n, bo, pOut, pErr);
+}
+
+int tl_win_read(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
+                TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  if( p->fd<0 || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
+  if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
+  return win_pread(w, iOff, n, bo, pOut, pErr);
 }

@@ -67,6 +67,16 @@ void tl_win_free(TlWin*);
 int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                TlErr *pErr);
 
+/*
+** As tl_win_get(), but the bytes are always copied into w's buffer from the
+** file (when the source has one), never borrowed from the mapping: for a
+** few bytes at each of many places far apart, where mapping the pages each
+** one touches costs more than the copy (each fault maps its neighbours too,
+** and the process unmaps them all at exit).
+*/
+int tl_win_read(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
+                TlErr *pErr);
+
 #define TL_WIN_MAX ((size_t)256<<20)
 
 #endif /* TL_SOURCE_H */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cpel_writer.h"
+#include "ctf_writer.h"
 #include "trace.h"
 
 /* A small valid CPEL file with nEv events at path zName in the tmpdir. */
@@ -265,9 +266,161 @@ static void connections_in_threads_share_traces(void **state){
   }
 }
 
+/*
+** "name|count" lines of the per-name counts in testdata/ctf/NAME.counts.txt
+** (counted from babeltrace2's output, sorted by name as strcmp sorts these
+** names): malloc'd.
+*/
+static char *ctf_reference_names(const char *zName){
+  char zPath[1024], zLine[512], *zOut;
+  size_t n = 0;
+  FILE *f;
+  snprintf(zPath, sizeof(zPath), "%s/ctf/%s.counts.txt", TL_TESTDATA_DIR, zName);
+  f = fopen(zPath, "r");
+  assert_non_null(f);
+  zOut = calloc(1, 4096);
+  assert_non_null(zOut);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zEv[256];
+    long long c;
+    if( sscanf(zLine, "name %255s %lld", zEv, &c)==2 ){
+      n += (size_t)snprintf(zOut + n, 4096 - n, "%s%s|%lld", n ? "\n" : "", zEv, c);
+      assert_true(n < 4096);
+    }
+  }
+  fclose(f);
+  return zOut;
+}
+
+typedef struct NameThread NameThread;
+struct NameThread {
+  const char *zDir;
+  const char *zWant;
+  int nBad;
+};
+
+static void *name_thread(void *pArg){
+  NameThread *t = pArg;
+  sqlite3 *db = tl_test_db();
+  int i;
+  for(i=0; i<5; i++){
+    char *z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", t->zDir);
+    if( z==0 || strcmp(z, t->zWant)!=0 ) t->nBad++;
+    free(z);
+  }
+  tl_test_db_close(db);
+  return 0;
+}
+
+/*
+** A CTF count by name splits the streams between two threads (four streams
+** here: two each). Queries in two connections at once, so four counting
+** threads share the trace; under ThreadSanitizer in `make check`.
+*/
+static void ctf_count_by_name_on_two_threads(void **state){
+  pthread_t aTh[2];
+  NameThread aArg[2];
+  char zDir[1024];
+  char *zWant = ctf_reference_names("ust-multi");
+  int i;
+  (void)state;
+  assert_string_equal(zWant, "tl:ints|600\ntl:tick|600");
+  snprintf(zDir, sizeof(zDir), "%s/ctf/ust-multi", TL_TESTDATA_DIR);
+  for(i=0; i<2; i++){
+    aArg[i].zDir = zDir;
+    aArg[i].zWant = zWant;
+    aArg[i].nBad = 0;
+    assert_int_equal(pthread_create(&aTh[i], 0, name_thread, &aArg[i]), 0);
+  }
+  for(i=0; i<2; i++){
+    pthread_join(aTh[i], 0);
+    assert_int_equal(aArg[i].nBad, 0);
+  }
+  free(zWant);
+}
+
+/*
+** A stream whose packet context needs more field buffers than max_memory=
+** allows fails the count by name on whichever thread counts it: stream 0 is
+** this thread's, stream 1 the second thread's. The error names its file.
+** (Such a context is also longer than the first bytes the packet index
+** reads of a header: the index reads it again whole.)
+*/
+static void ctf_count_by_name_error_on_either_thread(void **state){
+  static const char zMeta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+    "stream { id = 0; packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
+    "  uint8_t pad[%d]; }; event.header := struct { uint32_t id; }; };\n"
+    "stream { id = 1; packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
+    "  uint8_t pad[%d]; }; event.header := struct { uint32_t id; }; };\n"
+    "event { name = \"a\"; id = 0; stream_id = 0; fields := struct { uint32_t v; }; };\n"
+    "event { name = \"b\"; id = 0; stream_id = 1; fields := struct { uint32_t v; }; };\n";
+  sqlite3 *db = tl_test_db();
+  int iBig;
+  (void)state;
+  for(iBig=0; iBig<2; iBig++){
+    char zDir[512], zText[2048], zFile[64], *z;
+    int s;
+    snprintf(zDir, sizeof(zDir), "%s/ctf-bigctx-%d", tl_test_tmpdir(), iBig);
+    /* 40000 nodes of field buffers (over 1 MiB) for the big one's context */
+    snprintf(zText, sizeof(zText), zMeta, iBig==0 ? 40000 : 1, iBig==1 ? 40000 : 1);
+    assert_int_equal(ctfw_save_text(zDir, "metadata", zText), 0);
+    for(s=0; s<2; s++){
+      int nPad = s==iBig ? 40000 : 1, k, e;
+      CtfW w;
+      ctfw_init(&w, 0);
+      for(k=0; k<3; k++){
+        uint64_t iStart = w.iBit, iContent, iSize;
+        ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+        ctfw_uint(&w, 8, 32, (uint64_t)s);               /* stream_id */
+        iContent = w.iBit;
+        ctfw_uint(&w, 8, 64, 0);                         /* content_size, patched */
+        iSize = w.iBit;
+        ctfw_uint(&w, 8, 64, 0);                         /* packet_size, patched */
+        for(e=0; e<nPad; e++) ctfw_uint(&w, 8, 8, 0);
+        for(e=0; e<10; e++){
+          ctfw_uint(&w, 8, 32, 0);                       /* id */
+          ctfw_uint(&w, 8, 32, (uint64_t)e);             /* v */
+        }
+        ctfw_patch(&w, iContent, 64, w.iBit - iStart);
+        ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+      }
+      snprintf(zFile, sizeof(zFile), "chan_%d", s);
+      assert_int_equal(ctfw_save(&w, zDir, zFile, ctfw_bytes(&w)), 0);
+      ctfw_free(&w);
+    }
+    /* within the default max_memory, both threads count */
+    z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
+    assert_string_equal(z, "a|30\nb|30");
+    free(z);
+    z = tl_test_sql_error(db, "SELECT name, count(*) FROM events(%Q, 'max_memory=1') GROUP BY name", zDir);
+    assert_non_null(z);
+    snprintf(zFile, sizeof(zFile), "chan_%d", iBig);
+    assert_non_null(strstr(z, zFile));
+    assert_null(strstr(z, iBig ? "chan_0" : "chan_1"));
+    assert_non_null(strstr(z, "max_memory="));
+    free(z);
+    /* (gone again: other tests expect no trace below the test directory) */
+    for(s=0; s<3; s++){
+      char zPath[600];
+      snprintf(zPath, sizeof(zPath), "%s/%s", zDir, s==2 ? "metadata" : s ? "chan_1" : "chan_0");
+      assert_int_equal(unlink(zPath), 0);
+    }
+    assert_int_equal(rmdir(zDir), 0);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(trace,
   cmocka_unit_test(scan_of_a_changed_file_is_a_clear_error),
   cmocka_unit_test(connections_in_threads_share_traces),
+  cmocka_unit_test(ctf_count_by_name_on_two_threads),
+  cmocka_unit_test(ctf_count_by_name_error_on_either_thread),
   cmocka_unit_test(extension_exports_only_its_entry_point),
   cmocka_unit_test(source_reads_file_and_memory),
   cmocka_unit_test(source_reads_a_fifo_once),

@@ -16,10 +16,12 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "progress.h"
 #include "reader.h"
 #include "ctf/ctf_decode.h"
 #include "ctf/ctf_stream.h"
@@ -33,6 +35,7 @@
 #define CTF_MAX_FILES    65536        /* stream files in all */
 #define CTF_MAX_METADATA (64u<<20)    /* bytes of one metadata file */
 #define CTF_HDR_WINDOW   ((size_t)1<<20) /* bytes read to index a packet header */
+#define CTF_HDR_PEEK     ((size_t)4096)  /* bytes of it tried first */
 #define CTF_PKT_MAGIC    0xC1FC1FC1u
 #define CTF_EV_BITS      28           /* rowid = packet << 28 | event in packet */
 
@@ -377,12 +380,20 @@ static int ctf_index_stream(TlTrace *t, CtfData *p, CtfStm *s, TlErr *pErr){
     CtfPkt pk;
     TlPacket tp;
     uint64_t nAvail = nFile - iOff;
-    rc = tl_win_get(&w, iOff, nAvail < CTF_HDR_WINDOW ? (size_t)nAvail : CTF_HDR_WINDOW,
-                    TL_LE, &b, pErr);
+    size_t nWin = nAvail < CTF_HDR_WINDOW ? (size_t)nAvail : CTF_HDR_WINDOW;
+    /* the first bytes copied (most headers fit), else the whole window */
+    rc = tl_win_read(&w, iOff, nWin < CTF_HDR_PEEK ? nWin : CTF_HDR_PEEK, TL_LE, &b, pErr);
     if( rc ) break;
     tl_ctf_bits_init(&d.bits, b.a, b.n, (uint64_t)b.n*8);
     d.iFileOff = iOff;
     rc = ctf_pkt_read(pTr, &d, nFile, &pk, pErr);
+    if( rc && d.bPastEnd && b.n<nWin ){
+      tl_err_clear(pErr);
+      rc = tl_win_get(&w, iOff, nWin, TL_LE, &b, pErr);
+      if( rc ) break;
+      tl_ctf_bits_init(&d.bits, b.a, b.n, (uint64_t)b.n*8);
+      rc = ctf_pkt_read(pTr, &d, nFile, &pk, pErr);
+    }
     if( rc ){
       if( d.bPastEnd && b.n==nAvail ){
         /* A header cut short at the end of the file: keep what came before. */
@@ -938,6 +949,22 @@ struct CtfCur {
 };
 
 typedef struct CtfScan CtfScan;
+
+/*
+** Events counted by name (f.bGroupName) by one thread: the cursors it
+** counts are its own, the scan is only read.
+*/
+typedef struct CtfTally CtfTally;
+struct CtfTally {
+  const CtfScan *pScan;
+  TlErr *pErr;                    /* where its errors go */
+  struct CtfNameCount { const char *zName; int64_t n; } *aName;
+  int nName, nNameAlloc;          /* entries used, allocated in aName */
+  int64_t *aTally;                /* a packet's events by class index */
+  int nTally;                     /* entries allocated in aTally */
+  uint64_t nPktBytes;             /* bytes of the packets it opened */
+};
+
 struct CtfScan {
   TlTrace *pTrace;
   CtfData *p;
@@ -957,14 +984,10 @@ struct CtfScan {
   int iLast;                      /* cursor whose event was returned last, or -1 */
   int bSkip;                      /* no field value is wanted: skip plans may run */
   /* f.bGroupName: the events counted by name first, then given name by name */
-  int nName;
-  struct CtfNameCount { const char *zName; int64_t n; } *aName;
+  CtfTally tally;                 /* the counts (this thread's, then all) */
   int iName;                      /* the name being given */
   int64_t iGroupRow;              /* rows given so far */
   int64_t iGroupBase;             /* rowid of the current name's first row */
-  int nNameAlloc;                 /* entries allocated in aName */
-  int64_t *aTally;                /* a packet's events by class index */
-  int nTally;                     /* entries allocated in aTally */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
   /* count(*): each packet's events are counted by the plans alone and one
   ** row stands for them (TlRow.nRepeat); rowids are packet << bits | index */
@@ -1248,7 +1271,7 @@ static int ctf_count_packet(CtfCur *c, uint64_t *pn, int64_t *aTally){
 ** Open cursor c's next packet a count reads (its cpu_id may still fail a
 ** cpu filter): TL_ROW, TL_DONE after the stream's last, or an error.
 */
-static int ctf_cur_open_next(CtfScan *pScan, CtfCur *c){
+static int ctf_cur_open_next(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
   TlTrace *t = pScan->pTrace;
   for(;;){
     const TlPacket *tp;
@@ -1261,9 +1284,9 @@ static int ctf_cur_open_next(CtfScan *pScan, CtfCur *c){
       c->iPkt++;
       continue;
     }
-    rc = ctf_cur_open_pkt(pScan, c, &pScan->err);
+    rc = ctf_cur_open_pkt(pScan, c, pErr);
     if( rc ){
-      tl_err_file(&pScan->err, t->index.azFile[c->pStm->iFile]);
+      tl_err_file(pErr, t->index.azFile[c->pStm->iFile]);
       return rc;
     }
     return TL_ROW;
@@ -1422,7 +1445,7 @@ static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
       n = 0;
     }else{
       if( !c->bOpen ){
-        rc = ctf_cur_open_next(pScan, c);
+        rc = ctf_cur_open_next(pScan, c, &pScan->err);
         if( rc<0 ) return rc;
         if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
       }
@@ -1441,7 +1464,7 @@ static int ctf_events_counted(CtfScan *pScan, TlRow *pRow){
         if( n>0 && !ctf_pkt_end_in_window(pScan, c) ){
           /* it runs past the window after all: count it again, event by event */
           c->iPkt = c->iCurPkt;
-          rc = ctf_cur_open_next(pScan, c);
+          rc = ctf_cur_open_next(pScan, c, &pScan->err);
           if( rc<0 ) return rc;
           if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){ c->bPktByEvent = 1; continue; }
         }
@@ -1567,128 +1590,219 @@ static int ctf_cmp_name(const void *a, const void *b){
   return strcmp(((const struct CtfNameCount*)a)->zName, ((const struct CtfNameCount*)b)->zName);
 }
 
-/* The entry counting events named zName, added if new: its index, or -1. */
-static int ctf_name_slot(CtfScan *pScan, const char *zName){
+/* The entry of t counting events named zName, added if new: its index, or -1. */
+static int ctf_name_slot(CtfTally *t, const char *zName){
   int j;
-  for(j=0; j<pScan->nName && pScan->aName[j].zName!=zName; j++){}
-  if( j==pScan->nName ){
-    if( pScan->nName >= pScan->nNameAlloc ){
-      int n = pScan->nNameAlloc ? pScan->nNameAlloc*2 : 16;
-      struct CtfNameCount *aNew = realloc(pScan->aName, sizeof(*aNew)*(size_t)n);
+  for(j=0; j<t->nName && t->aName[j].zName!=zName; j++){}
+  if( j==t->nName ){
+    if( t->nName >= t->nNameAlloc ){
+      int n = t->nNameAlloc ? t->nNameAlloc*2 : 16;
+      struct CtfNameCount *aNew = realloc(t->aName, sizeof(*aNew)*(size_t)n);
       if( aNew==0 ) return -1;
-      pScan->aName = aNew;
-      pScan->nNameAlloc = n;
+      t->aName = aNew;
+      t->nNameAlloc = n;
     }
-    pScan->aName[j].zName = zName;
-    pScan->aName[j].n = 0;
-    pScan->nName++;
+    t->aName[j].zName = zName;
+    t->aName[j].n = 0;
+    t->nName++;
   }
   return j;
 }
 
-/* A zeroed tally for n classes, from offset i of pScan->aTally. */
-static int64_t *ctf_tally_buf(CtfScan *pScan, int i, int n){
-  if( i + n > pScan->nTally ){
-    int64_t *aNew = realloc(pScan->aTally, sizeof(int64_t)*(size_t)(i + n));
+/* Add n events named zName to t's counts. */
+static int ctf_name_add(CtfTally *t, const char *zName, int64_t n){
+  int iSlot = ctf_name_slot(t, zName);
+  if( iSlot<0 ) return tl_err_set(t->pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  t->aName[iSlot].n += n;
+  return TL_OK;
+}
+
+/* A zeroed tally for n classes, from offset i of t->aTally. */
+static int64_t *ctf_tally_buf(CtfTally *t, int i, int n){
+  if( i + n > t->nTally ){
+    int64_t *aNew = realloc(t->aTally, sizeof(int64_t)*(size_t)(i + n));
     if( aNew==0 ) return 0;
-    pScan->aTally = aNew;
-    pScan->nTally = i + n;
+    t->aTally = aNew;
+    t->nTally = i + n;
   }
-  memset(pScan->aTally + i, 0, sizeof(int64_t)*(size_t)n);
-  return pScan->aTally + i;
+  memset(t->aTally + i, 0, sizeof(int64_t)*(size_t)n);
+  return t->aTally + i;
 }
 
 /* Add a packet's tally of stream class sc's events to the names' counts. */
-static int ctf_tally_names(CtfScan *pScan, const TlCtfStreamClass *sc, const int64_t *aTally){
+static int ctf_tally_names(CtfTally *t, const TlCtfStreamClass *sc, const int64_t *aTally){
   int j;
   for(j=0; j<sc->nEvent; j++){
-    int iSlot;
+    int rc;
     if( aTally[j]==0 ) continue;
-    iSlot = ctf_name_slot(pScan, sc->aEvent[j].zName);
-    if( iSlot<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-    pScan->aName[iSlot].n += aTally[j];
+    rc = ctf_name_add(t, sc->aEvent[j].zName, aTally[j]);
+    if( rc ) return rc;
   }
   return TL_OK;
 }
 
 /*
 ** Count the open packets of cursors a and, when not NULL, b by class into
-** pScan->aName (at once when both can be). A cursor whose packet the plans
+** t's names (at once when both can be). A cursor whose packet the plans
 ** cannot count gets bByEvent, its packet back at its first event.
 */
-static int ctf_count_open_by_name(CtfScan *pScan, CtfCur *a, CtfCur *b){
+static int ctf_count_open_by_name(CtfTally *t, CtfCur *a, CtfCur *b){
   const TlCtfStreamClass *sa = a->pSC, *sb = b ? b->pSC : 0;
   int64_t *tA = 0, *tB = 0;
   uint64_t nA, nB;
   int rB = -1, rc;
   if( sa==0 || sa->nEvent<=0 ){
     a->bByEvent = 1;
-    return b ? ctf_count_open_by_name(pScan, b, 0) : TL_OK;
+    return b ? ctf_count_open_by_name(t, b, 0) : TL_OK;
   }
   if( b && (sb==0 || sb->nEvent<=0) ){
     b->bByEvent = 1;
     b = 0;
   }
-  tA = ctf_tally_buf(pScan, 0, sa->nEvent + (b ? sb->nEvent : 0));
-  if( tA==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  tA = ctf_tally_buf(t, 0, sa->nEvent + (b ? sb->nEvent : 0));
+  if( tA==0 ) return tl_err_set(t->pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   if( b ) tB = tA + sa->nEvent;
   if( ctf_count_packets(a, b, &nA, &nB, tA, tB, &rB) ){
     a->bByEvent = 1;
   }else{
-    rc = ctf_tally_names(pScan, sa, tA);
+    rc = ctf_tally_names(t, sa, tA);
     if( rc ) return rc;
   }
   if( b ){
     if( rB ){
       b->bByEvent = 1;
     }else{
-      rc = ctf_tally_names(pScan, sb, tB);
+      rc = ctf_tally_names(t, sb, tB);
       if( rc ) return rc;
     }
   }
   return TL_OK;
 }
 
+/* Open cursor c's next packet for t: ctf_cur_open_next(), noting its bytes. */
+static int ctf_tally_open(CtfTally *t, CtfCur *c){
+  int rc = ctf_cur_open_next(t->pScan, c, t->pErr);
+  if( rc==TL_ROW ) t->nPktBytes += t->pScan->pTrace->index.a[c->iCurPkt].nSize;
+  return rc;
+}
+
 /*
-** Count streams a and, when not NULL, b by event class into pScan->aName:
-** packets the plans can count are counted by class, a packet of each stream
-** at once while both have packets; from a packet they cannot, that stream
-** event by event. TL_DONE at the end, or an error.
+** Count streams a and, when not NULL, b by event class into t's names with
+** the plans, a packet of each stream at once while both have packets. A
+** stream stops at its end or at a packet the plans cannot count (bByEvent:
+** ctf_count_by_event() reads the rest). TL_OK or an error.
 */
-static int ctf_count_streams_by_name(CtfScan *pScan, CtfCur *a, CtfCur *b){
-  const TlCtfEventClass *pLast = 0;
-  int iLast = -1;
+static int ctf_count_streams_by_name(CtfTally *t, CtfCur *a, CtfCur *b){
   int rc;
   while( b && !a->bByEvent && !b->bByEvent ){
     int rcB;
-    rc = ctf_cur_open_next(pScan, a);
+    rc = ctf_tally_open(t, a);
     if( rc<0 ) return rc;
     if( rc!=TL_ROW ) break;                       /* a is done: b alone */
-    rcB = ctf_cur_open_next(pScan, b);
+    rcB = ctf_tally_open(t, b);
     if( rcB<0 ) return rcB;
-    rc = ctf_count_open_by_name(pScan, a, rcB==TL_ROW ? b : 0);
+    rc = ctf_count_open_by_name(t, a, rcB==TL_ROW ? b : 0);
     if( rc ) return rc;
     if( rcB!=TL_ROW ) break;                      /* b is done: a alone */
   }
   if( b ){
-    rc = ctf_count_streams_by_name(pScan, b, 0);
+    rc = ctf_count_streams_by_name(t, b, 0);
     if( rc<0 ) return rc;
   }
   while( !a->bByEvent ){
-    rc = ctf_cur_open_next(pScan, a);
-    if( rc!=TL_ROW ) return rc;
-    rc = ctf_count_open_by_name(pScan, a, 0);
+    rc = ctf_tally_open(t, a);
+    if( rc<0 ) return rc;
+    if( rc!=TL_ROW ) return TL_OK;
+    rc = ctf_count_open_by_name(t, a, 0);
     if( rc ) return rc;
   }
-  while( (rc = ctf_cur_next(pScan, a))==TL_ROW ){
-    if( a->pEC!=pLast ){
-      iLast = ctf_name_slot(pScan, a->pEC->zName);
-      if( iLast<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-      pLast = a->pEC;
-    }
-    pScan->aName[iLast].n++;
+  return TL_OK;
+}
+
+/* ctf_count_streams_by_name() over cursors aCur[0..nCur), two at a time. */
+static int ctf_count_cursors_by_name(CtfTally *t, CtfCur *aCur, int nCur){
+  int i;
+  for(i=0; i<nCur; i+=2){
+    int rc = ctf_count_streams_by_name(t, &aCur[i], i+1<nCur ? &aCur[i+1] : 0);
+    if( rc<0 ) return rc;
   }
-  return rc;
+  return TL_OK;
+}
+
+/* The rest of cursor c's stream, from its open packet, event by event. */
+static int ctf_count_by_event(CtfScan *pScan, CtfCur *c){
+  const TlCtfEventClass *pLast = 0;
+  int iLast = -1;
+  int rc;
+  while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
+    if( c->pEC!=pLast ){
+      iLast = ctf_name_slot(&pScan->tally, c->pEC->zName);
+      if( iLast<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      pLast = c->pEC;
+    }
+    pScan->tally.aName[iLast].n++;
+  }
+  return rc==TL_DONE ? TL_OK : rc;
+}
+
+/* The second thread's share of a count by name. */
+typedef struct CtfHelper CtfHelper;
+struct CtfHelper {
+  CtfTally t;
+  TlErr err;
+  CtfCur *aCur;
+  int nCur;
+  int rc;
+};
+
+static void *ctf_helper_main(void *pArg){
+  CtfHelper *h = pArg;
+  h->rc = ctf_count_cursors_by_name(&h->t, h->aCur, h->nCur);
+  return 0;
+}
+
+/*
+** Count every stream's events by name into pScan->tally. The packets the
+** plans can count are counted on two threads when there are streams for
+** both (the streams split by packets, each thread with its own cursors,
+** counts and errors; the trace and the scan are only read); the rest, and
+** streams left at a packet the plans cannot count, on this one.
+*/
+static int ctf_count_by_name(CtfScan *pScan){
+  CtfHelper h;
+  pthread_t th;
+  size_t nAll = 0, nMine = 0;
+  int i, nMine0 = 0, bThread = 0, rc, k;
+  pScan->tally.pScan = pScan;
+  pScan->tally.pErr = &pScan->err;
+  for(i=0; i<pScan->nCur; i++) nAll += pScan->aCur[i].iPktEnd - pScan->aCur[i].iPkt;
+  while( nMine0<pScan->nCur && nMine*2<nAll ){
+    nMine += pScan->aCur[nMine0].iPktEnd - pScan->aCur[nMine0].iPkt;
+    nMine0++;
+  }
+  memset(&h, 0, sizeof(h));
+  tl_err_clear(&h.err);
+  h.t.pScan = pScan;
+  h.t.pErr = &h.err;
+  h.aCur = pScan->aCur + nMine0;
+  h.nCur = pScan->nCur - nMine0;
+  if( h.nCur>0 ) bThread = pthread_create(&th, 0, ctf_helper_main, &h)==0;
+  rc = ctf_count_cursors_by_name(&pScan->tally, pScan->aCur, bThread ? nMine0 : pScan->nCur);
+  if( bThread ){
+    pthread_join(th, 0);
+    tl_progress_add(h.t.nPktBytes);
+    if( rc>=0 && h.rc<0 ){
+      pScan->err = h.err;
+      rc = h.rc;
+    }
+    for(k=0; rc>=0 && k<h.t.nName; k++) rc = ctf_name_add(&pScan->tally, h.t.aName[k].zName, h.t.aName[k].n);
+  }
+  free(h.t.aName);
+  free(h.t.aTally);
+  for(i=0; rc>=0 && i<pScan->nCur; i++){
+    if( pScan->aCur[i].bByEvent ) rc = ctf_count_by_event(pScan, &pScan->aCur[i]);
+  }
+  return rc<0 ? rc : TL_OK;
 }
 
 /*
@@ -1697,39 +1811,38 @@ static int ctf_count_streams_by_name(CtfScan *pScan, CtfCur *a, CtfCur *b){
 ** name by name. The same rows as a scan in time order, grouped.
 */
 static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
+  CtfTally *t = &pScan->tally;
   TlVal *a = pScan->aCol;
   int k;
   if( !pScan->bStarted ){
-    int i, j;
+    int i, j, rc;
     pScan->bStarted = 1;
-    for(i=0; i<pScan->nCur; i+=2){
-      int rc = ctf_count_streams_by_name(pScan, &pScan->aCur[i], i+1<pScan->nCur ? &pScan->aCur[i+1] : 0);
-      if( rc<0 ) return rc;
-    }
+    rc = ctf_count_by_name(pScan);
+    if( rc<0 ) return rc;
     /* classes of different streams or traces may share a name */
-    if( pScan->nName>1 ) qsort(pScan->aName, (size_t)pScan->nName, sizeof(*pScan->aName), ctf_cmp_name);
-    for(i=0, j=0; i<pScan->nName; i++){
-      if( j>0 && strcmp(pScan->aName[j-1].zName, pScan->aName[i].zName)==0 ){
-        pScan->aName[j-1].n += pScan->aName[i].n;
+    if( t->nName>1 ) qsort(t->aName, (size_t)t->nName, sizeof(*t->aName), ctf_cmp_name);
+    for(i=0, j=0; i<t->nName; i++){
+      if( j>0 && strcmp(t->aName[j-1].zName, t->aName[i].zName)==0 ){
+        t->aName[j-1].n += t->aName[i].n;
       }else{
-        pScan->aName[j++] = pScan->aName[i];
+        t->aName[j++] = t->aName[i];
       }
     }
-    pScan->nName = j;
+    t->nName = j;
     pScan->iName = -1;
   }
   /* one row per name, repeated as many times as it has events; their
   ** rowids number the rows in the order given */
   do{
-    if( ++pScan->iName >= pScan->nName ) return TL_DONE;
-  }while( pScan->aName[pScan->iName].n==0 );
+    if( ++pScan->iName >= t->nName ) return TL_DONE;
+  }while( t->aName[pScan->iName].n==0 );
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
   /* (the name of many repeats: given to SQLite without a copy each) */
-  tl_val_text_kept(&a[TL_EV_NAME], pScan->aName[pScan->iName].zName, strlen(pScan->aName[pScan->iName].zName));
+  tl_val_text_kept(&a[TL_EV_NAME], t->aName[pScan->iName].zName, strlen(t->aName[pScan->iName].zName));
   pScan->iGroupBase = pScan->iGroupRow;
-  pScan->iGroupRow += pScan->aName[pScan->iName].n;
+  pScan->iGroupRow += t->aName[pScan->iName].n;
   pRow->iRowid = TL_ROWID_LAZY;
-  pRow->nRepeat = pScan->aName[pScan->iName].n;
+  pRow->nRepeat = t->aName[pScan->iName].n;
   pRow->a = a;
   return TL_ROW;
 }
@@ -1960,8 +2073,8 @@ static void ctfScanClose(TlScan *pScan0){
   if( pScan->bReplay ) ctf_cur_free(&pScan->replay);
   free(pScan->aCur);
   free(pScan->aHeap);
-  free(pScan->aName);
-  free(pScan->aTally);
+  free(pScan->tally.aName);
+  free(pScan->tally.aTally);
   free(pScan->aCpu);
   tl_str_free(&pScan->sText);
   tl_str_free(&pScan->sArgs);

@@ -20,7 +20,7 @@ void tl_ctf_dec_init(TlCtfDec *d){
 }
 
 void tl_ctf_dec_free(TlCtfDec *d){
-  if( d->pnShared ) *d->pnShared -= sizeof(TlCtfVal)*(uint64_t)d->nAlloc;
+  if( d->pnShared ) __atomic_sub_fetch(d->pnShared, sizeof(TlCtfVal)*(uint64_t)d->nAlloc, __ATOMIC_RELAXED);
   free(d->aVal);
   tl_ctf_dec_init(d);
 }
@@ -80,16 +80,21 @@ static int64_t dec_node(TlCtfDec *d, const TlCtfField *f, const char *zName, TlE
     if( n > TL_CTF_MAX_VALS ) n = TL_CTF_MAX_VALS;
     if( d->pnShared ){
       uint64_t nMore = sizeof(*a)*(uint64_t)(n - d->nAlloc);
-      if( *d->pnShared + nMore > d->nSharedMax ){
+      /* (the decoders of a scan's two counting threads share the count) */
+      if( __atomic_add_fetch(d->pnShared, nMore, __ATOMIC_RELAXED) > d->nSharedMax ){
+        __atomic_sub_fetch(d->pnShared, nMore, __ATOMIC_RELAXED);
         tl_err_set(pErr, TL_ENOMEM, dec_off(d),
                    "decoding this trace's events needs more than %llu MiB of field buffers (max_memory=)",
                    (unsigned long long)(d->nSharedMax>>20));
         return -1;
       }
-      *d->pnShared += nMore;
     }
     a = realloc(d->aVal, sizeof(*a)*n);
-    if( a==0 ){ tl_err_set(pErr, TL_ENOMEM, dec_off(d), "out of memory"); return -1; }
+    if( a==0 ){
+      if( d->pnShared ) __atomic_sub_fetch(d->pnShared, sizeof(*a)*(uint64_t)(n - d->nAlloc), __ATOMIC_RELAXED);
+      tl_err_set(pErr, TL_ENOMEM, dec_off(d), "out of memory");
+      return -1;
+    }
     d->aVal = a;
     d->nAlloc = n;
   }
