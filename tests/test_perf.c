@@ -1026,6 +1026,54 @@ static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Each chunk's time range in the index is its records' (the open walk reads
+** the usual samples' fields at their offsets): a record is at each end, and
+** a window of just that time (pushed down, so chunks are skipped by their
+** range) finds what the same test does on every row (+ts, not pushed down).
+** Every file of testdata/perf, and long CPU runs in both byte orders.
+*/
+static void perf_index_times_are_the_records_times(void **state){
+  static PW w;
+  static const char *const azFile[] = { "cpu-clock-g", "cut", "dwarf", "lost", "multi", "neigh",
+                                        "pipe", "reuse", "sched", "switch", "wakeup", "zstd" };
+  sqlite3 *db = tl_test_db();
+  char zPath[600];
+  int k, nChecked = 0;
+  (void)state;
+  for(k=0; k<(int)(sizeof(azFile)/sizeof(azFile[0])) + 2; k++){
+    sqlite3_stmt *pStmt;
+    if( k<(int)(sizeof(azFile)/sizeof(azFile[0])) ){
+      snprintf(zPath, sizeof(zPath), "%s/perf/%s.data", TL_TESTDATA_DIR, azFile[k]);
+    }else{
+      nSynthRun = 1500;
+      perf_synth(&w, k - (int)(sizeof(azFile)/sizeof(azFile[0])), 4500);
+      nSynthRun = 0;
+      snprintf(zPath, sizeof(zPath), "%s", pw_save(&w, k%2 ? "runs-be.data" : "runs-le.data"));
+      /* every record has a time: so has every chunk (three: a CPU run each) */
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) WHERE ts_begin IS NOT NULL"
+                                           " AND ts_end IS NOT NULL", zPath), 3);
+    }
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts_begin, ts_end FROM packets(?) WHERE ts_begin IS NOT NULL",
+                                        -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, 1, zPath, -1, SQLITE_STATIC);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      int e;
+      for(e=0; e<2; e++){
+        int64_t t = sqlite3_column_int64(pStmt, e);
+        int64_t nAll = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE +ts = %lld", zPath, (long long)t);
+        assert_true(nAll > 0);
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts = %lld",
+                                         zPath, (long long)t), nAll);
+        nChecked++;
+      }
+    }
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+  }
+  assert_true(nChecked >= 2*(int)(sizeof(azFile)/sizeof(azFile[0])));
+  tl_test_db_close(db);
+}
+
 static void perf_big_endian_reads_like_little_endian(void **state){
   PW w;
   sqlite3 *db = tl_test_db();
@@ -1501,4 +1549,5 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
   cmocka_unit_test(perf_callchain_longer_than_its_sample),
+  cmocka_unit_test(perf_index_times_are_the_records_times),
 );

@@ -727,7 +727,7 @@ static int chunk_close(TlTrace *pTrace, PerfData *p, TlPacket *pk, PerfChunkKey 
 ** Fold what a decoded SAMPLE row shows in cpu, value and name (as
 ** fill_event() fills them; ri NULL: it did not decode) into its chunk's key.
 */
-static void chunk_key_note(PerfChunkKey *pKey, const PerfData *p, const RecInfo *ri){
+static inline void chunk_key_note(PerfChunkKey *pKey, const PerfData *p, const RecInfo *ri){
   const PerfAttr *a;
   int bValue = 1;
   int64_t value = 0;
@@ -756,6 +756,98 @@ static void chunk_key_note(PerfChunkKey *pKey, const PerfData *p, const RecInfo 
   }
 }
 
+/*
+** The open walk's plan for SAMPLE records of the usual shape: every attr
+** has the same sample_type, of fixed-size fields (before READ) and at most
+** a callchain after them, so each field is at a known offset of the body.
+*/
+typedef struct OpenPlan OpenPlan;
+struct OpenPlan {
+  int nAttr;                      /* p->nAttr it was made for (-1: none made) */
+  int bOk;                        /* the plan applies */
+  uint64_t st;                    /* the sample_type */
+  uint32_t nFix;                  /* bytes of the fixed fields */
+  int offTime, offCpu, offPeriod; /* their offsets in the body, or -1 */
+  int bChain;                     /* a callchain follows them */
+};
+
+static int plan_offset(uint64_t st, uint64_t bit){
+  /* (the fixed fields in body order, 8 bytes each) */
+  static const uint64_t aOrder[] = { PS_IDENTIFIER, PS_IP, PS_TID, PS_TIME, PS_ADDR,
+                                     PS_ID, PS_STREAM_ID, PS_CPU, PS_PERIOD };
+  int k, off = 0;
+  if( !(st & bit) ) return -1;
+  for(k=0; aOrder[k]!=bit; k++) if( st & aOrder[k] ) off += 8;
+  return off;
+}
+
+static void plan_make(const PerfData *p, OpenPlan *pl){
+  const uint64_t mFix = PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME|PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU|PS_PERIOD;
+  int i;
+  memset(pl, 0, sizeof(*pl));
+  pl->nAttr = p->nAttr;
+  if( p->nAttr==0 ) return;
+  pl->st = p->aAttr[0].sample_type;
+  for(i=1; i<p->nAttr; i++) if( p->aAttr[i].sample_type!=pl->st ) return;
+  if( pl->st & ~(mFix|PS_CALLCHAIN) ) return;
+  pl->nFix = 8*(uint32_t)__builtin_popcountll(pl->st & mFix);
+  pl->offTime = plan_offset(pl->st, PS_TIME);
+  pl->offCpu = plan_offset(pl->st, PS_CPU);
+  pl->offPeriod = plan_offset(pl->st, PS_PERIOD);
+  pl->bChain = (pl->st & PS_CALLCHAIN)!=0;
+  pl->bOk = 1;
+}
+
+/*
+** Take the walk's next record at once if it is a SAMPLE the plan reads
+** whole (in the file's bytes, not compressed data, inside the window): its
+** fields as rec_info() gives them into *ri, r as the walk gives it, and the
+** walk past it. 0 (nothing taken) when the general way must read it: other
+** types, a sample too short for its fields or callchain (which that way
+** reports), another attr's sample_type.
+*/
+static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, PerfRec *r,
+                            RecInfo *ri){
+  const uint8_t *a;
+  uint64_t nLeft, iRel;
+  uint16_t size;
+  int bo = p->bo;
+  if( w->iOff >= w->iEnd || w->iOff < w->iWin ) return 0;
+  iRel = w->iOff - w->iWin;
+  if( iRel >= w->nWin ) return 0;
+  nLeft = w->nWin - iRel;
+  if( w->iEnd - w->iOff < nLeft ) nLeft = w->iEnd - w->iOff;
+  if( nLeft < 8 ) return 0;
+  a = w->aWin + iRel;
+  if( tl_load_u32_unchecked(a, bo)!=PERF_SAMPLE ) return 0;
+  size = tl_load_u16_unchecked(a+6, bo);
+  if( size > nLeft || size < 8 + pl->nFix + (pl->bChain ? 8 : 0) ) return 0;
+  if( pl->bChain ){
+    uint64_t nChain = tl_load_u64_unchecked(a + 8 + pl->nFix, bo);
+    if( nChain > ((uint64_t)size - 8 - pl->nFix - 8)/8 ) return 0;
+  }
+  r->type = PERF_SAMPLE;
+  r->misc = tl_load_u16_unchecked(a+4, bo);
+  r->size = size;
+  r->body = tl_bytes(a + 8, (size_t)size - 8, bo);
+  r->iOff = w->iOff;
+  r->iRowid = (int64_t)w->iOff;
+  ri->iAttr = p->nAttr>1 ? perf_attr_of(p, r) : 0;
+  if( p->aAttr[ri->iAttr].sample_type!=pl->st ) return 0;
+  ri->bSample = 1;
+  ri->bTs = pl->offTime>=0;
+  ri->ts = ri->bTs ? (int64_t)tl_load_u64_unchecked(a + 8 + pl->offTime, bo) : 0;
+  ri->bCpu = pl->offCpu>=0;
+  ri->cpu = ri->bCpu ? tl_load_u32_unchecked(a + 8 + pl->offCpu, bo) : 0;
+  ri->s.mHave = pl->st;
+  ri->s.period = pl->offPeriod>=0 ? tl_load_u64_unchecked(a + 8 + pl->offPeriod, bo) : 0;
+  w->iOff += size;
+  if( w->iOff - w->iWin + 4096 <= w->nWin ){
+    __builtin_prefetch(w->aWin + (w->iOff - w->iWin) + 4096);
+  }
+  return 1;
+}
+
 static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   OpenCtx c;
   PerfData *p;
@@ -770,6 +862,7 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   int bCorrupt = 0;               /* the walk stopped at damaged data */
   int bSampleSeen = 0;
   PerfChunkKey key;
+  OpenPlan plan;
 
   if( pTrace->pSrc==0 ){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file, not a directory");
@@ -870,6 +963,8 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   pk.nDiscarded = TL_UNKNOWN;
   pk.iSeq = -1;
   perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
+  plan.nAttr = -1;
+  plan.bOk = 0;
   for(;;){
     RecInfo ri;
     if( perf_walk_clean(&w) && pk.nEvents>0
@@ -878,6 +973,29 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       rc = chunk_close(pTrace, p, &pk, &key, w.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, w.iOff, "out of memory"); break; }
       bRound = 0;
+    }
+    if( plan.nAttr!=p->nAttr ) plan_make(p, &plan);
+    if( plan.bOk && perf_walk_clean(&w) && open_sample_fast(p, &plan, &w, &r, &ri) ){
+      /* a sample of the usual shape, read at once: as below */
+      uint64_t mBit = ri.bCpu ? (ri.cpu<63 ? (uint64_t)1<<ri.cpu : (uint64_t)1<<63) : 0;
+      if( ri.bCpu && pk.nEvents>0 && pk.mCpu!=0 && r.iOff - pk.iOff >= PERF_CHUNK_CPU_MIN
+       && !(pk.mCpu & mBit) ){
+        rc = chunk_close(pTrace, p, &pk, &key, r.iOff);
+        if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+      }
+      p->aTypeCount[PERF_SAMPLE]++;
+      bSampleSeen = 1;
+      pk.nEvents++;
+      pk.iAux++;
+      chunk_key_note(&key, p, &ri);
+      p->aAttr[ri.iAttr].nSamples++;
+      if( ri.bTs ){
+        if( ri.ts<pk.tsBegin ) pk.tsBegin = ri.ts;
+        if( ri.ts>pk.tsEnd ) pk.tsEnd = ri.ts;
+      }
+      if( ri.bCpu ) pk.mCpu |= mBit;
+      else pk.flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU;
+      continue;
     }
     rc = perf_walk_next(&w, &r);
     if( rc==TL_DONE ){ rc = TL_OK; break; }

@@ -285,7 +285,10 @@ struct PerfWalk {
 void perf_walk_init(PerfWalk*, TlTrace*, int bo, uint64_t iStart, uint64_t iEnd, TlErr*);
 void perf_walk_free(PerfWalk*);
 int perf_walk_next(PerfWalk*, PerfRec*);        /* TL_ROW, TL_DONE, < 0 */
-int perf_walk_clean(const PerfWalk*);            /* between outer records, nothing pending */
+/* Between outer records, nothing pending? */
+static inline int perf_walk_clean(const PerfWalk *w){
+  return w->iOut==w->nOut && !w->bMidFrame;
+}
 
 /* ---- Interface to code in perf_decode.c ------------------------------- */
 int perf_attr_parse(TlBytes *b, int bo, PerfAttr *pAttr);

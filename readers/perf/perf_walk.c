@@ -35,10 +35,6 @@ void perf_walk_free(PerfWalk *w){
   memset(w, 0, sizeof(*w));
 }
 
-int perf_walk_clean(const PerfWalk *w){
-  return w->iOut==w->nOut && !w->bMidFrame;
-}
-
 /* Decompress one container's zstd data, appending to aOut. */
 static int walk_inflate(PerfWalk *w, const uint8_t *a, size_t n, uint64_t iOff){
   ZSTD_inBuffer in;
