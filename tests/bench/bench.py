@@ -3,7 +3,10 @@
 on the same recorded traces and prints one table.
 
 Every command runs once to warm the page cache, then --runs times, in turn
-with the command it is compared with (a, b, a, b, ...); the table shows the
+with the command it is compared with (a, b, a, b, ...); before each run the
+trace files the command names are read once more, untimed: this machine's
+kernel may page out file pages it has not seen used for a while, and the
+goals are for a warm page cache. The table shows the
 median wall time (min-max), the ratio peer/tracelite, the goal, and
 the peak RSS of each side (the kernel's maxrss of the process). For tracelite
 it also shows the peak anonymous memory (RssAnon, sampled every 2 ms): RSS
@@ -15,7 +18,7 @@ xray, small, scale). The scale group times the same queries on the small and
 the full recordings (--scale-small names the small ones) in a second table.
 Standard library only.
 """
-import argparse, os, statistics, subprocess, sys, tempfile, time
+import argparse, os, re, statistics, subprocess, sys, tempfile, time
 
 SQLITE = "/usr/bin/sqlite3"   # Debian's sqlite3 (3.40): the one the goals assume
 TIME = "/usr/bin/time"
@@ -37,8 +40,44 @@ def rss_anon(pid):
     return 0
 
 
+def trace_files(argv):
+    """The files argv names (whole words, quoted paths, key=path values, and
+    the files below a named directory), for warm()."""
+    files = []
+    for word in argv:
+        for tok in re.split(r"[\s'\"=,()]+", word):
+            if tok in ("", ".", "/") or not os.path.exists(tok):
+                continue
+            if os.path.isdir(tok):
+                for d, _, names in os.walk(tok):
+                    files.extend(os.path.join(d, n) for n in names)
+            elif os.path.isfile(tok):
+                files.append(tok)
+    return files
+
+
+_warm_files = {}
+
+
+def warm(argv):
+    """Read the trace files argv names (untimed): pages the kernel dropped
+    since the last run come back into the page cache."""
+    key = tuple(argv)
+    if key not in _warm_files:
+        _warm_files[key] = trace_files(argv)
+    for path in _warm_files[key]:
+        try:
+            with open(path, "rb", buffering=0) as f:
+                while f.read(4 << 20):
+                    pass
+        except OSError:
+            pass
+
+
 def run_once(argv, out=subprocess.DEVNULL):
-    """Run argv; return (seconds, peak RSS KiB, peak RssAnon KiB, stdout)."""
+    """Run argv (its trace files read first, untimed); return (seconds, peak
+    RSS KiB, peak RssAnon KiB, stdout)."""
+    warm(argv)
     with tempfile.TemporaryFile("w+") as err, tempfile.TemporaryFile("w+") as outf:
         t0 = time.perf_counter()
         p = subprocess.Popen(argv, stdout=outf if out == subprocess.PIPE else out, stderr=err)
@@ -141,6 +180,7 @@ def measure_second(so, first, query, runs, log, repeat=20):
         try:
             samples = []
             for i in range(runs + 1):
+                warm([script])
                 with tempfile.TemporaryFile("w+") as f:
                     f.write(script)
                     f.seek(0)
