@@ -294,6 +294,7 @@ static char *ctf_reference_names(const char *zName){
 
 typedef struct NameThread NameThread;
 struct NameThread {
+  const char *zSql;               /* a query of the trace at zDir (%Q) */
   const char *zDir;
   const char *zWant;
   int nBad;
@@ -304,7 +305,7 @@ static void *name_thread(void *pArg){
   sqlite3 *db = tl_test_db();
   int i;
   for(i=0; i<5; i++){
-    char *z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", t->zDir);
+    char *z = tl_test_sql_rows(db, t->zSql, t->zDir);
     if( z==0 || strcmp(z, t->zWant)!=0 ) t->nBad++;
     free(z);
   }
@@ -327,6 +328,7 @@ static void ctf_count_by_name_on_two_threads(void **state){
   assert_string_equal(zWant, "tl:ints|600\ntl:tick|600");
   snprintf(zDir, sizeof(zDir), "%s/ctf/ust-multi", TL_TESTDATA_DIR);
   for(i=0; i<2; i++){
+    aArg[i].zSql = "SELECT name, count(*) FROM events(%Q) GROUP BY name";
     aArg[i].zDir = zDir;
     aArg[i].zWant = zWant;
     aArg[i].nBad = 0;
@@ -337,6 +339,41 @@ static void ctf_count_by_name_on_two_threads(void **state){
     assert_int_equal(aArg[i].nBad, 0);
   }
   free(zWant);
+}
+
+/*
+** xray_calls GROUP BY func_id matches the calls of half the log's threads
+** on a second thread (fdr.xray: three threads): the same as SQLite's own
+** grouping (GROUP BY +func_id, read in one pass), in two connections at
+** once; under ThreadSanitizer in `make check`.
+*/
+static void xray_grouped_calls_on_two_threads(void **state){
+  static const char zCols[] = "func_id, count(*), count(dur), min(dur), max(dur), sum(dur)";
+  pthread_t aTh[2];
+  NameThread aArg[2];
+  char zLog[1024], zSql[256];
+  sqlite3 *db = tl_test_db();
+  char *zWant;
+  int i;
+  (void)state;
+  snprintf(zLog, sizeof(zLog), "%s/xray/fdr.xray", TL_TESTDATA_DIR);
+  zWant = tl_test_sql_rows(db, "SELECT %s FROM xray_calls(%Q) GROUP BY +func_id", zCols, zLog);
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM tracks(%Q)", zLog) >= 2);
+  assert_true(strlen(zWant) > 20);
+  snprintf(zSql, sizeof(zSql), "SELECT %s FROM xray_calls(%%Q) GROUP BY func_id", zCols);
+  for(i=0; i<2; i++){
+    aArg[i].zSql = zSql;
+    aArg[i].zDir = zLog;
+    aArg[i].zWant = zWant;
+    aArg[i].nBad = 0;
+    assert_int_equal(pthread_create(&aTh[i], 0, name_thread, &aArg[i]), 0);
+  }
+  for(i=0; i<2; i++){
+    pthread_join(aTh[i], 0);
+    assert_int_equal(aArg[i].nBad, 0);
+  }
+  free(zWant);
+  tl_test_db_close(db);
 }
 
 /*
@@ -421,6 +458,7 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(connections_in_threads_share_traces),
   cmocka_unit_test(ctf_count_by_name_on_two_threads),
   cmocka_unit_test(ctf_count_by_name_error_on_either_thread),
+  cmocka_unit_test(xray_grouped_calls_on_two_threads),
   cmocka_unit_test(extension_exports_only_its_entry_point),
   cmocka_unit_test(source_reads_file_and_memory),
   cmocka_unit_test(source_reads_a_fifo_once),

@@ -714,8 +714,8 @@ static void xray_calls_matched_in_runs(void **state){
 ** per function the counts equal llvm-xray account's, and every aggregate
 ** equals SQLite's own grouping. A synthetic FDR log of 20000 calls (f1, f2,
 ** f3 in turn; call i lasts 1 + i%17 cycles of a 1 GHz clock, so that many
-** ns) gives the values its definition says, also when max_memory=1 puts
-** most durations in the temporary file.
+** ns; half on each of two threads) gives the values its definition says,
+** also when max_memory=1 puts most durations in the temporary files.
 */
 static void xray_calls_grouped_by_function(void **state){
   static const char *const azLog[] = { "fdr", "basic", "fdr-O2" };
@@ -769,14 +769,16 @@ static void xray_calls_grouped_by_function(void **state){
     for(b_=0; b_<(nb); b_++) a[n++] = (uint8_t)(v_>>(8*b_)); }while(0)
 #define META(kind) do{ a[n] = (uint8_t)(((kind)<<1) | 1); memset(a+n+1, 0, 15); }while(0)
   PUT(5, 2); PUT(1, 2); PUT(3, 4); PUT(1000000000, 8); PUT(0, 8); PUT(0, 8);
-  {
+  for(k=0; k<2; k++){
+    /* a buffer of calls 0..9999 on thread 9, one of 10000..19999 on 10:
+    ** the grouping reads them on two threads, one each */
     size_t iExt = n, iData;
     META(7); n += 16;
     iData = n;
-    META(0); a[n+1] = 9; n += 16;                           /* NewBuffer: tid 9 */
+    META(0); a[n+1] = (uint8_t)(9 + k); n += 16;            /* NewBuffer: tid 9, 10 */
     META(4); n += 16;                                       /* WallClock */
     META(2); a[n+1] = 1; n += 16;                           /* NewCPU 1 (TSC 0) */
-    for(i=0; i<20000; i++){
+    for(i=10000*(int)k; i<10000*(int)(k+1); i++){
       uint32_t id = (uint32_t)(1 + i%3);
       PUT((0u<<1) | (id<<4), 4); PUT(10, 4);                /* enter */
       PUT((1u<<1) | (id<<4), 4); PUT(1 + i%17, 4);          /* exit */
@@ -808,6 +810,35 @@ static void xray_calls_grouped_by_function(void **state){
     assert_string_equal(z, zWant);
     free(z);
     /* (rows of a function that were not together would be groups twice) */
+  }
+  {
+    /* cut 997 bytes before the end, inside the second thread's buffer: of
+    ** its 20000 8-byte records (from byte 160160 of the 320160) the first
+    ** 19875 are whole, so calls 0..19936 end and call 19937 is open */
+    size_t nLog;
+    uint8_t *aLog = tl_test_read_file(zPath, &nLog);
+    char *zA, *zB;
+    assert_non_null(aLog);
+    assert_int_equal(nLog, 320160);
+    zWant[0] = 0;
+    for(f=1; f<=3; f++){
+      long long nCalls = 0, nDur = 0, sum = 0;
+      size_t m = strlen(zWant);
+      for(i=f-1; i<=19937; i+=3){
+        nCalls++;
+        if( i<=19936 ){ nDur++; sum += 1 + i%17; }
+      }
+      snprintf(zWant + m, sizeof(zWant) - m, "%s%d|%lld|%lld|%lld", f>1 ? "\n" : "", f, nCalls, nDur, sum);
+    }
+    snprintf(zPath, sizeof(zPath), "%s/many-calls-cut.xray", tl_test_tmpdir());
+    assert_int_equal(tl_test_write_file(zPath, aLog, nLog - 997), 0);
+    free(aLog);
+    zA = tl_test_sql_rows(db, "SELECT func_id, count(*), count(dur), sum(dur) FROM xray_calls(%Q) GROUP BY func_id", zPath);
+    zB = tl_test_sql_rows(db, "SELECT func_id, count(*), count(dur), sum(dur) FROM xray_calls(%Q) GROUP BY +func_id", zPath);
+    assert_string_equal(zA, zWant);
+    assert_string_equal(zB, zWant);
+    free(zA);
+    free(zB);
   }
   tl_test_db_close(db);
 }

@@ -9,12 +9,14 @@
 #include "xray_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "map.h"
+#include "progress.h"
 
 #define XR_HDR           32
 #define XR_BASIC_REC     32
@@ -761,6 +763,18 @@ struct TlScan {
   int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
   uint64_t iReadOff, nReadLeft;   /* the rest of the block being read */
   int64_t iGroupRow;
+  /* the groups are built on two threads when the log has threads for both:
+  ** each reads the buffers of its threads (aSide[packet]==iSide), and the
+  ** second's groups are its scan's (pHelper), given after this one's of the
+  ** same function (aOrd: both scans' groups by func_id) */
+  const uint8_t *aSide;           /* each packet's side, or NULL: all */
+  uint8_t *aSideOwn;              /* aSide, when this scan made it */
+  int iSide;
+  TlScan *pHelper;                /* the second thread's scan, or NULL */
+  int rcHelper;                   /* what its build returned */
+  uint64_t nNoted;                /* bytes of the packets it read (progress) */
+  struct XrOrd { TlScan *pOwner; size_t iG; } *aOrd;
+  size_t nOrd;
 };
 
 static const TlErr *xrayScanErr(TlScan *s){ return &s->err; }
@@ -809,6 +823,9 @@ static void xrayScanClose(TlScan *s){
   free(s->aGroup);
   free(s->aRead);
   tl_map_free(&s->groups);
+  xrayScanClose(s->pHelper);
+  free(s->aSideOwn);
+  free(s->aOrd);
   if( s->fdTmp>=0 ) close(s->fdTmp);
   tl_win_free(&s->win);
   tl_str_free(&s->args);
@@ -843,15 +860,19 @@ static int next_raw(TlScan *s, XrEv *e, int bAll){
     int rc;
     if( !s->bInPacket ){
       const TlPacket *pk;
-      while( s->iPacket < x->n && !bAll
-          && (!tl_packet_may_match(&x->a[s->iPacket], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
-              || (s->f.bRowid && (s->f.iRowid < (int64_t)x->a[s->iPacket].iOff
-                                  || s->f.iRowid >= (int64_t)(x->a[s->iPacket].iOff + x->a[s->iPacket].nSize)))) ){
+      while( s->iPacket < x->n
+          && ((s->aSide && s->aSide[s->iPacket]!=s->iSide)
+              || (!bAll
+                  && (!tl_packet_may_match(&x->a[s->iPacket], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+                      || (s->f.bRowid && (s->f.iRowid < (int64_t)x->a[s->iPacket].iOff
+                                          || s->f.iRowid >= (int64_t)(x->a[s->iPacket].iOff
+                                                                      + x->a[s->iPacket].nSize)))))) ){
         s->iPacket++;
       }
       if( s->iPacket >= x->n ) return TL_DONE;
       pk = &x->a[s->iPacket++];
       tl_packet_note_read(pk);
+      s->nNoted += pk->nSize;
       cur_packet(s, &s->c, pk);
       s->bInPacket = 1;
     }
@@ -1244,33 +1265,163 @@ static int group_add(TlScan *s, int32_t funcId, int64_t dur){
 }
 
 /*
-** Read every call into its function's group (finished calls straight from
-** the stacks, the ones still open at the end through call_next()); then
-** the groups by func_id.
+** Read every call of the scan's buffers into its function's group (finished
+** calls straight from the stacks, the ones still open at the end through
+** call_next()).
 */
-static int group_build(TlScan *s){
+static int group_collect(TlScan *s){
   const XrCall *c = 0;
   size_t k;
   int rc;
-  /* a sixteenth of max_memory= (16 MiB by default) in memory */
-  s->nGroupMem = (size_t)(tl_trace_max_memory(s->pTrace)/16);
-  if( s->nGroupMem > XR_GROUP_MEM ) s->nGroupMem = XR_GROUP_MEM;
   for(k=0; k<XR_GROUP_HOT; k++) s->aGroupHot[k].iG = UINT32_MAX;
   s->bGroupDirect = 1;
   while( (rc = call_next(s, &c))==TL_ROW ){
     rc = group_add(s, c->fr.funcId, call_dur(s, c));
-    if( rc ) return rc;
+    if( rc ) break;
   }
   s->bGroupDirect = 0;
-  if( rc!=TL_DONE ) return rc;
-  s->aRead = malloc(XR_READ_DURS*sizeof(int64_t));
-  if( s->aRead==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-  if( s->nGroup>1 ) qsort(s->aGroup, s->nGroup, sizeof(XrGroup), group_cmp_func);
+  return rc==TL_DONE ? TL_OK : rc;
+}
+
+static void *group_helper_main(void *pArg){
+  TlScan *h = pArg;
+  h->rcHelper = group_collect(h);
+  return 0;
+}
+
+/*
+** A second scan, h, for half of the log's threads: each thread's buffers go
+** to the side with fewer events so far, most events first. The calls of a
+** thread depend on its own records only, so each side matches its threads
+** as one scan would. TL_OK, or TL_DONE when there is nothing to share (one
+** thread) or no memory for it (one scan reads all, as before).
+*/
+typedef struct XrLoad XrLoad;
+struct XrLoad { uint64_t nEvents; uint32_t iThread; };
+
+static int load_cmp_desc(const void *a, const void *b){
+  const XrLoad *x = a, *y = b;
+  if( x->nEvents!=y->nEvents ) return x->nEvents > y->nEvents ? -1 : 1;
+  return x->iThread < y->iThread ? -1 : x->iThread > y->iThread;
+}
+
+static int group_split(TlScan *s){
+  const XrData *p = s->p;
+  const TlIndex *x = &s->pTrace->index;
+  uint64_t aLoad[2] = {0, 0};
+  XrLoad *aOrder;
+  TlMap side;
+  TlScan *h;
+  size_t k;
+  if( p->nThread<2 || x->n<2 ) return TL_DONE;
+  aOrder = malloc(p->nThread*sizeof(XrLoad));
+  s->aSideOwn = malloc(x->n);
+  h = calloc(1, sizeof(*h));
+  if( aOrder==0 || s->aSideOwn==0 || h==0 ){
+    free(aOrder); free(h);
+    free(s->aSideOwn); s->aSideOwn = 0;
+    return TL_DONE;
+  }
+  tl_map_init(&side);
+  /* threads by events, most first */
+  for(k=0; k<p->nThread; k++){
+    aOrder[k].nEvents = p->aThread[k].nEvents;
+    aOrder[k].iThread = (uint32_t)k;
+  }
+  qsort(aOrder, p->nThread, sizeof(XrLoad), load_cmp_desc);
+  for(k=0; k<p->nThread; k++){
+    const XrThread *t = &p->aThread[aOrder[k].iThread];
+    int iSide = aLoad[1] < aLoad[0];
+    aLoad[iSide] += t->nEvents;
+    if( tl_map_put(&side, t->tid, (uint32_t)iSide) ){
+      tl_map_free(&side); free(aOrder); free(h);
+      free(s->aSideOwn); s->aSideOwn = 0;
+      return TL_DONE;
+    }
+  }
+  for(k=0; k<x->n; k++){
+    uint32_t v = 0;
+    /* (a packet of a thread the log has too many of to list: this side) */
+    if( x->a[k].iStream>=0 && !tl_map_get(&side, (uint64_t)x->a[k].iStream, &v) ) v = 0;
+    s->aSideOwn[k] = (uint8_t)v;
+  }
+  tl_map_free(&side);
+  free(aOrder);
+  h->pTrace = s->pTrace;
+  h->p = s->p;
+  h->iTable = s->iTable;
+  h->f = s->f;
+  tl_err_clear(&h->err);
+  tl_str_init(&h->args);
+  tl_str_init(&h->text);
+  tl_map_init(&h->stacks);
+  tl_map_init(&h->groups);
+  h->fdTmp = -1;
+  tl_win_init(&h->win, s->pTrace->pSrc);
+  h->file = s->file;              /* (read-only: shared) */
+  h->iWalkPacket = SIZE_MAX;
+  s->nGroupMem /= 2;
+  h->nGroupMem = s->nGroupMem;
+  s->aSide = h->aSide = s->aSideOwn;
+  s->iSide = 0;
+  h->iSide = 1;
+  s->pHelper = h;
   return TL_OK;
 }
 
-/* The next dur of group g (its blocks, then its memory): TL_ROW, TL_DONE. */
-static int group_next_dur(TlScan *s, const XrGroup *g, int64_t *pDur){
+/* aOrd: the groups of s and of its helper by func_id, s's first of a pair. */
+static int group_order(TlScan *s){
+  const TlScan *h = s->pHelper;
+  size_t i = 0, j = 0, nH = h ? h->nGroup : 0;
+  s->aOrd = malloc((s->nGroup + nH + 1)*sizeof(*s->aOrd));
+  if( s->aOrd==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  while( i<s->nGroup || j<nH ){
+    if( j>=nH || (i<s->nGroup && s->aGroup[i].funcId<=h->aGroup[j].funcId) ){
+      s->aOrd[s->nOrd].pOwner = s;
+      s->aOrd[s->nOrd++].iG = i++;
+    }else{
+      s->aOrd[s->nOrd].pOwner = s->pHelper;
+      s->aOrd[s->nOrd++].iG = j++;
+    }
+  }
+  return TL_OK;
+}
+
+/*
+** Read every call into its function's group, on two threads when the log's
+** threads can be shared (group_split()); then the groups by func_id.
+*/
+static int group_build(TlScan *s){
+  pthread_t th;
+  int rc, bThread = 0;
+  /* a sixteenth of max_memory= (16 MiB by default) in memory */
+  s->nGroupMem = (size_t)(tl_trace_max_memory(s->pTrace)/16);
+  if( s->nGroupMem > XR_GROUP_MEM ) s->nGroupMem = XR_GROUP_MEM;
+  if( group_split(s)==TL_OK ){
+    bThread = pthread_create(&th, 0, group_helper_main, s->pHelper)==0;
+  }
+  rc = group_collect(s);
+  if( s->pHelper ){
+    TlScan *h = s->pHelper;
+    if( bThread ) pthread_join(th, 0);
+    else h->rcHelper = group_collect(h);    /* (no thread: here, after) */
+    if( bThread ) tl_progress_add(h->nNoted);
+    if( rc>=0 && h->rcHelper<0 ){
+      s->err = h->err;
+      rc = h->rcHelper;
+    }
+    if( rc>=0 && h->nGroup>1 ) qsort(h->aGroup, h->nGroup, sizeof(XrGroup), group_cmp_func);
+  }
+  if( rc<0 ) return rc;
+  s->aRead = malloc(XR_READ_DURS*sizeof(int64_t));
+  if( s->aRead==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( s->nGroup>1 ) qsort(s->aGroup, s->nGroup, sizeof(XrGroup), group_cmp_func);
+  return group_order(s);
+}
+
+/* The next dur of group g, whose spilled blocks are in file fd (its blocks,
+** then its memory): TL_ROW, TL_DONE. */
+static int group_next_dur(TlScan *s, const XrGroup *g, int fd, int64_t *pDur){
   for(;;){
     size_t n, nDone = 0;
     if( s->bMem ){
@@ -1294,7 +1445,7 @@ static int group_next_dur(TlScan *s, const XrGroup *g, int64_t *pDur){
     }
     n = s->nReadLeft > XR_READ_DURS ? XR_READ_DURS : (size_t)s->nReadLeft;
     while( nDone < n*sizeof(int64_t) ){
-      ssize_t r = pread(s->fdTmp, (char*)s->aRead + nDone, n*sizeof(int64_t) - nDone,
+      ssize_t r = pread(fd, (char*)s->aRead + nDone, n*sizeof(int64_t) - nDone,
                         (off_t)(s->iReadOff + nDone));
       if( r<=0 ){
         return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET, "GROUP BY func_id: cannot read the temporary "
@@ -1323,9 +1474,9 @@ static int next_call_grouped(TlScan *s, TlRow *pRow){
     const XrGroup *g;
     int64_t d = 0;
     int rc;
-    if( s->iGroupOrd>=s->nGroup ) return TL_DONE;
-    g = &s->aGroup[s->iGroupOrd];
-    rc = group_next_dur(s, g, &d);
+    if( s->iGroupOrd>=s->nOrd ) return TL_DONE;
+    g = &s->aOrd[s->iGroupOrd].pOwner->aGroup[s->aOrd[s->iGroupOrd].iG];
+    rc = group_next_dur(s, g, s->aOrd[s->iGroupOrd].pOwner->fdTmp, &d);
     if( rc<0 ) return rc;
     if( rc==TL_DONE ){
       s->iGroupOrd++;
