@@ -313,22 +313,14 @@ static void *name_thread(void *pArg){
   return 0;
 }
 
-/*
-** A CTF count by name splits the streams between two threads (four streams
-** here: two each). Queries in two connections at once, so four counting
-** threads share the trace; under ThreadSanitizer in `make check`.
-*/
-static void ctf_count_by_name_on_two_threads(void **state){
+/* zSql on the trace at zDir, five times in each of two connections at once:
+** zWant each time. */
+static void in_two_connections(const char *zSql, const char *zDir, const char *zWant){
   pthread_t aTh[2];
   NameThread aArg[2];
-  char zDir[1024];
-  char *zWant = ctf_reference_names("ust-multi");
   int i;
-  (void)state;
-  assert_string_equal(zWant, "tl:ints|600\ntl:tick|600");
-  snprintf(zDir, sizeof(zDir), "%s/ctf/ust-multi", TL_TESTDATA_DIR);
   for(i=0; i<2; i++){
-    aArg[i].zSql = "SELECT name, count(*) FROM events(%Q) GROUP BY name";
+    aArg[i].zSql = zSql;
     aArg[i].zDir = zDir;
     aArg[i].zWant = zWant;
     aArg[i].nBad = 0;
@@ -338,6 +330,20 @@ static void ctf_count_by_name_on_two_threads(void **state){
     pthread_join(aTh[i], 0);
     assert_int_equal(aArg[i].nBad, 0);
   }
+}
+
+/*
+** A CTF count by name splits the streams between two threads (four streams
+** here: two each). Queries in two connections at once, so four counting
+** threads share the trace; under ThreadSanitizer in `make check`.
+*/
+static void ctf_count_by_name_on_two_threads(void **state){
+  char zDir[1024];
+  char *zWant = ctf_reference_names("ust-multi");
+  (void)state;
+  assert_string_equal(zWant, "tl:ints|600\ntl:tick|600");
+  snprintf(zDir, sizeof(zDir), "%s/ctf/ust-multi", TL_TESTDATA_DIR);
+  in_two_connections("SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir, zWant);
   free(zWant);
 }
 
@@ -349,29 +355,16 @@ static void ctf_count_by_name_on_two_threads(void **state){
 */
 static void xray_grouped_calls_on_two_threads(void **state){
   static const char zCols[] = "func_id, count(*), count(dur), min(dur), max(dur), sum(dur)";
-  pthread_t aTh[2];
-  NameThread aArg[2];
   char zLog[1024], zSql[256];
   sqlite3 *db = tl_test_db();
   char *zWant;
-  int i;
   (void)state;
   snprintf(zLog, sizeof(zLog), "%s/xray/fdr.xray", TL_TESTDATA_DIR);
   zWant = tl_test_sql_rows(db, "SELECT %s FROM xray_calls(%Q) GROUP BY +func_id", zCols, zLog);
   assert_true(tl_test_sql_int(db, "SELECT count(*) FROM tracks(%Q)", zLog) >= 2);
   assert_true(strlen(zWant) > 20);
   snprintf(zSql, sizeof(zSql), "SELECT %s FROM xray_calls(%%Q) GROUP BY func_id", zCols);
-  for(i=0; i<2; i++){
-    aArg[i].zSql = zSql;
-    aArg[i].zDir = zLog;
-    aArg[i].zWant = zWant;
-    aArg[i].nBad = 0;
-    assert_int_equal(pthread_create(&aTh[i], 0, name_thread, &aArg[i]), 0);
-  }
-  for(i=0; i<2; i++){
-    pthread_join(aTh[i], 0);
-    assert_int_equal(aArg[i].nBad, 0);
-  }
+  in_two_connections(zSql, zLog, zWant);
   free(zWant);
   tl_test_db_close(db);
 }

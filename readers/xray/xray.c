@@ -779,16 +779,8 @@ struct TlScan {
 
 static const TlErr *xrayScanErr(TlScan *s){ return &s->err; }
 
-static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
-                        TlScan **ppScan, TlErr *pErr){
-  TlScan *s;
-  int rc;
-  *ppScan = 0;
-  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS
-   && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
-  if( ((const XrData*)pTrace->pData)->bMapOnly && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
-  s = calloc(1, sizeof(*s));
-  if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+/* The fields of a new (zeroed) scan s that are not zero; no file yet. */
+static void scan_init(TlScan *s, TlTrace *pTrace, int iTable, const TlFilter *pFilter){
   s->pTrace = pTrace;
   s->p = pTrace->pData;
   s->iTable = iTable;
@@ -800,6 +792,20 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_map_init(&s->groups);
   s->fdTmp = -1;
   tl_win_init(&s->win, pTrace->pSrc);
+  s->iWalkPacket = SIZE_MAX;
+}
+
+static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
+                        TlScan **ppScan, TlErr *pErr){
+  TlScan *s;
+  int rc;
+  *ppScan = 0;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS
+   && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
+  if( ((const XrData*)pTrace->pData)->bMapOnly && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
+  s = calloc(1, sizeof(*s));
+  if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  scan_init(s, pTrace, iTable, pFilter);
   rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
   if( rc ){ tl_win_free(&s->win); free(s); return rc; }
   /* no column, nothing to check: the packets' counts are the rows */
@@ -807,7 +813,6 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
            && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1))==0
            && pFilter->zType==0 && !pFilter->bRowid && !pFilter->bOrdered && !pFilter->bGroupCpu
            && pFilter->tsLo==TL_TS_MIN && pFilter->tsHi==TL_TS_MAX && pFilter->nCpu<0;
-  s->iWalkPacket = SIZE_MAX;
   *ppScan = s;
   return TL_OK;
 }
@@ -1347,19 +1352,8 @@ static int group_split(TlScan *s){
   }
   tl_map_free(&side);
   free(aOrder);
-  h->pTrace = s->pTrace;
-  h->p = s->p;
-  h->iTable = s->iTable;
-  h->f = s->f;
-  tl_err_clear(&h->err);
-  tl_str_init(&h->args);
-  tl_str_init(&h->text);
-  tl_map_init(&h->stacks);
-  tl_map_init(&h->groups);
-  h->fdTmp = -1;
-  tl_win_init(&h->win, s->pTrace->pSrc);
+  scan_init(h, s->pTrace, s->iTable, &s->f);
   h->file = s->file;              /* (read-only: shared) */
-  h->iWalkPacket = SIZE_MAX;
   s->nGroupMem /= 2;
   h->nGroupMem = s->nGroupMem;
   s->aSide = h->aSide = s->aSideOwn;
