@@ -800,25 +800,30 @@ static void plan_make(const PerfData *p, OpenPlan *pl){
 
 /*
 ** Take the walk's next record at once if it is a SAMPLE the plan reads
-** whole (in the file's bytes, not compressed data, inside the window): its
-** fields as rec_info() gives them into *ri, r as the walk gives it, and the
-** walk past it. 0 (nothing taken) when the general way must read it: other
-** types, a sample too short for its fields or callchain (which that way
-** reports), another attr's sample_type.
+** whole (in the file's bytes inside the window, or whole in decompressed
+** output): its fields as rec_info() gives them into *ri, r as the walk
+** gives it, and the walk past it. 0 (nothing taken) when the general way
+** must read it: other types, a sample too short for its fields or
+** callchain (which that way reports), another attr's sample_type.
 */
 static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, PerfRec *r,
                             RecInfo *ri){
   const uint8_t *a;
   uint64_t nLeft, iRel;
   uint16_t size;
-  int bo = p->bo;
-  if( w->iOff >= w->iEnd || w->iOff < w->iWin ) return 0;
-  iRel = w->iOff - w->iWin;
-  if( iRel >= w->nWin ) return 0;
-  nLeft = w->nWin - iRel;
-  if( w->iEnd - w->iOff < nLeft ) nLeft = w->iEnd - w->iOff;
+  int bo = p->bo, bInner = w->iOut < w->nOut;
+  if( bInner ){
+    nLeft = w->nOut - w->iOut;
+    a = w->aOut + w->iOut;
+  }else{
+    if( w->bMidFrame || w->iOff >= w->iEnd || w->iOff < w->iWin ) return 0;
+    iRel = w->iOff - w->iWin;
+    if( iRel >= w->nWin ) return 0;
+    nLeft = w->nWin - iRel;
+    if( w->iEnd - w->iOff < nLeft ) nLeft = w->iEnd - w->iOff;
+    a = w->aWin + iRel;
+  }
   if( nLeft < 8 ) return 0;
-  a = w->aWin + iRel;
   if( tl_load_u32_unchecked(a, bo)!=PERF_SAMPLE ) return 0;
   size = tl_load_u16_unchecked(a+6, bo);
   if( size > nLeft || size < 8 + pl->nFix + (pl->bChain ? 8 : 0) ) return 0;
@@ -830,8 +835,13 @@ static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, 
   r->misc = tl_load_u16_unchecked(a+4, bo);
   r->size = size;
   r->body = tl_bytes(a + 8, (size_t)size - 8, bo);
-  r->iOff = w->iOff;
-  r->iRowid = (int64_t)w->iOff;
+  if( bInner ){
+    r->iOff = w->iCont;
+    r->iRowid = PERF_INNER_ROWID(w->iCont, w->iInner);
+  }else{
+    r->iOff = w->iOff;
+    r->iRowid = (int64_t)w->iOff;
+  }
   ri->iAttr = p->nAttr>1 ? perf_attr_of(p, r) : 0;
   if( p->aAttr[ri->iAttr].sample_type!=pl->st ) return 0;
   ri->bSample = 1;
@@ -841,9 +851,14 @@ static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, 
   ri->cpu = ri->bCpu ? tl_load_u32_unchecked(a + 8 + pl->offCpu, bo) : 0;
   ri->s.mHave = pl->st;
   ri->s.period = pl->offPeriod>=0 ? tl_load_u64_unchecked(a + 8 + pl->offPeriod, bo) : 0;
-  w->iOff += size;
-  if( w->iOff - w->iWin + 4096 <= w->nWin ){
-    __builtin_prefetch(w->aWin + (w->iOff - w->iWin) + 4096);
+  if( bInner ){
+    w->iInner++;
+    w->iOut += size;
+  }else{
+    w->iOff += size;
+    if( w->iOff - w->iWin + 4096 <= w->nWin ){
+      __builtin_prefetch(w->aWin + (w->iOff - w->iWin) + 4096);
+    }
   }
   return 1;
 }
@@ -975,11 +990,11 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
       bRound = 0;
     }
     if( plan.nAttr!=p->nAttr ) plan_make(p, &plan);
-    if( plan.bOk && perf_walk_clean(&w) && open_sample_fast(p, &plan, &w, &r, &ri) ){
+    if( plan.bOk && open_sample_fast(p, &plan, &w, &r, &ri) ){
       /* a sample of the usual shape, read at once: as below */
       uint64_t mBit = ri.bCpu ? (ri.cpu<63 ? (uint64_t)1<<ri.cpu : (uint64_t)1<<63) : 0;
-      if( ri.bCpu && pk.nEvents>0 && pk.mCpu!=0 && r.iOff - pk.iOff >= PERF_CHUNK_CPU_MIN
-       && !(pk.mCpu & mBit) ){
+      if( ri.bCpu && r.iRowid==(int64_t)r.iOff && pk.nEvents>0 && pk.mCpu!=0
+       && r.iOff - pk.iOff >= PERF_CHUNK_CPU_MIN && !(pk.mCpu & mBit) ){
         rc = chunk_close(pTrace, p, &pk, &key, r.iOff);
         if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
       }
