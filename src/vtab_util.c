@@ -22,6 +22,7 @@
 SQLITE_EXTENSION_INIT3
 
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -282,17 +283,10 @@ static int row_matches(TlCursor *pCur){
   return 1;
 }
 
-/* xNext: the next row that passes the constraints. */
-static int tlNext(sqlite3_vtab_cursor *cur){
+/* The reader's next row that passes the constraints (tlNext). */
+static __attribute__((noinline)) int next_row(sqlite3_vtab_cursor *cur){
   TlCursor *pCur = (TlCursor*)cur;
   const TlTableDef *pDef = ((TlVtab*)cur->pVtab)->pDef;
-  if( pCur->nRepeatLeft>0 ){
-    /* the same values again: they passed the constraints already */
-    pCur->nRepeatLeft--;
-    pCur->iRepeat++;
-    pCur->row.iRowid = TL_ROWID_LAZY;
-    return SQLITE_OK;
-  }
   for(;;){
     int rc;
     if( pCur->pQuery==0 ){ pCur->bEof = 1; return SQLITE_OK; }
@@ -314,6 +308,23 @@ static int tlNext(sqlite3_vtab_cursor *cur){
       if( v->t==TL_INT && v->i>pCur->filter.tsHi ){ pCur->bEof = 1; return SQLITE_OK; }
     }
   }
+}
+
+/*
+** xNext: the next row that passes the constraints. A repeat of the row (a
+** row that stands for many) is the usual case of large counts: it alone
+** stays here, without the reader's call and the registers that call needs.
+*/
+static int tlNext(sqlite3_vtab_cursor *cur){
+  TlCursor *pCur = (TlCursor*)cur;
+  if( pCur->nRepeatLeft>0 ){
+    /* the same values again: they passed the constraints already */
+    pCur->nRepeatLeft--;
+    pCur->iRepeat++;
+    pCur->row.iRowid = TL_ROWID_LAZY;
+    return SQLITE_OK;
+  }
+  return next_row(cur);
 }
 
 /*
@@ -605,8 +616,9 @@ static int tlEof(sqlite3_vtab_cursor *cur){
   return ((TlCursor*)cur)->bEof;
 }
 
-/* xColumn: the row's value; the hidden columns give back path and options. */
-static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
+/* tlColumn's other cases: hidden columns, values worked out on demand, text
+** to copy, reals, blobs and NULL. */
+static __attribute__((noinline)) int column_other(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
   TlCursor *pCur = (TlCursor*)cur;
   const TlTableDef *pDef = ((TlVtab*)cur->pVtab)->pDef;
   if( i==pDef->nCol ){
@@ -637,6 +649,27 @@ static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
     }
   }
   return SQLITE_OK;
+}
+
+/*
+** xColumn: the row's value; the hidden columns give back path and options.
+** Integers and text kept by the reader (given without a copy) are the
+** values of rows repeated millions of times: they return at once.
+*/
+static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
+  TlCursor *pCur = (TlCursor*)cur;
+  if( (unsigned)i < (unsigned)((TlVtab*)cur->pVtab)->pDef->nCol ){
+    const TlVal *v = &pCur->row.a[i];
+    if( v->t==TL_INT ){
+      sqlite3_result_int64(ctx, v->i);
+      return SQLITE_OK;
+    }
+    if( v->t==TL_TEXT && v->bKept && v->n<=INT_MAX ){
+      sqlite3_result_text(ctx, v->z, (int)v->n, SQLITE_STATIC);
+      return SQLITE_OK;
+    }
+  }
+  return column_other(cur, ctx, i);
 }
 
 /* xRowid: the reader's stable row id (a file offset or an index). */
