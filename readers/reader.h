@@ -90,6 +90,12 @@ struct TlRow {
   int64_t nRepeat;                /* > 1: the row stands for this many rows with
                                   ** the same values (iRowid TL_ROWID_LAZY); set
                                   ** to 0 by the caller */
+  const int64_t *aVary;           /* NULL (set by the caller), or with nRepeat:
+                                  ** column iVary (an integer) of repeat k is
+                                  ** aVary[k], aVary[0] being a[iVary]'s; valid
+                                  ** until the next row. Only for a column no
+                                  ** pushed constraint is about */
+  int iVary;
 };
 
 typedef struct TlFilter TlFilter;

@@ -728,6 +728,7 @@ static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow
 
 int tl_query_next(TlQuery *q, TlRow *pRow){
   int j;
+  pRow->aVary = 0;
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
   if( q->pScan==0 ) return TL_DONE;

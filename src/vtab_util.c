@@ -322,6 +322,7 @@ static int tlNext(sqlite3_vtab_cursor *cur){
     pCur->nRepeatLeft--;
     pCur->iRepeat++;
     pCur->row.iRowid = TL_ROWID_LAZY;
+    if( pCur->row.aVary ) pCur->row.a[pCur->row.iVary].i = pCur->row.aVary[pCur->iRepeat];
     return SQLITE_OK;
   }
   return next_row(cur);

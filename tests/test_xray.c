@@ -810,6 +810,11 @@ static void xray_calls_grouped_by_function(void **state){
     assert_string_equal(z, zWant);
     free(z);
     /* (rows of a function that were not together would be groups twice) */
+    /* the rows are numbered in the order given: 6667, 6667 and 6666 calls */
+    z = tl_test_sql_rows(db, "SELECT func_id, min(rowid), max(rowid), count(DISTINCT rowid) FROM xray_calls(%Q, %Q) "
+                             "GROUP BY func_id", zPath, zOpt);
+    assert_string_equal(z, "1|0|6666|6667\n2|6667|13333|6667\n3|13334|19999|6666");
+    free(z);
   }
   {
     /* cut 997 bytes before the end, inside the second thread's buffer: of

@@ -763,6 +763,8 @@ struct TlScan {
   int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
   uint64_t iReadOff, nReadLeft;   /* the rest of the block being read */
   int64_t iGroupRow;
+  int64_t iGroupBase;             /* the rowid of the current row (its first repeat) */
+  int64_t nGroupBatch;            /* the rows it stands for */
   /* the groups are built on two threads when the log has threads for both:
   ** each reads the buffers of its threads (aSide[packet]==iSide), and the
   ** second's groups are its scan's (pHelper), given after this one's of the
@@ -1480,7 +1482,24 @@ static int next_call_grouped(TlScan *s, TlRow *pRow){
       s->nReadLeft = 0;
       continue;
     }
-    pRow->iRowid = s->iGroupRow++;
+    if( d!=XR_DUR_NULL ){
+      /* the durs after it up to the next NULL, in the buffer it came from:
+      ** one row repeated, dur varying (TlRow.aVary) */
+      const int64_t *aBuf = s->bMem ? g->a : s->aRead;
+      size_t nBuf = s->bMem ? g->n : s->nRead, i0 = s->iRead - 1;
+      while( s->iRead<nBuf && aBuf[s->iRead]!=XR_DUR_NULL ) s->iRead++;
+      s->nGroupBatch = (int64_t)(s->iRead - i0);
+      if( s->nGroupBatch>1 ){
+        pRow->nRepeat = s->nGroupBatch;
+        pRow->aVary = aBuf + i0;
+        pRow->iVary = TL_XC_DUR;
+      }
+    }else{
+      s->nGroupBatch = 1;
+    }
+    s->iGroupBase = s->iGroupRow;
+    s->iGroupRow += s->nGroupBatch;
+    pRow->iRowid = s->nGroupBatch>1 ? TL_ROWID_LAZY : s->iGroupBase;
     tl_val_int(&v[TL_XC_FUNC_ID], g->funcId);
     if( tl_col_used(&s->f, TL_XC_NAME) ){
       if( s->iGroupNamed!=s->iGroupOrd ){
@@ -1540,6 +1559,14 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
 static int xrayScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   const TlPacket *pk;
   XrEv e;
+  if( s->iTable==TL_TAB_XRAY_CALLS && s->f.bGroupName ){
+    /* grouped calls: their rows are numbered in the order given */
+    if( iRepeat<0 || iRepeat>=s->nGroupBatch ){
+      return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no grouped row %lld", (long long)iRepeat);
+    }
+    *piRowid = s->iGroupBase + iRepeat;
+    return TL_OK;
+  }
   if( s->err.rc ) return s->err.rc;
   if( !s->bLazy || iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
     return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no counted row %lld", (long long)iRepeat);
