@@ -292,16 +292,16 @@ static char *ctf_reference_names(const char *zName){
   return zOut;
 }
 
-typedef struct NameThread NameThread;
-struct NameThread {
+typedef struct RowsThread RowsThread;
+struct RowsThread {
   const char *zSql;               /* a query of the trace at zDir (%Q) */
   const char *zDir;
   const char *zWant;
   int nBad;
 };
 
-static void *name_thread(void *pArg){
-  NameThread *t = pArg;
+static void *rows_thread(void *pArg){
+  RowsThread *t = pArg;
   sqlite3 *db = tl_test_db();
   int i;
   for(i=0; i<5; i++){
@@ -317,14 +317,14 @@ static void *name_thread(void *pArg){
 ** zWant each time. */
 static void in_two_connections(const char *zSql, const char *zDir, const char *zWant){
   pthread_t aTh[2];
-  NameThread aArg[2];
+  RowsThread aArg[2];
   int i;
   for(i=0; i<2; i++){
     aArg[i].zSql = zSql;
     aArg[i].zDir = zDir;
     aArg[i].zWant = zWant;
     aArg[i].nBad = 0;
-    assert_int_equal(pthread_create(&aTh[i], 0, name_thread, &aArg[i]), 0);
+    assert_int_equal(pthread_create(&aTh[i], 0, rows_thread, &aArg[i]), 0);
   }
   for(i=0; i<2; i++){
     pthread_join(aTh[i], 0);
