@@ -1324,12 +1324,8 @@ static int group_split(TlScan *s){
   aOrder = malloc(p->nThread*sizeof(XrLoad));
   s->aSideOwn = malloc(x->n);
   h = calloc(1, sizeof(*h));
-  if( aOrder==0 || s->aSideOwn==0 || h==0 ){
-    free(aOrder); free(h);
-    free(s->aSideOwn); s->aSideOwn = 0;
-    return TL_DONE;
-  }
   tl_map_init(&side);
+  if( aOrder==0 || s->aSideOwn==0 || h==0 ) goto no_split;
   /* threads by events, most first */
   for(k=0; k<p->nThread; k++){
     aOrder[k].nEvents = p->aThread[k].nEvents;
@@ -1340,11 +1336,7 @@ static int group_split(TlScan *s){
     const XrThread *t = &p->aThread[aOrder[k].iThread];
     int iSide = aLoad[1] < aLoad[0];
     aLoad[iSide] += t->nEvents;
-    if( tl_map_put(&side, t->tid, (uint32_t)iSide) ){
-      tl_map_free(&side); free(aOrder); free(h);
-      free(s->aSideOwn); s->aSideOwn = 0;
-      return TL_DONE;
-    }
+    if( tl_map_put(&side, t->tid, (uint32_t)iSide) ) goto no_split;
   }
   for(k=0; k<x->n; k++){
     uint32_t v = 0;
@@ -1363,6 +1355,14 @@ static int group_split(TlScan *s){
   h->iSide = 1;
   s->pHelper = h;
   return TL_OK;
+
+ no_split:
+  tl_map_free(&side);
+  free(aOrder);
+  free(h);
+  free(s->aSideOwn);
+  s->aSideOwn = 0;
+  return TL_DONE;
 }
 
 /* aOrd: the groups of s and of its helper by func_id, s's first of a pair. */
