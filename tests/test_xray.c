@@ -299,11 +299,26 @@ static void xray_truncation_and_empty_logs(void **state){
 }
 
 /*
-** What open's walk puts in the index (it takes runs of plain function
-** records at once) equals what a scan reads record by record: per packet
-** the events, first and last ts; per thread the same. (count(e.type): a
-** bare count(*) would come from the index itself.)
+** What open's walk put in the index of log zPath (it takes runs of plain
+** function records at once) equals what a scan reads record by record: per
+** packet the events, first and last ts; per thread the same. (count(e.type):
+** a bare count(*) would come from the index itself.)
 */
+static void assert_index_equals_scan(sqlite3 *db, const char *zPath){
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM packets(%Q) p WHERE p.events IS NOT (SELECT count(e.type) FROM events(%Q) e "
+      "WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) "
+      "OR p.ts_begin IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) "
+      "OR p.ts_end IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size)",
+      zPath, zPath, zPath, zPath), 0);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM tracks(%Q) t WHERE t.events IS NOT (SELECT count(e.type) FROM events(%Q) e WHERE e.tid = t.tid) "
+      "OR t.first_ts IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.tid = t.tid) "
+      "OR t.last_ts IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.tid = t.tid)",
+      zPath, zPath, zPath, zPath), 0);
+}
+
+/* The index equals a scan for every log of testdata. */
 static void xray_index_equals_a_scan(void **state){
   static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
   sqlite3 *db = tl_test_db();
@@ -313,17 +328,7 @@ static void xray_index_equals_a_scan(void **state){
     char zPath[512];
     snprintf(zPath, sizeof(zPath), XRAY_DIR "%s.xray", azLog[k]);
     assert_true(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zPath) > 0);
-    assert_int_equal(tl_test_sql_int(db,
-        "SELECT count(*) FROM packets(%Q) p WHERE p.events IS NOT (SELECT count(e.type) FROM events(%Q) e "
-        "WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) "
-        "OR p.ts_begin IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) "
-        "OR p.ts_end IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size)",
-        zPath, zPath, zPath, zPath), 0);
-    assert_int_equal(tl_test_sql_int(db,
-        "SELECT count(*) FROM tracks(%Q) t WHERE t.events IS NOT (SELECT count(e.type) FROM events(%Q) e WHERE e.tid = t.tid) "
-        "OR t.first_ts IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.tid = t.tid) "
-        "OR t.last_ts IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.tid = t.tid)",
-        zPath, zPath, zPath, zPath), 0);
+    assert_index_equals_scan(db, zPath);
   }
   tl_test_db_close(db);
 }
@@ -710,6 +715,80 @@ static void xray_calls_matched_in_runs(void **state){
 }
 
 /*
+** Open's walk takes runs of function records at once; what it puts in the
+** index must equal a scan's record-by-record reading. One buffer of 300
+** function records (f1 entered and left in turn, +10 cycles each), record
+** 100 an entry with a call argument after it, both byte orders, and three
+** cases: a 1 GHz clock; a 1 Hz clock starting 1500 cycles before the last
+** cycle count that has a ts (9223372036 at 1 Hz), so the run crosses it;
+** and record 200 of type 5 (no such type), where the scan stops with an
+** error and the index counts up to it.
+*/
+static void xray_open_runs_equal_a_scan(void **state){
+  sqlite3 *db = tl_test_db();
+  int bBig, iCase;
+  (void)state;
+  for(bBig=0; bBig<2; bBig++){
+    for(iCase=0; iCase<3; iCase++){
+      uint64_t tscOk = INT64_MAX / 1000000000u;   /* at 1 Hz */
+      uint64_t tsc0 = iCase==1 ? tscOk - 1500 : 1000, nWithTs = 0;
+      XW w;
+      size_t i0, iExt, k;
+      char zPath[512];
+      memset(&w, 0, sizeof(w));
+      w.bBig = bBig;
+      xw_put(&w, 5, 2); xw_put(&w, 1, 2); xw_put(&w, 3, 4);
+      xw_put(&w, iCase==1 ? 1 : 1000000000, 8); xw_put(&w, 0, 8); xw_put(&w, 0, 8);
+      iExt = w.n; xw_meta(&w, 7); xw_meta_end(&w, iExt);
+      i0 = w.n; xw_meta(&w, 0); xw_put(&w, 77, 4); xw_meta_end(&w, i0);
+      i0 = w.n; xw_meta(&w, 4); xw_meta_end(&w, i0);
+      i0 = w.n; xw_meta(&w, 2); xw_put(&w, 3, 2); xw_put(&w, tsc0, 8); xw_meta_end(&w, i0);
+      for(k=0; k<300; k++){
+        unsigned type = k%2 ? 1 : k==100 ? 3 : 0;
+        if( iCase==2 && k==200 ) type = 5;
+        xw_func(&w, type, 1, 10);
+        if( k==100 ){ i0 = w.n; xw_meta(&w, 6); xw_put(&w, 42, 8); xw_meta_end(&w, i0); }
+        if( tsc0 + 10*(k+1) <= tscOk ) nWithTs++;
+      }
+      {
+        size_t nSave = w.n;
+        w.n = iExt + 1;
+        xw_put(&w, nSave - (iExt + 16), 8);
+        w.n = nSave;
+      }
+      snprintf(zPath, sizeof(zPath), "%s/open-runs-%d-%s.xray", tl_test_tmpdir(), iCase, bBig ? "be" : "le");
+      assert_int_equal(tl_test_write_file(zPath, w.a, w.n), 0);
+      if( iCase==2 ){
+        /* the 200 records before the bad one, then the error naming it */
+        char *z = tl_test_sql_error(db, "SELECT count(type) FROM events(%Q)", zPath);
+        char zWant[128];
+        snprintf(zWant, sizeof(zWant), "offset %zu: expected a function record type 0-3, found 5",
+                 (size_t)32 + 16*4 + 8*200 + 16);
+        assert_non_null(z);
+        assert_non_null(strstr(z, zWant));
+        free(z);
+        assert_int_equal(tl_test_sql_int(db,
+            "SELECT count(*) FROM (SELECT type FROM events(%Q) LIMIT 200)", zPath), 200);
+        assert_int_equal(tl_test_sql_int(db, "SELECT events FROM tracks(%Q)", zPath), 200);
+        continue;
+      }
+      /* one row per function record, the argument with its record */
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zPath), 300);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(type) FROM events(%Q)", zPath), 300);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(ts) FROM events(%Q)", zPath), (int64_t)nWithTs);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE args->>'$.args[0]' = 42",
+                                       zPath), 1);
+      assert_int_equal(tl_test_sql_int(db, "SELECT events FROM tracks(%Q)", zPath), 300);
+      assert_index_equals_scan(db, zPath);
+      /* the last ts from the definition: floor(tsc * 1e9 / frequency) */
+      assert_int_equal(tl_test_sql_int(db, "SELECT ts_end FROM packets(%Q)", zPath),
+                       iCase==1 ? (int64_t)(tsc0 + 10*nWithTs) * 1000000000 : (int64_t)(tsc0 + 3000));
+    }
+  }
+  tl_test_db_close(db);
+}
+
+/*
 ** xray_calls GROUP BY func_id comes grouped by the reader, with no sort:
 ** per function the counts equal llvm-xray account's, and every aggregate
 ** equals SQLite's own grouping. A synthetic FDR log of 20000 calls (f1, f2,
@@ -1008,6 +1087,7 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(account_sql_equals_llvm_xray_account),
   cmocka_unit_test(xray_index_equals_a_scan),
   cmocka_unit_test(xray_calls_matched_in_runs),
+  cmocka_unit_test(xray_open_runs_equal_a_scan),
   cmocka_unit_test(xray_calls_grouped_by_function),
   cmocka_unit_test(xray_calls_nest_like_the_records),
   cmocka_unit_test(xray_fdr_records_equal_llvm_xray),

@@ -371,20 +371,35 @@ static inline int fdr_plain_at(const XrCur *c, size_t i, uint32_t *pw, uint32_t 
 /*
 ** Open's walk, past a record it took the long way: the plain function
 ** records that follow in the same buffer, at once. Stops before a record
-** that is not one (metadata, a bad type, one with call arguments after it,
-** one whose TSC would pass tscMax or wrap, the buffer's end), which the long
-** way then reads. Returns how many it passed, with *pFirst and *pLast their
-** first and last TSCs (they only grow).
+** that is not one (metadata, a bad type, one whose TSC would pass tscMax or
+** wrap, the buffer's end; in a big-endian log also one with call arguments
+** after it), which the long way then reads. Returns how many it passed, with
+** *pLast the last one's TSC. (Their TSCs only grow from the record before
+** them, so that one's is their least.)
 */
-static uint64_t fdr_func_run(XrCur *c, uint64_t tscMax, uint64_t *pFirst, uint64_t *pLast){
-  size_t i = c->b.i;
+static uint64_t fdr_func_run(XrCur *c, uint64_t tscMax, uint64_t *pLast){
+  size_t i = c->b.i, end = c->iBufEnd;
   uint64_t tsc = c->tsc, n = 0;
   uint32_t w, d;
   if( !c->bInBuf || c->p->nType!=1 ) return 0;
+  if( c->p->bo==TL_LE && i<=end && end - i>=XR_FUNC && tscMax>=UINT32_MAX ){
+    /* The usual run, a few instructions a record: records of type 0-3 (bits
+    ** 0 and 3 of the first byte clear) while no delta can pass tscMax or
+    ** wrap. Call arguments after a record are not counted either way (the
+    ** long way skips one it meets alone), so they need not stop it. What
+    ** stops it, the loop below goes on from. */
+    const uint8_t *a = c->b.a;
+    size_t i0 = i, iLast = end - XR_FUNC;
+    uint64_t tscSafe = tscMax - UINT32_MAX;
+    while( i<=iLast && tsc<=tscSafe && (a[i] & 9)==0 ){
+      tsc += tl_load_u32_unchecked(a + i + 4, TL_LE);
+      i += XR_FUNC;
+    }
+    n = (i - i0) / XR_FUNC;
+  }
   while( fdr_plain_at(c, i, &w, &d) ){
     uint64_t t = tsc + d;
     if( t<tsc || t>tscMax ) break;
-    if( n==0 ) *pFirst = t;
     tsc = t;
     i += XR_FUNC;
     n++;
@@ -617,7 +632,7 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
     bLastT = 1; tidLast = e.tid; iTLast = iT;
     {
       XrThread *t = &p->aThread[iT];
-      uint64_t n, first = 0, last = 0;
+      uint64_t n, last = 0;
       t->nEvents++;
       if( e.bPid ) t->pid = e.pid;
       if( bOk ){
@@ -626,18 +641,15 @@ static int xrayOpen(TlTrace *pTrace, TlErr *pErr){
         t->bTs = 1;
       }
       /* the plain function records after it in its buffer: the same
-      ** packet, thread and CPU, counted at once */
-      n = fdr_func_run(&c, p->freq ? tscOk : UINT64_MAX, &first, &last);
+      ** packet, thread and CPU, counted at once; their TSCs are at or after
+      ** its, so with a frequency it has a ts and theirs are the greatest */
+      n = fdr_func_run(&c, p->freq ? tscOk : UINT64_MAX, &last);
       if( n ){
         pk.nEvents += n;
         t->nEvents += n;
         if( p->freq ){
-          if( first<tscLo ) tscLo = first;
           if( last>tscHi ) tscHi = last;
-          bPkTs = 1;
-          if( !t->bTs || first<t->tscFirst ) t->tscFirst = first;
-          if( !t->bTs || last>t->tscLast ) t->tscLast = last;
-          t->bTs = 1;
+          if( last>t->tscLast ) t->tscLast = last;
         }
       }
     }
