@@ -205,6 +205,8 @@ static void xray_count_reads_no_packet(void **state){
 ** for any frequency, small, odd or too large for 64-bit intermediates (the
 ** values here are computed in 128-bit arithmetic), NULL past INT64_MAX ns.
 ** Buffers' and threads' time ranges are their events' least and greatest ts.
+** A call's dur is floor(cycles * 1e9 / frequency) of its length in cycles
+** (its dur at 1 GHz), NULL past INT64_MAX ns.
 */
 static void xray_cycles_to_ns_any_frequency(void **state){
   static const uint64_t aFreq[] = {
@@ -214,8 +216,17 @@ static void xray_cycles_to_ns_any_frequency(void **state){
   char zLog[512];
   size_t n, k;
   uint8_t *a = tl_test_read_file(XRAY_DIR "fdr.xray", &n);
+  char *zCycles;
   (void)state;
   assert_non_null(a);
+  /* each call's length in cycles: its dur at 1 GHz */
+  {
+    int i;
+    for(i=0; i<8; i++) a[8+i] = (uint8_t)(1000000000u >> (8*i));
+    snprintf(zLog, sizeof(zLog), "%s/xray-1ghz.xray", tl_test_tmpdir());
+    assert_int_equal(tl_test_write_file(zLog, a, n), 0);
+    zCycles = tl_test_sql_rows(db, "SELECT id, dur FROM xray_calls(%Q) WHERE dur IS NOT NULL ORDER BY id", zLog);
+  }
   for(k=0; k<sizeof(aFreq)/sizeof(aFreq[0]); k++){
     sqlite3_stmt *pStmt;
     char *zSql;
@@ -239,6 +250,35 @@ static void xray_cycles_to_ns_any_frequency(void **state){
     }
     assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
     assert_true(nRows > 5);
+    {
+      /* the calls' durs from their lengths in cycles */
+      const char *z = zCycles;
+      int nCalls = 0;
+      zSql = sqlite3_mprintf("SELECT id, dur FROM xray_calls(%Q) ORDER BY id", zLog);
+      assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+      sqlite3_free(zSql);
+      while( *z && sqlite3_step(pStmt)==SQLITE_ROW ){
+        long long id, cycles;
+        unsigned __int128 want;
+        int nUsed = 0;
+        assert_int_equal(sscanf(z, "%lld|%lld%n", &id, &cycles, &nUsed), 2);
+        z += nUsed + (z[nUsed]=='\n');
+        while( sqlite3_column_int64(pStmt, 0)<id && sqlite3_step(pStmt)==SQLITE_ROW ){}
+        assert_int_equal(sqlite3_column_int64(pStmt, 0), id);
+        want = (unsigned __int128)(uint64_t)cycles * 1000000000u / aFreq[k];
+        if( want > (unsigned __int128)INT64_MAX ){
+          assert_int_equal(sqlite3_column_type(pStmt, 1), SQLITE_NULL);
+        }else if( sqlite3_column_int64(pStmt, 1)!=(int64_t)want ){
+          fail_msg("frequency %llu, call %lld of %lld cycles: dur %lld, expected %lld",
+                   (unsigned long long)aFreq[k], id, cycles, (long long)sqlite3_column_int64(pStmt, 1),
+                   (long long)want);
+        }
+        nCalls++;
+      }
+      assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+      assert_true(nCalls > 5);
+      assert_int_equal(*z, 0);
+    }
     assert_int_equal(tl_test_sql_int(db,
         "SELECT count(*) FROM packets(%Q) p WHERE p.ts_begin IS NOT (SELECT min(ts) FROM events(%Q) e "
         "WHERE e.rowid >= p.offset AND e.rowid < p.offset + p.size) OR p.ts_end IS NOT (SELECT max(ts) "
@@ -247,6 +287,7 @@ static void xray_cycles_to_ns_any_frequency(void **state){
         "SELECT count(*) FROM tracks(%Q) t WHERE t.first_ts IS NOT (SELECT min(ts) FROM events(%Q) e WHERE e.tid = t.tid) "
         "OR t.last_ts IS NOT (SELECT max(ts) FROM events(%Q) e WHERE e.tid = t.tid)", zLog, zLog, zLog), 0);
   }
+  free(zCycles);
   free(a);
   tl_test_db_close(db);
 }

@@ -97,8 +97,15 @@ struct XrCur {
 static uint64_t freq_div(const XrData *p, uint64_t n);
 static int64_t cycles_ns(const XrData *p, uint64_t c){
   const uint64_t freq = p->freq;
-  uint64_t a = freq_div(p, c), b = c - a*freq;
+  uint64_t a, b;
   unsigned __int128 x;
+  if( c <= UINT64_MAX/1000000000u ){
+    /* a call's length, mostly: c * 1e9 fits, one division */
+    uint64_t ns = freq_div(p, c*1000000000u);
+    return ns > (uint64_t)INT64_MAX ? -1 : (int64_t)ns;
+  }
+  a = freq_div(p, c);
+  b = c - a*freq;
   if( freq <= UINT64_MAX/1000000000u && a <= (uint64_t)INT64_MAX/1000000000u ){
     uint64_t ns = a*1000000000u + freq_div(p, b*1000000000u);
     return ns > (uint64_t)INT64_MAX ? -1 : (int64_t)ns;

@@ -3,7 +3,9 @@
 on the same recorded traces and prints one table.
 
 Every command runs once to warm the page cache, then --runs times, in turn
-with the command it is compared with (a, b, a, b, ...); before each run the
+with the command it is compared with (a, b, a, b, ...); a row that compares
+two of our own queries (both well under a second) runs --self-runs times, as
+its ratio stands on two noisy medians rather than one; before each run the
 trace files the command names are read once more, untimed: this machine's
 kernel may page out file pages it has not seen used for a while, and the
 goals are for a warm page cache. The table shows the
@@ -279,6 +281,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--so", default="./tracelite")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--self-runs", type=int, default=11,
+                    help="runs of the rows comparing two tracelite queries")
     ap.add_argument("--log", required=True)
     ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, xray, small, scale")
     ap.add_argument("--small", required=True, help="a small perf.data")
@@ -288,6 +292,7 @@ def main():
         ap.add_argument("--" + k, required=True)
     a = ap.parse_args()
     so, runs = os.path.abspath(a.so), max(a.runs, 5)
+    self_runs = max(a.self_runs, runs)
     only = [g for g in a.only.split(",") if g]
     on = lambda g: not only or g in only
     rows = []   # (goal text, tracelite argv, peer argv | ("self", argv) | None, goal ratio)
@@ -369,7 +374,8 @@ def main():
             p = None if peer is None else measure(peer, runs, log)
         else:
             # in turn with the peer (or our own full scan) it is compared with
-            t, p = measure_pair(tl, peer[1] if peer[0] == "self" else peer, runs, log)
+            t, p = measure_pair(tl, peer[1] if peer[0] == "self" else peer,
+                                self_runs if peer[0] == "self" else runs, log)
         ratio, met, goal_txt = "-", "-", "-"
         if isinstance(t, Exception):
             ratio, met = "tracelite " + str(t), "no"
@@ -402,7 +408,8 @@ def main():
                default=0)
     print("\npeak RSS of tracelite queries: %.1f MiB, of it anonymous (allocated, not the trace's"
           " mapped pages): %.1f MiB (goal <= 64 MiB plus the index)" % (worst / 1024, anon / 1024))
-    print("runs per command: %d after one warm-up; first output lines of each command in %s" % (runs, a.log))
+    print("runs per command: %d after one warm-up (%d in the rows against our own full scan); first output"
+          " lines of each command in %s" % (runs, self_runs, a.log))
 
 
 if __name__ == "__main__":
