@@ -89,10 +89,10 @@ struct XrCur {
 };
 
 /*
-** floor(c * 1e9 / freq) (freq > 0), or -1 when above INT64_MAX. With
-** c = a*freq + b it is a*1e9 + floor(b*1e9 / freq): two 64-bit quotients
-** (freq_div) when b*1e9 fits 64 bits (any freq up to 18 GHz), a 128-bit
-** division otherwise.
+** floor(c * 1e9 / freq) (freq > 0), or -1 when above INT64_MAX: one 64-bit
+** quotient (freq_div) when c*1e9 fits 64 bits; else, with c = a*freq + b, it
+** is a*1e9 + floor(b*1e9 / freq): two when b*1e9 fits (any freq up to
+** 18 GHz), a 128-bit division otherwise.
 */
 static uint64_t freq_div(const XrData *p, uint64_t n);
 static int64_t cycles_ns(const XrData *p, uint64_t c){
@@ -100,7 +100,7 @@ static int64_t cycles_ns(const XrData *p, uint64_t c){
   uint64_t a, b;
   unsigned __int128 x;
   if( c <= UINT64_MAX/1000000000u ){
-    /* a call's length, mostly: c * 1e9 fits, one division */
+    /* a call's length, mostly */
     uint64_t ns = freq_div(p, c*1000000000u);
     return ns > (uint64_t)INT64_MAX ? -1 : (int64_t)ns;
   }
