@@ -222,7 +222,7 @@ static void xray_cycles_to_ns_any_frequency(void **state){
   /* each call's length in cycles: its dur at 1 GHz */
   {
     int i;
-    for(i=0; i<8; i++) a[8+i] = (uint8_t)(1000000000u >> (8*i));
+    for(i=0; i<8; i++) a[8+i] = (uint8_t)((uint64_t)1000000000 >> (8*i));
     snprintf(zLog, sizeof(zLog), "%s/xray-1ghz.xray", tl_test_tmpdir());
     assert_int_equal(tl_test_write_file(zLog, a, n), 0);
     zCycles = tl_test_sql_rows(db, "SELECT id, dur FROM xray_calls(%Q) WHERE dur IS NOT NULL ORDER BY id", zLog);
