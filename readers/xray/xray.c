@@ -379,10 +379,10 @@ static inline int fdr_plain_at(const XrCur *c, size_t i, uint32_t *pw, uint32_t 
 ** Open's walk, past a record it took the long way: the plain function
 ** records that follow in the same buffer, at once. Stops before a record
 ** that is not one (metadata, a bad type, one whose TSC would pass tscMax or
-** wrap, the buffer's end; in a big-endian log also one with call arguments
-** after it), which the long way then reads. Returns how many it passed, with
-** *pLast the last one's TSC. (Their TSCs only grow from the record before
-** them, so that one's is their least.)
+** wrap, the buffer's end; past the little-endian loop also one with call
+** arguments after it), which the long way then reads. Returns how many it
+** passed, with *pLast the last one's TSC. (Their TSCs only grow from the
+** record before them, so that one's is their least.)
 */
 static uint64_t fdr_func_run(XrCur *c, uint64_t tscMax, uint64_t *pLast){
   size_t i = c->b.i, end = c->iBufEnd;
