@@ -496,6 +496,20 @@ static void ctf_truncated_stream(void **state){
 }
 
 /*
+** The counts by name of trace zDir are zWant, as the reader gives them
+** grouped and as SQLite groups the events in time order (HAVING min(ts)
+** needs ts, so the events come one by one).
+*/
+static void assert_counts_by_name(sqlite3 *db, const char *zDir, const char *zWant){
+  char *z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
+  assert_string_equal(z, zWant);
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name HAVING min(ts) IS NOT NULL", zDir);
+  assert_string_equal(z, zWant);
+  free(z);
+}
+
+/*
 ** GROUP BY name counts two streams' packets at once. Trace A whole, then
 ** with chan_0 cut inside its event 68 (packet 3; chan_1 whole): that
 ** stream's packet goes event by event after the plans stop at the cut, the
@@ -507,7 +521,7 @@ static void ctf_group_by_name_two_streams_at_once(void **state){
   int k;
   (void)state;
   for(k=0; k<2; k++){
-    char zDir[512], zSrc[600], zDst[600], zWant[64], *zA, *zB;
+    char zDir[512], zSrc[600], zDst[600], zWant[64];
     int s, g, nBig = 0, nTick = 0;
     snprintf(zDir, sizeof(zDir), "%s/ctf-pair-%d", tl_test_tmpdir(), k);
     assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
@@ -529,13 +543,77 @@ static void ctf_group_by_name_two_streams_at_once(void **state){
       for(g=0; g<nEv; g++){ if( g%7==3 ) nBig++; else nTick++; }
     }
     snprintf(zWant, sizeof(zWant), "big|%d\ntick|%d", nBig, nTick);
-    zA = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
-    zB = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name HAVING min(ts) IS NOT NULL", zDir);
-    assert_string_equal(zA, zWant);
-    assert_string_equal(zB, zWant);
-    free(zA);
-    free(zB);
+    assert_counts_by_name(db, zDir, zWant);
   }
+  tl_test_db_close(db);
+}
+
+/*
+** GROUP BY name reads each stream as two halves of its packets (here six:
+** 0-2 and 3-5, one half on each thread). An event with a sequence, which
+** the plans do not skip, sends a half to the full decoder from its packet
+** on: packet 1 in the first half, packet 4 in the second. Each half still
+** ends where it ends: the counts are the definition's (ten events a packet,
+** "seq" at event 5 of packets 1 and 4, "tick" the rest) and SQLite's own
+** grouping of the events in time order.
+*/
+static const char zMetaHalves[] =
+  "/* CTF 1.8 */\n"
+  "trace { major = 1; minor = 8; byte_order = le;\n"
+  "  packet.header := struct { integer { size = 32; align = 8; } magic; }; };\n"
+  "stream {\n"
+  "  packet.context := struct { integer { size = 64; align = 8; } content_size;\n"
+  "    integer { size = 64; align = 8; } packet_size; };\n"
+  "  event.header := struct { integer { size = 8; align = 8; } id;\n"
+  "    integer { size = 64; align = 8; } timestamp; };\n"
+  "};\n"
+  "event { name = tick; id = 0; fields := struct { integer { size = 32; align = 8; } v; }; };\n"
+  "event { name = seq; id = 1; fields := struct { integer { size = 8; align = 8; } n;\n"
+  "  integer { size = 8; align = 8; } q[n]; }; };\n";
+
+static void ctf_group_by_name_halves_of_a_stream(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  CtfW w;
+  int k, e, nSeq = 0, nTick = 0;
+  uint64_t t = 1000;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-halves", tl_test_tmpdir());
+  ctfw_init(&w, 0);
+  for(k=0; k<6; k++){
+    uint64_t iStart = w.iBit, iContent, iSize;
+    ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+    iContent = w.iBit;
+    ctfw_uint(&w, 8, 64, 0);
+    iSize = w.iBit;
+    ctfw_uint(&w, 8, 64, 0);
+    for(e=0; e<10; e++, t+=10){
+      int bSeq = e==5 && (k==1 || k==4);
+      ctfw_uint(&w, 8, 8, bSeq ? 1 : 0);
+      ctfw_uint(&w, 8, 64, t);
+      if( bSeq ){
+        ctfw_uint(&w, 8, 8, 3);
+        ctfw_uint(&w, 8, 8, 7); ctfw_uint(&w, 8, 8, 8); ctfw_uint(&w, 8, 8, 9);
+        nSeq++;
+      }else{
+        ctfw_uint(&w, 8, 32, (uint64_t)(k*10 + e));
+        nTick++;
+      }
+    }
+    ctfw_patch(&w, iContent, 64, w.iBit - iStart);
+    ctfw_align(&w, 64);
+    ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+  }
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaHalves), 0);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zDir), 6);
+  {
+    char zWant[64];
+    snprintf(zWant, sizeof(zWant), "seq|%d\ntick|%d", nSeq, nTick);
+    assert_counts_by_name(db, zDir, zWant);
+  }
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zDir), 0);
   tl_test_db_close(db);
 }
 
@@ -928,6 +1006,7 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_paths_metadata_and_parent),
   cmocka_unit_test(ctf_truncated_stream),
   cmocka_unit_test(ctf_group_by_name_two_streams_at_once),
+  cmocka_unit_test(ctf_group_by_name_halves_of_a_stream),
   cmocka_unit_test(ctf_corrupt_event_id),
   cmocka_unit_test(ctf_big_endian_bitfields_variants),
   cmocka_unit_test(ctf_plans_skip_strings_of_every_length),

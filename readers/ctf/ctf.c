@@ -1556,9 +1556,13 @@ static void ctf_cur_free(CtfCur *c){
 static int ctf_events_open(CtfScan *pScan){
   TlTrace *t = pScan->pTrace;
   CtfData *p = pScan->p;
-  int i;
-  pScan->aCur = calloc((size_t)(p->nStm ? p->nStm : 1), sizeof(CtfCur));
-  pScan->aHeap = calloc((size_t)(p->nStm ? p->nStm : 1), sizeof(int));
+  /* a count by name reads each stream as two halves of its packets: two
+  ** chains of dependent reads that ctf_count_streams_by_name() takes side
+  ** by side, on whichever thread */
+  int bHalves = pScan->f.bGroupName && !pScan->f.bRowid, i;
+  size_t nCurMax = (size_t)(p->nStm ? p->nStm : 1) * (bHalves ? 2 : 1);
+  pScan->aCur = calloc(nCurMax, sizeof(CtfCur));
+  pScan->aHeap = calloc(nCurMax, sizeof(int));
   if( pScan->aCur==0 || pScan->aHeap==0 ){
     return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
@@ -1581,6 +1585,13 @@ static int ctf_events_open(CtfScan *pScan){
       }else{
         c->iPkt = (size_t)iPkt;
       }
+    }
+    if( bHalves && c->iPktEnd - c->iPkt >= 2 ){
+      CtfCur *c2 = &pScan->aCur[pScan->nCur++];
+      ctf_cur_init(pScan, c2, s, i);
+      c2->iPktEnd = c->iPktEnd;
+      c2->iPkt = c->iPkt + (c->iPktEnd - c->iPkt)/2;
+      c->iPktEnd = c2->iPkt;
     }
   }
   return TL_OK;
