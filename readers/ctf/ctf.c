@@ -1698,9 +1698,10 @@ static int ctf_tally_open(CtfTally *t, CtfCur *c){
 }
 
 /*
-** Count streams a and, when not NULL, b by event class into t's names with
-** the plans, a packet of each stream at once while both have packets. A
-** stream stops at its end or at a packet the plans cannot count (bByEvent:
+** Count the packets of cursors a and, when not NULL, b (each a stream's
+** packets or half of them) by event class into t's names with the plans, a
+** packet of each at once while both have packets. A cursor stops at its
+** last packet or at a packet the plans cannot count (bByEvent:
 ** ctf_count_by_event() reads the rest). TL_OK or an error.
 */
 static int ctf_count_streams_by_name(CtfTally *t, CtfCur *a, CtfCur *b){
@@ -1740,7 +1741,7 @@ static int ctf_count_cursors_by_name(CtfTally *t, CtfCur *aCur, int nCur){
   return TL_OK;
 }
 
-/* The rest of cursor c's stream, from its open packet, event by event. */
+/* The rest of cursor c's packets, from its open packet, event by event. */
 static int ctf_count_by_event(CtfScan *pScan, CtfCur *c){
   const TlCtfEventClass *pLast = 0;
   int iLast = -1;
@@ -1774,10 +1775,11 @@ static void *ctf_helper_main(void *pArg){
 
 /*
 ** Count every stream's events by name into pScan->tally. The packets the
-** plans can count are counted on two threads when there are streams for
-** both (the streams split by packets, each thread with its own cursors,
-** counts and errors; the trace and the scan are only read); the rest, and
-** streams left at a packet the plans cannot count, on this one.
+** plans can count are counted on two threads when there are cursors for
+** both (two a stream, see ctf_events_open(); the cursors split by packets,
+** each thread with its own cursors, counts and errors; the trace and the
+** scan are only read); the rest, and cursors left at a packet the plans
+** cannot count, on this one.
 */
 static int ctf_count_by_name(CtfScan *pScan){
   CtfHelper h;

@@ -1418,9 +1418,12 @@ static int group_build(TlScan *s){
   rc = group_collect(s);
   if( s->pHelper ){
     TlScan *h = s->pHelper;
-    if( bThread ) pthread_join(th, 0);
-    else h->rcHelper = group_collect(h);    /* (no thread: here, after) */
-    if( bThread ) tl_progress_add(h->nNoted);
+    if( bThread ){
+      pthread_join(th, 0);
+      tl_progress_add(h->nNoted);
+    }else{
+      h->rcHelper = group_collect(h);       /* (no thread: here, after) */
+    }
     if( rc>=0 && h->rcHelper<0 ){
       s->err = h->err;
       rc = h->rcHelper;
