@@ -348,6 +348,153 @@ static void ctf_count_by_name_on_two_threads(void **state){
 }
 
 /*
+** A two-stream trace of nPkt packets a stream, 50 events each, named by
+** ctf_pipe_class(): stream 0 has classes "m" (id 0) and "z" (id 1), stream
+** 1 has "m" (id 0) and "a" (id 1). Its directory in zDir.
+*/
+static int ctf_pipe_class(int s, int k, int e){
+  return (e*7 + k + s) % 3==0;
+}
+
+static void ctf_pipe_trace(char *zDir, size_t nDir, int nPkt){
+  static const char zMeta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+    "stream { id = 0; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+    "  event.header := struct { uint32_t id; }; };\n"
+    "stream { id = 1; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+    "  event.header := struct { uint32_t id; }; };\n"
+    "event { name = \"m\"; id = 0; stream_id = 0; fields := struct { uint32_t v; }; };\n"
+    "event { name = \"z\"; id = 1; stream_id = 0; fields := struct { uint32_t v; }; };\n"
+    "event { name = \"m\"; id = 0; stream_id = 1; fields := struct { uint32_t v; }; };\n"
+    "event { name = \"a\"; id = 1; stream_id = 1; fields := struct { uint32_t v; }; };\n";
+  int s;
+  snprintf(zDir, nDir, "%s/ctf-pipe-%d", tl_test_tmpdir(), nPkt);
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(s=0; s<2; s++){
+    char zFile[32];
+    CtfW w;
+    int k, e;
+    ctfw_init(&w, 0);
+    for(k=0; k<nPkt; k++){
+      uint64_t iStart = w.iBit, iContent, iSize;
+      ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+      ctfw_uint(&w, 8, 32, (uint64_t)s);
+      iContent = w.iBit;
+      ctfw_uint(&w, 8, 64, 0);
+      iSize = w.iBit;
+      ctfw_uint(&w, 8, 64, 0);
+      for(e=0; e<50; e++){
+        ctfw_uint(&w, 8, 32, (uint64_t)ctf_pipe_class(s, k, e));
+        ctfw_uint(&w, 8, 32, (uint64_t)e);
+      }
+      ctfw_patch(&w, iContent, 64, w.iBit - iStart);
+      ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+    }
+    snprintf(zFile, sizeof(zFile), "chan_%d", s);
+    assert_int_equal(ctfw_save(&w, zDir, zFile, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+}
+
+static void ctf_pipe_trace_remove(const char *zDir){
+  static const char *const az[] = { "metadata", "chan_0", "chan_1" };
+  int i;
+  for(i=0; i<3; i++){
+    char zPath[600];
+    snprintf(zPath, sizeof(zPath), "%s/%s", zDir, az[i]);
+    assert_int_equal(unlink(zPath), 0);
+  }
+  assert_int_equal(rmdir(zDir), 0);
+}
+
+/* A count by name through the query API, with the name column only. */
+static TlQuery *by_name_query(TlTrace *p){
+  TlQuery *q = 0;
+  TlFilter f;
+  TlErr e;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  f.mCols = (uint64_t)1 << TL_EV_NAME;
+  f.bGroupName = 1;
+  tl_err_clear(&e);
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_OK);
+  return q;
+}
+
+/* The index of row r's name in azName[0..n), failing the test if none. */
+static int row_name(const TlRow *r, const char *const *azName, int n){
+  int i;
+  assert_int_equal(r->a[TL_EV_NAME].t, TL_TEXT);
+  for(i=0; i<n; i++){
+    if( r->a[TL_EV_NAME].n==strlen(azName[i])
+     && memcmp(r->a[TL_EV_NAME].z, azName[i], r->a[TL_EV_NAME].n)==0 ) return i;
+  }
+  fail_msg("row of an unknown name");
+  return -1;
+}
+
+/*
+** The rows of a count by name come while the helper threads count: a name's
+** rows may come as several rows (each standing for the events counted since
+** the last), the names in strcmp order, never a name again once the next
+** has begun, and the next only once the count is whole: each name's rows
+** add up to the events written of it. Rowids number the rows in the order
+** given. Twenty times over, and as many queries left after their first row
+** (their helpers stop; ASan and ThreadSanitizer in `make check`).
+*/
+static void ctf_count_by_name_rows_come_as_counted(void **state){
+  static const char *const azName[] = { "a", "m", "z" };
+  char zDir[512];
+  int64_t aWant[3] = { 0, 0, 0 };
+  TlTrace *p;
+  TlErr e;
+  int s, k, i, iRound;
+  (void)state;
+  ctf_pipe_trace(zDir, sizeof(zDir), 40);
+  for(s=0; s<2; s++){
+    for(k=0; k<40; k++){
+      for(i=0; i<50; i++){
+        int bOne = ctf_pipe_class(s, k, i);
+        aWant[bOne ? (s==0 ? 2 : 0) : 1]++;
+      }
+    }
+  }
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zDir, 0, &p, &e), TL_OK);
+  for(iRound=0; iRound<20; iRound++){
+    int64_t aGot[3] = { 0, 0, 0 }, iNextRowid = 0;
+    int iLast = -1, rc;
+    TlQuery *q = by_name_query(p);
+    TlRow r;
+    while( (rc = tl_query_next(q, &r))==TL_ROW ){
+      int64_t n = r.nRepeat>1 ? r.nRepeat : 1, iRowid;
+      int j = row_name(&r, azName, 3);
+      assert_true(j>=iLast);
+      iLast = j;
+      aGot[j] += n;
+      assert_int_equal(tl_query_rowid(q, &r, 0, &iRowid), TL_OK);
+      assert_int_equal(iRowid, iNextRowid);
+      iNextRowid += n;
+    }
+    assert_int_equal(rc, TL_DONE);
+    for(i=0; i<3; i++) assert_int_equal(aGot[i], aWant[i]);
+    tl_query_close(q);
+    /* left after its first row, while its helpers may be counting */
+    q = by_name_query(p);
+    assert_int_equal(tl_query_next(q, &r), TL_ROW);
+    assert_int_equal(row_name(&r, azName, 3), 0);
+    tl_query_close(q);
+  }
+  tl_trace_release(p);
+  tl_trace_cache_clear();
+  ctf_pipe_trace_remove(zDir);
+}
+
+/*
 ** xray_calls GROUP BY func_id matches the calls of half the log's threads
 ** on a second thread (fdr.xray: three threads): the same as SQLite's own
 ** grouping (GROUP BY +func_id, read in one pass), in two connections at
@@ -435,6 +582,32 @@ static void ctf_count_by_name_error_on_either_thread(void **state){
     assert_null(strstr(z, iBig ? "chan_0" : "chan_1"));
     assert_non_null(strstr(z, "max_memory="));
     free(z);
+    {
+      /* through the query API: the error before the next name's rows (no
+      ** row when the first name's stream fails, at most its 30 when the
+      ** other's does) */
+      static const char *const azAB[] = { "a", "b" };
+      TlTrace *p;
+      TlQuery *q;
+      TlRow r;
+      TlErr e;
+      int64_t nA = 0;
+      int rc;
+      tl_err_clear(&e);
+      assert_int_equal(tl_trace_open(zDir, "max_memory=1", &p, &e), TL_OK);
+      q = by_name_query(p);
+      while( (rc = tl_query_next(q, &r))==TL_ROW ){
+        assert_int_equal(row_name(&r, azAB, 2), 0);
+        nA += r.nRepeat>1 ? r.nRepeat : 1;
+      }
+      assert_true(rc<0);
+      assert_non_null(strstr(tl_query_err(q)->zFile, zFile));
+      if( iBig==0 ) assert_int_equal(nA, 0);
+      assert_true(nA<=30);
+      tl_query_close(q);
+      tl_trace_release(p);
+      tl_trace_cache_clear();
+    }
     /* (gone again: other tests expect no trace below the test directory) */
     for(s=0; s<3; s++){
       char zPath[600];
@@ -450,6 +623,7 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(scan_of_a_changed_file_is_a_clear_error),
   cmocka_unit_test(connections_in_threads_share_traces),
   cmocka_unit_test(ctf_count_by_name_on_two_threads),
+  cmocka_unit_test(ctf_count_by_name_rows_come_as_counted),
   cmocka_unit_test(ctf_count_by_name_error_on_either_thread),
   cmocka_unit_test(xray_grouped_calls_on_two_threads),
   cmocka_unit_test(extension_exports_only_its_entry_point),

@@ -952,17 +952,61 @@ typedef struct CtfScan CtfScan;
 
 /*
 ** Events counted by name (f.bGroupName) by one thread: the cursors it
-** counts are its own, the scan is only read.
+** counts are its own, the scan is only read. What it has counted goes to
+** the pipe's shared counts after each packet (ctf_tally_publish()).
 */
+typedef struct CtfPipe CtfPipe;
 typedef struct CtfTally CtfTally;
 struct CtfTally {
   const CtfScan *pScan;
+  CtfPipe *pPipe;
   TlErr *pErr;                    /* where its errors go */
-  struct CtfNameCount { const char *zName; int64_t n; } *aName;
+  struct CtfNameCount {
+    const char *zName;
+    int iSorted;                  /* its index in pPipe->azName */
+    int64_t n;                    /* events counted */
+    int64_t nPub;                 /* of them, added to the pipe's counts */
+  } *aName;
   int nName, nNameAlloc;          /* entries used, allocated in aName */
   int64_t *aTally;                /* a packet's events by class index */
   int nTally;                     /* entries allocated in aTally */
   uint64_t nPktBytes;             /* bytes of the packets it opened */
+  uint64_t nPubBytes;             /* of them, added to the pipe's */
+  int bOwnThread;                 /* on a thread of its own: the packets it
+                                  ** opens are not on this one's progress line */
+  int bStop;                      /* the pipe asked it to stop */
+};
+
+/* One thread's share of a count by name: its cursors and its counts. */
+typedef struct CtfHelper CtfHelper;
+struct CtfHelper {
+  CtfTally t;
+  TlErr err;
+  CtfCur *aCur;
+  int nCur;
+  int rc;
+  int bThread;                    /* runs on thread th */
+  pthread_t th;
+};
+
+/*
+** A count by name on helper threads while this one gives rows: the names of
+** all event classes, sorted once; each helper adds its counts after each
+** packet; the rows of a name come as its count grows, and the next name's
+** only once every helper is done (then every count is whole).
+*/
+struct CtfPipe {
+  pthread_mutex_t mu;             /* guards aCounted, nBytes, nRunning, bStop */
+  pthread_cond_t cv;              /* a helper added counts or finished */
+  const char **azName;            /* distinct event class names, strcmp order */
+  int nName;
+  int64_t *aCounted;              /* events counted so far, by azName index */
+  uint64_t nBytes;                /* packet bytes counted so far */
+  int nRunning;                   /* helpers not finished */
+  int bStop;                      /* helpers stop at their next packet */
+  CtfHelper aHelper[2];
+  int nHelper;
+  int bJoined;                    /* every helper's thread was joined */
 };
 
 struct CtfScan {
@@ -983,9 +1027,12 @@ struct CtfScan {
   int bStarted;
   int iLast;                      /* cursor whose event was returned last, or -1 */
   int bSkip;                      /* no field value is wanted: skip plans may run */
-  /* f.bGroupName: the events counted by name first, then given name by name */
-  CtfTally tally;                 /* the counts (this thread's, then all) */
-  int iName;                      /* the name being given */
+  /* f.bGroupName: the events counted by name on helper threads, given name
+  ** by name as they are counted */
+  CtfPipe *pPipe;
+  int iName;                      /* the name being given (pPipe->azName) */
+  int64_t nNameGiven;             /* its rows given so far */
+  uint64_t nBytesNoted;           /* pPipe->nBytes given to the progress line */
   int64_t iGroupRow;              /* rows given so far */
   int64_t iGroupBase;             /* rowid of the current name's first row */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
@@ -1090,11 +1137,10 @@ static const TlCtfEventClass *ctf_plan_event(CtfCur *c, uint64_t *pClock, int *p
 
 /*
 ** Read the next event of cursor c into its current event. TL_ROW, TL_DONE
-** (the stream has nothing more in the window), or an error.
+** (the stream has nothing more in the window), or an error in *pErr.
 */
-static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
+static int ctf_cur_read(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
   TlTrace *t = pScan->pTrace;
-  TlErr *pErr = &pScan->err;
   TlCtfDec *d = &c->dec;
   for(;;){
     const TlCtfStreamClass *sc;
@@ -1173,8 +1219,8 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
       if( ctf_ns(&c->pTr->m, pScan->p->bExact, c->iClock, c->clock, &ns)==0 ){
         c->ts = ns;
         c->bTs = 1;
-      }else if( c->iClock>=0 && !pScan->p->bWarnedClock ){
-        pScan->p->bWarnedClock = 1;   /* a hint only: a race repeats a warning */
+      }else if( c->iClock>=0 && !__atomic_exchange_n(&pScan->p->bWarnedClock, 1, __ATOMIC_RELAXED) ){
+        /* (once a trace: helpers of a count by name may meet it at once) */
         tl_trace_warn(t, t->index.azFile[c->pStm->iFile], d->iFileOff + iStart/8,
                       "clock value %llu cycles is outside the ns range from the clock's"
                       " origin; such events have ts NULL and their cycles in ts_raw",
@@ -1199,6 +1245,11 @@ static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
     tl_err_file(pErr, t->index.azFile[c->pStm->iFile]);
     return rc ? rc : TL_ECORRUPT;
   }
+}
+
+/* ctf_cur_read() with its errors in the scan's. */
+static int ctf_cur_next(CtfScan *pScan, CtfCur *c){
+  return ctf_cur_read(pScan, c, &pScan->err);
 }
 
 /* The count job of cursor c's open packet (see tl_ctf_count_plans()). */
@@ -1597,24 +1648,45 @@ static int ctf_events_open(CtfScan *pScan){
   return TL_OK;
 }
 
-static int ctf_cmp_name(const void *a, const void *b){
-  return strcmp(((const struct CtfNameCount*)a)->zName, ((const struct CtfNameCount*)b)->zName);
+/* The index of zName in the pipe's sorted names, or -1. */
+static int ctf_pipe_find(const CtfPipe *pp, const char *zName){
+  int lo = 0, hi = pp->nName;
+  while( lo<hi ){
+    int mid = lo + (hi - lo)/2, c = strcmp(pp->azName[mid], zName);
+    if( c==0 ) return mid;
+    if( c<0 ) lo = mid + 1; else hi = mid;
+  }
+  return -1;
 }
 
-/* The entry of t counting events named zName, added if new: its index, or -1. */
+/*
+** The entry of t counting events named zName, added if new: its index, or
+** -1 with an error in *t->pErr.
+*/
 static int ctf_name_slot(CtfTally *t, const char *zName){
   int j;
   for(j=0; j<t->nName && t->aName[j].zName!=zName; j++){}
   if( j==t->nName ){
+    int iSorted = ctf_pipe_find(t->pPipe, zName);
+    if( iSorted<0 ){
+      /* every class is one of the models' (ctf_pipe_start()) */
+      tl_err_set(t->pErr, TL_ECORRUPT, TL_NO_OFFSET, "event class \"%s\" is in no metadata", zName);
+      return -1;
+    }
     if( t->nName >= t->nNameAlloc ){
       int n = t->nNameAlloc ? t->nNameAlloc*2 : 16;
       struct CtfNameCount *aNew = realloc(t->aName, sizeof(*aNew)*(size_t)n);
-      if( aNew==0 ) return -1;
+      if( aNew==0 ){
+        tl_err_set(t->pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+        return -1;
+      }
       t->aName = aNew;
       t->nNameAlloc = n;
     }
     t->aName[j].zName = zName;
+    t->aName[j].iSorted = iSorted;
     t->aName[j].n = 0;
+    t->aName[j].nPub = 0;
     t->nName++;
   }
   return j;
@@ -1623,7 +1695,7 @@ static int ctf_name_slot(CtfTally *t, const char *zName){
 /* Add n events named zName to t's counts. */
 static int ctf_name_add(CtfTally *t, const char *zName, int64_t n){
   int iSlot = ctf_name_slot(t, zName);
-  if( iSlot<0 ) return tl_err_set(t->pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( iSlot<0 ) return t->pErr->rc;
   t->aName[iSlot].n += n;
   return TL_OK;
 }
@@ -1698,15 +1770,36 @@ static int ctf_tally_open(CtfTally *t, CtfCur *c){
 }
 
 /*
+** Add what t counted since its last call to the pipe's counts and wake the
+** thread giving rows; bLast: t's helper is done. Sets t->bStop when the
+** pipe asks the helpers to stop.
+*/
+static void ctf_tally_publish(CtfTally *t, int bLast){
+  CtfPipe *pp = t->pPipe;
+  int k;
+  pthread_mutex_lock(&pp->mu);
+  for(k=0; k<t->nName; k++){
+    pp->aCounted[t->aName[k].iSorted] += t->aName[k].n - t->aName[k].nPub;
+    t->aName[k].nPub = t->aName[k].n;
+  }
+  if( t->bOwnThread ) pp->nBytes += t->nPktBytes - t->nPubBytes;
+  t->nPubBytes = t->nPktBytes;
+  if( bLast ) pp->nRunning--;
+  t->bStop = pp->bStop;
+  pthread_mutex_unlock(&pp->mu);
+  pthread_cond_broadcast(&pp->cv);
+}
+
+/*
 ** Count the packets of cursors a and, when not NULL, b (each a stream's
 ** packets or half of them) by event class into t's names with the plans, a
-** packet of each at once while both have packets. A cursor stops at its
-** last packet or at a packet the plans cannot count (bByEvent:
-** ctf_count_by_event() reads the rest). TL_OK or an error.
+** packet of each at once while both have packets, publishing after each.
+** A cursor stops at its last packet or at a packet the plans cannot count
+** (bByEvent: ctf_count_by_event() reads the rest). TL_OK or an error.
 */
 static int ctf_count_streams_by_name(CtfTally *t, CtfCur *a, CtfCur *b){
   int rc;
-  while( b && !a->bByEvent && !b->bByEvent ){
+  while( b && !a->bByEvent && !b->bByEvent && !t->bStop ){
     int rcB;
     rc = ctf_tally_open(t, a);
     if( rc<0 ) return rc;
@@ -1715,147 +1808,244 @@ static int ctf_count_streams_by_name(CtfTally *t, CtfCur *a, CtfCur *b){
     if( rcB<0 ) return rcB;
     rc = ctf_count_open_by_name(t, a, rcB==TL_ROW ? b : 0);
     if( rc ) return rc;
+    ctf_tally_publish(t, 0);
     if( rcB!=TL_ROW ) break;                      /* b is done: a alone */
   }
   if( b ){
     rc = ctf_count_streams_by_name(t, b, 0);
     if( rc<0 ) return rc;
   }
-  while( !a->bByEvent ){
+  while( !a->bByEvent && !t->bStop ){
     rc = ctf_tally_open(t, a);
     if( rc<0 ) return rc;
     if( rc!=TL_ROW ) return TL_OK;
     rc = ctf_count_open_by_name(t, a, 0);
     if( rc ) return rc;
+    ctf_tally_publish(t, 0);
   }
   return TL_OK;
 }
 
-/* ctf_count_streams_by_name() over cursors aCur[0..nCur), two at a time. */
-static int ctf_count_cursors_by_name(CtfTally *t, CtfCur *aCur, int nCur){
-  int i;
-  for(i=0; i<nCur; i+=2){
-    int rc = ctf_count_streams_by_name(t, &aCur[i], i+1<nCur ? &aCur[i+1] : 0);
-    if( rc<0 ) return rc;
-  }
-  return TL_OK;
-}
-
-/* The rest of cursor c's packets, from its open packet, event by event. */
-static int ctf_count_by_event(CtfScan *pScan, CtfCur *c){
+/*
+** The rest of cursor c's packets, from its open packet, event by event,
+** into t's names (published every so many events).
+*/
+static int ctf_count_by_event(CtfTally *t, CtfCur *c){
+  const TlTrace *tr = t->pScan->pTrace;
   const TlCtfEventClass *pLast = 0;
-  int iLast = -1;
-  int rc;
-  while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
+  size_t iPkt = c->iCurPkt;       /* its bytes are counted (ctf_tally_open) */
+  int iLast = -1, nSince = 0, rc = TL_DONE;
+  while( !t->bStop && (rc = ctf_cur_read(t->pScan, c, t->pErr))==TL_ROW ){
+    if( c->iCurPkt!=iPkt ){
+      iPkt = c->iCurPkt;
+      t->nPktBytes += tr->index.a[iPkt].nSize;
+    }
     if( c->pEC!=pLast ){
-      iLast = ctf_name_slot(&pScan->tally, c->pEC->zName);
-      if( iLast<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      iLast = ctf_name_slot(t, c->pEC->zName);
+      if( iLast<0 ) return t->pErr->rc;
       pLast = c->pEC;
     }
-    pScan->tally.aName[iLast].n++;
+    t->aName[iLast].n++;
+    if( ++nSince==4096 ){
+      nSince = 0;
+      ctf_tally_publish(t, 0);
+    }
   }
-  return rc==TL_DONE ? TL_OK : rc;
+  return rc==TL_DONE || rc==TL_ROW ? TL_OK : rc;
 }
 
-/* The second thread's share of a count by name. */
-typedef struct CtfHelper CtfHelper;
-struct CtfHelper {
-  CtfTally t;
-  TlErr err;
-  CtfCur *aCur;
-  int nCur;
-  int rc;
-};
-
+/* A helper's count: its cursors with the plans, then their rests by event. */
 static void *ctf_helper_main(void *pArg){
   CtfHelper *h = pArg;
-  h->rc = ctf_count_cursors_by_name(&h->t, h->aCur, h->nCur);
+  int i, rc = TL_OK;
+  for(i=0; rc>=0 && i<h->nCur; i+=2){
+    rc = ctf_count_streams_by_name(&h->t, &h->aCur[i], i+1<h->nCur ? &h->aCur[i+1] : 0);
+  }
+  for(i=0; rc>=0 && i<h->nCur; i++){
+    if( h->aCur[i].bByEvent ) rc = ctf_count_by_event(&h->t, &h->aCur[i]);
+  }
+  h->rc = rc<0 ? rc : TL_OK;
+  if( rc<0 ){
+    /* the others' counts are of no use now */
+    pthread_mutex_lock(&h->t.pPipe->mu);
+    h->t.pPipe->bStop = 1;
+    pthread_mutex_unlock(&h->t.pPipe->mu);
+  }
+  ctf_tally_publish(&h->t, 1);
   return 0;
 }
 
 /*
-** Count every stream's events by name into pScan->tally. The packets the
-** plans can count are counted on two threads when there are cursors for
-** both (two a stream, see ctf_events_open(); the cursors split by packets,
-** each thread with its own cursors, counts and errors; the trace and the
-** scan are only read); the rest, and cursors left at a packet the plans
-** cannot count, on this one.
+** Start the count by name: the sorted names of every event class of the
+** trace's models, then the cursors split by packets between two helpers
+** (two cursors a stream, see ctf_events_open(); each helper with its own
+** cursors, counts and errors; the trace and the scan are only read), each on
+** its own thread, or on this one when there is one cursor or no thread.
 */
-static int ctf_count_by_name(CtfScan *pScan){
-  CtfHelper h;
-  pthread_t th;
-  size_t nAll = 0, nMine = 0;
-  int i, nMine0 = 0, bThread = 0, rc, k;
-  pScan->tally.pScan = pScan;
-  pScan->tally.pErr = &pScan->err;
-  for(i=0; i<pScan->nCur; i++) nAll += pScan->aCur[i].iPktEnd - pScan->aCur[i].iPkt;
-  while( nMine0<pScan->nCur && nMine*2<nAll ){
-    nMine += pScan->aCur[nMine0].iPktEnd - pScan->aCur[nMine0].iPkt;
-    nMine0++;
+static int ctf_pipe_start(CtfScan *pScan){
+  CtfData *p = pScan->p;
+  CtfPipe *pp;
+  size_t nAll = 0, nFirst = 0;
+  int i, j, k, nFirstCur = 0, nNameMax = 0;
+  pp = pScan->pPipe = calloc(1, sizeof(CtfPipe));
+  if( pp==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  pthread_mutex_init(&pp->mu, 0);
+  pthread_cond_init(&pp->cv, 0);
+  pp->bJoined = 1;
+  for(i=0; i<p->nTr; i++){
+    if( !p->aTr[i].bModel ) continue;
+    for(j=0; j<p->aTr[i].m.nStream; j++) nNameMax += p->aTr[i].m.aStream[j].nEvent;
   }
-  memset(&h, 0, sizeof(h));
-  tl_err_clear(&h.err);
-  h.t.pScan = pScan;
-  h.t.pErr = &h.err;
-  h.aCur = pScan->aCur + nMine0;
-  h.nCur = pScan->nCur - nMine0;
-  if( h.nCur>0 ) bThread = pthread_create(&th, 0, ctf_helper_main, &h)==0;
-  rc = ctf_count_cursors_by_name(&pScan->tally, pScan->aCur, bThread ? nMine0 : pScan->nCur);
-  if( bThread ){
-    pthread_join(th, 0);
-    tl_progress_add(h.t.nPktBytes);
-    if( rc>=0 && h.rc<0 ){
-      pScan->err = h.err;
-      rc = h.rc;
+  pp->azName = malloc(sizeof(char*)*(size_t)(nNameMax ? nNameMax : 1));
+  if( pp->azName==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  for(i=0; i<p->nTr; i++){
+    if( !p->aTr[i].bModel ) continue;
+    for(j=0; j<p->aTr[i].m.nStream; j++){
+      const TlCtfStreamClass *sc = &p->aTr[i].m.aStream[j];
+      for(k=0; k<sc->nEvent; k++){
+        if( sc->aEvent[k].zName ) pp->azName[pp->nName++] = sc->aEvent[k].zName;
+      }
     }
-    for(k=0; rc>=0 && k<h.t.nName; k++) rc = ctf_name_add(&pScan->tally, h.t.aName[k].zName, h.t.aName[k].n);
   }
-  free(h.t.aName);
-  free(h.t.aTally);
-  for(i=0; rc>=0 && i<pScan->nCur; i++){
-    if( pScan->aCur[i].bByEvent ) rc = ctf_count_by_event(pScan, &pScan->aCur[i]);
+  /* classes of different streams or traces may share a name */
+  if( pp->nName>1 ) qsort(pp->azName, (size_t)pp->nName, sizeof(char*), ctf_cmp_str);
+  for(i=0, j=0; i<pp->nName; i++){
+    if( j==0 || strcmp(pp->azName[j-1], pp->azName[i])!=0 ) pp->azName[j++] = pp->azName[i];
   }
-  return rc<0 ? rc : TL_OK;
+  pp->nName = j;
+  pp->aCounted = calloc((size_t)(pp->nName ? pp->nName : 1), sizeof(int64_t));
+  if( pp->aCounted==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+
+  /* the first helper takes cursors up to half the packets, the second the rest */
+  for(i=0; i<pScan->nCur; i++) nAll += pScan->aCur[i].iPktEnd - pScan->aCur[i].iPkt;
+  while( nFirstCur<pScan->nCur && nFirst*2<nAll ){
+    nFirst += pScan->aCur[nFirstCur].iPktEnd - pScan->aCur[nFirstCur].iPkt;
+    nFirstCur++;
+  }
+  if( nFirstCur==0 ) nFirstCur = pScan->nCur;
+  for(i=0; i<2; i++){
+    CtfHelper *h = &pp->aHelper[pp->nHelper];
+    h->aCur = pScan->aCur + (i ? nFirstCur : 0);
+    h->nCur = i ? pScan->nCur - nFirstCur : nFirstCur;
+    if( h->nCur==0 ) continue;
+    tl_err_clear(&h->err);
+    h->t.pScan = pScan;
+    h->t.pPipe = pp;
+    h->t.pErr = &h->err;
+    pp->nHelper++;
+  }
+  pp->nRunning = pp->nHelper;
+  pp->bJoined = 0;
+  if( pp->nHelper>1 ){
+    for(i=0; i<pp->nHelper; i++){
+      CtfHelper *h = &pp->aHelper[i];
+      h->t.bOwnThread = 1;
+      h->bThread = pthread_create(&h->th, 0, ctf_helper_main, h)==0;
+      if( !h->bThread ) h->t.bOwnThread = 0;
+    }
+  }
+  for(i=0; i<pp->nHelper; i++){
+    if( !pp->aHelper[i].bThread ) ctf_helper_main(&pp->aHelper[i]);
+  }
+  return TL_OK;
+}
+
+/*
+** Wait for every helper of the pipe (asking them to stop first when bStop)
+** and take the first one's error, if any, into the scan's.
+*/
+static int ctf_pipe_join(CtfScan *pScan, int bStop){
+  CtfPipe *pp = pScan->pPipe;
+  int i;
+  if( pp->bJoined ) return TL_OK;
+  if( bStop ){
+    pthread_mutex_lock(&pp->mu);
+    pp->bStop = 1;
+    pthread_mutex_unlock(&pp->mu);
+  }
+  for(i=0; i<pp->nHelper; i++){
+    if( pp->aHelper[i].bThread ) pthread_join(pp->aHelper[i].th, 0);
+  }
+  pp->bJoined = 1;
+  for(i=0; i<pp->nHelper; i++){
+    if( pp->aHelper[i].rc<0 ){
+      pScan->err = pp->aHelper[i].err;
+      return pScan->err.rc;
+    }
+  }
+  return TL_OK;
+}
+
+static void ctf_pipe_free(CtfScan *pScan){
+  CtfPipe *pp = pScan->pPipe;
+  int i;
+  if( pp==0 ) return;
+  ctf_pipe_join(pScan, 1);
+  for(i=0; i<pp->nHelper; i++){
+    free(pp->aHelper[i].t.aName);
+    free(pp->aHelper[i].t.aTally);
+  }
+  free(pp->azName);
+  free(pp->aCounted);
+  pthread_mutex_destroy(&pp->mu);
+  pthread_cond_destroy(&pp->cv);
+  free(pp);
+  pScan->pPipe = 0;
 }
 
 /*
 ** Events grouped by name (f.bGroupName, only name used): every stream is
-** read once, in any order, counting events by class; then the rows come
-** name by name. The same rows as a scan in time order, grouped.
+** read once, in any order, counting events by class on the helpers; the
+** rows come name by name in strcmp order, a name's as its count grows (one
+** row repeated for the events counted since the last), the next name's once
+** the count is whole. The same rows as a scan in time order, grouped. A
+** helper's error comes when its count is needed: before the first name ends.
 */
 static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
-  CtfTally *t = &pScan->tally;
+  CtfPipe *pp;
   TlVal *a = pScan->aCol;
-  int k;
+  const char *zName;
+  int64_t nNew;
+  int k, rc;
   if( !pScan->bStarted ){
-    int i, j, rc;
     pScan->bStarted = 1;
-    rc = ctf_count_by_name(pScan);
+    rc = ctf_pipe_start(pScan);
     if( rc<0 ) return rc;
-    /* classes of different streams or traces may share a name */
-    if( t->nName>1 ) qsort(t->aName, (size_t)t->nName, sizeof(*t->aName), ctf_cmp_name);
-    for(i=0, j=0; i<t->nName; i++){
-      if( j>0 && strcmp(t->aName[j-1].zName, t->aName[i].zName)==0 ){
-        t->aName[j-1].n += t->aName[i].n;
-      }else{
-        t->aName[j++] = t->aName[i];
-      }
-    }
-    t->nName = j;
-    pScan->iName = -1;
+    pScan->iName = 0;
+    pScan->nNameGiven = 0;
   }
-  /* one row per name, repeated as many times as it has events; their
-  ** rowids number the rows in the order given */
-  do{
-    if( ++pScan->iName >= t->nName ) return TL_DONE;
-  }while( t->aName[pScan->iName].n==0 );
+  pp = pScan->pPipe;
+  for(;;){
+    int nRunning;
+    uint64_t nBytes;
+    if( pScan->iName >= pp->nName ) return TL_DONE;
+    pthread_mutex_lock(&pp->mu);
+    while( pp->aCounted[pScan->iName]==pScan->nNameGiven && pp->nRunning>0 ){
+      pthread_cond_wait(&pp->cv, &pp->mu);
+    }
+    nNew = pp->aCounted[pScan->iName] - pScan->nNameGiven;
+    nRunning = pp->nRunning;
+    nBytes = pp->nBytes;
+    pthread_mutex_unlock(&pp->mu);
+    tl_progress_add(nBytes - pScan->nBytesNoted);
+    pScan->nBytesNoted = nBytes;
+    if( nRunning==0 ){
+      rc = ctf_pipe_join(pScan, 0);
+      if( rc<0 ) return rc;
+    }
+    if( nNew>0 ) break;
+    pScan->iName++;                 /* (every count is whole) */
+    pScan->nNameGiven = 0;
+  }
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
   /* (the name of many repeats: given to SQLite without a copy each) */
-  tl_val_text_kept(&a[TL_EV_NAME], t->aName[pScan->iName].zName, strlen(t->aName[pScan->iName].zName));
+  zName = pp->azName[pScan->iName];
+  tl_val_text_kept(&a[TL_EV_NAME], zName, strlen(zName));
+  pScan->nNameGiven += nNew;
   pScan->iGroupBase = pScan->iGroupRow;
-  pScan->iGroupRow += t->aName[pScan->iName].n;
+  pScan->iGroupRow += nNew;
   pRow->iRowid = TL_ROWID_LAZY;
-  pRow->nRepeat = t->aName[pScan->iName].n;
+  pRow->nRepeat = nNew;
   pRow->a = a;
   return TL_ROW;
 }
@@ -2082,12 +2272,11 @@ static void ctfScanClose(TlScan *pScan0){
   CtfScan *pScan = (CtfScan*)pScan0;
   int i;
   if( pScan==0 ) return;
+  ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) ctf_cur_free(&pScan->replay);
   free(pScan->aCur);
   free(pScan->aHeap);
-  free(pScan->tally.aName);
-  free(pScan->tally.aTally);
   free(pScan->aCpu);
   tl_str_free(&pScan->sText);
   tl_str_free(&pScan->sArgs);
