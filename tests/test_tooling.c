@@ -509,7 +509,8 @@ static char *stderr_of(sqlite3 *db, const char *zSql){
 
 /*
 ** progress=on reports the index build and the scan with the file's size as
-** the total; off and auto (stderr is not a terminal here) say nothing.
+** the total (a CTF count by name's helper threads included); off and auto
+** (stderr is not a terminal here) say nothing.
 */
 static void progress_on_reports_index_and_scan_on_stderr(void **state){
   sqlite3 *db = tl_test_db();
@@ -547,6 +548,16 @@ static void progress_on_reports_index_and_scan_on_stderr(void **state){
   z = stderr_of(db, "SELECT count(*) FROM events('" TD "ctf/ust-pid', 'progress=on')");
   snprintf(zWant, sizeof(zWant), "tracelite: indexing ust-pid: ");
   assert_non_null(strstr(z, zWant));
+  free(z);
+  /* a CTF count by name: the packets its helper threads count are the
+  ** scan's, every one of them by its last line */
+  z = stderr_of(db, "SELECT name, count(*) FROM events('" TD "ctf/ust-multi', 'progress=on') GROUP BY name");
+  {
+    const char *zLast = 0, *zAt = z;
+    while( (zAt = strstr(zAt, "tracelite: scanning ust-multi: "))!=0 ) zLast = zAt++;
+    assert_non_null(zLast);
+    assert_non_null(strstr(zLast, "KiB (100%), done in "));
+  }
   free(z);
   z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/zstd.data', 'progress=off')");
   assert_string_equal(z, "");
