@@ -348,6 +348,20 @@ static void ctf_count_by_name_on_two_threads(void **state){
 }
 
 /*
+** The head of the metadata of the traces below: 32- and 64-bit integers, a
+** packet header of magic and stream_id, and stream 0 (packet sizes, event
+** ids).
+*/
+#define CTF_PIPE_META_HEAD \
+    "/* CTF 1.8 */\n" \
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n" \
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n" \
+    "trace { major = 1; minor = 8; byte_order = le;\n" \
+    "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n" \
+    "stream { id = 0; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n" \
+    "  event.header := struct { uint32_t id; }; };\n"
+
+/*
 ** A two-stream trace of nPkt packets a stream, 50 events each, named by
 ** ctf_pipe_class(): stream 0 has classes "m" (id 0) and "z" (id 1), stream
 ** 1 has "m" (id 0) and "a" (id 1). Its directory in zDir.
@@ -358,13 +372,7 @@ static int ctf_pipe_class(int s, int k, int e){
 
 static void ctf_pipe_trace(char *zDir, size_t nDir, int nPkt){
   static const char zMeta[] =
-    "/* CTF 1.8 */\n"
-    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-    "trace { major = 1; minor = 8; byte_order = le;\n"
-    "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
-    "stream { id = 0; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
-    "  event.header := struct { uint32_t id; }; };\n"
+    CTF_PIPE_META_HEAD
     "stream { id = 1; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
     "  event.header := struct { uint32_t id; }; };\n"
     "event { name = \"m\"; id = 0; stream_id = 0; fields := struct { uint32_t v; }; };\n"
@@ -492,6 +500,57 @@ static void ctf_count_by_name_rows_come_as_counted(void **state){
   tl_trace_release(p);
   tl_trace_cache_clear();
   ctf_pipe_trace_remove(zDir);
+}
+
+/*
+** A stream class without event classes whose stream holds events: a count
+** by name has no name to give, yet fails as a scan does, naming the class
+** id its helpers met (two packets: a helper thread each).
+*/
+static void ctf_count_by_name_without_names_still_fails(void **state){
+  static const char zMeta[] =
+    CTF_PIPE_META_HEAD;
+  sqlite3 *db = tl_test_db();
+  char zDir[512], *zScan, *zByName;
+  CtfW w;
+  int k, e;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-no-names", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  ctfw_init(&w, 0);
+  for(k=0; k<2; k++){
+    uint64_t iStart = w.iBit, iContent, iSize;
+    ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+    ctfw_uint(&w, 8, 32, 0);
+    iContent = w.iBit;
+    ctfw_uint(&w, 8, 64, 0);
+    iSize = w.iBit;
+    ctfw_uint(&w, 8, 64, 0);
+    for(e=0; e<4; e++) ctfw_uint(&w, 8, 32, 7);        /* id 7: no such class */
+    ctfw_patch(&w, iContent, 64, w.iBit - iStart);
+    ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+  }
+  assert_int_equal(ctfw_save(&w, zDir, "chan_0", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  zScan = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q) WHERE text IS NOT NULL", zDir);
+  zByName = tl_test_sql_error(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
+  assert_non_null(zScan);
+  assert_non_null(zByName);
+  assert_non_null(strstr(zScan, "event of class id 7"));
+  assert_non_null(strstr(zByName, "event of class id 7"));
+  assert_non_null(strstr(zByName, "chan_0"));
+  free(zScan);
+  free(zByName);
+  {
+    const char *az[] = { "metadata", "chan_0" };
+    for(k=0; k<2; k++){
+      char zPath[600];
+      snprintf(zPath, sizeof(zPath), "%s/%s", zDir, az[k]);
+      assert_int_equal(unlink(zPath), 0);
+    }
+    assert_int_equal(rmdir(zDir), 0);
+  }
+  tl_test_db_close(db);
 }
 
 /*
@@ -624,6 +683,7 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(connections_in_threads_share_traces),
   cmocka_unit_test(ctf_count_by_name_on_two_threads),
   cmocka_unit_test(ctf_count_by_name_rows_come_as_counted),
+  cmocka_unit_test(ctf_count_by_name_without_names_still_fails),
   cmocka_unit_test(ctf_count_by_name_error_on_either_thread),
   cmocka_unit_test(xray_grouped_calls_on_two_threads),
   cmocka_unit_test(extension_exports_only_its_entry_point),

@@ -2018,7 +2018,11 @@ static int ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
   for(;;){
     int nRunning;
     uint64_t nBytes;
-    if( pScan->iName >= pp->nName ) return TL_DONE;
+    if( pScan->iName >= pp->nName ){
+      /* (with no names at all, the helpers may still find an error) */
+      rc = ctf_pipe_join(pScan, 0);
+      return rc<0 ? rc : TL_DONE;
+    }
     pthread_mutex_lock(&pp->mu);
     while( pp->aCounted[pScan->iName]==pScan->nNameGiven && pp->nRunning>0 ){
       pthread_cond_wait(&pp->cv, &pp->mu);
