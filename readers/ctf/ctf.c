@@ -1650,13 +1650,16 @@ static int ctf_events_open(CtfScan *pScan){
 
 /* The index of zName in the pipe's sorted names, or -1. */
 static int ctf_pipe_find(const CtfPipe *pp, const char *zName){
-  int lo = 0, hi = pp->nName;
-  while( lo<hi ){
-    int mid = lo + (hi - lo)/2, c = strcmp(pp->azName[mid], zName);
-    if( c==0 ) return mid;
-    if( c<0 ) lo = mid + 1; else hi = mid;
-  }
-  return -1;
+  const char **pz = pp->nName==0 ? 0
+                  : bsearch(&zName, pp->azName, (size_t)pp->nName, sizeof(char*), ctf_cmp_str);
+  return pz ? (int)(pz - pp->azName) : -1;
+}
+
+/* Ask the pipe's helpers to stop at their next packet. */
+static void ctf_pipe_stop(CtfPipe *pp){
+  pthread_mutex_lock(&pp->mu);
+  pp->bStop = 1;
+  pthread_mutex_unlock(&pp->mu);
 }
 
 /*
@@ -1866,10 +1869,7 @@ static void *ctf_helper_main(void *pArg){
   }
   h->rc = rc<0 ? rc : TL_OK;
   if( rc<0 ){
-    /* the others' counts are of no use now */
-    pthread_mutex_lock(&h->t.pPipe->mu);
-    h->t.pPipe->bStop = 1;
-    pthread_mutex_unlock(&h->t.pPipe->mu);
+    ctf_pipe_stop(h->t.pPipe);      /* the others' counts are of no use now */
   }
   ctf_tally_publish(&h->t, 1);
   return 0;
@@ -1958,11 +1958,7 @@ static int ctf_pipe_join(CtfScan *pScan, int bStop){
   CtfPipe *pp = pScan->pPipe;
   int i;
   if( pp->bJoined ) return TL_OK;
-  if( bStop ){
-    pthread_mutex_lock(&pp->mu);
-    pp->bStop = 1;
-    pthread_mutex_unlock(&pp->mu);
-  }
+  if( bStop ) ctf_pipe_stop(pp);
   for(i=0; i<pp->nHelper; i++){
     if( pp->aHelper[i].bThread ) pthread_join(pp->aHelper[i].th, 0);
   }
