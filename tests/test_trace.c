@@ -362,6 +362,37 @@ static void ctf_count_by_name_on_two_threads(void **state){
     "  event.header := struct { uint32_t id; }; };\n"
 
 /*
+** Begin a packet of stream s in w: magic, stream_id, then content_size and
+** packet_size (the packet header and context's first fields of the traces
+** below), both patched by ctf_packet_end(). Returns the packet's first bit.
+*/
+static uint64_t ctf_packet_begin(CtfW *w, int s){
+  uint64_t iStart = w->iBit;
+  ctfw_uint(w, 8, 32, 0xC1FC1FC1);
+  ctfw_uint(w, 8, 32, (uint64_t)s);                /* stream_id */
+  ctfw_uint(w, 8, 64, 0);                          /* content_size, patched */
+  ctfw_uint(w, 8, 64, 0);                          /* packet_size, patched */
+  return iStart;
+}
+
+static void ctf_packet_end(CtfW *w, uint64_t iStart){
+  ctfw_patch(w, iStart + 64, 64, w->iBit - iStart);
+  ctfw_patch(w, iStart + 128, 64, w->iBit - iStart);
+}
+
+/* Remove the trace at zDir: its metadata and streams chan_0..chan_<nStm-1>. */
+static void ctf_trace_remove(const char *zDir, int nStm){
+  char zPath[600];
+  int i;
+  for(i=-1; i<nStm; i++){
+    if( i<0 ) snprintf(zPath, sizeof(zPath), "%s/metadata", zDir);
+    else snprintf(zPath, sizeof(zPath), "%s/chan_%d", zDir, i);
+    assert_int_equal(unlink(zPath), 0);
+  }
+  assert_int_equal(rmdir(zDir), 0);
+}
+
+/*
 ** A two-stream trace of nPkt packets a stream, 50 events each, named by
 ** ctf_pipe_class(): stream 0 has classes "m" (id 0) and "z" (id 1), stream
 ** 1 has "m" (id 0) and "a" (id 1). Its directory in zDir.
@@ -388,35 +419,17 @@ static void ctf_pipe_trace(char *zDir, size_t nDir, int nPkt){
     int k, e;
     ctfw_init(&w, 0);
     for(k=0; k<nPkt; k++){
-      uint64_t iStart = w.iBit, iContent, iSize;
-      ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
-      ctfw_uint(&w, 8, 32, (uint64_t)s);
-      iContent = w.iBit;
-      ctfw_uint(&w, 8, 64, 0);
-      iSize = w.iBit;
-      ctfw_uint(&w, 8, 64, 0);
+      uint64_t iStart = ctf_packet_begin(&w, s);
       for(e=0; e<50; e++){
         ctfw_uint(&w, 8, 32, (uint64_t)ctf_pipe_class(s, k, e));
         ctfw_uint(&w, 8, 32, (uint64_t)e);
       }
-      ctfw_patch(&w, iContent, 64, w.iBit - iStart);
-      ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+      ctf_packet_end(&w, iStart);
     }
     snprintf(zFile, sizeof(zFile), "chan_%d", s);
     assert_int_equal(ctfw_save(&w, zDir, zFile, ctfw_bytes(&w)), 0);
     ctfw_free(&w);
   }
-}
-
-static void ctf_pipe_trace_remove(const char *zDir){
-  static const char *const az[] = { "metadata", "chan_0", "chan_1" };
-  int i;
-  for(i=0; i<3; i++){
-    char zPath[600];
-    snprintf(zPath, sizeof(zPath), "%s/%s", zDir, az[i]);
-    assert_int_equal(unlink(zPath), 0);
-  }
-  assert_int_equal(rmdir(zDir), 0);
 }
 
 /* A count by name through the query API, with the name column only. */
@@ -499,7 +512,7 @@ static void ctf_count_by_name_rows_come_as_counted(void **state){
   }
   tl_trace_release(p);
   tl_trace_cache_clear();
-  ctf_pipe_trace_remove(zDir);
+  ctf_trace_remove(zDir, 2);
 }
 
 /*
@@ -519,16 +532,9 @@ static void ctf_count_by_name_without_names_still_fails(void **state){
   assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
   ctfw_init(&w, 0);
   for(k=0; k<2; k++){
-    uint64_t iStart = w.iBit, iContent, iSize;
-    ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
-    ctfw_uint(&w, 8, 32, 0);
-    iContent = w.iBit;
-    ctfw_uint(&w, 8, 64, 0);
-    iSize = w.iBit;
-    ctfw_uint(&w, 8, 64, 0);
+    uint64_t iStart = ctf_packet_begin(&w, 0);
     for(e=0; e<4; e++) ctfw_uint(&w, 8, 32, 7);        /* id 7: no such class */
-    ctfw_patch(&w, iContent, 64, w.iBit - iStart);
-    ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+    ctf_packet_end(&w, iStart);
   }
   assert_int_equal(ctfw_save(&w, zDir, "chan_0", ctfw_bytes(&w)), 0);
   ctfw_free(&w);
@@ -541,15 +547,7 @@ static void ctf_count_by_name_without_names_still_fails(void **state){
   assert_non_null(strstr(zByName, "chan_0"));
   free(zScan);
   free(zByName);
-  {
-    const char *az[] = { "metadata", "chan_0" };
-    for(k=0; k<2; k++){
-      char zPath[600];
-      snprintf(zPath, sizeof(zPath), "%s/%s", zDir, az[k]);
-      assert_int_equal(unlink(zPath), 0);
-    }
-    assert_int_equal(rmdir(zDir), 0);
-  }
+  ctf_trace_remove(zDir, 1);
   tl_test_db_close(db);
 }
 
@@ -611,20 +609,13 @@ static void ctf_count_by_name_error_on_either_thread(void **state){
       CtfW w;
       ctfw_init(&w, 0);
       for(k=0; k<3; k++){
-        uint64_t iStart = w.iBit, iContent, iSize;
-        ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
-        ctfw_uint(&w, 8, 32, (uint64_t)s);               /* stream_id */
-        iContent = w.iBit;
-        ctfw_uint(&w, 8, 64, 0);                         /* content_size, patched */
-        iSize = w.iBit;
-        ctfw_uint(&w, 8, 64, 0);                         /* packet_size, patched */
+        uint64_t iStart = ctf_packet_begin(&w, s);
         for(e=0; e<nPad; e++) ctfw_uint(&w, 8, 8, 0);
         for(e=0; e<10; e++){
           ctfw_uint(&w, 8, 32, 0);                       /* id */
           ctfw_uint(&w, 8, 32, (uint64_t)e);             /* v */
         }
-        ctfw_patch(&w, iContent, 64, w.iBit - iStart);
-        ctfw_patch(&w, iSize, 64, w.iBit - iStart);
+        ctf_packet_end(&w, iStart);
       }
       snprintf(zFile, sizeof(zFile), "chan_%d", s);
       assert_int_equal(ctfw_save(&w, zDir, zFile, ctfw_bytes(&w)), 0);
@@ -668,12 +659,7 @@ static void ctf_count_by_name_error_on_either_thread(void **state){
       tl_trace_cache_clear();
     }
     /* (gone again: other tests expect no trace below the test directory) */
-    for(s=0; s<3; s++){
-      char zPath[600];
-      snprintf(zPath, sizeof(zPath), "%s/%s", zDir, s==2 ? "metadata" : s ? "chan_1" : "chan_0");
-      assert_int_equal(unlink(zPath), 0);
-    }
-    assert_int_equal(rmdir(zDir), 0);
+    ctf_trace_remove(zDir, 2);
   }
   tl_test_db_close(db);
 }
