@@ -22,13 +22,16 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
        -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
-                   -Isrc -Ireaders $(WARN) -MMD -MP
+                   -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
 LDLIBS_SO = -lzstd -lpthread -lm
 SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined
 
-CORE_SRC = src/bytes.c src/err.c src/str.c src/intern.c src/source.c src/opts.c src/map.c src/elf.c src/json.c src/progress.c \
-           src/index.c src/trace.c src/formats.c \
-           $(sort $(wildcard readers/*.c readers/*/*.c))
+# The layers, each using only those before it (docs/architecture.md):
+# base, readers, model, engine (src/*.c), vtab.
+BASE_SRC   = $(sort $(wildcard src/base/*.c))
+READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
+MODEL_SRC  = $(sort $(wildcard src/model/*.c))
+CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/formats.c
 SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
 TEST_SRC = $(sort $(wildcard tests/*.c))
 
@@ -141,16 +144,16 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
 
 check-headers:
-	@for h in src/*.h readers/*.h readers/*/*.h; do \
+	@for h in src/base/*.h src/model/*.h src/*.h readers/*.h readers/*/*.h; do \
 	  [ -f "$$h" ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc -Ireaders -I. -x c - || exit 1; \
+	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc/base -Isrc -Ireaders -I. -x c - || exit 1; \
 	done; echo "headers ok"
 
 # One libFuzzer target per reader: FUZZ_TIME seconds each, seeds from
 # testdata/<format>/, new inputs kept in build-fuzz/corpus-<format>/.
 FUZZ_FORMATS ?= $(filter $(notdir $(wildcard testdata/*)),cpel perf ctf xray)
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Ireaders -D_DEFAULT_SOURCE
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/base -Isrc -Ireaders -D_DEFAULT_SOURCE
 fuzz:
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_FORMATS); do \
