@@ -20,7 +20,7 @@ PYTHON ?= /usr/bin/python3
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
-       -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
+       -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral -Wno-error=unused-result
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
                    -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
 LDLIBS_SO = -lzstd -lpthread -lm

@@ -14,6 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Cursor results must be looked at: a read that failed wrote nothing. */
+#if defined(__GNUC__)
+# define TL_MUST_USE __attribute__((warn_unused_result))
+#else
+# define TL_MUST_USE
+#endif
+
 #define TL_LE 0                   /* little-endian */
 #define TL_BE 1                   /* big-endian */
 
@@ -42,35 +49,35 @@ static inline size_t tl_bytes_left(const TlBytes *p){ return p->n - p->i; }
 ** Each reader returns 0 on success and -1 when fewer bytes remain than it
 ** needs; on failure the cursor does not move and *pOut is left untouched.
 */
-int tl_bytes_u8(TlBytes*, uint8_t *pOut);
-int tl_bytes_u16(TlBytes*, int bo, uint16_t *pOut);
-int tl_bytes_u32(TlBytes*, int bo, uint32_t *pOut);
-int tl_bytes_u64(TlBytes*, int bo, uint64_t *pOut);
-int tl_bytes_u16e(TlBytes*, uint16_t *pOut);   /* in p->bo */
-int tl_bytes_u32e(TlBytes*, uint32_t *pOut);
-int tl_bytes_u64e(TlBytes*, uint64_t *pOut);
-int tl_bytes_skip(TlBytes*, size_t n);
-int tl_bytes_seek(TlBytes*, size_t i);         /* absolute; i<=n */
-int tl_bytes_align(TlBytes*, size_t nAlign);   /* skip to a multiple of nAlign */
+TL_MUST_USE int tl_bytes_u8(TlBytes*, uint8_t *pOut);
+TL_MUST_USE int tl_bytes_u16(TlBytes*, int bo, uint16_t *pOut);
+TL_MUST_USE int tl_bytes_u32(TlBytes*, int bo, uint32_t *pOut);
+TL_MUST_USE int tl_bytes_u64(TlBytes*, int bo, uint64_t *pOut);
+TL_MUST_USE int tl_bytes_u16e(TlBytes*, uint16_t *pOut);   /* in p->bo */
+TL_MUST_USE int tl_bytes_u32e(TlBytes*, uint32_t *pOut);
+TL_MUST_USE int tl_bytes_u64e(TlBytes*, uint64_t *pOut);
+TL_MUST_USE int tl_bytes_skip(TlBytes*, size_t n);
+TL_MUST_USE int tl_bytes_seek(TlBytes*, size_t i);         /* absolute; i<=n */
+TL_MUST_USE int tl_bytes_align(TlBytes*, size_t nAlign);   /* skip to a multiple of nAlign */
 
 /* Point *pz at the next n bytes (borrowed) and advance. */
-int tl_bytes_ptr(TlBytes*, size_t n, const uint8_t **pz);
+TL_MUST_USE int tl_bytes_ptr(TlBytes*, size_t n, const uint8_t **pz);
 
 /* Copy the next n bytes into a and advance. */
-int tl_bytes_copy(TlBytes*, void *a, size_t n);
+TL_MUST_USE int tl_bytes_copy(TlBytes*, void *a, size_t n);
 
 /* Child window of the next n bytes (same byte order); advances the parent. */
-int tl_bytes_sub(TlBytes*, size_t n, TlBytes *pOut);
+TL_MUST_USE int tl_bytes_sub(TlBytes*, size_t n, TlBytes *pOut);
 
 /*
 ** A NUL-terminated string starting at the cursor: *pz points at it, *pn is
 ** its length without the NUL, the cursor moves past the NUL. Fails when no
 ** NUL occurs before the end of the window.
 */
-int tl_bytes_cstr(TlBytes*, const char **pz, size_t *pn);
+TL_MUST_USE int tl_bytes_cstr(TlBytes*, const char **pz, size_t *pn);
 
 /* Peek without moving: the same contract as the readers above. */
-int tl_bytes_peek_u32(const TlBytes*, int bo, uint32_t *pOut);
+TL_MUST_USE int tl_bytes_peek_u32(const TlBytes*, int bo, uint32_t *pOut);
 
 /*
 ** Unchecked loads from a buffer the caller has already bounds-checked
@@ -109,7 +116,7 @@ static inline uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo){
 ** (CTF little-endian bitfields); TL_BE: from the most significant bit. Returns
 ** -1 if the field does not fit in the buffer.
 */
-int tl_bits_read(const uint8_t *a, size_t n, uint64_t iBit, unsigned nBits,
+TL_MUST_USE int tl_bits_read(const uint8_t *a, size_t n, uint64_t iBit, unsigned nBits,
                  int bo, uint64_t *pOut);
 
 #endif /* TL_BYTES_H */
