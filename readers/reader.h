@@ -70,7 +70,7 @@ static inline void tl_val_real(TlVal *p, double r){ p->t = TL_REAL; p->r = r; }
 static inline void tl_val_text(TlVal *p, const char *z, size_t n){
   p->t = TL_TEXT; p->bKept = 0; p->z = z; p->n = n;
 }
-/* Text of tl_intern() (src/intern.h) when it has room, else a borrowed z. */
+/* Text of tl_intern() (src/base/intern.h) when it has room, else a borrowed z. */
 void tl_val_text_kept(TlVal *p, const char *z, size_t n);
 void tl_val_textz(TlVal *p, const char *z);       /* NULL z gives SQL NULL */
 void tl_val_str(TlVal *p, const TlStr *pStr);     /* TlStr text (NULL if bErr) */
@@ -122,7 +122,12 @@ struct TlFilter {
                                   ** with one depth: depthLo==depthHi) */
   int bGroupCpu;                  /* rows with equal cpu (NULL included) must
                                   ** come together (GROUP BY cpu, DISTINCT cpu);
-                                  ** any order otherwise */
+                                  ** any order otherwise */  int bPlain;                     /* accel=off: a plain per-record scan. One
+                                  ** row per record (nRepeat 0, no TL_LAZY, no
+                                  ** TL_ROWID_LAZY), no count from the index, no
+                                  ** helper thread. bGroupName, bGroupCpu and
+                                  ** bOrdered are then 0. The rows are the same
+                                  ** as without it. */
 };
 
 /* Is column i wanted? Readers skip building text/JSON that is not. */
