@@ -42,7 +42,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO      = $(BUILD)/tracelite.so
 TESTBIN = $(BUILD)/tltest
 
-.PHONY: all test check demo install uninstall clean fuzz bench conformance check-headers replay threads
+.PHONY: all test check demo install uninstall clean fuzz bench conformance check-headers replay threads lint
 
 all: $(SO) tracelite.so
 
@@ -142,6 +142,10 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/tracelite.so $(DESTDIR)$(DATADIR)/examples/query.py
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/sql/,$(notdir $(SQL_FILES)))
 	-rmdir $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
+
+# The layering, size and unchecked-load rules (docs/architecture.md).
+lint:
+	$(PYTHON) tests/lint.py
 
 check-headers:
 	@for h in src/base/*.h src/model/*.h src/*.h readers/*.h readers/*/*.h; do \
