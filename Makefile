@@ -74,7 +74,7 @@ test: $(SO) $(TESTBIN)
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
 	$(TESTBIN)
 
-SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS
 TSAN_FLAGS = -O1 -g -fsanitize=thread
 check:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" replay
@@ -157,7 +157,7 @@ check-headers:
 # testdata/<format>/, new inputs kept in build-fuzz/corpus-<format>/.
 FUZZ_FORMATS ?= $(filter $(notdir $(wildcard testdata/*)),cpel perf ctf xray)
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/base -Isrc -Ireaders -D_DEFAULT_SOURCE
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -Isrc/base -Isrc -Ireaders -D_DEFAULT_SOURCE
 fuzz:
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_FORMATS); do \

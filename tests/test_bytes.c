@@ -3,7 +3,12 @@
 */
 #include "tltest.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bytes.h"
 
@@ -169,6 +174,65 @@ static void bits_read_every_offset_and_width(void **state){
   }
 }
 
+/*
+** A record window is taken after one check of its size and then read by
+** offset: a perf record header (u32 type, u16 misc, u16 size) in both byte
+** orders, and a window longer than what remains is refused unmoved.
+*/
+static void bytes_rec_reads_fields_by_offset(void **state){
+  static const uint8_t aLe[] = { 9,0,0,0, 0x02,0x40, 48,0, 0xAA };
+  static const uint8_t aBe[] = { 0,0,0,9, 0x40,0x02, 0,48, 0xAA };
+  TlBytes b;
+  TlRec r;
+  (void)state;
+  b = tl_bytes(aLe, sizeof(aLe), TL_LE);
+  assert_int_equal(tl_bytes_rec(&b, 8, &r), 0);
+  assert_int_equal(b.i, 8);
+  assert_int_equal(tl_rec_u32(&r, 0), 9);
+  assert_int_equal(tl_rec_u16(&r, 4), 0x4002);
+  assert_int_equal(tl_rec_u16(&r, 6), 48);
+  assert_int_equal(tl_rec_u8(&r, 7), 0);
+  assert_int_equal(tl_rec_u64(&r, 0), 0x0030400200000009ull);
+  assert_int_equal(tl_bytes_rec(&b, 2, &r), -1);
+  assert_int_equal(b.i, 8);
+  b = tl_bytes(aBe, sizeof(aBe), TL_BE);
+  assert_int_equal(tl_bytes_rec(&b, 8, &r), 0);
+  assert_int_equal(tl_rec_u32(&r, 0), 9);
+  assert_int_equal(tl_rec_u16(&r, 4), 0x4002);
+  assert_int_equal(tl_rec_u16(&r, 6), 48);
+  assert_int_equal(tl_bytes_rec(&b, SIZE_MAX, &r), -1);
+  assert_int_equal(b.i, 8);
+}
+
+/*
+** In checking builds (TL_CHECK_RECORDS: make check, the fuzzers) a load past
+** its record window aborts the process: a child process tries one.
+*/
+static void bytes_rec_overrun_aborts_in_checking_builds(void **state){
+#ifdef TL_CHECK_RECORDS
+  static const uint8_t a[8] = {0};
+  pid_t pid;
+  int st = 0;
+  (void)state;
+  fflush(0);
+  pid = fork();
+  assert_true(pid>=0);
+  if( pid==0 ){
+    TlBytes b = tl_bytes(a, sizeof(a), TL_LE);
+    TlRec r;
+    int fd = open("/dev/null", O_WRONLY);
+    if( fd>=0 ){ dup2(fd, 2); close(fd); }
+    if( tl_bytes_rec(&b, 6, &r)==0 ) (void)tl_rec_u32(&r, 4);
+    _exit(0);
+  }
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFSIGNALED(st) && WTERMSIG(st)==SIGABRT);
+#else
+  (void)state;
+  print_message("skipped: this build has no TL_CHECK_RECORDS (make check has)\n");
+#endif
+}
+
 TL_DEFINE_GROUP(bytes,
   cmocka_unit_test(bytes_u32_both_orders_decode),
   cmocka_unit_test(bytes_u32_short_input_fails_without_moving),
@@ -181,4 +245,6 @@ TL_DEFINE_GROUP(bytes,
   cmocka_unit_test(bits_read_be_crosses_bytes),
   cmocka_unit_test(bits_read_64_unaligned),
   cmocka_unit_test(bits_read_every_offset_and_width),
+  cmocka_unit_test(bytes_rec_reads_fields_by_offset),
+  cmocka_unit_test(bytes_rec_overrun_aborts_in_checking_builds),
 );

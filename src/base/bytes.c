@@ -142,3 +142,14 @@ int tl_bits_read(const uint8_t *a, size_t n, uint64_t iBit, unsigned nBits,
   *pOut = v;
   return 0;
 }
+
+#ifdef TL_CHECK_RECORDS
+#include <stdio.h>
+#include <stdlib.h>
+/* A load outside its record window: a reader's offsets are wrong. */
+void tl_rec_overrun(const TlRec *r, size_t off, size_t n){
+  fprintf(stderr, "tracelite: load of %zu bytes at offset %zu of a %zu-byte record\n",
+          n, off, r->n);
+  abort();
+}
+#endif

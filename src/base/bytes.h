@@ -111,6 +111,56 @@ static inline uint64_t tl_load_u64_unchecked(const uint8_t *a, int bo){
 }
 
 /*
+** A record window: n bytes that one check has shown to be there (for
+** example a record whose size its header gave). Inside it, fixed fields are
+** read by offset without a check each: tl_rec_u16/u32/u64 stay within
+** [a, a+n) by the caller's offsets, which builds with TL_CHECK_RECORDS (the
+** sanitizer builds of `make check` and the fuzzers) verify on every load.
+*/
+typedef struct TlRec TlRec;
+struct TlRec {
+  const uint8_t *a;               /* First byte of the record */
+  size_t n;                       /* Bytes checked to be there */
+  int bo;                         /* Byte order of its fields */
+};
+
+#ifdef TL_CHECK_RECORDS
+void tl_rec_overrun(const TlRec*, size_t off, size_t n);   /* aborts */
+# define TL_REC_CHECK(r, off, sz) \
+   do{ if( (off)>(r)->n || (sz)>(r)->n-(off) ) tl_rec_overrun((r), (off), (sz)); }while(0)
+#else
+# define TL_REC_CHECK(r, off, sz) ((void)0)
+#endif
+
+/* The next n bytes of p as a record window; advances p. -1 (p unmoved)
+** when fewer than n bytes remain. */
+TL_MUST_USE static inline int tl_bytes_rec(TlBytes *p, size_t n, TlRec *pOut){
+  if( n > p->n - p->i ) return -1;
+  pOut->a = p->a + p->i;
+  pOut->n = n;
+  pOut->bo = p->bo;
+  p->i += n;
+  return 0;
+}
+
+static inline uint8_t tl_rec_u8(const TlRec *r, size_t off){
+  TL_REC_CHECK(r, off, 1);
+  return r->a[off];
+}
+static inline uint16_t tl_rec_u16(const TlRec *r, size_t off){
+  TL_REC_CHECK(r, off, 2);
+  return tl_load_u16_unchecked(r->a + off, r->bo);
+}
+static inline uint32_t tl_rec_u32(const TlRec *r, size_t off){
+  TL_REC_CHECK(r, off, 4);
+  return tl_load_u32_unchecked(r->a + off, r->bo);
+}
+static inline uint64_t tl_rec_u64(const TlRec *r, size_t off){
+  TL_REC_CHECK(r, off, 8);
+  return tl_load_u64_unchecked(r->a + off, r->bo);
+}
+
+/*
 ** Read nBits (1..64) starting at bit offset iBit of the n-byte buffer a.
 ** bo TL_LE: bits are numbered from the least significant bit of each byte
 ** (CTF little-endian bitfields); TL_BE: from the most significant bit. Returns
