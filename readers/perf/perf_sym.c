@@ -98,8 +98,7 @@ int perf_buildids_note(PerfData *p, TlBytes b){
     size_t iStart = b.i;
     if( tl_bytes_u32e(&b, &type) || tl_bytes_u16e(&b, &misc) || tl_bytes_u16e(&b, &size) || size<8 ) break;
     b.i = iStart;
-    if( tl_bytes_sub(&b, size, &e) ) break;
-    tl_bytes_skip(&e, 8);
+    if( tl_bytes_sub(&b, size, &e) || tl_bytes_skip(&e, 8) ) break;   /* a cut list ends */
     if( perf_buildid_entry(p, misc, e) ) return TL_ENOMEM;
   }
   return TL_OK;
