@@ -12,21 +12,25 @@
 
 #include "perf_int.h"
 
+/* The trace's symbols model, from its options; TL_OK or TL_ENOMEM. */
 int perf_sym_init(TlTrace *pTrace, PerfData *p){
   p->pSyms = tl_symbols_new(tl_opts_get(&pTrace->opts, "symfs"), tl_opts_get(&pTrace->opts, "buildid_dir"),
                             tl_opts_get(&pTrace->opts, "kallsyms"));
   return p->pSyms ? TL_OK : TL_ENOMEM;
 }
 
+/* Free the model (NULL-safe, twice too). */
 void perf_sym_free(PerfData *p){
   tl_symbols_free(p->pSyms);
   p->pSyms = 0;
 }
 
+/* The walk has ended: no more inputs. */
 void perf_maps_finish(PerfData *p){
   tl_symbols_finish(p->pSyms);
 }
 
+/* The next row of the symbols table (the model's); TL_ROW or TL_DONE. */
 int perf_symbols_next(TlTrace *pTrace, const PerfData *p, size_t *piFile, size_t *piSym, TlRow *pRow){
   return tl_symbols_next_row(p->pSyms, pTrace, piFile, piSym, pRow);
 }
