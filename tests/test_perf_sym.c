@@ -16,6 +16,10 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "elf.h"
+#include "model_symbols.h"
+#include "trace.h"
+
 #define SYM_DIR  TL_TESTDATA_DIR "/perf/sym/"
 #define SYM_DATA SYM_DIR "sym.data"
 /* as perf was run: only these files, no build-id cache (PERF_BUILDID_DIR empty) */
@@ -275,10 +279,182 @@ static void perf_build_id_cache_and_mismatch(void **state){
   tl_test_db_close(db);
 }
 
+
+/* A trace, for its lock and warnings, which the model's questions take. */
+static TlTrace *model_trace(void){
+  TlTrace *pTrace = 0;
+  TlErr err;
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(SYM_DATA, 0, &pTrace, &err), TL_OK);
+  return pTrace;
+}
+
+/* The answer's file and offset in it, as "dso+0xoff". */
+static const char *model_where(TlSymbols *pSyms, TlTrace *pTrace, int64_t pid, int64_t ts,
+                               uint64_t ip){
+  static char z[256];
+  TlSymbolAt at;
+  tl_symbols_at(pSyms, pTrace, pid, ts, ip, 0, &at);
+  assert_string_equal(at.zSym, "[unknown]");        /* none of these files exist */
+  snprintf(z, sizeof(z), "%s+0x%llx", at.zDso, (unsigned long long)at.dsooff);
+  return z;
+}
+
+/*
+** By the definitions: an address of a process at a time is in the map,
+** among those of the process holding it made at or before that time, that
+** was added last; the offset in its file is ip - start + pgoff. A child
+** without a map of its own holding the address has its parent's.
+*/
+static void model_symbols_maps_over_time_and_fork(void **state){
+  TlTrace *pTrace = model_trace();
+  TlSymbols *p = tl_symbols_new(0, SYM_DIR "no-cache", 0);
+  (void)state;
+  assert_non_null(p);
+  /* pid 100 maps a.so at 0x1000, then b.so over it at time 2000 */
+  assert_int_equal(tl_symbols_add_map(p, 100, 1000, 0x1000, 0x1000, 0, "/no/a.so", 8), TL_OK);
+  assert_int_equal(tl_symbols_add_map(p, 100, 2000, 0x1000, 0x1000, 0x5000, "/no/b.so", 8), TL_OK);
+  /* 200 is a child of 100, with one small map of its own */
+  assert_int_equal(tl_symbols_add_parent(p, 200, 100), TL_OK);
+  assert_int_equal(tl_symbols_add_map(p, 200, 3000, 0x1800, 0x100, 0x40, "/no/c.so", 8), TL_OK);
+  tl_symbols_finish(p);
+
+  assert_string_equal(model_where(p, pTrace, 100, 500, 0x1234), "[unknown]+0x0");   /* before any */
+  assert_string_equal(model_where(p, pTrace, 100, 1500, 0x1234), "/no/a.so+0x234");
+  assert_string_equal(model_where(p, pTrace, 100, 2000, 0x1234), "/no/b.so+0x5234"); /* made then */
+  assert_string_equal(model_where(p, pTrace, 100, 2500, 0x1234), "/no/b.so+0x5234");
+  assert_string_equal(model_where(p, pTrace, 100, TL_SYMBOLS_NO_TS, 0x1234), "/no/b.so+0x5234");
+  assert_string_equal(model_where(p, pTrace, 100, 2500, 0x1fff), "/no/b.so+0x5fff");
+  assert_string_equal(model_where(p, pTrace, 100, 2500, 0x2000), "[unknown]+0x0");  /* past the end */
+  assert_string_equal(model_where(p, pTrace, 100, 2500, 0xfff), "[unknown]+0x0");
+  /* the child: its parent's maps, as they were at the time asked */
+  assert_string_equal(model_where(p, pTrace, 200, 1500, 0x1234), "/no/a.so+0x234");
+  assert_string_equal(model_where(p, pTrace, 200, 2500, 0x1234), "/no/b.so+0x5234");
+  /* its own map, from its time on; the parent's elsewhere */
+  assert_string_equal(model_where(p, pTrace, 200, 2500, 0x1810), "/no/b.so+0x5810");
+  assert_string_equal(model_where(p, pTrace, 200, 3500, 0x1810), "/no/c.so+0x50");
+  assert_string_equal(model_where(p, pTrace, 200, 3500, 0x1234), "/no/b.so+0x5234");
+  /* the parent does not see the child's map; an unrelated process sees nothing */
+  assert_string_equal(model_where(p, pTrace, 100, 3500, 0x1810), "/no/b.so+0x5810");
+  assert_string_equal(model_where(p, pTrace, 300, 2500, 0x1234), "[unknown]+0x0");
+  tl_symbols_free(p);
+  tl_trace_release(pTrace);
+}
+
+/* The address readelf -sW gives symbol zName of the program's .symtab, or 0. */
+static uint64_t readelf_addr(const char *zName){
+  FILE *f = open_ref("symprog.readelf.txt");
+  char zLine[1024], zSym[512];
+  unsigned long long addr, found = 0;
+  while( fgets(zLine, sizeof(zLine), f) ){
+    if( sscanf(zLine, " %*[0-9]: %llx %*s %*s %*s %*s %*s %511s", &addr, zSym)==2
+     && strcmp(zSym, zName)==0 && addr ){ found = addr; break; }
+  }
+  fclose(f);
+  return found;
+}
+
+/*
+** The program mapped whole (from file offset 0) at an address of our
+** choosing, and the kallsyms file: every frame perf script named in the
+** program or the kernel gets the same symbol from the model. perf prints
+** a program frame by its address in the file, which (readelf -lW: the text
+** segment's offset and address are both 0x1000) is its offset there too.
+** The offset into the symbol is the address less readelf's symbol address.
+*/
+static void model_symbols_elf_names_equal_perf_script(void **state){
+  static const char zProg[] = "/tmp/tracelite-sym/symprog";
+  const uint64_t start = 0x7f1200000000ull;
+  TlTrace *pTrace = model_trace();
+  TlSymbols *p = tl_symbols_new(SYM_DIR "symfs", SYM_DIR "no-cache", SYM_DIR "kallsyms");
+  FILE *f = open_ref("sym.script.txt");
+  char zLine[1024];
+  int nUser = 0, nKernel = 0;
+  (void)state;
+  assert_non_null(p);
+  assert_int_equal(tl_symbols_add_map(p, 27657, TL_SYMBOLS_NO_TS, start, 0x10000, 0, zProg,
+                                      strlen(zProg)), TL_OK);
+  tl_symbols_finish(p);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    unsigned long long addr;
+    char zSym[512], zDso[512];
+    TlSymbolAt at;
+    if( zLine[0]!='\t' || sscanf(zLine, " %llx %511s (%511[^)])", &addr, zSym, zDso)!=3 ) continue;
+    if( strcmp(zSym, "[unknown]")==0 ) continue;
+    if( strcmp(zDso, zProg)==0 ){
+      tl_symbols_at(p, pTrace, 27657, 0, start + addr, 0, &at);
+      assert_string_equal(at.zDso, zProg);
+      assert_int_equal(at.dsooff, addr);
+      assert_int_equal(at.symoff, addr - readelf_addr(zSym));
+      nUser++;
+    }else if( strcmp(zDso, "[kernel.kallsyms]")==0 ){
+      tl_symbols_at(p, pTrace, 27657, 0, addr, 1, &at);
+      assert_string_equal(at.zDso, zDso);
+      nKernel++;
+    }else{
+      continue;
+    }
+    assert_string_equal(at.zSym, zSym);
+  }
+  fclose(f);
+  assert_true(nUser>=100);
+  assert_true(nKernel>=10);
+  tl_symbols_free(p);
+  tl_trace_release(pTrace);
+}
+
+/*
+** Every cut of the program short of its whole length is no ELF file to
+** read: the 64-bit header (64 bytes) or the section headers (at the end)
+** are cut, and the parse fails cleanly, holding nothing. A symbol table
+** cut inside an entry ends at its last whole entry.
+*/
+static void elf_cut_short_fails_cleanly(void **state){
+  size_t n, k;
+  uint8_t *a = tl_test_read_file(SYM_DIR "symfs/tmp/tracelite-sym/symprog", &n);
+  TlElf e;
+  TlErr err;
+  uint32_t iTab = UINT32_MAX;
+  (void)state;
+  assert_non_null(a);
+  for(k=0; k<n; k++){
+    uint8_t *aCut = malloc(k ? k : 1);      /* its own buffer: ASan sees reads past it */
+    int rc;
+    assert_non_null(aCut);
+    memcpy(aCut, a, k);
+    tl_err_clear(&err);
+    rc = tl_elf_parse(&e, aCut, k, "symprog", &err);
+    if( rc!=TL_ECORRUPT && rc!=TL_EMISUSE ) fail_msg("a cut at %zu bytes parses (%d)", k, rc);
+    assert_true(e.aSec==0 && e.nSec==0 && e.aSeg==0 && e.nSeg==0);
+    free(aCut);
+  }
+  tl_err_clear(&err);
+  assert_int_equal(tl_elf_parse(&e, a, n, "symprog", &err), TL_OK);
+  for(k=0; k<e.nSec; k++) if( e.aSec[k].type==TL_ELF_SHT_SYMTAB ) iTab = (uint32_t)k;
+  assert_true(iTab!=UINT32_MAX);
+  {
+    TlBytes b = tl_elf_sec(&e, iTab), c;
+    TlElfSym s;
+    size_t nWhole = 0, nCut = 0;
+    assert_true(b.n>=2*24 && b.n%24==0);
+    c = b;
+    c.n -= 1;
+    while( tl_elf_sym_next(&e, &b, &s)==0 ) nWhole++;
+    while( tl_elf_sym_next(&e, &c, &s)==0 ) nCut++;
+    assert_int_equal(nWhole, e.aSec[iTab].size/24);
+    assert_int_equal(nCut, nWhole-1);
+  }
+  tl_elf_free(&e);
+  free(a);
+}
+
 TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(perf_frames_equal_perf_script),
   cmocka_unit_test(perf_top_symbols_equal_perf_report),
   cmocka_unit_test(perf_symbols_equal_readelf),
   cmocka_unit_test(perf_missing_kallsyms_is_a_warning),
   cmocka_unit_test(perf_build_id_cache_and_mismatch),
+  cmocka_unit_test(model_symbols_maps_over_time_and_fork),
+  cmocka_unit_test(model_symbols_elf_names_equal_perf_script),
+  cmocka_unit_test(elf_cut_short_fails_cleanly),
 );

@@ -884,8 +884,10 @@ static int perfOpen(TlTrace *pTrace, TlErr *pErr){
   }
   p = calloc(1, sizeof(*p));
   if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-  tl_map_init(&p->dsoByName);
-  tl_map_init(&p->parent);
+  if( perf_sym_init(pTrace, p) ){
+    free(p);
+    return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
   memset(&c, 0, sizeof(c));
   c.pTrace = pTrace;
   c.p = p;
@@ -2191,35 +2193,7 @@ static int next_frame_grouped(TlScan *s, TlRow *pRow){
 /* symbols: the ELF symbols of every mapped file that could be read, then
 ** the kernel's from kallsyms=. */
 static int next_symbol(TlScan *s, TlRow *pRow){
-  TlVal *v = pRow->a;
-  for(;;){
-    const PerfSym *y;
-    const char *zModule;
-    if( s->iRow < s->p->nDso ){
-      const PerfDso *d = &s->p->aDso[s->iRow];
-      if( s->iSym==0 && !perf_dso_ready(s->pTrace, s->p, s->iRow) ){ s->iRow++; continue; }
-      if( s->iSym >= d->nSym ){ s->iRow++; s->iSym = 0; continue; }
-      y = &d->aSym[s->iSym];
-      zModule = d->zName;
-    }else if( s->iRow==s->p->nDso ){
-      if( s->iSym==0 && (tl_opts_get(&s->pTrace->opts, "kallsyms")==0
-                         || !perf_kallsyms_ready(s->pTrace, s->p)) ) return TL_DONE;
-      if( s->iSym >= s->p->nKsym ) return TL_DONE;
-      y = &s->p->aKsym[s->iSym];
-      zModule = y->zMod ? y->zMod : "[kernel.kallsyms]";
-    }else{
-      return TL_DONE;
-    }
-    pRow->iRowid = (int64_t)(((uint64_t)s->iRow << 32) | s->iSym);
-    s->iSym++;
-    tl_val_int(&v[TL_SY_ID], pRow->iRowid);
-    tl_val_int(&v[TL_SY_ADDR], (int64_t)y->addr);
-    if( y->size || s->iRow < s->p->nDso ) tl_val_int(&v[TL_SY_SIZE], (int64_t)y->size);
-    tl_val_textz(&v[TL_SY_NAME], y->zName);
-    tl_val_textz(&v[TL_SY_MODULE], zModule);
-    tl_val_textz(&v[TL_SY_KIND], y->bFunc ? "func" : "object");
-    return TL_ROW;
-  }
+  return perf_symbols_next(s->pTrace, s->p, &s->iRow, &s->iSym, pRow);
 }
 
 static int next_track(TlScan *s, TlRow *pRow){

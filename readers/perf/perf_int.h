@@ -7,8 +7,8 @@
 #include <zstd.h>
 
 #include "perf.h"
-#include "elf.h"
 #include "map.h"
+#include "model_symbols.h"
 #include "source.h"
 
 /* sample_type bits (include/uapi/linux/perf_event.h) */
@@ -148,37 +148,6 @@ struct PerfTp {
   PerfPrintFmt *pFmt;             /* its print fmt, or NULL if not evaluable */
 };
 
-/* A mapping from MMAP/MMAP2 (perf_sym.c). */
-typedef struct PerfMap PerfMap;
-struct PerfMap {
-  int64_t pid;                    /* -1: kernel maps, every process */
-  uint64_t start, len, pgoff;
-  int64_t ts;                     /* when it was made, INT64_MIN if unknown */
-  uint64_t iSeq;                  /* record order */
-  uint32_t iDso;                  /* its file in aDso */
-};
-
-typedef struct PerfSym PerfSym;
-struct PerfSym {
-  uint64_t addr, size;
-  const char *zName;              /* in the mapped ELF file, or the kallsyms buffer */
-  const char *zMod;               /* kallsyms: "[module]", or NULL for the kernel */
-  int bFunc;
-};
-
-/* A mapped file and, once read, its symbols (perf_sym.c). */
-typedef struct PerfDso PerfDso;
-struct PerfDso {
-  char *zName;                    /* path as the trace names it */
-  int eState;                     /* 0 not read yet, 1 symbols read, 2 none */
-  TlSource *pSrc;
-  TlElf elf;
-  TlSource *pDbgSrc;              /* its separate debug file, when symbols come from one */
-  TlElf dbg;
-  PerfSym *aSym; size_t nSym;     /* sorted by addr */
-  uint8_t aBuildId[20]; int nBuildId; /* from the trace (BUILD_ID, MMAP2), if any */
-};
-
 /*
 ** What every SAMPLE row of a chunk shows in the columns a run compares
 ** (cpu, value, name), when the rows of the chunk all show the same: then
@@ -213,14 +182,7 @@ struct PerfData {
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
   PerfTp *aTp; int nTp;           /* tracepoint formats */
-  PerfMap *aMap; size_t nMap, nMapAlloc; int bMapsSorted, bMapCap;
-  PerfDso *aDso; size_t nDso, nDsoAlloc;
-  TlMap dsoByName;                /* name hash -> aDso index */
-  TlMap parent;                   /* pid -> parent pid (FORK) */
-  size_t nSymTotal;
-  int eKallsyms;                  /* kallsyms= read: 0 not yet, 1 yes, 2 none */
-  char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
-  PerfSym *aKsym; size_t nKsym;   /* its text symbols, sorted by addr */
+  TlSymbols *pSyms;               /* maps, files and their symbols (perf_sym.c) */
   PerfChunkKey *aKey;             /* per chunk, or NULL: attrs came after samples */
   size_t nKey, nKeyAlloc;
 };
@@ -323,15 +285,21 @@ void perf_printfmt_free(PerfPrintFmt*);
 /* perf.c: tracks.id of a record of tid at ts */
 int64_t perf_track_id(const PerfData*, int64_t tid, int bTs, int64_t ts);
 
-/* perf_sym.c */
+/* perf_sym.c: perf's records as inputs of the symbols model */
+int perf_sym_init(TlTrace*, PerfData*);
 int perf_maps_note(TlTrace*, PerfData*, const PerfRec*, int bTs, int64_t ts);
 int perf_buildids_note(PerfData*, TlBytes list);
 int perf_buildid_entry(PerfData*, uint16_t misc, TlBytes body);
 void perf_maps_finish(PerfData*);
 void perf_sym_free(PerfData*);
-int perf_dso_ready(TlTrace*, const PerfData*, size_t iDso);
-int perf_kallsyms_ready(TlTrace*, const PerfData*);
-void perf_symbolize(TlTrace*, const PerfData*, int64_t pid, uint64_t ip, int64_t ts,
-                    int bKernel, const char **pzSym, const char **pzDso);
+int perf_symbols_next(TlTrace*, const PerfData*, size_t *piFile, size_t *piSym, TlRow*);
+/* The symbol and file of ip of process pid at ts (a direct call per frame). */
+static inline void perf_symbolize(TlTrace *pTrace, const PerfData *p, int64_t pid, uint64_t ip,
+                                  int64_t ts, int bKernel, const char **pzSym, const char **pzDso){
+  TlSymbolAt at;
+  tl_symbols_at(p->pSyms, pTrace, pid, ts, ip, bKernel, &at);
+  *pzSym = at.zSym;
+  *pzDso = at.zDso;
+}
 
 #endif /* TL_PERF_INT_H */

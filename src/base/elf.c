@@ -33,18 +33,17 @@ static int elf_segments(TlElf *e, uint64_t phoff, uint16_t phentsize, uint16_t p
     TlBytes s = tl_bytes(e->b.a + phoff + (size_t)k*phentsize, phentsize, e->b.bo);
     uint32_t type, u32;
     uint64_t off, vaddr, filesz;
-    int bErr = 0;
-    tl_bytes_u32e(&s, &type);
+    int bErr = tl_bytes_u32e(&s, &type)!=0;
     if( e->b64 ){
-      tl_bytes_u32e(&s, &u32);                /* flags */
+      if( tl_bytes_u32e(&s, &u32) ) bErr = 1;  /* flags */
       off = tl_elf_word(&s, 1, &bErr);
       vaddr = tl_elf_word(&s, 1, &bErr);
-      tl_elf_word(&s, 1, &bErr);              /* paddr */
+      (void)tl_elf_word(&s, 1, &bErr);        /* paddr */
       filesz = tl_elf_word(&s, 1, &bErr);
     }else{
       off = tl_elf_word(&s, 0, &bErr);
       vaddr = tl_elf_word(&s, 0, &bErr);
-      tl_elf_word(&s, 0, &bErr);
+      (void)tl_elf_word(&s, 0, &bErr);        /* paddr */
       filesz = tl_elf_word(&s, 0, &bErr);
     }
     if( type!=1 || bErr ) continue;           /* PT_LOAD */
@@ -71,15 +70,17 @@ int tl_elf_parse(TlElf *e, const uint8_t *a, size_t n, const char *zWhat, TlErr 
   e->b64 = a[4]==2;
   b = tl_bytes(a, n, a[5]==1 ? TL_LE : TL_BE);
   e->b = b;
-  tl_bytes_skip(&b, 16);
-  if( tl_bytes_u16e(&b, &e->etype) || tl_bytes_u16e(&b, &e->machine) ) bErr = 1;
-  tl_bytes_skip(&b, 4);
-  tl_elf_word(&b, e->b64, &bErr);             /* e_entry */
+  /* e_ident, e_type, e_machine, e_version, e_entry, e_phoff, e_shoff: a
+  ** 64-bit header is 64 bytes, more than the 52 checked above */
+  if( tl_bytes_skip(&b, 16) || tl_bytes_u16e(&b, &e->etype) || tl_bytes_u16e(&b, &e->machine)
+   || tl_bytes_skip(&b, 4) ) bErr = 1;
+  (void)tl_elf_word(&b, e->b64, &bErr);       /* e_entry */
   phoff = tl_elf_word(&b, e->b64, &bErr);
   shoff = tl_elf_word(&b, e->b64, &bErr);
-  if( tl_bytes_u32e(&b, &u32) || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &phentsize)
+  if( bErr || tl_bytes_u32e(&b, &u32) || tl_bytes_u16e(&b, &u16) || tl_bytes_u16e(&b, &phentsize)
    || tl_bytes_u16e(&b, &phnum) || tl_bytes_u16e(&b, &shentsize) || tl_bytes_u16e(&b, &shnum)
-   || tl_bytes_u16e(&b, &shstrndx) || bErr ){
+   || tl_bytes_u16e(&b, &shstrndx) ){
+    memset(e, 0, sizeof(*e));
     return tl_err_set(pErr, TL_ECORRUPT, b.i, "%s: ELF header cut short", zWhat);
   }
   if( shentsize != (e->b64 ? 64 : 40) || shoff>n || (uint64_t)shnum*shentsize > n - shoff ){
@@ -93,16 +94,21 @@ int tl_elf_parse(TlElf *e, const uint8_t *a, size_t n, const char *zWhat, TlErr 
   for(k=0; k<shnum; k++){
     TlBytes s = tl_bytes(a + shoff + (size_t)k*shentsize, shentsize, b.bo);
     TlElfSec *p = &e->aSec[k];
-    tl_bytes_u32e(&s, &p->name);
-    tl_bytes_u32e(&s, &p->type);
-    tl_elf_word(&s, e->b64, &bErr);           /* flags */
+    /* the window is exactly one header of the checked size: a read that
+    ** fails means damaged headers, never a section of garbage */
+    if( tl_bytes_u32e(&s, &p->name) || tl_bytes_u32e(&s, &p->type) ) bErr = 1;
+    (void)tl_elf_word(&s, e->b64, &bErr);     /* flags */
     p->addr = tl_elf_word(&s, e->b64, &bErr);
     p->off = tl_elf_word(&s, e->b64, &bErr);
     p->size = tl_elf_word(&s, e->b64, &bErr);
-    tl_bytes_u32e(&s, &p->link);
-    tl_bytes_u32e(&s, &u32);                  /* info */
-    tl_elf_word(&s, e->b64, &bErr);           /* addralign */
+    if( tl_bytes_u32e(&s, &p->link) || tl_bytes_u32e(&s, &u32) ) bErr = 1;   /* link, info */
+    (void)tl_elf_word(&s, e->b64, &bErr);     /* addralign */
     p->entsize = tl_elf_word(&s, e->b64, &bErr);
+    if( bErr ){
+      tl_elf_free(e);
+      return tl_err_set(pErr, TL_ECORRUPT, shoff + (uint64_t)k*shentsize,
+                        "%s: section header %u cut short", zWhat, k);
+    }
   }
   if( elf_segments(e, phoff, phentsize, phnum, pErr) ){
     tl_elf_free(e);
@@ -144,19 +150,22 @@ uint32_t tl_elf_find_sec(const TlElf *e, const char *zName){
 
 int tl_elf_sym_next(const TlElf *e, TlBytes *b, TlElfSym *p){
   int bErr = 0;
-  uint32_t u32;
-  if( tl_bytes_left(b) < (size_t)(e->b64 ? 24 : 16) ) return -1;
+  uint32_t u32 = 0;
+  TlBytes s;
+  /* one whole entry or none: a table whose size is not a multiple of the
+  ** entry size ends at its last whole entry */
+  if( tl_bytes_sub(b, (size_t)(e->b64 ? 24 : 16), &s) ) return -1;
   if( e->b64 ){
-    tl_bytes_u32e(b, &p->nameOff); tl_bytes_u8(b, &p->info); tl_bytes_skip(b, 1);
-    tl_bytes_u16e(b, &p->shndx);
-    p->value = tl_elf_word(b, 1, &bErr);
-    p->size = tl_elf_word(b, 1, &bErr);
+    if( tl_bytes_u32e(&s, &p->nameOff) || tl_bytes_u8(&s, &p->info) || tl_bytes_skip(&s, 1)
+     || tl_bytes_u16e(&s, &p->shndx) ) bErr = 1;
+    p->value = tl_elf_word(&s, 1, &bErr);
+    p->size = tl_elf_word(&s, 1, &bErr);
   }else{
-    tl_bytes_u32e(b, &p->nameOff);
-    tl_bytes_u32e(b, &u32); p->value = u32;
-    tl_bytes_u32e(b, &u32); p->size = u32;
-    tl_bytes_u8(b, &p->info); tl_bytes_skip(b, 1);
-    tl_bytes_u16e(b, &p->shndx);
+    if( tl_bytes_u32e(&s, &p->nameOff) || tl_bytes_u32e(&s, &u32) ) bErr = 1;
+    p->value = u32;
+    if( tl_bytes_u32e(&s, &u32) || tl_bytes_u8(&s, &p->info) || tl_bytes_skip(&s, 1)
+     || tl_bytes_u16e(&s, &p->shndx) ) bErr = 1;
+    p->size = u32;
   }
   return bErr ? -1 : 0;
 }

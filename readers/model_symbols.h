@@ -1,0 +1,105 @@
+/*
+** model_symbols.h: symbols of addresses, as the model computes them from
+** format-neutral inputs (the reader-facing part of src/model/symbols.c).
+**
+** What the model computes: for an address of a process at a time, the
+** file mapped there and the symbol holding it. Its inputs, which a reader
+** hands over while it first reads its trace:
+**
+**   maps      pid, time, start, length, file offset, file name: the file
+**             is mapped at [start, start+len) from pgoff on, from ts on
+**   build ids the build id a trace records for a file
+**   parents   the parent of a process, whose maps a child inherits
+**   paths     where the files are (symfs=), the build-id cache
+**             (buildid_dir=) and the kernel's symbols (kallsyms=)
+**
+** The answer for (pid, ts, ip): of the maps of pid holding ip made at or
+** before ts, the one added last (else the same in the parent's maps, up
+** to 8 generations up). Its
+** file is read as ELF when a question first needs it: ip becomes a file
+** offset (ip - start + pgoff), then a virtual address through the PT_LOAD
+** segment holding that offset, and the symbol is the one of .symtab (else
+** .dynsym) holding that address. Kernel addresses are looked up in the
+** kallsyms file. What cannot be named is "[unknown]", as perf prints it.
+**
+** Inputs come while one thread reads the trace; tl_symbols_finish() ends
+** them. The questions may then come from any thread: files are read once,
+** on first use, under the trace's lock (tl_trace_lock).
+*/
+#ifndef TL_MODEL_SYMBOLS_H
+#define TL_MODEL_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader.h"
+
+typedef struct TlSymbols TlSymbols;
+
+#define TL_SYMBOLS_EVERY_PID (-1)     /* pid of a map every process has (the kernel's) */
+#define TL_SYMBOLS_NO_TS INT64_MIN    /* a map or a question without a time */
+#define TL_SYMBOLS_MAX_MAPS (1u<<20)  /* maps kept; later ones are dropped */
+
+/*
+** A new, empty model. zSymfs: root under which files are looked up by
+** their mapped path (NULL: the path itself); zBuildidDir: the build-id cache (NULL:
+** $HOME/.debug); zKallsyms: the kallsyms file (NULL: none, kernel
+** addresses stay unnamed). The strings are copied. NULL when out of memory.
+*/
+TlSymbols *tl_symbols_new(const char *zSymfs, const char *zBuildidDir, const char *zKallsyms);
+void tl_symbols_free(TlSymbols*);     /* NULL-safe */
+
+/*
+** File zFile[0..nFile) is mapped in process pid (TL_SYMBOLS_EVERY_PID: in
+** every one) at [start, start+len) from file offset pgoff, from time ts on
+** (TL_SYMBOLS_NO_TS: always). TL_OK, TL_ENOMEM, or TL_DONE for the first
+** map past the model's cap (it and later ones are not kept: the caller may
+** warn once).
+*/
+int tl_symbols_add_map(TlSymbols*, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
+                       uint64_t pgoff, const char *zFile, size_t nFile);
+
+/*
+** The trace recorded build id aId[0..nId) (nId <= 20) for file zFile: the
+** file is then taken from the build-id cache, or at its path only if its
+** own build id is this one. Files not named by an absolute path are not
+** read. TL_OK or TL_ENOMEM.
+*/
+int tl_symbols_add_build_id(TlSymbols*, const char *zFile, size_t nFile,
+                            const uint8_t *aId, size_t nId);
+
+/* Process pid is a child of ppid (inherits its maps). TL_OK or TL_ENOMEM. */
+int tl_symbols_add_parent(TlSymbols*, int64_t pid, int64_t ppid);
+
+/* No more inputs: the model is ready for questions. */
+void tl_symbols_finish(TlSymbols*);
+
+/* The answer about one address. Strings last as long as the model. */
+typedef struct TlSymbolAt TlSymbolAt;
+struct TlSymbolAt {
+  const char *zSym;               /* the symbol, or "[unknown]" */
+  const char *zDso;               /* its file ("[kernel.kallsyms]", a kernel
+                                  ** module "[name]"), or "[unknown]" */
+  uint64_t symoff;                /* ip - the symbol's start (0 if unknown) */
+  uint64_t dsooff;                /* ip within its file: ip - start + pgoff
+                                  ** (kernel: ip; 0 if no map holds it) */
+};
+
+/*
+** What address ip of process pid at time ts is: bKernel says whether it is
+** a kernel address (the caller knows: a callchain's context, the sample's
+** mode). Reads files on first use (pTrace: its lock, and its warnings for
+** files that cannot be used).
+*/
+void tl_symbols_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                   int bKernel, TlSymbolAt *pOut);
+
+/*
+** The next row of the symbols table (tables.h, TL_SY_*): the symbols of
+** every mapped file that can be read, then kallsyms's. *piFile and *piSym
+** (both 0 at the start) keep the position. TL_ROW with pRow's values and
+** rowid set, or TL_DONE.
+*/
+int tl_symbols_next_row(TlSymbols*, TlTrace *pTrace, size_t *piFile, size_t *piSym, TlRow *pRow);
+
+#endif /* TL_MODEL_SYMBOLS_H */

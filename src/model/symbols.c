@@ -1,0 +1,672 @@
+/*
+** symbols.c: the model of what an address is (readers/model_symbols.h).
+**
+** From format-neutral inputs (maps of processes over time, build ids of
+** files, parents of processes, where the files and kallsyms are), it
+** answers format-neutral questions: the file and the symbol of an address
+** of a process at a time, and the rows of the symbols table. It knows no
+** trace format.
+**
+** State, O(maps + files + symbols):
+**   aMap     every map, sorted by (pid, start, order added) once the inputs
+**            end; a question binary-searches the pid's maps
+**   aFile    the mapped files (one per name), each with its ELF symbols
+**            once read: sorted by address, names borrowed from the file's
+**            mapping (kept open)
+**   aKsym    kallsyms's text symbols, sorted by address, names NUL-ended in
+**            place in the file's bytes
+** Files and kallsyms are read on first use under the trace's lock and
+** published with release stores: later readers take them without the lock.
+*/
+#include "model_symbols.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "elf.h"
+#include "map.h"
+#include "source.h"
+#include "str.h"
+
+#define SYM_MAX_FILES     (1u<<16)    /* distinct mapped files */
+#define SYM_MAX_SYMS      (1u<<22)    /* symbols loaded in all */
+#define SYM_MAX_KALLSYMS  (256u<<20)  /* bytes of the kallsyms file read */
+#define SYM_MAX_GENERATIONS 8         /* parents looked through */
+#define SYM_KERNEL_DSO    "[kernel.kallsyms]"
+#define SYM_UNKNOWN       "[unknown]"
+
+/* The file states (SymFile.eState, TlSymbols.eKallsyms). */
+#define SYM_NOT_READ 0
+#define SYM_READ     1
+#define SYM_NONE     2                /* read, nothing usable */
+
+typedef struct SymMap SymMap;
+struct SymMap {
+  int64_t pid;                    /* TL_SYMBOLS_EVERY_PID: every process */
+  uint64_t start, len, pgoff;
+  int64_t ts;                     /* when it was made, or TL_SYMBOLS_NO_TS */
+  uint64_t iSeq;                  /* order added */
+  uint32_t iFile;                 /* its file in aFile */
+};
+
+typedef struct SymEntry SymEntry;
+struct SymEntry {
+  uint64_t addr, size;
+  const char *zName;              /* in the file's mapping, or the kallsyms buffer */
+  const char *zMod;               /* kallsyms: "[module]", or NULL for the kernel */
+  int bFunc;                      /* FUNC (or label), else OBJECT */
+};
+
+/* A mapped file and, once read, its symbols. */
+typedef struct SymFile SymFile;
+struct SymFile {
+  char *zName;                    /* path as the trace names it */
+  int eState;                     /* SYM_NOT_READ, SYM_READ, SYM_NONE */
+  TlSource *pSrc;
+  TlElf elf;
+  TlSource *pDbgSrc;              /* its separate debug file, when symbols come from one */
+  TlElf dbg;
+  SymEntry *aSym; size_t nSym;    /* sorted by addr */
+  uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
+};
+
+struct TlSymbols {
+  SymMap *aMap; size_t nMap, nMapAlloc;
+  int bMapCap;                    /* a map past TL_SYMBOLS_MAX_MAPS was dropped */
+  SymFile *aFile; size_t nFile, nFileAlloc;
+  TlMap fileByName;               /* name hash (open addressing) -> aFile index */
+  TlMap parent;                   /* pid -> parent pid */
+  size_t nSymTotal;               /* symbols loaded from every file */
+  char *zSymfs;                   /* prefix of mapped paths ("" for none) */
+  char *zBuildidDir;              /* the build-id cache, or NULL */
+  char *zKallsyms;                /* the kallsyms file, or NULL */
+  int eKallsyms;                  /* SYM_NOT_READ, SYM_READ, SYM_NONE */
+  char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
+  SymEntry *aKsym; size_t nKsym;  /* its text symbols, sorted by addr */
+};
+
+/* ---- Inputs ---------------------------------------------------------- */
+
+static char *dup_or_null(const char *z, int *pbOom){
+  char *zCopy;
+  if( z==0 ) return 0;
+  zCopy = tl_strndup(z, strlen(z));
+  if( zCopy==0 ) *pbOom = 1;
+  return zCopy;
+}
+
+TlSymbols *tl_symbols_new(const char *zSymfs, const char *zBuildidDir, const char *zKallsyms){
+  TlSymbols *p = calloc(1, sizeof(*p));
+  char zDefault[4096];
+  const char *zHome = getenv("HOME");
+  int bOom = 0;
+  if( p==0 ) return 0;
+  tl_map_init(&p->fileByName);
+  tl_map_init(&p->parent);
+  if( zBuildidDir==0 && zHome
+   && (size_t)snprintf(zDefault, sizeof(zDefault), "%s/.debug", zHome) < sizeof(zDefault) ){
+    zBuildidDir = zDefault;
+  }
+  p->zSymfs = dup_or_null(zSymfs ? zSymfs : "", &bOom);
+  p->zBuildidDir = dup_or_null(zBuildidDir, &bOom);
+  p->zKallsyms = dup_or_null(zKallsyms, &bOom);
+  if( bOom ){
+    tl_symbols_free(p);
+    return 0;
+  }
+  return p;
+}
+
+void tl_symbols_free(TlSymbols *p){
+  size_t i;
+  if( p==0 ) return;
+  for(i=0; i<p->nFile; i++){
+    free(p->aFile[i].zName);
+    free(p->aFile[i].aSym);
+    tl_elf_free(&p->aFile[i].elf);
+    tl_elf_free(&p->aFile[i].dbg);
+    tl_source_close(p->aFile[i].pSrc);
+    tl_source_close(p->aFile[i].pDbgSrc);
+  }
+  free(p->aFile);
+  free(p->aMap);
+  free(p->aKsym);
+  free(p->zKsBuf);
+  free(p->zSymfs);
+  free(p->zBuildidDir);
+  free(p->zKallsyms);
+  tl_map_free(&p->fileByName);
+  tl_map_free(&p->parent);
+  free(p);
+}
+
+static uint64_t name_hash(const char *z, size_t n){
+  uint64_t h = 1469598103934665603ull;
+  size_t i;
+  for(i=0; i<n; i++){ h ^= (uint8_t)z[i]; h *= 1099511628211ull; }
+  return h;
+}
+
+/* The index of the file named z[0..n), added if new; -1 on OOM or the cap. */
+static int64_t file_get(TlSymbols *p, const char *z, size_t n){
+  uint64_t h = name_hash(z, n);
+  uint32_t i;
+  SymFile *f;
+  /* open addressing over the hash: probe h, h+1, ... */
+  for(;; h++){
+    if( !tl_map_get(&p->fileByName, h, &i) ) break;
+    if( strlen(p->aFile[i].zName)==n && memcmp(p->aFile[i].zName, z, n)==0 ) return i;
+  }
+  if( p->nFile>=SYM_MAX_FILES ) return -1;
+  if( p->nFile==p->nFileAlloc ){
+    size_t nNew = p->nFileAlloc ? p->nFileAlloc*2 : 16;
+    SymFile *aNew = realloc(p->aFile, nNew*sizeof(SymFile));
+    if( aNew==0 ) return -1;
+    p->aFile = aNew;
+    p->nFileAlloc = nNew;
+  }
+  f = &p->aFile[p->nFile];
+  memset(f, 0, sizeof(*f));
+  f->zName = tl_strndup(z, n);
+  if( f->zName==0 || tl_map_put(&p->fileByName, h, (uint32_t)p->nFile) ){
+    free(f->zName);
+    return -1;
+  }
+  return (int64_t)p->nFile++;
+}
+
+int tl_symbols_add_build_id(TlSymbols *p, const char *zFile, size_t nFile,
+                            const uint8_t *aId, size_t nId){
+  int64_t iFile;
+  if( nFile==0 || zFile[0]!='/' || nId==0 || nId>20 ) return TL_OK;   /* [kernel.kallsyms], [vdso], ... */
+  iFile = file_get(p, zFile, nFile);
+  if( iFile<0 ) return TL_ENOMEM;
+  memcpy(p->aFile[iFile].aBuildId, aId, nId);
+  p->aFile[iFile].nBuildId = (int)nId;
+  return TL_OK;
+}
+
+int tl_symbols_add_parent(TlSymbols *p, int64_t pid, int64_t ppid){
+  if( pid==ppid ) return TL_OK;
+  return tl_map_put(&p->parent, (uint64_t)pid, (uint32_t)ppid) ? TL_ENOMEM : TL_OK;
+}
+
+int tl_symbols_add_map(TlSymbols *p, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
+                       uint64_t pgoff, const char *zFile, size_t nFile){
+  int64_t iFile;
+  SymMap *m;
+  if( p->nMap>=TL_SYMBOLS_MAX_MAPS ){
+    if( p->bMapCap ) return TL_OK;
+    p->bMapCap = 1;
+    return TL_DONE;
+  }
+  iFile = file_get(p, zFile, nFile);
+  if( iFile<0 ) return TL_ENOMEM;
+  if( p->nMap==p->nMapAlloc ){
+    size_t nNew = p->nMapAlloc ? p->nMapAlloc*2 : 64;
+    SymMap *aNew = realloc(p->aMap, nNew*sizeof(SymMap));
+    if( aNew==0 ) return TL_ENOMEM;
+    p->aMap = aNew;
+    p->nMapAlloc = nNew;
+  }
+  m = &p->aMap[p->nMap++];
+  m->pid = pid;
+  m->start = start;
+  m->len = len;
+  m->pgoff = pgoff;
+  m->ts = ts;
+  m->iSeq = p->nMap;
+  m->iFile = (uint32_t)iFile;
+  return TL_OK;
+}
+
+static int cmp_map(const void *a, const void *b){
+  const SymMap *x = a, *y = b;
+  if( x->pid!=y->pid ) return x->pid < y->pid ? -1 : 1;
+  if( x->start!=y->start ) return x->start < y->start ? -1 : 1;
+  return x->iSeq < y->iSeq ? -1 : x->iSeq > y->iSeq;
+}
+
+void tl_symbols_finish(TlSymbols *p){
+  if( p->nMap>1 ) qsort(p->aMap, p->nMap, sizeof(SymMap), cmp_map);
+}
+
+/* ---- ELF files ------------------------------------------------------- */
+
+static int cmp_sym(const void *a, const void *b){
+  const SymEntry *x = a, *y = b;
+  if( x->addr!=y->addr ) return x->addr < y->addr ? -1 : 1;
+  return 0;
+}
+
+/* Map file zPath and parse it as ELF into *pElf; 0 on success. */
+static int elf_open(const char *zPath, const char *zName, TlSource **ppSrc, TlElf *pElf,
+                    TlTrace *pTrace){
+  TlErr err;
+  TlWin w;
+  TlBytes all;
+  struct stat st;
+  int rc;
+  tl_err_clear(&err);
+  /* only regular files: a trace may name a FIFO or a device */
+  if( stat(zPath, &st) || !S_ISREG(st.st_mode) ) return -1;
+  if( tl_source_open(zPath, ppSrc, &err) ) return -1;
+  tl_win_init(&w, *ppSrc);
+  rc = (*ppSrc)->aMap==0 || tl_win_get(&w, 0, (size_t)(*ppSrc)->nSize, TL_LE, &all, &err)
+    || tl_elf_parse(pElf, all.a, all.n, zName, &err);
+  tl_win_free(&w);                 /* mapped: the bytes stay with the source */
+  if( rc && err.rc && err.rc!=TL_EMISUSE ){
+    tl_trace_warn(pTrace, zName, err.iOff, "symbols not read: %s", err.zMsg);
+  }
+  return rc ? -1 : 0;
+}
+
+/* The GNU build id of e as hex into z (at least 41+ bytes); 0 if found. */
+static int elf_build_id(const TlElf *e, char *z, size_t nz){
+  uint32_t k = tl_elf_find_sec(e, ".note.gnu.build-id");
+  TlBytes b;
+  uint32_t namesz, descsz, type, i;
+  const uint8_t *aName, *aDesc;
+  if( k==UINT32_MAX ) return -1;
+  b = tl_elf_sec(e, k);
+  if( tl_bytes_u32e(&b, &namesz) || tl_bytes_u32e(&b, &descsz) || tl_bytes_u32e(&b, &type)
+   || type!=3 || namesz!=4 || tl_bytes_ptr(&b, 4, &aName) || memcmp(aName, "GNU", 4)
+   || descsz==0 || descsz>64 || 2*(size_t)descsz+1>nz || tl_bytes_ptr(&b, descsz, &aDesc) ) return -1;
+  for(i=0; i<descsz; i++) snprintf(z + 2*i, 3, "%02x", aDesc[i]);
+  return 0;
+}
+
+/* The first symbol table section of e (.symtab, else .dynsym when bDyn). */
+static uint32_t elf_symtab(const TlElf *e, int bDyn){
+  uint32_t k;
+  for(k=0; k<e->nSec; k++) if( e->aSec[k].type==TL_ELF_SHT_SYMTAB ) return k;
+  for(k=0; bDyn && k<e->nSec; k++) if( e->aSec[k].type==TL_ELF_SHT_DYNSYM ) return k;
+  return UINT32_MAX;
+}
+
+/* Close what file_open opened for f. */
+static void file_close(SymFile *f){
+  tl_elf_free(&f->elf);
+  memset(&f->elf, 0, sizeof(f->elf));
+  tl_source_close(f->pSrc);
+  f->pSrc = 0;
+}
+
+/*
+** Open the ELF file of f, as perf finds it: with the build id the trace
+** recorded, the build-id cache first (.build-id/xx/rest/elf, or
+** .build-id/xx/rest in perf's older layout), then the file at its path
+** (under symfs), used only if its own build id is that one. 0 when f->elf
+** is open.
+*/
+static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
+  char zPath[4096], zWant[64], zHave[160];
+  int i;
+  if( f->nBuildId ){
+    for(i=0; i<f->nBuildId; i++) snprintf(zWant + 2*i, 3, "%02x", f->aBuildId[i]);
+    for(i=0; p->zBuildidDir && i<2; i++){
+      if( (size_t)snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", p->zBuildidDir, zWant,
+                           zWant+2, i==0 ? "/elf" : "") >= sizeof(zPath) ) continue;
+      if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace)==0 ){
+        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ) return 0;
+        file_close(f);
+      }
+    }
+  }
+  if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath) ) return -1;
+  if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace) ) return -1;
+  if( f->nBuildId && elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)!=0 ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
+                  "%s has build id %s, the trace's is %s: its symbols are not used", zPath, zHave, zWant);
+    file_close(f);
+    return -1;
+  }
+  return 0;
+}
+
+/*
+** The symbol table to read for f: .symtab of the file, else of its
+** separate debug file (by build id under symfs, as perf finds it), else
+** .dynsym of the file. Sets *ppTab to the ELF holding it; UINT32_MAX if none.
+*/
+static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlElf **ppTab){
+  char zPath[4096], zId[160];
+  uint32_t iTab = elf_symtab(&f->elf, 0);
+  *ppTab = &f->elf;
+  if( iTab!=UINT32_MAX ) return iTab;
+  if( elf_build_id(&f->elf, zId, sizeof(zId))==0
+   && (size_t)snprintf(zPath, sizeof(zPath), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+                       p->zSymfs, zId, zId+2) < sizeof(zPath)
+   && elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace)==0 ){
+    iTab = elf_symtab(&f->dbg, 0);
+    if( iTab!=UINT32_MAX ){
+      *ppTab = &f->dbg;
+      return iTab;
+    }
+  }
+  return elf_symtab(&f->elf, 1);
+}
+
+/* Read the symbols of f (once; the caller holds the trace lock). */
+static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
+  const TlElf *pTab;
+  uint32_t iTab;
+  size_t nAlloc = 0;
+  TlBytes b;
+  TlElfSym s;
+  f->eState = SYM_NONE;
+  if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
+  if( file_open(p, pTrace, f) ) return;
+  iTab = file_symtab(p, pTrace, f, &pTab);
+  b = iTab!=UINT32_MAX ? tl_elf_sec(pTab, iTab) : tl_bytes(0, 0, TL_LE);
+  while( tl_elf_sym_next(pTab, &b, &s)==0 ){
+    int t = s.info & 15;
+    const char *zName;
+    /* functions (and GNU indirect ones), objects, and labels (NOTYPE
+    ** symbols of a section, as perf takes them), not absolute ones */
+    if( (t!=TL_ELF_STT_FUNC && t!=TL_ELF_STT_OBJECT && t!=0 && t!=10)
+     || s.value==0 || s.shndx==0 || s.shndx==0xfff1 ) continue;
+    zName = tl_elf_str(pTab, pTab->aSec[iTab].link, s.nameOff);
+    if( zName==0 || zName[0]==0 ) continue;
+    if( p->nSymTotal>=SYM_MAX_SYMS ){
+      tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
+                    "more than %u symbols in all: the rest of this file's are not read", SYM_MAX_SYMS);
+      break;
+    }
+    if( f->nSym==nAlloc ){
+      size_t nNew = nAlloc ? nAlloc*2 : 256;
+      SymEntry *aNew = realloc(f->aSym, nNew*sizeof(SymEntry));
+      if( aNew==0 ) break;
+      f->aSym = aNew;
+      nAlloc = nNew;
+    }
+    f->aSym[f->nSym].addr = s.value;
+    f->aSym[f->nSym].size = s.size;
+    f->aSym[f->nSym].zName = zName;
+    f->aSym[f->nSym].zMod = 0;
+    f->aSym[f->nSym].bFunc = t!=TL_ELF_STT_OBJECT;
+    f->nSym++;
+    p->nSymTotal++;
+  }
+  if( f->nSym>1 ) qsort(f->aSym, f->nSym, sizeof(SymEntry), cmp_sym);
+  f->eState = SYM_READ;
+}
+
+/* Are the symbols of file iFile read (reading them on first use)? */
+static int file_ready(TlSymbols *p, TlTrace *pTrace, size_t iFile){
+  SymFile *f = &p->aFile[iFile];
+  int eState = __atomic_load_n(&f->eState, __ATOMIC_ACQUIRE);
+  if( eState==SYM_NOT_READ ){
+    tl_trace_lock(pTrace);
+    if( f->eState==SYM_NOT_READ ){
+      file_load(p, pTrace, f);
+      __atomic_store_n(&f->eState, f->eState, __ATOMIC_RELEASE);
+    }
+    eState = f->eState;
+    tl_trace_unlock(pTrace);
+  }
+  return eState==SYM_READ;
+}
+
+/* The symbol of f holding virtual address a, or NULL. */
+static const SymEntry *file_symbol(const SymFile *f, uint64_t a){
+  size_t lo = 0, hi = f->nSym;
+  while( lo<hi ){                                  /* last symbol with addr <= a */
+    size_t mid = lo + (hi-lo)/2;
+    if( f->aSym[mid].addr<=a ) lo = mid+1; else hi = mid;
+  }
+  while( lo>0 ){
+    const SymEntry *s = &f->aSym[lo-1];
+    if( s->size ? a - s->addr < s->size
+                : (lo==f->nSym || a < f->aSym[lo].addr) ) return s;
+    if( s->addr!=a && lo>1 && f->aSym[lo-2].addr==s->addr ){ lo--; continue; }
+    break;
+  }
+  return 0;
+}
+
+/* ---- kallsyms -------------------------------------------------------- */
+
+/*
+** The whole of file zPath into a new buffer, read as a stream: /proc/kallsyms
+** reports a size of 0 and cannot be mapped. 0 on success.
+*/
+static int kallsyms_read(const char *zPath, char **pz, size_t *pn){
+  FILE *f = fopen(zPath, "rb");
+  char *a = 0;
+  size_t n = 0, nAlloc = 0;
+  if( f==0 ) return -1;
+  *pz = 0;
+  for(;;){
+    size_t got;
+    if( n==nAlloc ){
+      char *aNew;
+      if( nAlloc>=SYM_MAX_KALLSYMS ) break;       /* the rest is not read */
+      nAlloc = nAlloc ? nAlloc*2 : 1u<<20;
+      aNew = realloc(a, nAlloc);
+      if( aNew==0 ){ free(a); fclose(f); return -1; }
+      a = aNew;
+    }
+    got = fread(a+n, 1, nAlloc-n, f);
+    n += got;
+    if( got==0 ) break;
+  }
+  fclose(f);
+  if( n==nAlloc ){                                /* room for a NUL after the last line */
+    char *aNew = realloc(a, n+1);
+    if( aNew==0 ){ free(a); return -1; }
+    a = aNew;
+  }
+  a[n] = 0;
+  *pz = a;
+  *pn = n;
+  return 0;
+}
+
+/*
+** One line z[0..zLineEnd) of kallsyms ("address type name [module]"): a
+** text symbol (types t, T, w, W: the ones perf keeps) into *pOut, its name
+** and module NUL-terminated in place (zEnd: the end of the buffer, which
+** has a NUL after it). 0 when the line is such a symbol.
+*/
+static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
+  char *q = z, *zName, *zMod = 0, *y;
+  uint64_t a = 0;
+  int nHex = 0;
+  char t;
+  while( q<zLineEnd && nHex<17 ){
+    int v = *q>='0'&&*q<='9' ? *q-'0' : *q>='a'&&*q<='f' ? *q-'a'+10 : *q>='A'&&*q<='F' ? *q-'A'+10 : -1;
+    if( v<0 ) break;
+    a = (a<<4) | (uint64_t)v; nHex++; q++;
+  }
+  if( nHex==0 || nHex>16 || zLineEnd - q < 4 || q[0]!=' ' || q[2]!=' '
+   || ((t = q[1])!='t' && t!='T' && t!='w' && t!='W') || a==0 ) return -1;
+  zName = q + 3;
+  for(y=zName; y<zLineEnd && *y!=' ' && *y!='\t'; y++){}
+  if( y<zLineEnd ){
+    char *zm = y;
+    while( zm<zLineEnd && (*zm==' ' || *zm=='\t') ) zm++;
+    if( zm<zLineEnd && *zm=='[' ){
+      char *ze = memchr(zm, ']', (size_t)(zLineEnd - zm));
+      if( ze && ze+1<zEnd ){ ze[1] = 0; zMod = zm; }
+    }
+  }
+  *y = 0;                                         /* at worst the NUL after the bytes */
+  if( y==zName ) return -1;
+  pOut->addr = a;
+  pOut->size = 0;
+  pOut->zName = zName;
+  pOut->zMod = zMod;
+  pOut->bFunc = 1;
+  return 0;
+}
+
+/* Read and parse the kallsyms file (the caller holds the trace lock). */
+static int kallsyms_load(TlSymbols *p){
+  char *z, *zEnd;
+  size_t nAlloc = 0, i;
+  if( p->zKallsyms==0 || kallsyms_read(p->zKallsyms, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
+  z = p->zKsBuf;
+  zEnd = z + p->nKsBuf;
+  while( z<zEnd ){
+    char *zNl = memchr(z, '\n', (size_t)(zEnd - z));
+    char *zLineEnd = zNl ? zNl : zEnd;
+    SymEntry e;
+    if( kallsyms_line(z, zLineEnd, zEnd, &e)==0 ){
+      if( p->nKsym==nAlloc ){
+        size_t nNew = nAlloc ? nAlloc*2 : 4096;
+        SymEntry *aNew = nNew<=SYM_MAX_SYMS ? realloc(p->aKsym, nNew*sizeof(SymEntry)) : 0;
+        if( aNew==0 ) break;
+        p->aKsym = aNew;
+        nAlloc = nNew;
+      }
+      p->aKsym[p->nKsym++] = e;
+    }
+    z = zLineEnd + 1;
+  }
+  if( p->nKsym>1 ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
+  /* as perf does: a kallsyms symbol ends where the next one starts */
+  for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
+  return p->nKsym ? SYM_READ : SYM_NONE;
+}
+
+/* Are kallsyms's symbols read (reading them on first use)? */
+static int kallsyms_ready(TlSymbols *p, TlTrace *pTrace){
+  int e = __atomic_load_n(&p->eKallsyms, __ATOMIC_ACQUIRE);
+  if( e==SYM_NOT_READ ){
+    tl_trace_lock(pTrace);
+    if( p->eKallsyms==SYM_NOT_READ ){
+      e = kallsyms_load(p);
+      if( p->zKallsyms && e!=SYM_READ ){
+        tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kallsyms=%s: no kernel text symbols could be read",
+                      p->zKallsyms);
+      }
+      __atomic_store_n(&p->eKallsyms, e, __ATOMIC_RELEASE);
+    }
+    e = p->eKallsyms;
+    tl_trace_unlock(pTrace);
+  }
+  return e==SYM_READ;
+}
+
+/*
+** Where the last kallsyms symbol ends: kallsyms gives no sizes, each symbol
+** ends where the next begins, and perf ends the last one at the page after
+** the one it starts in (symbols__fixup_end), which ends the kernel's map.
+*/
+static uint64_t kallsyms_last_end(uint64_t addr){
+  if( addr > UINT64_MAX - 8192 ) return UINT64_MAX;
+  return ((addr + 4095) & ~(uint64_t)4095) + 4096;
+}
+
+/* ---- Questions ------------------------------------------------------- */
+
+/* The map of pid holding ip, made latest before ts; NULL if none. */
+static const SymMap *map_find(const TlSymbols *p, int64_t pid, uint64_t ip, int64_t ts){
+  size_t lo = 0, hi = p->nMap, i;
+  const SymMap *best = 0;
+  while( lo<hi ){                                  /* first map of pid */
+    size_t mid = lo + (hi-lo)/2;
+    if( p->aMap[mid].pid<pid ) lo = mid+1; else hi = mid;
+  }
+  for(i=lo; i<p->nMap && p->aMap[i].pid==pid && p->aMap[i].start<=ip; i++){
+    const SymMap *m = &p->aMap[i];
+    if( ip - m->start >= m->len ) continue;
+    if( m->ts!=TL_SYMBOLS_NO_TS && ts!=TL_SYMBOLS_NO_TS && m->ts>ts ) continue;
+    if( best==0 || m->iSeq>best->iSeq ) best = m;
+  }
+  return best;
+}
+
+/*
+** A kernel address: its kallsyms symbol. As perf looks a kernel address up
+** in the kernel's maps only, an address below every kernel symbol, or past
+** the kernel's map, is no one's (garbage a frame-pointer walk found).
+*/
+static void kernel_at(TlSymbols *p, TlTrace *pTrace, uint64_t ip, TlSymbolAt *pOut){
+  size_t lo = 0, hi;
+  pOut->zDso = SYM_KERNEL_DSO;
+  pOut->dsooff = ip;
+  if( !kallsyms_ready(p, pTrace) ) return;
+  hi = p->nKsym;
+  while( lo<hi ){
+    size_t mid = lo + (hi-lo)/2;
+    if( p->aKsym[mid].addr<=ip ) lo = mid+1; else hi = mid;
+  }
+  if( lo==0 || (lo==p->nKsym && ip>=kallsyms_last_end(p->aKsym[lo-1].addr)) ){
+    pOut->zDso = SYM_UNKNOWN;
+    pOut->dsooff = 0;
+  }else{
+    const SymEntry *y = &p->aKsym[lo-1];
+    pOut->zSym = y->zName;
+    pOut->symoff = ip - y->addr;
+    if( y->zMod ) pOut->zDso = y->zMod;
+  }
+}
+
+void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                   int bKernel, TlSymbolAt *pOut){
+  const SymMap *m = 0;
+  int k;
+  pOut->zSym = SYM_UNKNOWN;
+  pOut->zDso = SYM_UNKNOWN;
+  pOut->symoff = 0;
+  pOut->dsooff = 0;
+  if( bKernel ){
+    kernel_at(p, pTrace, ip, pOut);
+    return;
+  }
+  for(k=0; k<SYM_MAX_GENERATIONS && m==0; k++){
+    uint32_t parent;
+    m = map_find(p, pid, ip, ts);
+    if( m || !tl_map_get(&p->parent, (uint64_t)pid, &parent) ) break;
+    pid = (int32_t)parent;
+  }
+  if( m==0 ) return;
+  pOut->zDso = p->aFile[m->iFile].zName;
+  pOut->dsooff = ip - m->start + m->pgoff;
+  if( file_ready(p, pTrace, m->iFile) ){
+    const SymFile *f = &p->aFile[m->iFile];
+    uint64_t va;
+    if( tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
+      const SymEntry *s = file_symbol(f, va);
+      if( s ){
+        pOut->zSym = s->zName;
+        pOut->symoff = va - s->addr;
+      }
+    }
+  }
+}
+
+int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *piSym, TlRow *pRow){
+  TlVal *v = pRow->a;
+  for(;;){
+    const SymEntry *y;
+    const char *zModule;
+    if( *piFile < p->nFile ){
+      const SymFile *f = &p->aFile[*piFile];
+      if( *piSym==0 && !file_ready(p, pTrace, *piFile) ){ (*piFile)++; continue; }
+      if( *piSym >= f->nSym ){ (*piFile)++; *piSym = 0; continue; }
+      y = &f->aSym[*piSym];
+      zModule = f->zName;
+    }else if( *piFile==p->nFile ){
+      if( *piSym==0 && (p->zKallsyms==0 || !kallsyms_ready(p, pTrace)) ) return TL_DONE;
+      if( *piSym >= p->nKsym ) return TL_DONE;
+      y = &p->aKsym[*piSym];
+      zModule = y->zMod ? y->zMod : SYM_KERNEL_DSO;
+    }else{
+      return TL_DONE;
+    }
+    pRow->iRowid = (int64_t)(((uint64_t)*piFile << 32) | *piSym);
+    (*piSym)++;
+    tl_val_int(&v[TL_SY_ID], pRow->iRowid);
+    tl_val_int(&v[TL_SY_ADDR], (int64_t)y->addr);
+    if( y->size || *piFile < p->nFile ) tl_val_int(&v[TL_SY_SIZE], (int64_t)y->size);
+    tl_val_textz(&v[TL_SY_NAME], y->zName);
+    tl_val_textz(&v[TL_SY_MODULE], zModule);
+    tl_val_textz(&v[TL_SY_KIND], y->bFunc ? "func" : "object");
+    return TL_ROW;
+  }
+}
