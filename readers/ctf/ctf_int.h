@@ -161,6 +161,8 @@ struct CtfScan {
   int nHeap;
   int bStarted;
   int iLast;                      /* cursor whose event was returned last, or -1 */
+  int iSeqCur;                    /* f.bPlain, not f.bOrdered: the cursor being
+                                  ** read, the streams one after the other */
   int bSkip;                      /* no field value is wanted: skip plans may run */
   /* f.bGroupName: the events counted by name on helper threads, given name
   ** by name as they are counted */

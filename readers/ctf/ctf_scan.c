@@ -138,10 +138,12 @@ static int ctf_events_open(CtfScan *pScan){
   return TL_OK;
 }
 
-static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
-  CtfCur *c;
-  TlVal *a = pScan->aCol;
-  int rc, k;
+/*
+** The next event in time order: the cursors' events merged by the heap.
+** TL_ROW with pScan->iLast the cursor holding it, TL_DONE, or an error.
+*/
+static int ctf_merge_next(CtfScan *pScan){
+  int rc;
   if( !pScan->bStarted ){
     int i;
     pScan->bStarted = 1;
@@ -166,6 +168,35 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   pScan->iLast = -1;
   if( pScan->nHeap==0 ) return TL_DONE;
   pScan->iLast = pScan->aHeap[0];
+  return TL_ROW;
+}
+
+/*
+** The next event in file order (a plain scan not asked for time order):
+** the streams one after the other, each read through. As ctf_merge_next().
+*/
+static int ctf_stream_next(CtfScan *pScan){
+  pScan->bStarted = 1;
+  pScan->iLast = -1;
+  while( pScan->iSeqCur < pScan->nCur ){
+    int rc = ctf_cur_next(pScan, &pScan->aCur[pScan->iSeqCur]);
+    if( rc<0 ) return rc;
+    if( rc==TL_ROW ){
+      pScan->iLast = pScan->iSeqCur;
+      return TL_ROW;
+    }
+    pScan->iSeqCur++;
+  }
+  return TL_DONE;
+}
+
+/* One row per event: of the merged streams, or (plain, unordered) in file order. */
+static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
+  CtfCur *c;
+  TlVal *a = pScan->aCol;
+  int rc, k;
+  rc = pScan->f.bPlain && !pScan->f.bOrdered ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
+  if( rc!=TL_ROW ) return rc;
   c = &pScan->aCur[pScan->iLast];
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
   if( c->bTs ) tl_val_int(&a[TL_EV_TS], c->ts);
@@ -240,6 +271,11 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   pScan->p = (CtfData*)t->pData;
   pScan->iTable = iTable;
   pScan->f = *pFilter;
+  if( pFilter->bPlain ){
+    /* accel=off: no grouped output (and so no helper threads) */
+    pScan->f.bGroupName = 0;
+    pScan->f.bGroupCpu = 0;
+  }
   pScan->iLast = -1;
   tl_str_init(&pScan->sText);
   tl_str_init(&pScan->sArgs);
@@ -251,8 +287,10 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   }
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
-  /* no column but those a packet fixes (cpu, track, type), no time: counts */
-  pScan->bCount = iTable==TL_TAB_EVENTS && !pFilter->bGroupName && !pFilter->bGroupCpu
+  /* no column but those a packet fixes (cpu, track, type), no time: counts
+  ** (not under accel=off: one row per event there) */
+  pScan->bCount = iTable==TL_TAB_EVENTS && !pFilter->bPlain
+               && !pFilter->bGroupName && !pFilter->bGroupCpu
                && !pFilter->bOrdered && !pFilter->bRowid
                && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1)
                    & ~(((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)
