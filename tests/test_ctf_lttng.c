@@ -7,6 +7,7 @@
 #include "tltest.h"
 
 #include "str.h"
+#include "trace.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -341,6 +342,155 @@ static void lttng_truncation_sweep(void **state){
   tl_test_db_close(db);
 }
 
+/* babeltrace2's events (NAME.bt2.txt) as "ts|cpu|name" lines, sorted. */
+static void bt2_events(const char *zTrace, TlLines *pOut){
+  char zRef[512];
+  char *zText, *zLine;
+  snprintf(zRef, sizeof(zRef), CTF_DIR "%s.bt2.txt", zTrace);
+  zText = tl_test_read_file(zRef, 0);
+  assert_non_null(zText);
+  for(zLine=strtok(zText, "\n"); zLine; zLine=strtok(0, "\n")){
+    long long s, ns;
+    char *zName = strstr(zLine, "] "), *zEnd = strstr(zLine, ": "), *zCpu = strstr(zLine, "cpu_id = ");
+    char zKey[256];
+    int64_t ts;
+    assert_int_equal(sscanf(zLine, "[%lld.%lld]", &s, &ns), 2);
+    assert_true(zName && zEnd && zCpu && zEnd > zName);
+    ts = (int64_t)s*1000000000 + ns;
+    snprintf(zKey, sizeof(zKey), "%lld|%d|%.*s", (long long)ts, atoi(zCpu + 9),
+             (int)(zEnd - zName - 2), zName + 2);
+    tl_lines_add(pOut, zKey);
+  }
+  free(zText);
+  tl_lines_sort(pOut);
+}
+
+/*
+** The rows of a scan of events with filter f, each repeat of a repeated row
+** on its own (rowids and TL_LAZY values asked of the reader), as
+** "rowid|ts|cpu|name" lines with "-" for what the query does not use (the
+** rowid too when !bRowid) and only the rows in f's time window. With
+** f->bPlain every row stands for itself and holds its values.
+*/
+static void scan_events(TlTrace *p, const TlFilter *f, int bRowid, TlLines *pOut){
+  TlQuery *q = 0;
+  TlErr e;
+  TlRow r;
+  int rc, bTs = tl_col_used(f, TL_EV_TS) || f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX;
+  tl_err_clear(&e);
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, f, &q, &e), TL_OK);
+  for(;;){
+    int64_t i, n;
+    memset(&r, 0, sizeof(r));
+    if( (rc = tl_query_next(q, &r))!=TL_ROW ) break;
+    assert_null(r.aVary);
+    if( f->bPlain ){
+      int k;
+      assert_int_equal(r.nRepeat, 0);
+      assert_true(r.iRowid!=TL_ROWID_LAZY);
+      for(k=0; k<TL_EV_NCOL; k++) assert_true(r.a[k].t!=TL_LAZY);
+    }
+    n = r.nRepeat > 1 ? r.nRepeat : 1;
+    for(i=0; i<n; i++){
+      char zKey[300], zRowid[24] = "-", zTs[24] = "-", zCpu[24] = "-";
+      char zName[200] = "-";
+      TlVal v = r.a[TL_EV_TS];
+      int64_t iRowid;
+      if( v.t==TL_LAZY ) assert_int_equal(tl_query_value(q, i, TL_EV_TS, &v), TL_OK);
+      if( bTs ){
+        if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
+          if( v.t!=TL_INT || v.i < f->tsLo || v.i > f->tsHi ) continue;
+        }
+        if( v.t==TL_INT ) snprintf(zTs, sizeof(zTs), "%lld", (long long)v.i);
+      }
+      if( bRowid ){
+        assert_int_equal(tl_query_rowid(q, &r, i, &iRowid), TL_OK);
+        snprintf(zRowid, sizeof(zRowid), "%lld", (long long)iRowid);
+      }
+      if( tl_col_used(f, TL_EV_CPU) && r.a[TL_EV_CPU].t==TL_INT ){
+        snprintf(zCpu, sizeof(zCpu), "%lld", (long long)r.a[TL_EV_CPU].i);
+      }
+      if( tl_col_used(f, TL_EV_NAME) ){
+        assert_int_equal(r.a[TL_EV_NAME].t, TL_TEXT);
+        snprintf(zName, sizeof(zName), "%.*s", (int)r.a[TL_EV_NAME].n, r.a[TL_EV_NAME].z);
+      }
+      snprintf(zKey, sizeof(zKey), "%s|%s|%s|%s", zRowid, zTs, zCpu, zName);
+      tl_lines_add(pOut, zKey);
+    }
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+}
+
+/* The accelerated scan with f and the plain one (accel=off) give the same rows. */
+static void plain_equals_accelerated(const char *zTrace, TlTrace *p, const TlFilter *f, int bRowid){
+  TlFilter plain = *f;
+  TlLines a = {0}, b = {0};
+  plain.bPlain = 1;
+  scan_events(p, f, bRowid, &a);
+  scan_events(p, &plain, bRowid, &b);
+  assert_true(a.n > 0);
+  lines_equal_unordered(zTrace, &a, &b);
+}
+
+/*
+** accel=off (TlFilter.bPlain) reads event by event: no repeated row, no
+** lazy rowid or value, in the shapes that are otherwise counted (count(*),
+** with a time window and cpu; GROUP BY name, even with bGroupName set), and
+** the rows equal the accelerated scan's as multisets. The plain rows (time,
+** CPU, name) equal babeltrace2's events, so do the counts per name; asked
+** for time order, they come in it.
+*/
+static void lttng_plain_scan_equals_accelerated(void **state){
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512];
+    TlTrace *p = 0;
+    TlErr e;
+    TlFilter f;
+    TlLines want = {0}, got = {0}, names = {0}, wantNames = {0};
+    int64_t tsPrev = INT64_MIN;
+    size_t i;
+    snprintf(zPath, sizeof(zPath), CTF_DIR "%s", azTrace[k]);
+    tl_err_clear(&e);
+    assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);
+    bt2_events(azTrace[k], &want);   /* (times of 19 digits: in time order) */
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    /* count(*) */
+    plain_equals_accelerated(azTrace[k], p, &f, 1);
+    /* count(*) ... WHERE ts BETWEEN ... with cpu: the middle third of the events */
+    f.mCols = (uint64_t)1 << TL_EV_CPU;
+    f.tsLo = strtoll(want.az[want.n/3], 0, 10);
+    f.tsHi = strtoll(want.az[2*want.n/3], 0, 10);
+    plain_equals_accelerated(azTrace[k], p, &f, 1);
+    /* GROUP BY name */
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX;
+    f.mCols = (uint64_t)1 << TL_EV_NAME;
+    f.bGroupName = 1;
+    plain_equals_accelerated(azTrace[k], p, &f, 0);
+    f.bPlain = 1;
+    scan_events(p, &f, 0, &names);
+    for(i=0; i<want.n; i++) tl_lines_add(&wantNames, strrchr(want.az[i], '|') + 1);
+    for(i=0; i<names.n; i++) memmove(names.az[i], names.az[i]+6, strlen(names.az[i]+6)+1);
+    lines_equal_unordered(azTrace[k], &wantNames, &names);
+    /* time, CPU and name of every event */
+    f.bGroupName = 0;
+    f.mCols = ((uint64_t)1 << TL_EV_TS) | ((uint64_t)1 << TL_EV_CPU) | ((uint64_t)1 << TL_EV_NAME);
+    f.bOrdered = 1;
+    scan_events(p, &f, 0, &got);
+    for(i=0; i<got.n; i++){
+      int64_t ts = strtoll(got.az[i]+2, 0, 10);
+      assert_true(ts >= tsPrev);
+      tsPrev = ts;
+      memmove(got.az[i], got.az[i]+2, strlen(got.az[i]+2)+1);
+    }
+    lines_equal_unordered(azTrace[k], &want, &got);
+    tl_trace_release(p);
+  }
+}
+
 TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_traces_equal_babeltrace2),
   cmocka_unit_test(lttng_skip_plans_equal_full_decode),
@@ -349,4 +499,5 @@ TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_per_pid_session),
   cmocka_unit_test(lttng_window_and_cpu_read_few_packets),
   cmocka_unit_test(lttng_truncation_sweep),
+  cmocka_unit_test(lttng_plain_scan_equals_accelerated),
 );

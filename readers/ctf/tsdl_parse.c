@@ -488,239 +488,278 @@ static const TlCtfField *tsdl_find_alias(TsdlParse *p, const char *z, size_t n){
   return 0;
 }
 
-/* A type specifier: builtin, struct, enum or alias name. */
-static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
-  int rc, i;
-  TlCtfField *f = 0;
-  *ppOut = 0;
-  if( tsdl_is(p, "integer") ){
-    f = tsdl_new(TL_CTF_INT, p->pModel->bo);
-    if( f==0 ) return tsdl_oom(p);
-    f->nAlign = 0;
-    if( (rc = tsdl_next(p)) || (rc = tsdl_number_attrs(p, f)) ) goto fail;
-    if( f->nBits<1 || f->nBits>64 ){
-      rc = tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
+/*
+** The type specifiers, one kind each. Each sets *pf to the field it builds
+** as soon as it has one, so that on an error the caller frees it.
+*/
+
+/* integer { size = N; align = A; signed = B; ... } */
+static int tsdl_type_integer(TsdlParse *p, TlCtfField **pf){
+  int rc;
+  TlCtfField *f = *pf = tsdl_new(TL_CTF_INT, p->pModel->bo);
+  if( f==0 ) return tsdl_oom(p);
+  f->nAlign = 0;
+  if( (rc = tsdl_next(p)) || (rc = tsdl_number_attrs(p, f)) ) return rc;
+  if( f->nBits<1 || f->nBits>64 ){
+    return tl_err_set(p->pErr, TL_ECORRUPT, p->tok.iOff,
                       "metadata line %d: integer size must be 1..64", p->tok.iLine);
-      goto fail;
-    }
-    if( f->nAlign==0 ) f->nAlign = (f->nBits%8)==0 ? 8 : 1;
-  }else if( tsdl_is(p, "floating_point") ){
-    f = tsdl_new(TL_CTF_FLOAT, p->pModel->bo);
-    if( f==0 ) return tsdl_oom(p);
-    if( (rc = tsdl_next(p)) || (rc = tsdl_number_attrs(p, f)) ) goto fail;
-    f->nBits = f->nExpDig + f->nMantDig;
-    if( f->nBits!=32 && f->nBits!=64 ){
-      rc = tl_err_set(p->pErr, TL_EUNSUPPORTED, p->tok.iOff,
+  }
+  if( f->nAlign==0 ) f->nAlign = (f->nBits%8)==0 ? 8 : 1;
+  return TL_OK;
+}
+
+/* floating_point { exp_dig = E; mant_dig = M; ... } */
+static int tsdl_type_float(TsdlParse *p, TlCtfField **pf){
+  int rc;
+  TlCtfField *f = *pf = tsdl_new(TL_CTF_FLOAT, p->pModel->bo);
+  if( f==0 ) return tsdl_oom(p);
+  if( (rc = tsdl_next(p)) || (rc = tsdl_number_attrs(p, f)) ) return rc;
+  f->nBits = f->nExpDig + f->nMantDig;
+  if( f->nBits!=32 && f->nBits!=64 ){
+    return tl_err_set(p->pErr, TL_EUNSUPPORTED, p->tok.iOff,
                       "metadata line %d: only 32- and 64-bit floats", p->tok.iLine);
-      goto fail;
-    }
-  }else if( tsdl_is(p, "string") ){
-    f = tsdl_new(TL_CTF_STRING, p->pModel->bo);
-    if( f==0 ) return tsdl_oom(p);
-    if( (rc = tsdl_next(p)) ) goto fail;
-    if( tsdl_is(p, "{") ){
-      while( !tsdl_is(p, "}") ){
-        if( p->tok.eKind==TL_TSDL_EOF ){ rc = tsdl_fail(p, "}"); goto fail; }
-        if( (rc = tsdl_next(p)) ) goto fail;
-      }
-      if( (rc = tsdl_next(p)) ) goto fail;
-    }
-  }else if( tsdl_is(p, "struct") ){
-    f = tsdl_new(TL_CTF_STRUCT, p->pModel->bo);
-    if( f==0 ) return tsdl_oom(p);
-    f->nAlign = 1;
-    if( (rc = tsdl_next(p)) ) goto fail;
-    if( p->tok.eKind==TL_TSDL_IDENT ){
-      /* struct NAME { ... }: declare; struct NAME: use a declared one. */
-      char zName[80];
-      TlTsdlTok name = p->tok;
-      if( name.n > sizeof(zName)-8 ){ rc = tsdl_fail(p, "a shorter struct name"); goto fail; }
-      snprintf(zName, sizeof(zName), "struct %.*s", (int)name.n, name.z);
-      if( (rc = tsdl_next(p)) ) goto fail;
-      if( tsdl_is(p, "{") ){
-        TlCtfField *c;
-        if( (rc = tsdl_struct_body(p, f)) ) goto fail;
-        c = tsdl_copy(f);
-        if( c==0 ){ rc = tsdl_oom(p); goto fail; }
-        if( (rc = tsdl_add_alias(p, zName, strlen(zName), c)) ) goto fail;
-      }else{
-        const TlCtfField *d = tsdl_find_alias(p, zName, strlen(zName));
-        if( d==0 ){
-          rc = tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
-                          "metadata line %d: undeclared struct '%.*s'", name.iLine,
-                          (int)name.n, name.z);
-          goto fail;
-        }
-        tl_ctf_field_free(f);
-        f = tsdl_copy(d);
-        if( f==0 ) return tsdl_oom(p);
-      }
-    }else if( (rc = tsdl_struct_body(p, f)) ){
-      goto fail;
-    }
-  }else if( tsdl_is(p, "enum") ){
-    TlCtfField *c = 0;
-    uint64_t next = 0;
-    char zEnum[80];
-    zEnum[0] = 0;
-    if( (rc = tsdl_next(p)) ) return rc;
-    if( p->tok.eKind==TL_TSDL_IDENT && !tsdl_is(p, ":") ){
-      /* enum NAME : type { ... } declares it; enum NAME alone uses it. */
-      TlTsdlTok name = p->tok;
-      if( name.n > sizeof(zEnum)-8 ) return tsdl_fail(p, "a shorter enum name");
-      snprintf(zEnum, sizeof(zEnum), "enum %.*s", (int)name.n, name.z);
-      if( (rc = tsdl_next(p)) ) return rc;
-      if( !tsdl_is(p, ":") && !tsdl_is(p, "{") ){
-        const TlCtfField *d = tsdl_find_alias(p, zEnum, strlen(zEnum));
-        if( d==0 ){
-          return tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
-                            "metadata line %d: undeclared enum '%.*s'", name.iLine,
-                            (int)name.n, name.z);
-        }
-        f = tsdl_copy(d);
-        if( f==0 ) return tsdl_oom(p);
-        *ppOut = f;
-        return TL_OK;
-      }
-    }
-    if( tsdl_is(p, "{") ){
-      /* no container: an int, as CTF 1.8 says (unless an "int" alias exists) */
-      const TlCtfField *d = tsdl_find_alias(p, "int", 3);
-      c = d ? tsdl_copy(d) : tsdl_new(TL_CTF_INT, p->pModel->bo);
-      if( c==0 ) return tsdl_oom(p);
-      if( d==0 ){ c->nBits = 32; c->nAlign = 8; c->bSigned = 1; }
-    }else if( (rc = tsdl_expect(p, ":")) || (rc = tsdl_field_type(p, &c)) ){
-      return rc;
-    }
-    if( c->eKind!=TL_CTF_INT ){ tl_ctf_field_free(c); return tsdl_fail(p, "an integer enum container"); }
-    f = c;
-    f->eKind = TL_CTF_ENUM;
-    if( (rc = tsdl_expect(p, "{")) ) goto fail;
+  }
+  return TL_OK;
+}
+
+/* string, or string { encoding = ...; } (the attributes are skipped) */
+static int tsdl_type_string(TsdlParse *p, TlCtfField **pf){
+  int rc;
+  *pf = tsdl_new(TL_CTF_STRING, p->pModel->bo);
+  if( *pf==0 ) return tsdl_oom(p);
+  if( (rc = tsdl_next(p)) ) return rc;
+  if( tsdl_is(p, "{") ){
     while( !tsdl_is(p, "}") ){
-      TlCtfRange *a;
-      TlTsdlTok lab = p->tok;
-      int64_t lo, hi;
-      if( lab.eKind!=TL_TSDL_IDENT && lab.eKind!=TL_TSDL_STRING ){ rc = tsdl_fail(p, "an enum label"); goto fail; }
-      if( (rc = tsdl_next(p)) ) goto fail;
-      lo = hi = (int64_t)next;
-      if( tsdl_is(p, "=") ){
-        if( (rc = tsdl_next(p)) || (rc = tsdl_int_value(p, &lo, 0)) ) goto fail;
-        hi = lo;
-        if( tsdl_is(p, "...") ){
-          if( (rc = tsdl_next(p)) || (rc = tsdl_int_value(p, &hi, 0)) ) goto fail;
-        }
-      }
-      next = (uint64_t)hi + 1;
-      a = realloc(f->aRange, sizeof(TlCtfRange)*(size_t)(f->nRange+1));
-      if( a==0 ){ rc = tsdl_oom(p); goto fail; }
-      f->aRange = a;
-      a[f->nRange].lo = (uint64_t)lo;
-      a[f->nRange].hi = (uint64_t)hi;
-      a[f->nRange].zLabel = tsdl_dup(lab.z, lab.n);
-      f->nRange++;
-      if( a[f->nRange-1].zLabel==0 ){ rc = tsdl_oom(p); goto fail; }
-      if( !tsdl_is(p, ",") ) break;
-      if( (rc = tsdl_next(p)) ) goto fail;
-    }
-    if( (rc = tsdl_expect(p, "}")) ) goto fail;
-    if( zEnum[0] ){
-      TlCtfField *d = tsdl_copy(f);
-      if( d==0 ){ rc = tsdl_oom(p); goto fail; }
-      if( (rc = tsdl_add_alias(p, zEnum, strlen(zEnum), d)) ) goto fail;
-    }
-  }else if( tsdl_is(p, "variant") ){
-    const TlCtfField *pTag = 0;
-    char zName[80];
-    TlTsdlTok name;
-    zName[0] = 0;
-    f = tsdl_new(TL_CTF_VARIANT, p->pModel->bo);
-    if( f==0 ) return tsdl_oom(p);
-    f->nAlign = 1;
-    f->ref.iScope = -1;
-    if( (rc = tsdl_next(p)) ) goto fail;
-    name = p->tok;
-    if( name.eKind==TL_TSDL_IDENT ){
-      if( name.n > sizeof(zName)-9 ){ rc = tsdl_fail(p, "a shorter variant name"); goto fail; }
-      snprintf(zName, sizeof(zName), "variant %.*s", (int)name.n, name.z);
-      if( (rc = tsdl_next(p)) ) goto fail;
-    }
-    if( tsdl_is(p, "<") ){
-      if( (rc = tsdl_next(p)) || (rc = tsdl_ref(p, &f->ref, &pTag)) ) goto fail;
-      if( pTag->eKind!=TL_CTF_ENUM ){
-        rc = tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
-                        "metadata line %d: variant tag must be an enum", name.iLine);
-        goto fail;
-      }
-      if( (rc = tsdl_expect(p, ">")) ) goto fail;
-    }
-    if( tsdl_is(p, "{") ){
-      if( (rc = tsdl_struct_body(p, f)) ) goto fail;
-      f->eKind = TL_CTF_VARIANT;
-      f->nAlign = 1;
-      if( zName[0] ){
-        TlCtfField *c = tsdl_copy(f);
-        if( c==0 ){ rc = tsdl_oom(p); goto fail; }
-        free(c->ref.aPath); c->ref.aPath = 0; c->ref.nPath = 0;
-        if( (rc = tsdl_add_alias(p, zName, strlen(zName), c)) ) goto fail;
-      }
-    }else{
-      const TlCtfField *d = zName[0] ? tsdl_find_alias(p, zName, strlen(zName)) : 0;
-      TlCtfField *c;
-      if( d==0 ){
-        rc = tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
-                        "metadata line %d: undeclared variant", name.iLine);
-        goto fail;
-      }
-      c = tsdl_copy(d);
-      if( c==0 ){ rc = tsdl_oom(p); goto fail; }
-      c->ref = f->ref;
-      f->ref.aPath = 0; f->ref.nPath = 0;
-      tl_ctf_field_free(f);
-      f = c;
-    }
-  }else if( p->tok.eKind==TL_TSDL_IDENT ){
-    /*
-    ** An alias name may be several words ("unsigned long"): take the
-    ** longest run of up to 4 identifiers that names an alias, and
-    ** rewind the lexer to just after it.
-    */
-    TlTsdlLex aLx[4];
-    TlTsdlTok aTok[4];
-    char zName[256];
-    size_t an[4], n = 0;
-    int nTok = 0, k;
-    const TlCtfField *d = 0;
-    TlTsdlTok first = p->tok;
-    while( nTok<4 && p->tok.eKind==TL_TSDL_IDENT && n + p->tok.n + 2 <= sizeof(zName) ){
-      if( nTok ) zName[n++] = ' ';
-      memcpy(zName+n, p->tok.z, p->tok.n);
-      n += p->tok.n;
-      an[nTok] = n;
+      if( p->tok.eKind==TL_TSDL_EOF ) return tsdl_fail(p, "}");
       if( (rc = tsdl_next(p)) ) return rc;
-      aLx[nTok] = p->lx;
-      aTok[nTok] = p->tok;
-      nTok++;
     }
-    for(k=nTok-1; k>=0 && d==0; k--){
-      d = tsdl_find_alias(p, zName, an[k]);
-      if( d ){ p->lx = aLx[k]; p->tok = aTok[k]; }
+    rc = tsdl_next(p);
+  }
+  return rc;
+}
+
+/* struct { ... }, struct NAME { ... } (declares NAME), or struct NAME */
+static int tsdl_type_struct(TsdlParse *p, TlCtfField **pf){
+  int rc;
+  char zName[80];
+  TlTsdlTok name;
+  TlCtfField *f = *pf = tsdl_new(TL_CTF_STRUCT, p->pModel->bo);
+  const TlCtfField *d;
+  if( f==0 ) return tsdl_oom(p);
+  f->nAlign = 1;
+  if( (rc = tsdl_next(p)) ) return rc;
+  if( p->tok.eKind!=TL_TSDL_IDENT ) return tsdl_struct_body(p, f);
+  name = p->tok;
+  if( name.n > sizeof(zName)-8 ) return tsdl_fail(p, "a shorter struct name");
+  snprintf(zName, sizeof(zName), "struct %.*s", (int)name.n, name.z);
+  if( (rc = tsdl_next(p)) ) return rc;
+  if( tsdl_is(p, "{") ){
+    TlCtfField *c;
+    if( (rc = tsdl_struct_body(p, f)) ) return rc;
+    c = tsdl_copy(f);
+    if( c==0 ) return tsdl_oom(p);
+    return tsdl_add_alias(p, zName, strlen(zName), c);
+  }
+  d = tsdl_find_alias(p, zName, strlen(zName));
+  if( d==0 ){
+    return tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                      "metadata line %d: undeclared struct '%.*s'", name.iLine,
+                      (int)name.n, name.z);
+  }
+  tl_ctf_field_free(f);
+  *pf = tsdl_copy(d);
+  return *pf ? TL_OK : tsdl_oom(p);
+}
+
+/* The { LABEL [= V [... W]], ... } of enum f, appended to its ranges. */
+static int tsdl_enum_ranges(TsdlParse *p, TlCtfField *f){
+  uint64_t next = 0;
+  int rc;
+  if( (rc = tsdl_expect(p, "{")) ) return rc;
+  while( !tsdl_is(p, "}") ){
+    TlCtfRange *a;
+    TlTsdlTok lab = p->tok;
+    int64_t lo, hi;
+    if( lab.eKind!=TL_TSDL_IDENT && lab.eKind!=TL_TSDL_STRING ) return tsdl_fail(p, "an enum label");
+    if( (rc = tsdl_next(p)) ) return rc;
+    lo = hi = (int64_t)next;
+    if( tsdl_is(p, "=") ){
+      if( (rc = tsdl_next(p)) || (rc = tsdl_int_value(p, &lo, 0)) ) return rc;
+      hi = lo;
+      if( tsdl_is(p, "...") ){
+        if( (rc = tsdl_next(p)) || (rc = tsdl_int_value(p, &hi, 0)) ) return rc;
+      }
     }
-    (void)i;
-    if( d==0 ){
-      return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
-                        "metadata line %d: unknown type '%.*s'", first.iLine,
-                        (int)(first.n>40 ? 40 : first.n), first.z);
+    next = (uint64_t)hi + 1;
+    a = realloc(f->aRange, sizeof(TlCtfRange)*(size_t)(f->nRange+1));
+    if( a==0 ) return tsdl_oom(p);
+    f->aRange = a;
+    a[f->nRange].lo = (uint64_t)lo;
+    a[f->nRange].hi = (uint64_t)hi;
+    a[f->nRange].zLabel = tsdl_dup(lab.z, lab.n);
+    f->nRange++;
+    if( a[f->nRange-1].zLabel==0 ) return tsdl_oom(p);
+    if( !tsdl_is(p, ",") ) break;
+    if( (rc = tsdl_next(p)) ) return rc;
+  }
+  return tsdl_expect(p, "}");
+}
+
+/*
+** enum [NAME] [: container] { ranges } (with NAME: declares it), or
+** enum NAME alone (uses a declared one).
+*/
+static int tsdl_type_enum(TsdlParse *p, TlCtfField **pf){
+  TlCtfField *c = 0;
+  char zEnum[80];
+  int rc;
+  zEnum[0] = 0;
+  if( (rc = tsdl_next(p)) ) return rc;
+  if( p->tok.eKind==TL_TSDL_IDENT && !tsdl_is(p, ":") ){
+    TlTsdlTok name = p->tok;
+    if( name.n > sizeof(zEnum)-8 ) return tsdl_fail(p, "a shorter enum name");
+    snprintf(zEnum, sizeof(zEnum), "enum %.*s", (int)name.n, name.z);
+    if( (rc = tsdl_next(p)) ) return rc;
+    if( !tsdl_is(p, ":") && !tsdl_is(p, "{") ){
+      const TlCtfField *d = tsdl_find_alias(p, zEnum, strlen(zEnum));
+      if( d==0 ){
+        return tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                          "metadata line %d: undeclared enum '%.*s'", name.iLine,
+                          (int)name.n, name.z);
+      }
+      *pf = tsdl_copy(d);
+      return *pf ? TL_OK : tsdl_oom(p);
     }
-    f = tsdl_copy(d);
-    if( f==0 ) return tsdl_oom(p);
-  }else{
-    return tsdl_fail(p, "a type");
+  }
+  if( tsdl_is(p, "{") ){
+    /* no container: an int, as CTF 1.8 says (unless an "int" alias exists) */
+    const TlCtfField *d = tsdl_find_alias(p, "int", 3);
+    c = d ? tsdl_copy(d) : tsdl_new(TL_CTF_INT, p->pModel->bo);
+    if( c==0 ) return tsdl_oom(p);
+    if( d==0 ){ c->nBits = 32; c->nAlign = 8; c->bSigned = 1; }
+  }else if( (rc = tsdl_expect(p, ":")) || (rc = tsdl_field_type(p, &c)) ){
+    return rc;
+  }
+  if( c->eKind!=TL_CTF_INT ){ tl_ctf_field_free(c); return tsdl_fail(p, "an integer enum container"); }
+  *pf = c;
+  c->eKind = TL_CTF_ENUM;
+  if( (rc = tsdl_enum_ranges(p, c)) ) return rc;
+  if( zEnum[0] ){
+    TlCtfField *d = tsdl_copy(c);
+    if( d==0 ) return tsdl_oom(p);
+    return tsdl_add_alias(p, zEnum, strlen(zEnum), d);
+  }
+  return TL_OK;
+}
+
+/*
+** variant [NAME] [<tag>] { options } (with NAME: declares it, without its
+** tag), or variant NAME <tag> (a declared one with this tag).
+*/
+static int tsdl_type_variant(TsdlParse *p, TlCtfField **pf){
+  const TlCtfField *pTag = 0, *d;
+  char zName[80];
+  TlTsdlTok name;
+  TlCtfField *f = *pf = tsdl_new(TL_CTF_VARIANT, p->pModel->bo), *c;
+  int rc;
+  zName[0] = 0;
+  if( f==0 ) return tsdl_oom(p);
+  f->nAlign = 1;
+  f->ref.iScope = -1;
+  if( (rc = tsdl_next(p)) ) return rc;
+  name = p->tok;
+  if( name.eKind==TL_TSDL_IDENT ){
+    if( name.n > sizeof(zName)-9 ) return tsdl_fail(p, "a shorter variant name");
+    snprintf(zName, sizeof(zName), "variant %.*s", (int)name.n, name.z);
+    if( (rc = tsdl_next(p)) ) return rc;
+  }
+  if( tsdl_is(p, "<") ){
+    if( (rc = tsdl_next(p)) || (rc = tsdl_ref(p, &f->ref, &pTag)) ) return rc;
+    if( pTag->eKind!=TL_CTF_ENUM ){
+      return tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                        "metadata line %d: variant tag must be an enum", name.iLine);
+    }
+    if( (rc = tsdl_expect(p, ">")) ) return rc;
+  }
+  if( tsdl_is(p, "{") ){
+    if( (rc = tsdl_struct_body(p, f)) ) return rc;
+    f->eKind = TL_CTF_VARIANT;
+    f->nAlign = 1;
+    if( zName[0]==0 ) return TL_OK;
+    c = tsdl_copy(f);
+    if( c==0 ) return tsdl_oom(p);
+    free(c->ref.aPath); c->ref.aPath = 0; c->ref.nPath = 0;
+    return tsdl_add_alias(p, zName, strlen(zName), c);
+  }
+  d = zName[0] ? tsdl_find_alias(p, zName, strlen(zName)) : 0;
+  if( d==0 ){
+    return tl_err_set(p->pErr, TL_ECORRUPT, name.iOff,
+                      "metadata line %d: undeclared variant", name.iLine);
+  }
+  c = tsdl_copy(d);
+  if( c==0 ) return tsdl_oom(p);
+  c->ref = f->ref;
+  f->ref.aPath = 0; f->ref.nPath = 0;
+  tl_ctf_field_free(f);
+  *pf = c;
+  return TL_OK;
+}
+
+/*
+** An alias name, which may be several words ("unsigned long"): the longest
+** run of up to 4 identifiers that names an alias, the lexer rewound to
+** just after it.
+*/
+static int tsdl_type_alias(TsdlParse *p, TlCtfField **pf){
+  TlTsdlLex aLx[4];
+  TlTsdlTok aTok[4];
+  char zName[256];
+  size_t an[4], n = 0;
+  int nTok = 0, k, rc;
+  const TlCtfField *d = 0;
+  TlTsdlTok first = p->tok;
+  while( nTok<4 && p->tok.eKind==TL_TSDL_IDENT && n + p->tok.n + 2 <= sizeof(zName) ){
+    if( nTok ) zName[n++] = ' ';
+    memcpy(zName+n, p->tok.z, p->tok.n);
+    n += p->tok.n;
+    an[nTok] = n;
+    if( (rc = tsdl_next(p)) ) return rc;
+    aLx[nTok] = p->lx;
+    aTok[nTok] = p->tok;
+    nTok++;
+  }
+  for(k=nTok-1; k>=0 && d==0; k--){
+    d = tsdl_find_alias(p, zName, an[k]);
+    if( d ){ p->lx = aLx[k]; p->tok = aTok[k]; }
+  }
+  if( d==0 ){
+    return tl_err_set(p->pErr, TL_ECORRUPT, first.iOff,
+                      "metadata line %d: unknown type '%.*s'", first.iLine,
+                      (int)(first.n>40 ? 40 : first.n), first.z);
+  }
+  *pf = tsdl_copy(d);
+  return *pf ? TL_OK : tsdl_oom(p);
+}
+
+/* A type specifier: builtin, struct, enum, variant or alias name. */
+static int tsdl_field_type_inner(TsdlParse *p, TlCtfField **ppOut){
+  TlCtfField *f = 0;
+  int rc;
+  *ppOut = 0;
+  if( tsdl_is(p, "integer") ) rc = tsdl_type_integer(p, &f);
+  else if( tsdl_is(p, "floating_point") ) rc = tsdl_type_float(p, &f);
+  else if( tsdl_is(p, "string") ) rc = tsdl_type_string(p, &f);
+  else if( tsdl_is(p, "struct") ) rc = tsdl_type_struct(p, &f);
+  else if( tsdl_is(p, "enum") ) rc = tsdl_type_enum(p, &f);
+  else if( tsdl_is(p, "variant") ) rc = tsdl_type_variant(p, &f);
+  else if( p->tok.eKind==TL_TSDL_IDENT ) rc = tsdl_type_alias(p, &f);
+  else return tsdl_fail(p, "a type");
+  if( rc ){
+    tl_ctf_field_free(f);
+    return rc;
   }
   *ppOut = f;
   return TL_OK;
-fail:
-  tl_ctf_field_free(f);
-  return rc;
 }
 
 static int tsdl_field_type(TsdlParse *p, TlCtfField **ppOut){

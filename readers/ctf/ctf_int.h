@@ -1,0 +1,256 @@
+/*
+** ctf_int.h: what the files of the CTF 1.8 / CTF 2 reader share.
+**
+** A path names a trace directory, its metadata file, or any directory
+** above traces: every directory holding a file named "metadata" below it
+** is a trace (as babeltrace2 finds them), and all their streams read as one
+** time-ordered event stream.
+**
+** xOpen parses each trace's metadata into the model (tsdl_parse.c,
+** ctf2_meta.c) and walks the packet headers and contexts of every stream
+** file (jumping by packet_size), which gives the packet index: per packet
+** its offset, sizes, CPU, begin/end time and discarded events. Event scans
+** then open one cursor per stream that can match the filter, start each at
+** the first packet whose end is not before the window, and merge the
+** cursors by timestamp with a binary heap.
+**
+** The files, one concern each:
+**   ctf_open.c    discovery of traces, metadata, stream files, xOpen,
+**                 xProbe, xClose and the reader's definition
+**   ctf_index.c   packet headers and contexts, the per-stream packet index
+**   ctf_scan.c    event cursors, the time-ordered merge, scans (xScan*)
+**   ctf_cur.h     the per-event read, inline in the files that call it
+**   ctf_count.c   count mode and time windows by clock values; counts by
+**                 name on helper threads (GROUP BY name)
+**   ctf_rows.c    event_types and tracks rows
+*/
+#ifndef TL_CTF_INT_H
+#define TL_CTF_INT_H
+
+#include "reader.h"
+#include "ctf/ctf_decode.h"
+#include "ctf/ctf_stream.h"
+#include "ctf/ctf_value.h"
+
+#define CTF_MAX_DEPTH    16           /* directory levels searched for traces */
+#define CTF_MAX_TRACES   4096         /* traces below one path */
+#define CTF_MAX_FILES    65536        /* stream files in all */
+#define CTF_MAX_METADATA (64u<<20)    /* bytes of one metadata file */
+#define CTF_HDR_WINDOW   ((size_t)1<<20) /* bytes read to index a packet header */
+#define CTF_HDR_PEEK     ((size_t)4096)  /* bytes of it tried first */
+#define CTF_PKT_MAGIC    0xC1FC1FC1u
+#define CTF_EV_BITS      28           /* rowid = packet << 28 | event in packet */
+
+/* TlPacket.flags */
+#define CTF_PF_TSBEGIN   1            /* iAux holds timestamp_begin in cycles */
+#define CTF_PF_CUT       2            /* the file ends inside this packet */
+#define CTF_PF_DUP       4            /* a copy of an earlier file's packet: skipped */
+
+typedef struct CtfTr CtfTr;
+struct CtfTr {
+  char *zDir;                     /* the trace directory */
+  char *zRel;                     /* relative to the opened path, "" for itself */
+  TlCtfModel m;
+  int bModel;                     /* m was parsed */
+  int *aScClock;                  /* per stream class: its clock, or -1 */
+  TlCtfSkip **aaSkip;             /* per stream class, per event class: the skip
+                                  ** plan of its contexts and payload */
+  TlCtfHdrPlan *aHdr;             /* per stream class: its event header's plan */
+};
+
+typedef struct CtfStm CtfStm;
+struct CtfStm {
+  int iTr;                        /* its trace */
+  char *zPath;                    /* the stream file */
+  uint32_t iFile;                 /* its name in trace->index.azFile */
+  TlSource *pSrc;
+  const TlCtfStreamClass *pSC;    /* of its first packet; NULL for an empty file */
+  int64_t iInstance;              /* stream_instance_id, or -1 */
+  int64_t iCpu;                   /* cpu_id of all its packets, or -1 */
+  size_t iPkt0, nPkt;             /* its packets in the index */
+  uint64_t nDiscarded;            /* events the tracer discarded */
+  uint64_t nLostPkt;              /* packets missing by packet_seq_num */
+};
+
+typedef struct CtfData CtfData;
+struct CtfData {
+  int bExact;                     /* ctf_clock=exact: integer conversion */
+  int bWarnedClock;               /* a clock value did not fit int64 ns */
+  CtfTr *aTr;
+  int nTr;
+  CtfStm *aStm;
+  int nStm;
+};
+
+/* What a packet's header and context say. */
+typedef struct CtfPkt CtfPkt;
+struct CtfPkt {
+  const TlCtfStreamClass *pSC;    /* NULL in a trace without stream classes */
+  int iSC;                        /* its index in the model, or -1 */
+  uint64_t nBits;                 /* packet_size (whole rest when absent) */
+  uint64_t nContent;              /* content_size */
+  int bTsBegin, bTsEnd, bDisc, bSeq, bCpu, bInst;
+  uint64_t tsBegin, tsEnd;        /* cycles */
+  uint64_t nDisc, iSeq, iCpu, iInst;
+  int iClock;                     /* clock of tsBegin/tsEnd, or -1 */
+};
+
+/* Cycles of clock iClock to ns; 0 on success. */
+static inline int ctf_ns(const TlCtfModel *m, int bExact, int iClock, uint64_t cycles,
+                         int64_t *pNs){
+  const TlCtfClock *c;
+  if( iClock<0 || iClock>=m->nClock ) return -1;
+  c = &m->aClock[iClock];
+  if( bExact ) return tl_ctf_clock_ns(c->freq, c->offsetS, c->offset, cycles, pNs);
+  return tl_ctf_clock_ns_bt(c->freq, c->offsetS, c->offset, cycles, pNs);
+}
+
+/* ----------------------------------------------------------------- scans */
+
+/* One stream being read by an events scan. */
+typedef struct CtfCur CtfCur;
+struct CtfCur {
+  const CtfTr *pTr;
+  const CtfStm *pStm;
+  int64_t iTrack;
+  TlWin win;
+  TlCtfDec dec;
+  size_t iPkt, iPktEnd;           /* next packet to open (global index), end */
+  size_t iCurPkt;                 /* the open packet */
+  int bOpen;                      /* a packet is open */
+  int bCut;                       /* it is cut short by the end of the file */
+  uint32_t nPktVals;              /* nodes of its header and context */
+  uint64_t clock;                 /* clock value in cycles */
+  int bClock;
+  int64_t iEv;                    /* events read in the packet */
+  int64_t iCpu;                   /* the packet's cpu_id or -1 */
+  const TlCtfStreamClass *pSC;    /* the packet's stream class, or NULL */
+  const TlCtfSkip *aSkip;         /* its event classes' skip plans, or NULL */
+  const TlCtfHdrPlan *pHdr;       /* its event header's plan, or NULL */
+  int iClock;                     /* its clock, or -1 */
+  int bByEvent;                   /* count mode: this stream is read event by
+                                  ** event (a packet its plans could not count) */
+  int bPktByEvent;                /* count mode: the open packet is read event
+                                  ** by event (it crosses a time bound); at its
+                                  ** end ctf_cur_next stops */
+  /* the current event */
+  const TlCtfEventClass *pEC;
+  int64_t ts;
+  int bTs;
+  int64_t iRowid;
+};
+
+typedef struct CtfScan CtfScan;
+/* A count by name on helper threads (ctf_count.c). */
+typedef struct CtfPipe CtfPipe;
+
+struct CtfScan {
+  TlTrace *pTrace;
+  CtfData *p;
+  int iTable;
+  TlFilter f;
+  int64_t *aCpu;                  /* copy of the filter's CPUs */
+  TlErr err;
+  TlVal aCol[TL_MAX_NCOL];
+  TlStr sText, sArgs;
+  int iNext;                      /* tracks, event_types: next item */
+  int iNext2;
+  CtfCur *aCur;
+  int nCur;
+  int *aHeap;                     /* cursors with an event, by (ts, index) */
+  int nHeap;
+  int bStarted;
+  int iLast;                      /* cursor whose event was returned last, or -1 */
+  int iSeqCur;                    /* f.bPlain, not f.bOrdered: the cursor being
+                                  ** read, the streams one after the other */
+  int bSkip;                      /* no field value is wanted: skip plans may run */
+  /* f.bGroupName: the events counted by name on helper threads, given name
+  ** by name as they are counted */
+  CtfPipe *pPipe;
+  int iName;                      /* the name being given (pPipe->azName) */
+  int64_t nNameGiven;             /* its rows given so far */
+  uint64_t nBytesNoted;           /* pPipe->nBytes given to the progress line */
+  int64_t iGroupRow;              /* rows given so far */
+  int64_t iGroupBase;             /* rowid of the current name's first row */
+  uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
+  /* count(*): each packet's events are counted by the plans alone and one
+  ** row stands for them (TlRow.nRepeat); rowids are packet << bits | index */
+  int bCount;
+  int iCountCur;                  /* the stream being counted */
+  size_t iCountPkt;               /* the packet of the current row */
+  int64_t iCountFirst;            /* its first event's index in the packet */
+  /* ts and ts_raw of a counted packet's events (TL_LAZY), when SQLite asks:
+  ** the packet read again event by event, onward from the last one asked */
+  CtfCur replay;
+  int bReplay;                    /* replay's window and decoder are set up */
+  int64_t nReplayed;              /* events of iCountPkt replay has passed */
+};
+
+/* Where a cursor's decoder is, to go back to it (the bit, the last byte order). */
+typedef struct CtfMark CtfMark;
+struct CtfMark { uint64_t iBit; int bo, bBo; };
+
+static inline CtfMark ctf_mark(const TlCtfDec *d){
+  CtfMark m;
+  m.iBit = d->bits.iBit;
+  m.bo = d->boLast;
+  m.bBo = d->bBoLast;
+  return m;
+}
+
+static inline void ctf_rewind(TlCtfDec *d, const CtfMark *m){
+  d->bits.iBit = m->iBit;
+  d->boLast = m->bo;
+  d->bBoLast = m->bBo;
+}
+
+/**************** Interface to code in ctf_index.c ****************/
+
+/*
+** Decode the packet header and context at the start of d's cursor (which
+** covers nAvail bytes at file offset iOff of a file of nFile bytes) into
+** *pk. On return the cursor is past the context.
+*/
+int tl_ctf_pkt_read(const CtfTr *pTr, TlCtfDec *d, uint64_t nFile, CtfPkt *pk, TlErr *pErr);
+/* Walk the packets of one stream file into the index. */
+int tl_ctf_index_stream(TlTrace *t, CtfData *p, CtfStm *s, TlErr *pErr);
+/* Mark packets that copy an earlier file's CTF_PF_DUP; 0 or TL_ENOMEM. */
+int tl_ctf_mark_duplicates(TlTrace *t, CtfData *p);
+
+/**************** Interface to code in ctf_open.c ****************/
+
+/* strcmp() of two char* elements, for qsort() and bsearch(). */
+int tl_ctf_cmp_str(const void *a, const void *b);
+
+/**************** Interface to code in ctf_scan.c ****************/
+
+/* Open packet iPkt on cursor c. */
+int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr);
+/* Set up cursor c (zeroed) on stream s (track iTrack) of the scan's trace. */
+void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack);
+void tl_ctf_cur_free(CtfCur *c);
+int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
+                     TlScan **ppScan, TlErr *pErr);
+int tl_ctf_scan_next(TlScan *pScan, TlRow *pRow);
+void tl_ctf_scan_close(TlScan *pScan);
+const TlErr *tl_ctf_scan_err(TlScan *pScan);
+
+/**************** Interface to code in ctf_count.c ****************/
+
+/* count(*): one row per packet standing for its events (TlRow.nRepeat). */
+int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow);
+/* f.bGroupName: rows name by name, counted on helper threads. */
+int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow);
+/* Stop and free the helpers of a count by name (NULL pPipe: nothing). */
+void tl_ctf_pipe_free(CtfScan *pScan);
+int tl_ctf_scan_rowid(TlScan *pScan, int64_t iRepeat, int64_t *piRowid);
+int tl_ctf_scan_value(TlScan *pScan, int64_t iRepeat, int iCol, TlVal *pOut);
+
+/**************** Interface to code in ctf_rows.c ****************/
+
+/* event_types: one row per event class of each stream class of each trace. */
+int tl_ctf_event_types_next(CtfScan *pScan, TlRow *pRow);
+/* tracks: one row per stream file. */
+int tl_ctf_tracks_next(CtfScan *pScan, TlRow *pRow);
+
+#endif /* TL_CTF_INT_H */

@@ -1,0 +1,328 @@
+/*
+** ctf_scan.c: event scans. One cursor per stream that can match the
+** filter, started at the first packet whose end is not before the window;
+** the cursors' events merged by timestamp with a binary heap. Count mode
+** and counts by name are in ctf_count.c, the other tables' rows in
+** ctf_rows.c.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf/ctf_cur.h"
+
+/* Open packet iPkt on cursor c. */
+int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+  TlTrace *t = pScan->pTrace;
+  const TlPacket *tp = &t->index.a[c->iPkt];
+  TlBytes b;
+  CtfPkt pk;
+  int rc = tl_win_get(&c->win, tp->iOff, (size_t)tp->nSize, TL_LE, &b, pErr);
+  if( rc ) return rc;
+  tl_packet_note_read(tp);
+  if( b.n < tp->nSize ){
+    return tl_err_set(pErr, TL_EIO, tp->iOff, "packet of %llu bytes not readable",
+                      (unsigned long long)tp->nSize);
+  }
+  tl_ctf_bits_init(&c->dec.bits, b.a, b.n, (uint64_t)b.n*8);
+  c->dec.iFileOff = tp->iOff;
+  rc = tl_ctf_pkt_read(c->pTr, &c->dec, c->pStm->pSrc->nSize, &pk, pErr);
+  if( rc ) return rc;
+  c->dec.bits.nBitEnd = pk.nContent < (uint64_t)b.n*8 ? pk.nContent : (uint64_t)b.n*8;
+  c->nPktVals = c->dec.nVal;
+  c->bClock = (tp->flags & CTF_PF_TSBEGIN)!=0;
+  c->clock = tp->iAux;
+  c->iEv = 0;
+  c->iCpu = pk.bCpu && pk.iCpu < INT64_MAX ? (int64_t)pk.iCpu : -1;
+  c->iCurPkt = c->iPkt;
+  c->pSC = pk.pSC;
+  c->aSkip = pScan->bSkip && pk.iSC>=0 && c->pTr->aaSkip ? c->pTr->aaSkip[pk.iSC] : 0;
+  c->pHdr = c->aSkip && c->pTr->aHdr[pk.iSC].bOk ? &c->pTr->aHdr[pk.iSC] : 0;
+  c->iClock = pk.iClock;
+  c->bCut = (tp->flags & CTF_PF_CUT)!=0;
+  c->bOpen = 1;
+  c->iPkt++;
+  return TL_OK;
+}
+
+/* Heap order: ts (events without one first), then cursor index. */
+static int ctf_heap_less(const CtfScan *s, int a, int b){
+  const CtfCur *x = &s->aCur[a], *y = &s->aCur[b];
+  int64_t tx = x->bTs ? x->ts : INT64_MIN, ty = y->bTs ? y->ts : INT64_MIN;
+  if( tx!=ty ) return tx < ty;
+  return a < b;
+}
+
+static void ctf_heap_down(CtfScan *s, int i){
+  for(;;){
+    int l = 2*i+1, r = l+1, m = i, tmp;
+    if( l<s->nHeap && ctf_heap_less(s, s->aHeap[l], s->aHeap[m]) ) m = l;
+    if( r<s->nHeap && ctf_heap_less(s, s->aHeap[r], s->aHeap[m]) ) m = r;
+    if( m==i ) return;
+    tmp = s->aHeap[i]; s->aHeap[i] = s->aHeap[m]; s->aHeap[m] = tmp;
+    i = m;
+  }
+}
+
+static void ctf_heap_up(CtfScan *s, int i){
+  while( i>0 ){
+    int up = (i-1)/2, tmp;
+    if( !ctf_heap_less(s, s->aHeap[i], s->aHeap[up]) ) return;
+    tmp = s->aHeap[i]; s->aHeap[i] = s->aHeap[up]; s->aHeap[up] = tmp;
+    i = up;
+  }
+}
+
+/* First packet of stream s to read for the filter. */
+static size_t ctf_first_pkt(const TlTrace *t, const CtfStm *s, const TlFilter *f){
+  if( f->tsLo==TL_TS_MIN ) return s->iPkt0;
+  return s->iPkt0 + tl_packets_first_end_ge(&t->index.a[s->iPkt0], s->nPkt, f->tsLo);
+}
+
+/* Set up cursor c (zeroed) on stream s (track iTrack) of the scan's trace. */
+void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack){
+  c->pTr = &pScan->p->aTr[s->iTr];
+  c->pStm = s;
+  c->iTrack = iTrack;
+  tl_win_init(&c->win, s->pSrc);
+  tl_ctf_dec_init(&c->dec);
+  c->dec.pnShared = &pScan->nDecBytes;
+  c->dec.nSharedMax = tl_trace_max_memory(pScan->pTrace);
+}
+
+void tl_ctf_cur_free(CtfCur *c){
+  tl_win_free(&c->win);
+  tl_ctf_dec_free(&c->dec);
+}
+
+static int ctf_events_open(CtfScan *pScan){
+  TlTrace *t = pScan->pTrace;
+  CtfData *p = pScan->p;
+  /* a count by name reads each stream as two halves of its packets: two
+  ** chains of dependent reads that ctf_count_streams_by_name() takes side
+  ** by side, on whichever thread */
+  int bHalves = pScan->f.bGroupName && !pScan->f.bRowid, i;
+  size_t nCurMax = (size_t)(p->nStm ? p->nStm : 1) * (bHalves ? 2 : 1);
+  pScan->aCur = calloc(nCurMax, sizeof(CtfCur));
+  pScan->aHeap = calloc(nCurMax, sizeof(int));
+  if( pScan->aCur==0 || pScan->aHeap==0 ){
+    return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  for(i=0; i<p->nStm; i++){
+    const CtfStm *s = &p->aStm[i];
+    CtfCur *c;
+    if( s->nPkt==0 ) continue;
+    if( tl_source_check(s->pSrc, &pScan->err) ){
+      tl_err_file(&pScan->err, t->index.azFile[s->iFile]);
+      return pScan->err.rc;
+    }
+    c = &pScan->aCur[pScan->nCur++];
+    tl_ctf_cur_init(pScan, c, s, i);
+    c->iPkt = ctf_first_pkt(t, s, &pScan->f);
+    c->iPktEnd = s->iPkt0 + s->nPkt;
+    if( pScan->f.bRowid ){
+      uint64_t iPkt = (uint64_t)pScan->f.iRowid >> CTF_EV_BITS;
+      if( pScan->f.iRowid < 0 || iPkt < s->iPkt0 || iPkt >= s->iPkt0 + s->nPkt ){
+        c->iPkt = c->iPktEnd;
+      }else{
+        c->iPkt = (size_t)iPkt;
+      }
+    }
+    if( bHalves && c->iPktEnd - c->iPkt >= 2 ){
+      CtfCur *c2 = &pScan->aCur[pScan->nCur++];
+      tl_ctf_cur_init(pScan, c2, s, i);
+      c2->iPktEnd = c->iPktEnd;
+      c2->iPkt = c->iPkt + (c->iPktEnd - c->iPkt)/2;
+      c->iPktEnd = c2->iPkt;
+    }
+  }
+  return TL_OK;
+}
+
+/*
+** The next event in time order: the cursors' events merged by the heap.
+** TL_ROW with pScan->iLast the cursor holding it, TL_DONE, or an error.
+*/
+static int ctf_merge_next(CtfScan *pScan){
+  int rc;
+  if( !pScan->bStarted ){
+    int i;
+    pScan->bStarted = 1;
+    for(i=0; i<pScan->nCur; i++){
+      rc = ctf_cur_next(pScan, &pScan->aCur[i]);
+      if( rc<0 ) return rc;
+      if( rc==TL_ROW ){
+        pScan->aHeap[pScan->nHeap++] = i;
+        ctf_heap_up(pScan, pScan->nHeap-1);
+      }
+    }
+  }else if( pScan->iLast>=0 ){
+    rc = ctf_cur_next(pScan, &pScan->aCur[pScan->iLast]);
+    if( rc<0 ) return rc;
+    if( rc==TL_ROW ){
+      ctf_heap_down(pScan, 0);
+    }else{
+      pScan->aHeap[0] = pScan->aHeap[--pScan->nHeap];
+      if( pScan->nHeap ) ctf_heap_down(pScan, 0);
+    }
+  }
+  pScan->iLast = -1;
+  if( pScan->nHeap==0 ) return TL_DONE;
+  pScan->iLast = pScan->aHeap[0];
+  return TL_ROW;
+}
+
+/*
+** The next event in file order (a plain scan not asked for time order):
+** the streams one after the other, each read through. As ctf_merge_next().
+*/
+static int ctf_stream_next(CtfScan *pScan){
+  pScan->bStarted = 1;
+  pScan->iLast = -1;
+  while( pScan->iSeqCur < pScan->nCur ){
+    int rc = ctf_cur_next(pScan, &pScan->aCur[pScan->iSeqCur]);
+    if( rc<0 ) return rc;
+    if( rc==TL_ROW ){
+      pScan->iLast = pScan->iSeqCur;
+      return TL_ROW;
+    }
+    pScan->iSeqCur++;
+  }
+  return TL_DONE;
+}
+
+/* One row per event: of the merged streams, or (plain, unordered) in file order. */
+static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
+  CtfCur *c;
+  TlVal *a = pScan->aCol;
+  int rc, k;
+  rc = pScan->f.bPlain && !pScan->f.bOrdered ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
+  if( rc!=TL_ROW ) return rc;
+  c = &pScan->aCur[pScan->iLast];
+  for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+  if( c->bTs ) tl_val_int(&a[TL_EV_TS], c->ts);
+  if( c->bClock ) tl_val_int(&a[TL_EV_TS_RAW], (int64_t)c->clock);
+  if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
+  tl_val_int(&a[TL_EV_TRACK], c->iTrack);
+  if( tl_col_used(&pScan->f, TL_EV_TYPE) ) tl_val_text(&a[TL_EV_TYPE], "event", 5);
+  if( tl_col_used(&pScan->f, TL_EV_NAME) ) tl_val_textz(&a[TL_EV_NAME], c->pEC->zName);
+  if( tl_col_used(&pScan->f, TL_EV_PID) || tl_col_used(&pScan->f, TL_EV_TID) ){
+    static const char *const azPid[2][2] = { {"vpid", "pid"}, {"vtid", "tid"} };
+    static const int aiScope[2] = { TL_CTF_SCOPE_EV_SCONTEXT, TL_CTF_SCOPE_EV_CONTEXT };
+    int w, s, k2;
+    for(w=0; w<2; w++){
+      for(s=0; s<2 && a[TL_EV_PID+w].t==TL_NULL; s++){
+        for(k2=0; k2<2; k2++){
+          int i = tl_ctf_dec_member(&c->dec, c->dec.aRoot[aiScope[s]], azPid[w][k2]);
+          if( tl_ctf_dec_is_int(&c->dec, i) ){
+            tl_val_int(&a[TL_EV_PID+w], c->dec.aVal[i].v.i);
+            break;
+          }
+        }
+      }
+    }
+  }
+  if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
+    TlCtfScopes sc;
+    sc.aVal = c->dec.aVal;
+    memcpy(sc.aRoot, c->dec.aRoot, sizeof(sc.aRoot));
+    if( tl_col_used(&pScan->f, TL_EV_TEXT) ){
+      tl_str_reset(&pScan->sText);
+      tl_ctf_render_text(&sc, &pScan->sText);
+      if( pScan->sText.n==0 && !pScan->sText.bErr ) tl_val_text(&a[TL_EV_TEXT], "", 0);
+      else tl_val_str(&a[TL_EV_TEXT], &pScan->sText);
+    }
+    if( tl_col_used(&pScan->f, TL_EV_ARGS) ){
+      tl_str_reset(&pScan->sArgs);
+      tl_ctf_render_args(&sc, &pScan->sArgs);
+      tl_val_str(&a[TL_EV_ARGS], &pScan->sArgs);
+    }
+  }
+  pRow->iRowid = c->iRowid;
+  pRow->a = a;
+  return TL_ROW;
+}
+
+void tl_ctf_scan_close(TlScan *pScan0){
+  CtfScan *pScan = (CtfScan*)pScan0;
+  int i;
+  if( pScan==0 ) return;
+  tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
+  for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
+  if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
+  free(pScan->aCur);
+  free(pScan->aHeap);
+  free(pScan->aCpu);
+  tl_str_free(&pScan->sText);
+  tl_str_free(&pScan->sArgs);
+  free(pScan);
+}
+
+int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
+                       TlScan **ppScan, TlErr *pErr){
+  CtfScan *pScan;
+  int rc = TL_OK;
+  *ppScan = 0;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES ){
+    return TL_DONE;
+  }
+  pScan = calloc(1, sizeof(*pScan));
+  if( pScan==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  pScan->pTrace = t;
+  pScan->p = (CtfData*)t->pData;
+  pScan->iTable = iTable;
+  pScan->f = *pFilter;
+  if( pFilter->bPlain ){
+    /* accel=off: no grouped output (and so no helper threads) */
+    pScan->f.bGroupName = 0;
+    pScan->f.bGroupCpu = 0;
+  }
+  pScan->iLast = -1;
+  tl_str_init(&pScan->sText);
+  tl_str_init(&pScan->sArgs);
+  if( pFilter->nCpu>0 ){
+    pScan->aCpu = malloc(sizeof(int64_t)*(size_t)pFilter->nCpu);
+    if( pScan->aCpu==0 ){ tl_ctf_scan_close((TlScan*)pScan); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+    memcpy(pScan->aCpu, pFilter->aCpu, sizeof(int64_t)*(size_t)pFilter->nCpu);
+    pScan->f.aCpu = pScan->aCpu;
+  }
+  pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
+               && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
+  /* no column but those a packet fixes (cpu, track, type), no time: counts
+  ** (not under accel=off: one row per event there) */
+  pScan->bCount = iTable==TL_TAB_EVENTS && !pFilter->bPlain
+               && !pFilter->bGroupName && !pFilter->bGroupCpu
+               && !pFilter->bOrdered && !pFilter->bRowid
+               && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1)
+                   & ~(((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)
+                       | (pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX
+                          ? ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW) : 0)))==0;
+  if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
+  if( rc ){
+    *pErr = pScan->err;
+    tl_ctf_scan_close((TlScan*)pScan);
+    return rc;
+  }
+  *ppScan = (TlScan*)pScan;
+  return TL_OK;
+}
+
+int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
+  CtfScan *pScan = (CtfScan*)pScan0;
+  int rc;
+  if( pScan->err.rc ) return pScan->err.rc;
+  switch( pScan->iTable ){
+    case TL_TAB_EVENTS:
+      rc = pScan->f.bGroupName ? tl_ctf_events_grouped(pScan, pRow)
+         : pScan->bCount ? tl_ctf_events_counted(pScan, pRow) : ctf_events_next(pScan, pRow);
+      break;
+    case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
+    case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
+    default:                 rc = TL_DONE; break;
+  }
+  return rc;
+}
+
+const TlErr *tl_ctf_scan_err(TlScan *pScan){
+  return &((CtfScan*)pScan)->err;
+}
+
