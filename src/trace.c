@@ -189,16 +189,9 @@ static char *trace_key_options(const TlOpts *pOpts){
   return tl_opts_canonical(&key);
 }
 
-int tl_options_progress(const char *zOptions){
-  TlOpts opts;
-  TlErr err;
+int tl_trace_opts_progress(const TlOpts *pOpts){
   int eMode = TL_PROGRESS_AUTO;
-  tl_opts_init(&opts);
-  tl_err_clear(&err);
-  if( tl_opts_parse(&opts, zOptions, &err)==TL_OK ){
-    tl_progress_mode(tl_opts_get(&opts, "progress"), &eMode);
-  }
-  tl_opts_free(&opts);
+  if( tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode) ) eMode = TL_PROGRESS_AUTO;
   return eMode;
 }
 

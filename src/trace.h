@@ -24,15 +24,17 @@
 int tl_trace_open(const char *zPath, const char *zOptions, TlTrace **ppTrace,
                   TlErr *pErr);
 
-/*
-** The progress= mode (TL_PROGRESS_*) an options string asks for; auto when
-** it names none or does not parse (tl_trace_open reports that error). A
-** query's own mode goes in TlFilter.eProgress: progress= is not part of the
-** cache key, so the trace a query gets may have been opened without it.
-*/
-int tl_options_progress(const char *zOptions);
+/* The same with the options already parsed (checked here). */
 int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
                        TlTrace **ppTrace, TlErr *pErr);
+
+/*
+** The progress= mode (TL_PROGRESS_*) of parsed options; auto when they name
+** none or an invalid one (tl_trace_open_opts reports that error). A query's
+** own mode goes in TlFilter.eProgress: progress= is not part of the cache
+** key, so the trace a query gets may have been opened without it.
+*/
+int tl_trace_opts_progress(const TlOpts*);
 void tl_trace_release(TlTrace*);   /* NULL-safe */
 
 /*
