@@ -3,10 +3,11 @@
 **
 ** tl_trace_open() finds the format by content (or by the format= option),
 ** runs the reader's xOpen (metadata + packet index) and keeps the result in
-** a process-wide cache keyed by (device, inode, size, mtime, options), so
-** that later queries and other connections reuse the parsed metadata and
-** the index. Cache access is serialized by a mutex; an opened trace is
-** read-only and shared between threads.
+** a process-wide cache keyed by (device, inode, size, mtime, options; not
+** the query's own progress= and accel=), so that later queries and other
+** connections reuse the parsed metadata and the index. Cache access is
+** serialized by a mutex; an opened trace is read-only and shared between
+** threads.
 **
 ** A TlQuery is one scan of one table: the reader's own scan, or, for the
 ** packets and trace_warnings tables, a walk of what the trace holds.
@@ -29,12 +30,14 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
                        TlTrace **ppTrace, TlErr *pErr);
 
 /*
-** The progress= mode (TL_PROGRESS_*) of parsed options; auto when they name
-** none or an invalid one (tl_trace_open_opts reports that error). A query's
-** own mode goes in TlFilter.eProgress: progress= is not part of the cache
-** key, so the trace a query gets may have been opened without it.
+** A query's own options, which are not part of the cache key (the trace a
+** query gets may have been opened without them), for TlFilter: the
+** progress= mode (TL_PROGRESS_*; auto when absent or invalid), and whether
+** accel=off asks for a plain scan (TlFilter.bPlain; 0 when absent or
+** invalid). tl_trace_open_opts reports invalid values.
 */
 int tl_trace_opts_progress(const TlOpts*);
+int tl_trace_opts_plain(const TlOpts*);
 void tl_trace_release(TlTrace*);   /* NULL-safe */
 
 /*

@@ -16,8 +16,8 @@
 **                           DISTINCT cpu consumed): TlFilter.bGroupCpu
 **
 ** At most one bit is set, and only when the plan knew the trace and its
-** options (path and options constants, SQLite 3.38 or later). 0 asks for
-** no order.
+** options (path and options constants, SQLite 3.38 or later) and the
+** options did not say accel=off. 0 asks for no order.
 **
 ** idxStr is one letter per argv[] entry, in argv order, then ':' and
 ** colUsed in hex (TlFilter.mCols):
@@ -36,6 +36,11 @@
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
 ** constraints can be omitted from SQLite's own checks.
+**
+** accel=off (an option of every table, not part of the trace cache key):
+** the plan consumes no ORDER BY when it sees it, and xFilter sets
+** TlFilter.bPlain and checks that every row the reader gives is a plain
+** one (one record: no repeats, no lazy value or rowid).
 */
 #include "vtab_util.h"
 SQLITE_EXTENSION_INIT3
@@ -303,6 +308,33 @@ static int row_matches(TlCursor *pCur){
   return 1;
 }
 
+/*
+** Under accel=off (TlFilter.bPlain), is the current row a plain one: one
+** record, with its rowid and every value given? A reader that ignores
+** bPlain is caught here rather than trusted.
+*/
+static int row_is_plain(const TlCursor *pCur, int nCol){
+  int i;
+  if( pCur->row.nRepeat>1 || pCur->row.iRowid==TL_ROWID_LAZY ) return 0;
+  for(i=0; i<nCol; i++){
+    if( pCur->row.a[i].t==TL_LAZY ) return 0;
+  }
+  return 1;
+}
+
+/* The error for a row that is not plain under accel=off. */
+static int plain_row_error(sqlite3_vtab_cursor *cur){
+  TlCursor *pCur = (TlCursor*)cur;
+  TlErr err;
+  tl_err_clear(&err);
+  tl_err_set(&err, TL_EMISUSE, TL_NO_OFFSET,
+      "the %s reader gave an accelerated row under accel=off (table %s)",
+      pCur->pTrace ? pCur->pTrace->pReader->zName : "?",
+      ((TlVtab*)cur->pVtab)->pDef->zName);
+  pCur->bEof = 1;
+  return vtab_error(cur->pVtab, pCur->zPath, &err);
+}
+
 /* The reader's next row that passes the constraints (tlNext). */
 static __attribute__((noinline)) int next_row(sqlite3_vtab_cursor *cur){
   TlCursor *pCur = (TlCursor*)cur;
@@ -315,6 +347,9 @@ static __attribute__((noinline)) int next_row(sqlite3_vtab_cursor *cur){
     if( rc<0 ){
       pCur->bEof = 1;
       return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
+    }
+    if( pCur->filter.bPlain && !row_is_plain(pCur, pDef->nCol) ){
+      return plain_row_error(cur);
     }
     if( row_matches(pCur) ){
       pCur->bEof = 0;
@@ -599,9 +634,25 @@ static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
 }
 
 /*
+** accel=off (TlFilter.bPlain): a plain per-record scan, never grouped.
+** The plan sets TL_PLAN_ORDERED, TL_PLAN_GROUPED or TL_PLAN_GROUPED_CPU
+** only when it opened the trace, which it does only when it knows the
+** options (constants, or CREATE VIRTUAL TABLE's from xConnect), and only
+** when they do not say accel=off: so these bits do not come with
+** accel=off. Were ORDER BY ts consumed by a plan that could not see
+** accel=off, bOrdered is kept: SQLite relies on the promised order and
+** does not sort.
+*/
+static void filter_plain(TlFilter *f){
+  f->bPlain = 1;
+  f->bGroupName = 0;
+  f->bGroupCpu = 0;
+}
+
+/*
 ** Parse the scan's options (once), open the trace with them (from the
 ** cache when it was opened before), take the query's own options
-** (progress=) into the filter and start the reader's scan, unless
+** (progress=, accel=) into the filter and start the reader's scan, unless
 ** no row can match (bEmpty).
 */
 static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
@@ -616,6 +667,7 @@ static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
   if( rc==TL_OK ) rc = tl_trace_open_opts(pCur->zPath, &opts, &pCur->pTrace, &err);
   if( rc==TL_OK ){
     pCur->filter.eProgress = tl_trace_opts_progress(&opts);
+    if( tl_trace_opts_plain(&opts) ) filter_plain(&pCur->filter);
   }
   tl_opts_free(&opts);
   if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
@@ -761,6 +813,7 @@ struct TlPlan {
   int bTsLo, bTsHi, bTsEq;        /* ts bounds pushed */
   int bCpu, bRowid, bKey, bType;  /* cpu, rowid, key and type = pushed */
   int bDepth, bDepthEq;           /* a depth range pushed; depth = pushed */
+  int bPlain;                     /* the options are known and say accel=off */
   TlTrace *pTrace;                /* the trace when path and options are known */
 };
 
@@ -889,7 +942,8 @@ plan_options_none:
 }
 
 /*
-** If the path and the options are known at planning time, open the trace (it is cached for xFilter)
+** If the path and the options are known at planning time, note whether
+** the options say accel=off and open the trace (it is cached for xFilter)
 ** so that the plan can use its size and reader.
 */
 static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
@@ -907,6 +961,7 @@ static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan
   /* A FIFO can be read once: leave it to xFilter. */
   if( stat(zPath, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ) return;
   if( !plan_options(p, pInfo, pPlan->iOptions, &opts) ) return;
+  pPlan->bPlain = tl_trace_opts_plain(&opts);
   tl_err_clear(&err);
   if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
   tl_opts_free(&opts);
@@ -945,14 +1000,14 @@ static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
 ** Consume the ORDER BY when the reader can give that order without a
 ** sort: ascending ts when the trace scans in ts order (TL_PLAN_ORDERED);
 ** equal values together for GROUP BY or DISTINCT on the table's group
-** column (TL_PLAN_GROUPED) or on cpu (TL_PLAN_GROUPED_CPU), only when
-** the trace is known.
+** column (TL_PLAN_GROUPED) or on cpu (TL_PLAN_GROUPED_CPU). Never under
+** accel=off, and only when the trace is known.
 */
 static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
                        const TlPlan *pPlan){
   const TlTrace *pTrace = pPlan->pTrace;
   int iCol;
-  if( pInfo->nOrderBy!=1 || pTrace==0 ) return;
+  if( pInfo->nOrderBy!=1 || pTrace==0 || pPlan->bPlain ) return;
   iCol = pInfo->aOrderBy[0].iColumn;
   if( pDef->iTsCol>=0 && iCol==pDef->iTsCol && !pInfo->aOrderBy[0].desc
    && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
