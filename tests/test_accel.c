@@ -43,21 +43,26 @@ struct Shape {
 static const Shape aShape[] = {
   { "count", "SELECT count(*) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "by-name", "SELECT name, count(*) FROM events(%Q, %Q) GROUP BY name", SHAPE_PLAIN, 0 },
+  /* (the rowid is no column: the grouped plan stays, and must keep rowids) */
+  { "by-name-rowids", "SELECT name, count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
+                      "GROUP BY name", SHAPE_PLAIN, 0 },
   { "by-cpu", "SELECT cpu, count(*) FROM events(%Q, %Q) GROUP BY cpu", SHAPE_PLAIN, 0 },
   { "by-type", "SELECT type, count(*) FROM events(%Q, %Q) GROUP BY type", SHAPE_PLAIN, 0 },
   { "distinct-name", "SELECT DISTINCT name FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
-  { "window", "SELECT count(*), sum(rowid % 4294967291) FROM events(%Q, %Q) "
+  { "window", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
               "WHERE ts BETWEEN %lld AND %lld", SHAPE_WINDOW, 0 },
   { "cpu1", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu = 1", SHAPE_PLAIN, 0 },
   { "cpu-in", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1)", SHAPE_PLAIN, 0 },
   { "order-ts", "SELECT ts, cpu, name, rowid FROM events(%Q, %Q) ORDER BY ts LIMIT 50",
     SHAPE_PLAIN, 1 },
   /* (rowids may be large: their sum modulo a prime does not overflow) */
-  { "rowids", "SELECT count(*), sum(rowid % 4294967291) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "rowids", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "samples", "SELECT count(*) FROM events(%Q, %Q) WHERE type = 'SAMPLE'", SHAPE_PLAIN, 0 },
   { "xray-count", "SELECT count(*) FROM xray_calls(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "xray-by-func", "SELECT func_id, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
                     "GROUP BY func_id", SHAPE_PLAIN, 0 },
+  { "xray-by-func-rowids", "SELECT func_id, count(*), sum(rowid %% 4294967291) "
+                          "FROM xray_calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
   { "cc-by-depth", "SELECT depth, count(*) FROM callchains(%Q, %Q) GROUP BY depth",
     SHAPE_PLAIN, 0 },
   { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",
