@@ -567,8 +567,7 @@ struct TlQuery {
   int bProgress;                  /* progress is begun (ended at close) */
 };
 
-/* The number of columns of table iTable (TL_TAB_*). */
-static int query_ncol(int iTable){
+int tl_table_ncol(int iTable){
   static const int aN[TL_TAB_COUNT] = {
     [TL_TAB_EVENTS] = TL_EV_NCOL, [TL_TAB_TRACKS] = TL_TR_NCOL,
     [TL_TAB_SYMBOLS] = TL_SY_NCOL, [TL_TAB_EVENT_TYPES] = TL_ET_NCOL,
@@ -588,7 +587,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   rc = tl_source_check(pTrace->pSrc, pErr);
   if( rc ){ free(q); return rc; }
   q->pTrace = pTrace;
-  q->nCol = query_ncol(iTable);
+  q->nCol = tl_table_ncol(iTable);
   q->iTable = iTable;
   q->filter = *pFilter;
   tl_err_clear(&q->err);

@@ -15,6 +15,8 @@
 #ifndef TL_TRACE_H
 #define TL_TRACE_H
 
+#include <string.h>
+
 #include "reader.h"
 
 /*
@@ -90,6 +92,58 @@ int tl_query_rowid(TlQuery*, const TlRow *pRow, int64_t iRepeat, int64_t *piRowi
 /* Column iCol of the iRepeat-th repeat of the current row, which gave it as
 ** TL_LAZY: TL_OK with *pOut, or < 0 (tl_query_err). */
 int tl_query_value(TlQuery*, int64_t iRepeat, int iCol, TlVal *pOut);
+
+/* The number of columns of table iTable (TL_TAB_*). */
+int tl_table_ncol(int iTable);
+
+/*
+** The columns of a table that a TlFilter's constraints are about, for
+** tl_filter_match.
+*/
+typedef struct TlFilterCols TlFilterCols;
+struct TlFilterCols {
+  int iTs, iCpu, iKey;            /* ts, cpu and key column, or -1 */
+  int iDepth, iType;              /* depth and type column, or 0 */
+  size_t nType;                   /* strlen(zType) when the filter has one */
+};
+
+/*
+** Does pRow pass every constraint of f exactly? Readers treat the filter
+** as a hint; this is the check after them. A TL_LAZY ts passes: the
+** reader vouches for every repeat of the row.
+*/
+static inline int tl_filter_match(const TlFilter *f, const TlFilterCols *c,
+                                  const TlRow *pRow){
+  const TlVal *a = pRow->a;
+  if( f->bRowid && pRow->iRowid!=f->iRowid ) return 0;
+  if( c->iTs>=0 && (f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX) ){
+    const TlVal *v = &a[c->iTs];
+    if( v->t!=TL_LAZY && (v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi) ) return 0;
+  }
+  if( c->iCpu>=0 && f->nCpu>=0 ){
+    const TlVal *v = &a[c->iCpu];
+    int lo = 0, hi = f->nCpu;
+    if( v->t!=TL_INT ) return 0;
+    while( lo<hi ){                 /* aCpu is sorted */
+      int mid = (lo+hi)/2;
+      if( f->aCpu[mid]<v->i ) lo = mid+1; else hi = mid;
+    }
+    if( lo>=f->nCpu || f->aCpu[lo]!=v->i ) return 0;
+  }
+  if( c->iKey>=0 && f->bKey ){
+    const TlVal *v = &a[c->iKey];
+    if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
+  }
+  if( c->iDepth>0 && f->bDepth ){
+    const TlVal *v = &a[c->iDepth];
+    if( v->t!=TL_INT || v->i<f->depthLo || v->i>f->depthHi ) return 0;
+  }
+  if( c->iType>0 && f->zType ){
+    const TlVal *v = &a[c->iType];
+    if( v->t!=TL_TEXT || v->n!=c->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
+  }
+  return 1;
+}
 
 /* The error after tl_query_next returned < 0. */
 const TlErr *tl_query_err(TlQuery*);

@@ -75,7 +75,7 @@ struct TlCursor {
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
   char *zType;                    /* filter.zType storage (sqlite3_malloc) */
-  size_t nType;                   /* its length */
+  TlFilterCols cols;              /* the columns filter is about */
   TlRow row;                      /* the current row */
   int64_t iRepeat;                /* which of row's repeats is current */
   int64_t nRepeatLeft;            /* repeats of row still to come */
@@ -271,43 +271,6 @@ static int tlClose(sqlite3_vtab_cursor *cur){
   return SQLITE_OK;
 }
 
-/* Does the current row pass every pushed constraint? */
-static int row_matches(TlCursor *pCur){
-  const TlTableDef *pDef = ((TlVtab*)pCur->base.pVtab)->pDef;
-  const TlFilter *f = &pCur->filter;
-  const TlVal *a = pCur->row.a;
-  if( f->bRowid && pCur->row.iRowid!=f->iRowid ) return 0;
-  if( pDef->iTsCol>=0 && (f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX) ){
-    const TlVal *v = &a[pDef->iTsCol];
-    if( v->t==TL_LAZY ){
-      /* the reader vouches for every repeat */
-    }else if( v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi ) return 0;
-  }
-  if( pDef->iCpuCol>=0 && f->nCpu>=0 ){
-    const TlVal *v = &a[pDef->iCpuCol];
-    int lo = 0, hi = f->nCpu;
-    if( v->t!=TL_INT ) return 0;
-    while( lo<hi ){                 /* aCpu is sorted */
-      int mid = (lo+hi)/2;
-      if( f->aCpu[mid]<v->i ) lo = mid+1; else hi = mid;
-    }
-    if( lo>=f->nCpu || f->aCpu[lo]!=v->i ) return 0;
-  }
-  if( pDef->iKeyCol>=0 && f->bKey ){
-    const TlVal *v = &a[pDef->iKeyCol];
-    if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
-  }
-  if( pDef->iDepthCol>0 && f->bDepth ){
-    const TlVal *v = &a[pDef->iDepthCol];
-    if( v->t!=TL_INT || v->i<f->depthLo || v->i>f->depthHi ) return 0;
-  }
-  if( pDef->iTypeCol>0 && f->zType ){
-    const TlVal *v = &a[pDef->iTypeCol];
-    if( v->t!=TL_TEXT || v->n!=pCur->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
-  }
-  return 1;
-}
-
 /*
 ** Under accel=off (TlFilter.bPlain), is the current row a plain one: one
 ** record, with its rowid and every value given? A reader that ignores
@@ -351,7 +314,7 @@ static __attribute__((noinline)) int next_row(sqlite3_vtab_cursor *cur){
     if( pCur->filter.bPlain && !row_is_plain(pCur, pDef->nCol) ){
       return plain_row_error(cur);
     }
-    if( row_matches(pCur) ){
+    if( tl_filter_match(&pCur->filter, &pCur->cols, &pCur->row) ){
       pCur->bEof = 0;
       pCur->iRepeat = 0;
       pCur->nRepeatLeft = pCur->row.nRepeat>1 ? pCur->row.nRepeat-1 : 0;
@@ -501,7 +464,14 @@ static int have_vtab_in(void){
 
 /* Start the cursor's filter from the plan, before any constraint. */
 static void filter_begin(TlCursor *pCur, int idxNum, const char *idxStr){
+  const TlTableDef *pDef = ((TlVtab*)pCur->base.pVtab)->pDef;
   const char *zColon = strchr(idxStr, ':');
+  memset(&pCur->cols, 0, sizeof(pCur->cols));
+  pCur->cols.iTs = pDef->iTsCol;
+  pCur->cols.iCpu = pDef->iCpuCol;
+  pCur->cols.iKey = pDef->iKeyCol;
+  pCur->cols.iDepth = pDef->iDepthCol;
+  pCur->cols.iType = pDef->iTypeCol;
   memset(&pCur->filter, 0, sizeof(pCur->filter));
   pCur->filter.tsLo = TL_TS_MIN;
   pCur->filter.tsHi = TL_TS_MAX;
@@ -576,7 +546,7 @@ static int filter_type(TlCursor *pCur, sqlite3_value *v, int *pbEmpty){
   }
   pCur->zType = sqlite3_mprintf("%s", z);
   if( pCur->zType==0 ) return SQLITE_NOMEM;
-  pCur->nType = strlen(z);
+  pCur->cols.nType = strlen(z);
   pCur->filter.zType = pCur->zType;
   return SQLITE_OK;
 }
