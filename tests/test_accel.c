@@ -357,11 +357,12 @@ static void check_root(const char *zRoot){
     if( check_trace(db, traces.az[i]) ) nBad++;
   }
   tl_test_db_close(db);
+  i = traces.n;
+  tl_lines_free(&traces);
   if( nBad ){
     fail_msg("%d of %zu traces under %s answer differently with accel=off",
-             nBad, traces.n, zRoot);
+             nBad, i, zRoot);
   }
-  tl_lines_free(&traces);
 }
 
 /* ---- tests -------------------------------------------------------------- */
