@@ -21,7 +21,7 @@
 #define TL_WARN_MAX  1000         /* warnings kept per trace */
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
 
-const char *const tl_common_options[] = { "format", "max_memory", "progress", 0 };
+const char *const tl_common_options[] = { "format", "max_memory", "progress", "accel", 0 };
 
 typedef struct TraceWarn TraceWarn;
 struct TraceWarn {
@@ -147,7 +147,7 @@ static void trace_free(TlTrace *p){
 
 /* Check every option key against the common and the readers' lists. */
 static int check_options(const TlOpts *pOpts, TlErr *pErr){
-  int i, j, k, eMode;
+  int i, j, k, eMode, bAccel;
   for(i=0; i<pOpts->n; i++){
     int bKnown = 0;
     const char *zKey = pOpts->azKey[i];
@@ -168,19 +168,30 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
         "progress=%s: expected auto, on or off", tl_opts_get(pOpts, "progress"));
   }
+  if( tl_opts_onoff(pOpts, "accel", 1, &bAccel) ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "accel=%s: expected on or off", tl_opts_get(pOpts, "accel"));
+  }
   return TL_OK;
 }
 
 /*
-** The options that identify an opened trace in the cache: all but
-** progress=, which changes only what is reported on stderr, so that asking
-** for progress on a trace already open does not open and index it again.
+** The options of one query rather than of the opened trace: progress=
+** changes only what is reported on stderr, accel= only how a scan goes
+** about its rows. Neither is part of the cache key, so that asking for
+** progress or a plain scan on a trace already open does not open and index
+** it again.
 */
+static int is_query_option(const char *zKey){
+  return strcmp(zKey, "progress")==0 || strcmp(zKey, "accel")==0;
+}
+
+/* The options that identify an opened trace in the cache (malloc'd). */
 static char *trace_key_options(const TlOpts *pOpts){
   TlOpts key = *pOpts;            /* borrows the strings: not freed */
   int i, j;
   for(i=j=0; i<pOpts->n; i++){
-    if( strcmp(pOpts->azKey[i], "progress")==0 ) continue;
+    if( is_query_option(pOpts->azKey[i]) ) continue;
     key.azKey[j] = pOpts->azKey[i];
     key.azVal[j] = pOpts->azVal[i];
     j++;
@@ -189,17 +200,16 @@ static char *trace_key_options(const TlOpts *pOpts){
   return tl_opts_canonical(&key);
 }
 
-int tl_options_progress(const char *zOptions){
-  TlOpts opts;
-  TlErr err;
+int tl_trace_opts_progress(const TlOpts *pOpts){
   int eMode = TL_PROGRESS_AUTO;
-  tl_opts_init(&opts);
-  tl_err_clear(&err);
-  if( tl_opts_parse(&opts, zOptions, &err)==TL_OK ){
-    tl_progress_mode(tl_opts_get(&opts, "progress"), &eMode);
-  }
-  tl_opts_free(&opts);
+  if( tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode) ) eMode = TL_PROGRESS_AUTO;
   return eMode;
+}
+
+int tl_trace_opts_plain(const TlOpts *pOpts){
+  int bAccel = 1;
+  if( tl_opts_onoff(pOpts, "accel", 1, &bAccel) ) bAccel = 1;
+  return !bAccel;
 }
 
 /*
@@ -557,8 +567,7 @@ struct TlQuery {
   int bProgress;                  /* progress is begun (ended at close) */
 };
 
-/* The number of columns of table iTable (TL_TAB_*). */
-static int query_ncol(int iTable){
+int tl_table_ncol(int iTable){
   static const int aN[TL_TAB_COUNT] = {
     [TL_TAB_EVENTS] = TL_EV_NCOL, [TL_TAB_TRACKS] = TL_TR_NCOL,
     [TL_TAB_SYMBOLS] = TL_SY_NCOL, [TL_TAB_EVENT_TYPES] = TL_ET_NCOL,
@@ -578,7 +587,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   rc = tl_source_check(pTrace->pSrc, pErr);
   if( rc ){ free(q); return rc; }
   q->pTrace = pTrace;
-  q->nCol = query_ncol(iTable);
+  q->nCol = tl_table_ncol(iTable);
   q->iTable = iTable;
   q->filter = *pFilter;
   tl_err_clear(&q->err);

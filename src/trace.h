@@ -3,16 +3,19 @@
 **
 ** tl_trace_open() finds the format by content (or by the format= option),
 ** runs the reader's xOpen (metadata + packet index) and keeps the result in
-** a process-wide cache keyed by (device, inode, size, mtime, options), so
-** that later queries and other connections reuse the parsed metadata and
-** the index. Cache access is serialized by a mutex; an opened trace is
-** read-only and shared between threads.
+** a process-wide cache keyed by (device, inode, size, mtime, options; not
+** the query's own progress= and accel=), so that later queries and other
+** connections reuse the parsed metadata and the index. Cache access is
+** serialized by a mutex; an opened trace is read-only and shared between
+** threads.
 **
 ** A TlQuery is one scan of one table: the reader's own scan, or, for the
 ** packets and trace_warnings tables, a walk of what the trace holds.
 */
 #ifndef TL_TRACE_H
 #define TL_TRACE_H
+
+#include <string.h>
 
 #include "reader.h"
 
@@ -24,15 +27,19 @@
 int tl_trace_open(const char *zPath, const char *zOptions, TlTrace **ppTrace,
                   TlErr *pErr);
 
-/*
-** The progress= mode (TL_PROGRESS_*) an options string asks for; auto when
-** it names none or does not parse (tl_trace_open reports that error). A
-** query's own mode goes in TlFilter.eProgress: progress= is not part of the
-** cache key, so the trace a query gets may have been opened without it.
-*/
-int tl_options_progress(const char *zOptions);
+/* The same with the options already parsed (checked here). */
 int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
                        TlTrace **ppTrace, TlErr *pErr);
+
+/*
+** A query's own options, which are not part of the cache key (the trace a
+** query gets may have been opened without them), for TlFilter: the
+** progress= mode (TL_PROGRESS_*; auto when absent or invalid), and whether
+** accel=off asks for a plain scan (TlFilter.bPlain; 0 when absent or
+** invalid). tl_trace_open_opts reports invalid values.
+*/
+int tl_trace_opts_progress(const TlOpts*);
+int tl_trace_opts_plain(const TlOpts*);
 void tl_trace_release(TlTrace*);   /* NULL-safe */
 
 /*
@@ -85,6 +92,58 @@ int tl_query_rowid(TlQuery*, const TlRow *pRow, int64_t iRepeat, int64_t *piRowi
 /* Column iCol of the iRepeat-th repeat of the current row, which gave it as
 ** TL_LAZY: TL_OK with *pOut, or < 0 (tl_query_err). */
 int tl_query_value(TlQuery*, int64_t iRepeat, int iCol, TlVal *pOut);
+
+/* The number of columns of table iTable (TL_TAB_*). */
+int tl_table_ncol(int iTable);
+
+/*
+** The columns of a table that a TlFilter's constraints are about, for
+** tl_filter_match.
+*/
+typedef struct TlFilterCols TlFilterCols;
+struct TlFilterCols {
+  int iTs, iCpu, iKey;            /* ts, cpu and key column, or -1 */
+  int iDepth, iType;              /* depth and type column, or 0 */
+  size_t nType;                   /* strlen(zType) when the filter has one */
+};
+
+/*
+** Does pRow pass every constraint of f exactly? Readers treat the filter
+** as a hint; this is the check after them. A TL_LAZY ts passes: the
+** reader vouches for every repeat of the row.
+*/
+static inline int tl_filter_match(const TlFilter *f, const TlFilterCols *c,
+                                  const TlRow *pRow){
+  const TlVal *a = pRow->a;
+  if( f->bRowid && pRow->iRowid!=f->iRowid ) return 0;
+  if( c->iTs>=0 && (f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX) ){
+    const TlVal *v = &a[c->iTs];
+    if( v->t!=TL_LAZY && (v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi) ) return 0;
+  }
+  if( c->iCpu>=0 && f->nCpu>=0 ){
+    const TlVal *v = &a[c->iCpu];
+    int lo = 0, hi = f->nCpu;
+    if( v->t!=TL_INT ) return 0;
+    while( lo<hi ){                 /* aCpu is sorted */
+      int mid = (lo+hi)/2;
+      if( f->aCpu[mid]<v->i ) lo = mid+1; else hi = mid;
+    }
+    if( lo>=f->nCpu || f->aCpu[lo]!=v->i ) return 0;
+  }
+  if( c->iKey>=0 && f->bKey ){
+    const TlVal *v = &a[c->iKey];
+    if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
+  }
+  if( c->iDepth>0 && f->bDepth ){
+    const TlVal *v = &a[c->iDepth];
+    if( v->t!=TL_INT || v->i<f->depthLo || v->i>f->depthHi ) return 0;
+  }
+  if( c->iType>0 && f->zType ){
+    const TlVal *v = &a[c->iType];
+    if( v->t!=TL_TEXT || v->n!=c->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
+  }
+  return 1;
+}
 
 /* The error after tl_query_next returned < 0. */
 const TlErr *tl_query_err(TlQuery*);

@@ -1,9 +1,26 @@
 /*
 ** vtab_util.c: the shared virtual table machinery (see vtab_util.h).
 **
-** Plan encoding (xBestIndex -> xFilter). idxNum bit 1: the scan must return
-** rows in ascending ts (ORDER BY ts consumed). idxStr is one letter per
-** argv[] entry, in argv order, then ':' and colUsed in hex:
+** Plan encoding (xBestIndex -> xFilter).
+**
+** idxNum is a set of bits, each a promise to SQLite that the plan made by
+** setting orderByConsumed (so SQLite does not sort) and that xFilter
+** passes on to the reader:
+**
+**   1  TL_PLAN_ORDERED      rows in ascending ts (ORDER BY ts consumed):
+**                           TlFilter.bOrdered
+**   2  TL_PLAN_GROUPED      rows with equal values of the table's group
+**                           column together (TlTableDef.iGroupCol: GROUP BY
+**                           or DISTINCT on it consumed): TlFilter.bGroupName
+**   4  TL_PLAN_GROUPED_CPU  rows with equal cpu together (GROUP BY cpu or
+**                           DISTINCT cpu consumed): TlFilter.bGroupCpu
+**
+** At most one bit is set, and only when the plan knew the trace and its
+** options (path and options constants, SQLite 3.38 or later) and the
+** options did not say accel=off. 0 asks for no order.
+**
+** idxStr is one letter per argv[] entry, in argv order, then ':' and
+** colUsed in hex (TlFilter.mCols):
 **
 **   P  path = ?          O  options = ?
 **   g  ts > ?            G  ts >= ?         e  ts = ?
@@ -14,9 +31,16 @@
 **   x  depth > ?         X  depth >= ?      q  depth = ?
 **   y  depth < ?         Y  depth <= ?
 **
+** e.g. "PGL:2045": path = ?, ts >= ?, ts <= ?; colUsed 0x2045.
+**
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
 ** constraints can be omitted from SQLite's own checks.
+**
+** accel=off (an option of every table, not part of the trace cache key):
+** the plan consumes no ORDER BY when it sees it, and xFilter sets
+** TlFilter.bPlain and checks that every row the reader gives is a plain
+** one (one record: no repeats, no lazy value or rowid).
 */
 #include "vtab_util.h"
 SQLITE_EXTENSION_INIT3
@@ -32,6 +56,7 @@ SQLITE_EXTENSION_INIT3
 #define TL_PLAN_ORDERED 1
 #define TL_PLAN_GROUPED 2         /* TlFilter.bGroupName */
 #define TL_PLAN_GROUPED_CPU 4     /* TlFilter.bGroupCpu */
+#define TL_PLAN_MAX_OPS 64        /* idxStr letters at most (argv entries) */
 
 typedef struct TlVtab TlVtab;
 struct TlVtab {
@@ -50,7 +75,7 @@ struct TlCursor {
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
   char *zType;                    /* filter.zType storage (sqlite3_malloc) */
-  size_t nType;                   /* its length */
+  TlFilterCols cols;              /* the columns filter is about */
   TlRow row;                      /* the current row */
   int64_t iRepeat;                /* which of row's repeats is current */
   int64_t nRepeatLeft;            /* repeats of row still to come */
@@ -246,41 +271,31 @@ static int tlClose(sqlite3_vtab_cursor *cur){
   return SQLITE_OK;
 }
 
-/* Does the current row pass every pushed constraint? */
-static int row_matches(TlCursor *pCur){
-  const TlTableDef *pDef = ((TlVtab*)pCur->base.pVtab)->pDef;
-  const TlFilter *f = &pCur->filter;
-  const TlVal *a = pCur->row.a;
-  if( f->bRowid && pCur->row.iRowid!=f->iRowid ) return 0;
-  if( pDef->iTsCol>=0 && (f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX) ){
-    const TlVal *v = &a[pDef->iTsCol];
-    if( v->t==TL_LAZY ){
-      /* the reader vouches for every repeat */
-    }else if( v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi ) return 0;
-  }
-  if( pDef->iCpuCol>=0 && f->nCpu>=0 ){
-    const TlVal *v = &a[pDef->iCpuCol];
-    int lo = 0, hi = f->nCpu;
-    if( v->t!=TL_INT ) return 0;
-    while( lo<hi ){                 /* aCpu is sorted */
-      int mid = (lo+hi)/2;
-      if( f->aCpu[mid]<v->i ) lo = mid+1; else hi = mid;
-    }
-    if( lo>=f->nCpu || f->aCpu[lo]!=v->i ) return 0;
-  }
-  if( pDef->iKeyCol>=0 && f->bKey ){
-    const TlVal *v = &a[pDef->iKeyCol];
-    if( v->t!=TL_INT || v->i!=f->iKey ) return 0;
-  }
-  if( pDef->iDepthCol>0 && f->bDepth ){
-    const TlVal *v = &a[pDef->iDepthCol];
-    if( v->t!=TL_INT || v->i<f->depthLo || v->i>f->depthHi ) return 0;
-  }
-  if( pDef->iTypeCol>0 && f->zType ){
-    const TlVal *v = &a[pDef->iTypeCol];
-    if( v->t!=TL_TEXT || v->n!=pCur->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
+/*
+** Under accel=off (TlFilter.bPlain), is the current row a plain one: one
+** record, with its rowid and every value given? A reader that ignores
+** bPlain is caught here rather than trusted.
+*/
+static int row_is_plain(const TlCursor *pCur, int nCol){
+  int i;
+  if( pCur->row.nRepeat>1 || pCur->row.iRowid==TL_ROWID_LAZY ) return 0;
+  for(i=0; i<nCol; i++){
+    if( pCur->row.a[i].t==TL_LAZY ) return 0;
   }
   return 1;
+}
+
+/* The error for a row that is not plain under accel=off. */
+static int plain_row_error(sqlite3_vtab_cursor *cur){
+  TlCursor *pCur = (TlCursor*)cur;
+  TlErr err;
+  tl_err_clear(&err);
+  tl_err_set(&err, TL_EMISUSE, TL_NO_OFFSET,
+      "the %s reader gave an accelerated row under accel=off (table %s)",
+      pCur->pTrace ? pCur->pTrace->pReader->zName : "?",
+      ((TlVtab*)cur->pVtab)->pDef->zName);
+  pCur->bEof = 1;
+  return vtab_error(cur->pVtab, pCur->zPath, &err);
 }
 
 /* The reader's next row that passes the constraints (tlNext). */
@@ -296,7 +311,10 @@ static __attribute__((noinline)) int next_row(sqlite3_vtab_cursor *cur){
       pCur->bEof = 1;
       return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
     }
-    if( row_matches(pCur) ){
+    if( pCur->filter.bPlain && !row_is_plain(pCur, pDef->nCol) ){
+      return plain_row_error(cur);
+    }
+    if( tl_filter_match(&pCur->filter, &pCur->cols, &pCur->row) ){
       pCur->bEof = 0;
       pCur->iRepeat = 0;
       pCur->nRepeatLeft = pCur->row.nRepeat>1 ? pCur->row.nRepeat-1 : 0;
@@ -444,9 +462,197 @@ static int have_vtab_in(void){
   return sqlite3_libversion_number() >= 3038000;
 }
 
+/* Start the cursor's filter from the plan, before any constraint. */
+static void filter_begin(TlCursor *pCur, int idxNum, const char *idxStr){
+  const TlTableDef *pDef = ((TlVtab*)pCur->base.pVtab)->pDef;
+  const char *zColon = strchr(idxStr, ':');
+  memset(&pCur->cols, 0, sizeof(pCur->cols));
+  pCur->cols.iTs = pDef->iTsCol;
+  pCur->cols.iCpu = pDef->iCpuCol;
+  pCur->cols.iKey = pDef->iKeyCol;
+  pCur->cols.iDepth = pDef->iDepthCol;
+  pCur->cols.iType = pDef->iTypeCol;
+  memset(&pCur->filter, 0, sizeof(pCur->filter));
+  pCur->filter.tsLo = TL_TS_MIN;
+  pCur->filter.tsHi = TL_TS_MAX;
+  pCur->filter.nCpu = -1;
+  pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
+  pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
+  pCur->filter.bGroupCpu = (idxNum & TL_PLAN_GROUPED_CPU)!=0;
+  pCur->filter.mCols = zColon ? strtoull(zColon+1, 0, 16) : ~(uint64_t)0;
+}
+
 /*
-** xFilter: open the trace (from the cache when it was opened before), turn
-** the constraints into a TlFilter and start the reader's scan.
+** "column = v" for an integer column the filter holds once (rowid, key):
+** sets *pb and *pi, or *pbEmpty when v matches no integer or another
+** value was asked for already.
+*/
+static void filter_eq(sqlite3_value *v, int *pb, int64_t *pi, int *pbEmpty){
+  int64_t x;
+  if( !rhs_exact_int(v, &x) ){ *pbEmpty = 1; return; }
+  if( *pb && *pi!=x ) *pbEmpty = 1;
+  *pb = 1;
+  *pi = x;
+}
+
+/* "cpu IN (...)": every integer of the list, all at once (sqlite3_vtab_in). */
+static int filter_cpu_in(TlCursor *pCur, sqlite3_value *v){
+  sqlite3_value *pVal = 0;
+  int n = 0, nAlloc = 16, rc;
+  int64_t x;
+  int64_t *a = sqlite3_malloc64(sizeof(int64_t)*(sqlite3_uint64)nAlloc);
+  if( a==0 ) return SQLITE_NOMEM;
+  if( have_vtab_in() ){
+    for(rc = sqlite3_vtab_in_first(v, &pVal);
+        rc==SQLITE_OK && pVal;
+        rc = sqlite3_vtab_in_next(v, &pVal)){
+      if( !rhs_exact_int(pVal, &x) ) continue;
+      if( n==nAlloc ){
+        int64_t *aNew;
+        nAlloc *= 2;
+        aNew = sqlite3_realloc64(a, sizeof(int64_t)*(sqlite3_uint64)nAlloc);
+        if( aNew==0 ){ sqlite3_free(a); return SQLITE_NOMEM; }
+        a = aNew;
+      }
+      a[n++] = x;
+    }
+    if( rc!=SQLITE_OK && rc!=SQLITE_DONE ){ sqlite3_free(a); return rc; }
+  }
+  return cpu_intersect(pCur, a, n);
+}
+
+/* "cpu = v": a set of one CPU, or of none when v is no integer. */
+static int filter_cpu_eq(TlCursor *pCur, sqlite3_value *v){
+  int64_t *a = sqlite3_malloc64(sizeof(int64_t));
+  if( a==0 ) return SQLITE_NOMEM;
+  return cpu_intersect(pCur, a, rhs_exact_int(v, &a[0]));
+}
+
+/*
+** "type = v". The column is TEXT: a number compares as its text; NULL and
+** blobs equal no text. Two different values match nothing.
+*/
+static int filter_type(TlCursor *pCur, sqlite3_value *v, int *pbEmpty){
+  const char *z;
+  if( sqlite3_value_type(v)==SQLITE_NULL || sqlite3_value_type(v)==SQLITE_BLOB ){
+    *pbEmpty = 1;
+    return SQLITE_OK;
+  }
+  z = (const char*)sqlite3_value_text(v);
+  if( z==0 ) return SQLITE_NOMEM;
+  if( pCur->zType ){
+    if( strcmp(pCur->zType, z)!=0 ) *pbEmpty = 1;
+    return SQLITE_OK;
+  }
+  pCur->zType = sqlite3_mprintf("%s", z);
+  if( pCur->zType==0 ) return SQLITE_NOMEM;
+  pCur->cols.nType = strlen(z);
+  pCur->filter.zType = pCur->zType;
+  return SQLITE_OK;
+}
+
+/* "depth OP v": the same integer narrowing as ts, on the depth range. */
+static void filter_depth(TlFilter *f, char op, sqlite3_value *v, int *pbEmpty){
+  static const char azOp[] = "xgXGylYLqe";   /* depth letter, ts letter */
+  if( !f->bDepth ){
+    f->bDepth = 1;
+    f->depthLo = INT64_MIN;
+    f->depthHi = INT64_MAX;
+  }
+  narrow_ts(strchr(azOp, op)[1], v, &f->depthLo, &f->depthHi, pbEmpty);
+}
+
+/*
+** Add the constraint of plan letter op (not P or O) with value v to the
+** cursor's filter; sets *pbEmpty when no row can match. SQLite code.
+*/
+static int filter_constraint(TlCursor *pCur, char op, sqlite3_value *v, int *pbEmpty){
+  TlFilter *f = &pCur->filter;
+  switch( op ){
+    case 'g': case 'G': case 'l': case 'L': case 'e':
+      narrow_ts(op, v, &f->tsLo, &f->tsHi, pbEmpty);
+      break;
+    case 'x': case 'X': case 'y': case 'Y': case 'q':
+      filter_depth(f, op, v, pbEmpty);
+      break;
+    case 'c': return filter_cpu_eq(pCur, v);
+    case 'C': return filter_cpu_in(pCur, v);
+    case 'r': filter_eq(v, &f->bRowid, &f->iRowid, pbEmpty); break;
+    case 'k': filter_eq(v, &f->bKey, &f->iKey, pbEmpty); break;
+    case 't': return filter_type(pCur, v, pbEmpty);
+    default: break;
+  }
+  return SQLITE_OK;
+}
+
+/*
+** Keep the scan's path and options in the cursor: the options of CREATE
+** VIRTUAL TABLE and of the call are merged (the call's win).
+*/
+static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
+                        const char *zOptions){
+  pCur->zPath = sqlite3_mprintf("%s", zPath);
+  if( pCur->zPath==0 ) return SQLITE_NOMEM;
+  if( pTab->zOptions && zOptions!=pTab->zOptions ){
+    pCur->zOptions = sqlite3_mprintf("%s,%s", pTab->zOptions, zOptions ? zOptions : "");
+  }else if( zOptions ){
+    pCur->zOptions = sqlite3_mprintf("%s", zOptions);
+  }else{
+    return SQLITE_OK;
+  }
+  return pCur->zOptions ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/*
+** accel=off (TlFilter.bPlain): a plain per-record scan, never grouped.
+** The plan sets TL_PLAN_ORDERED, TL_PLAN_GROUPED or TL_PLAN_GROUPED_CPU
+** only when it opened the trace, which it does only when it knows the
+** options (constants, or CREATE VIRTUAL TABLE's from xConnect), and only
+** when they do not say accel=off: so these bits do not come with
+** accel=off. Were ORDER BY ts consumed by a plan that could not see
+** accel=off, bOrdered is kept: SQLite relies on the promised order and
+** does not sort.
+*/
+static void filter_plain(TlFilter *f){
+  f->bPlain = 1;
+  f->bGroupName = 0;
+  f->bGroupCpu = 0;
+}
+
+/*
+** Parse the scan's options (once), open the trace with them (from the
+** cache when it was opened before), take the query's own options
+** (progress=, accel=) into the filter and start the reader's scan, unless
+** no row can match (bEmpty).
+*/
+static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
+  TlCursor *pCur = (TlCursor*)cur;
+  const TlTableDef *pDef = ((TlVtab*)cur->pVtab)->pDef;
+  TlOpts opts;
+  TlErr err;
+  int rc;
+  tl_opts_init(&opts);
+  tl_err_clear(&err);
+  rc = tl_opts_parse(&opts, pCur->zOptions, &err);
+  if( rc==TL_OK ) rc = tl_trace_open_opts(pCur->zPath, &opts, &pCur->pTrace, &err);
+  if( rc==TL_OK ){
+    pCur->filter.eProgress = tl_trace_opts_progress(&opts);
+    if( tl_trace_opts_plain(&opts) ) filter_plain(&pCur->filter);
+  }
+  tl_opts_free(&opts);
+  if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
+  if( bEmpty ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
+  if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
+  return tlNext(cur);
+}
+
+/*
+** xFilter: turn the plan's arguments (idxStr, see the top of this file)
+** into the path, the options and a TlFilter, then start the scan.
 */
 static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
                     int argc, sqlite3_value **argv){
@@ -456,129 +662,27 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   const char *zPath = pTab->zPath;
   const char *zOptions = pTab->zOptions;
   int bEmpty = 0;
-  int i;
-  int rc;
-  TlErr err;
-  const char *zColon;
+  int i, rc;
 
   cursor_reset(pCur);
-  memset(&pCur->filter, 0, sizeof(pCur->filter));
-  pCur->filter.tsLo = TL_TS_MIN;
-  pCur->filter.tsHi = TL_TS_MAX;
-  pCur->filter.nCpu = -1;
-  pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
-  pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
-  pCur->filter.bGroupCpu = (idxNum & TL_PLAN_GROUPED_CPU)!=0;
-  pCur->filter.mCols = ~(uint64_t)0;
   if( idxStr==0 ) idxStr = "";
-  zColon = strchr(idxStr, ':');
-  if( zColon ) pCur->filter.mCols = strtoull(zColon+1, 0, 16);
-
+  filter_begin(pCur, idxNum, idxStr);
   for(i=0; i<argc && idxStr[i] && idxStr[i]!=':'; i++){
-    sqlite3_value *v = argv[i];
-    int64_t x;
-    switch( idxStr[i] ){
-      case 'P':
-        if( sqlite3_value_type(v)==SQLITE_NULL ){
-          sqlite3_free(cur->pVtab->zErrMsg);
-          cur->pVtab->zErrMsg = sqlite3_mprintf("%s: the trace path is NULL", pDef->zName);
-          return SQLITE_ERROR;
-        }
-        zPath = (const char*)sqlite3_value_text(v);
-        break;
-      case 'O':
-        zOptions = (const char*)sqlite3_value_text(v);
-        break;
-      case 'g': case 'G': case 'l': case 'L': case 'e':
-        narrow_ts(idxStr[i], v, &pCur->filter.tsLo, &pCur->filter.tsHi, &bEmpty);
-        break;
-      case 'x': case 'X': case 'y': case 'Y': case 'q': {
-        /* the same integer narrowing as ts, on the depth range */
-        static const char azOp[] = "xgXGylYLqe";
-        if( !pCur->filter.bDepth ){
-          pCur->filter.bDepth = 1;
-          pCur->filter.depthLo = INT64_MIN;
-          pCur->filter.depthHi = INT64_MAX;
-        }
-        narrow_ts(strchr(azOp, idxStr[i])[1], v, &pCur->filter.depthLo,
-                  &pCur->filter.depthHi, &bEmpty);
-        break;
+    if( idxStr[i]=='P' ){
+      if( sqlite3_value_type(argv[i])==SQLITE_NULL ){
+        sqlite3_free(cur->pVtab->zErrMsg);
+        cur->pVtab->zErrMsg = sqlite3_mprintf("%s: the trace path is NULL", pDef->zName);
+        return SQLITE_ERROR;
       }
-      case 'c': {
-        int64_t *a = sqlite3_malloc64(sizeof(int64_t));
-        if( a==0 ) return SQLITE_NOMEM;
-        if( rhs_exact_int(v, &x) ){
-          a[0] = x;
-          cpu_intersect(pCur, a, 1);
-        }else{
-          cpu_intersect(pCur, a, 0);
-        }
-        break;
-      }
-      case 'C': {
-        sqlite3_value *pVal = 0;
-        int n = 0, nAlloc = 16;
-        int64_t *a = sqlite3_malloc64(sizeof(int64_t)*(sqlite3_uint64)nAlloc);
-        if( a==0 ) return SQLITE_NOMEM;
-        if( have_vtab_in() ){
-          for(rc = sqlite3_vtab_in_first(v, &pVal);
-              rc==SQLITE_OK && pVal;
-              rc = sqlite3_vtab_in_next(v, &pVal)){
-            if( !rhs_exact_int(pVal, &x) ) continue;
-            if( n==nAlloc ){
-              int64_t *aNew;
-              nAlloc *= 2;
-              aNew = sqlite3_realloc64(a, sizeof(int64_t)*(sqlite3_uint64)nAlloc);
-              if( aNew==0 ){ sqlite3_free(a); return SQLITE_NOMEM; }
-              a = aNew;
-            }
-            a[n++] = x;
-          }
-          if( rc!=SQLITE_OK && rc!=SQLITE_DONE ){ sqlite3_free(a); return rc; }
-        }
-        cpu_intersect(pCur, a, n);
-        break;
-      }
-      case 'r':
-        if( rhs_exact_int(v, &x) ){
-          if( pCur->filter.bRowid && pCur->filter.iRowid!=x ) bEmpty = 1;
-          pCur->filter.bRowid = 1;
-          pCur->filter.iRowid = x;
-        }else{
-          bEmpty = 1;
-        }
-        break;
-      case 't':
-        /* The column is TEXT: a number compares as its text; NULL and
-        ** blobs equal no text. Two different values match nothing. */
-        if( sqlite3_value_type(v)==SQLITE_NULL || sqlite3_value_type(v)==SQLITE_BLOB ){
-          bEmpty = 1;
-        }else{
-          const char *z = (const char*)sqlite3_value_text(v);
-          if( z==0 ) return SQLITE_NOMEM;
-          if( pCur->zType ){
-            if( strcmp(pCur->zType, z)!=0 ) bEmpty = 1;
-          }else{
-            pCur->zType = sqlite3_mprintf("%s", z);
-            if( pCur->zType==0 ) return SQLITE_NOMEM;
-            pCur->nType = strlen(z);
-            pCur->filter.zType = pCur->zType;
-          }
-        }
-        break;
-      case 'k':
-        if( rhs_exact_int(v, &x) ){
-          if( pCur->filter.bKey && pCur->filter.iKey!=x ) bEmpty = 1;
-          pCur->filter.bKey = 1;
-          pCur->filter.iKey = x;
-        }else{
-          bEmpty = 1;
-        }
-        break;
+      zPath = (const char*)sqlite3_value_text(argv[i]);
+    }else if( idxStr[i]=='O' ){
+      zOptions = (const char*)sqlite3_value_text(argv[i]);
+    }else{
+      rc = filter_constraint(pCur, idxStr[i], argv[i], &bEmpty);
+      if( rc ) return rc;
     }
   }
   if( pCur->filter.nCpu==0 ) bEmpty = 1;
-
   if( zPath==0 ){
     sqlite3_free(cur->pVtab->zErrMsg);
     cur->pVtab->zErrMsg = sqlite3_mprintf(
@@ -586,30 +690,9 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
         pDef->zName, pDef->zName, pDef->zName);
     return SQLITE_ERROR;
   }
-  pCur->zPath = sqlite3_mprintf("%s", zPath);
-  if( pCur->zPath==0 ) return SQLITE_NOMEM;
-  if( zOptions ){
-    pCur->zOptions = sqlite3_mprintf("%s", zOptions);
-    if( pCur->zOptions==0 ) return SQLITE_NOMEM;
-  }
-  /* Options from CREATE VIRTUAL TABLE and from the call are merged. */
-  if( pTab->zOptions && zOptions!=pTab->zOptions ){
-    sqlite3_free(pCur->zOptions);
-    pCur->zOptions = sqlite3_mprintf("%s,%s", pTab->zOptions, zOptions ? zOptions : "");
-    if( pCur->zOptions==0 ) return SQLITE_NOMEM;
-  }
-
-  tl_err_clear(&err);
-  rc = tl_trace_open(pCur->zPath, pCur->zOptions, &pCur->pTrace, &err);
-  if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
-  if( bEmpty ){
-    pCur->bEof = 1;
-    return SQLITE_OK;
-  }
-  pCur->filter.eProgress = tl_options_progress(pCur->zOptions);
-  rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
-  if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
-  return tlNext(cur);
+  rc = cursor_names(pCur, pTab, zPath, zOptions);
+  if( rc ) return rc;
+  return filter_start(cur, bEmpty);
 }
 
 /* xEof */
@@ -689,226 +772,269 @@ static int tlRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
 }
 
 /*
-** If the path is a constant known at planning time, open the trace (it is
-** cached for xFilter) so that the plan can use its size and reader.
+** What xBestIndex works out, step by step (tlBestIndex).
 */
-static TlTrace *plan_trace(TlVtab *p, sqlite3_index_info *pInfo, int iPath,
-                           int iOptions){
-  const char *zPath = p->zPath;
-  const char *zOptions = p->zOptions;
-  sqlite3_value *v = 0;
-  TlTrace *pTrace = 0;
-  TlErr err;
-  char *zOptBuf = 0;
-  if( sqlite3_libversion_number() < 3038000 ) return 0;
-  if( iPath>=0 ){
-    if( sqlite3_vtab_rhs_value(pInfo, iPath, &v)!=SQLITE_OK || v==0 ) return 0;
-    zPath = (const char*)sqlite3_value_text(v);
-  }
-  if( iOptions>=0 ){
-    sqlite3_value *vo = 0;
-    if( sqlite3_vtab_rhs_value(pInfo, iOptions, &vo)!=SQLITE_OK || vo==0 ) return 0;
-    if( p->zOptions ){
-      zOptBuf = sqlite3_mprintf("%s,%s", p->zOptions, (const char*)sqlite3_value_text(vo));
-      if( zOptBuf==0 ) return 0;
-      zOptions = zOptBuf;
-    }else{
-      zOptions = (const char*)sqlite3_value_text(vo);
-    }
-  }
-  if( zPath==0 ){ sqlite3_free(zOptBuf); return 0; }
-  {
-    /* A FIFO can be read once: leave it to xFilter. */
-    struct stat st;
-    if( stat(zPath, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ){
-      sqlite3_free(zOptBuf);
-      return 0;
-    }
-  }
-  tl_err_clear(&err);
-  if( tl_trace_open(zPath, zOptions, &pTrace, &err) ) pTrace = 0;
-  sqlite3_free(zOptBuf);
-  return pTrace;
+typedef struct TlPlan TlPlan;
+struct TlPlan {
+  char zOps[TL_PLAN_MAX_OPS+1];   /* idxStr letters, one per argv[] entry */
+  int nOps;                       /* letters used */
+  int iPath, iOptions;            /* aConstraint of path = / options =, or -1 */
+  int bNoPath;                    /* no path at all: a plan not to pick */
+  int bTsLo, bTsHi, bTsEq;        /* ts bounds pushed */
+  int bCpu, bRowid, bKey, bType;  /* cpu, rowid, key and type = pushed */
+  int bDepth, bDepthEq;           /* a depth range pushed; depth = pushed */
+  int bPlain;                     /* the options are known and say accel=off */
+  TlTrace *pTrace;                /* the trace when path and options are known */
+};
+
+/* Pass constraint i to xFilter as the next argv[] entry, under letter op. */
+static void plan_use(sqlite3_index_info *pInfo, TlPlan *pPlan, int i, char op){
+  pInfo->aConstraintUsage[i].argvIndex = pPlan->nOps + 1;
+  pInfo->aConstraintUsage[i].omit = 1;
+  pPlan->zOps[pPlan->nOps++] = op;
 }
 
 /*
-** xBestIndex: take path/options equality as arguments, ts ranges, cpu =/IN,
-** rowid = and the key column as pushdown, consume ORDER BY ts when the
-** reader merges in time order, and estimate the cost from the index.
+** Path and options equality, first in argv. SQLITE_CONSTRAINT when one is
+** there but not usable (an argument from a table not yet scanned: the
+** planner must put that table outside; checking options = x after the scan
+** would compare with the options column, and drop every row).
 */
-static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
-  TlVtab *p = (TlVtab*)pVtab;
-  const TlTableDef *pDef = p->pDef;
-  const int iPathCol = pDef->nCol, iOptCol = pDef->nCol + 1;
-  char zPlan[64 + 20];
-  int nPlan = 0;
-  int nArg = 0;
+static int plan_args(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
+  const int iPathCol = p->pDef->nCol, iOptCol = p->pDef->nCol + 1;
   int i;
-  int iPath = -1, iOptions = -1;
-  int bArgUnusable = 0, bNoPath = 0;
-  int bTsLo = 0, bTsHi = 0, bTsEq = 0, bCpu = 0, bRowid = 0, bKey = 0, bType = 0;
-  int bDepth = 0, bDepthEq = 0;
-  double nRows;
-  TlTrace *pTrace;
-
-  /* Path and options first: they come first in argv. */
   for(i=0; i<pInfo->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &pInfo->aConstraint[i];
     if( c->iColumn!=iPathCol && c->iColumn!=iOptCol ) continue;
     if( c->op!=SQLITE_INDEX_CONSTRAINT_EQ ) continue;
-    if( !c->usable ){
-      /* An argument from a table not yet scanned: make the planner put
-      ** that table outside (checking options = x after the scan would
-      ** compare with the options column, and drop every row). */
-      bArgUnusable = 1;
-      continue;
+    if( !c->usable ) return SQLITE_CONSTRAINT;
+    if( c->iColumn==iPathCol && pPlan->iPath<0 ) pPlan->iPath = i;
+    if( c->iColumn==iOptCol && pPlan->iOptions<0 ) pPlan->iOptions = i;
+  }
+  /* No path and none from CREATE VIRTUAL TABLE: a plan SQLite should not
+  ** pick, not an error here, because the planner also asks about each
+  ** branch of an OR alone, without the path argument. If it is the only
+  ** plan, xFilter says the trace is missing. */
+  if( pPlan->iPath<0 && p->zPath==0 ) pPlan->bNoPath = 1;
+  if( pPlan->iPath>=0 ) plan_use(pInfo, pPlan, pPlan->iPath, 'P');
+  if( pPlan->iOptions>=0 ) plan_use(pInfo, pPlan, pPlan->iOptions, 'O');
+  return SQLITE_OK;
+}
+
+/* The letter of a range constraint (op) for the letters of >, >=, <, <=, =. */
+static char range_op(int op, const char *zLetters){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_GT: return zLetters[0];
+    case SQLITE_INDEX_CONSTRAINT_GE: return zLetters[1];
+    case SQLITE_INDEX_CONSTRAINT_LT: return zLetters[2];
+    case SQLITE_INDEX_CONSTRAINT_LE: return zLetters[3];
+    case SQLITE_INDEX_CONSTRAINT_EQ: return zLetters[4];
+    default: return 0;
+  }
+}
+
+/*
+** The plan letter of usable constraint i (see the top of this file), or 0
+** when it is not pushed down; notes what it narrows in *pPlan.
+*/
+static char plan_constraint_op(const TlTableDef *pDef, sqlite3_index_info *pInfo,
+                               int i, TlPlan *pPlan){
+  const struct sqlite3_index_constraint *c = &pInfo->aConstraint[i];
+  const int bEq = c->op==SQLITE_INDEX_CONSTRAINT_EQ;
+  char op;
+  if( c->iColumn>=0 && c->iColumn==pDef->iTsCol ){
+    op = range_op(c->op, "gGlLe");
+    if( op=='g' || op=='G' ) pPlan->bTsLo = 1;
+    if( op=='l' || op=='L' ) pPlan->bTsHi = 1;
+    if( op=='e' ) pPlan->bTsEq = 1;
+    return op;
+  }
+  if( c->iColumn>=0 && c->iColumn==pDef->iCpuCol && bEq ){
+    pPlan->bCpu = 1;
+    if( have_vtab_in() && sqlite3_vtab_in(pInfo, i, -1) ){
+      sqlite3_vtab_in(pInfo, i, 1);   /* all values at once */
+      return 'C';
     }
-    if( c->iColumn==iPathCol && iPath<0 ) iPath = i;
-    if( c->iColumn==iOptCol && iOptions<0 ) iOptions = i;
+    return 'c';
   }
-  if( bArgUnusable ) return SQLITE_CONSTRAINT;
-  if( iPath<0 ){
-    /* No path and none from CREATE VIRTUAL TABLE: a plan SQLite should not
-    ** pick, not an error here, because the planner also asks about each
-    ** branch of an OR alone, without the path argument. If it is the only
-    ** plan, xFilter says the trace is missing. */
-    if( p->zPath==0 ) bNoPath = 1;
-  }else{
-    pInfo->aConstraintUsage[iPath].argvIndex = ++nArg;
-    pInfo->aConstraintUsage[iPath].omit = 1;
-    zPlan[nPlan++] = 'P';
+  if( c->iColumn==-1 && bEq ){ pPlan->bRowid = 1; return 'r'; }
+  if( c->iColumn>=0 && c->iColumn==pDef->iKeyCol && bEq ){ pPlan->bKey = 1; return 'k'; }
+  if( pDef->iDepthCol>0 && c->iColumn==pDef->iDepthCol ){
+    op = range_op(c->op, "xXyYq");
+    if( op ) pPlan->bDepth = 1;
+    if( op=='q' ) pPlan->bDepthEq = 1;
+    return op;
   }
+  if( pDef->iTypeCol>0 && c->iColumn==pDef->iTypeCol && bEq ){
+    const char *zColl = sqlite3_vtab_collation(pInfo, i);
+    if( zColl==0 || sqlite3_stricmp(zColl, "BINARY")==0 ){
+      pPlan->bType = 1;
+      return 't';
+    }
+  }
+  return 0;
+}
+
+/* Push down every usable constraint the table knows, in argv order. */
+static void plan_constraints(const TlTableDef *pDef, sqlite3_index_info *pInfo,
+                             TlPlan *pPlan){
+  int i;
+  for(i=0; i<pInfo->nConstraint && pPlan->nOps<TL_PLAN_MAX_OPS; i++){
+    char op;
+    if( !pInfo->aConstraint[i].usable ) continue;
+    op = plan_constraint_op(pDef, pInfo, i, pPlan);
+    if( op ) plan_use(pInfo, pPlan, i, op);
+  }
+}
+
+/*
+** The options the scan will get, when they are known at planning time:
+** CREATE VIRTUAL TABLE's (from xConnect) and those of an options argument
+** whose value is a constant, merged as xFilter merges them. Returns 1 with
+** *pOpts filled (the caller frees it), or 0.
+*/
+static int plan_options(const TlVtab *p, sqlite3_index_info *pInfo, int iOptions,
+                        TlOpts *pOpts){
+  TlErr err;
+  tl_opts_init(pOpts);
+  tl_err_clear(&err);
+  if( tl_opts_parse(pOpts, p->zOptions, &err) ) goto plan_options_none;
   if( iOptions>=0 ){
-    pInfo->aConstraintUsage[iOptions].argvIndex = ++nArg;
-    pInfo->aConstraintUsage[iOptions].omit = 1;
-    zPlan[nPlan++] = 'O';
+    sqlite3_value *v = 0;
+    if( sqlite3_vtab_rhs_value(pInfo, iOptions, &v)!=SQLITE_OK || v==0 ) goto plan_options_none;
+    if( tl_opts_parse(pOpts, (const char*)sqlite3_value_text(v), &err) ) goto plan_options_none;
   }
+  return 1;
 
-  for(i=0; i<pInfo->nConstraint && nPlan<64; i++){
-    const struct sqlite3_index_constraint *c = &pInfo->aConstraint[i];
-    char op = 0;
-    if( !c->usable ) continue;
-    if( c->iColumn>=0 && c->iColumn==pDef->iTsCol ){
-      switch( c->op ){
-        case SQLITE_INDEX_CONSTRAINT_GT: op = 'g'; bTsLo = 1; break;
-        case SQLITE_INDEX_CONSTRAINT_GE: op = 'G'; bTsLo = 1; break;
-        case SQLITE_INDEX_CONSTRAINT_LT: op = 'l'; bTsHi = 1; break;
-        case SQLITE_INDEX_CONSTRAINT_LE: op = 'L'; bTsHi = 1; break;
-        case SQLITE_INDEX_CONSTRAINT_EQ: op = 'e'; bTsEq = 1; break;
-        default: break;
-      }
-    }else if( c->iColumn>=0 && c->iColumn==pDef->iCpuCol
-           && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
-      op = 'c';
-      if( have_vtab_in() && sqlite3_vtab_in(pInfo, i, -1) ){
-        sqlite3_vtab_in(pInfo, i, 1);
-        op = 'C';
-      }
-      bCpu = 1;
-    }else if( c->iColumn==-1 && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
-      op = 'r';
-      bRowid = 1;
-    }else if( c->iColumn>=0 && c->iColumn==pDef->iKeyCol
-           && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
-      op = 'k';
-      bKey = 1;
-    }else if( pDef->iDepthCol>0 && c->iColumn==pDef->iDepthCol ){
-      switch( c->op ){
-        case SQLITE_INDEX_CONSTRAINT_GT: op = 'x'; break;
-        case SQLITE_INDEX_CONSTRAINT_GE: op = 'X'; break;
-        case SQLITE_INDEX_CONSTRAINT_LT: op = 'y'; break;
-        case SQLITE_INDEX_CONSTRAINT_LE: op = 'Y'; break;
-        case SQLITE_INDEX_CONSTRAINT_EQ: op = 'q'; bDepthEq = 1; break;
-        default: break;
-      }
-      if( op ) bDepth = 1;
-    }else if( pDef->iTypeCol>0 && c->iColumn==pDef->iTypeCol
-           && c->op==SQLITE_INDEX_CONSTRAINT_EQ ){
-      const char *zColl = sqlite3_vtab_collation(pInfo, i);
-      if( zColl==0 || sqlite3_stricmp(zColl, "BINARY")==0 ){
-        op = 't';
-        bType = 1;
-      }
-    }
-    if( op ){
-      pInfo->aConstraintUsage[i].argvIndex = ++nArg;
-      pInfo->aConstraintUsage[i].omit = 1;
-      zPlan[nPlan++] = op;
-    }
+plan_options_none:
+  tl_opts_free(pOpts);
+  return 0;
+}
+
+/*
+** If the path and the options are known at planning time, note whether
+** the options say accel=off and open the trace (it is cached for xFilter)
+** so that the plan can use its size and reader.
+*/
+static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
+  const char *zPath = p->zPath;
+  struct stat st;
+  TlOpts opts;
+  TlErr err;
+  if( !have_vtab_in() ) return;         /* sqlite3_vtab_rhs_value: 3.38 */
+  if( pPlan->iPath>=0 ){
+    sqlite3_value *v = 0;
+    if( sqlite3_vtab_rhs_value(pInfo, pPlan->iPath, &v)!=SQLITE_OK || v==0 ) return;
+    zPath = (const char*)sqlite3_value_text(v);
   }
+  if( zPath==0 ) return;
+  /* A FIFO can be read once: leave it to xFilter. */
+  if( stat(zPath, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ) return;
+  if( !plan_options(p, pInfo, pPlan->iOptions, &opts) ) return;
+  pPlan->bPlain = tl_trace_opts_plain(&opts);
+  tl_err_clear(&err);
+  if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
+  tl_opts_free(&opts);
+}
 
-  pTrace = plan_trace(p, pInfo, iPath, iOptions);
-  nRows = pTrace ? tl_trace_estimate(pTrace, pDef->iTable) : 1e6;
+/* Is the query's one ORDER BY term for grouping only (GROUP BY, DISTINCT)? */
+static int plan_distinct(sqlite3_index_info *pInfo){
+  int e;
+  if( !have_vtab_in() ) return 0;        /* sqlite3_vtab_distinct: 3.38 */
+  e = sqlite3_vtab_distinct(pInfo);
+  return e==1 || e==2;
+}
 
-  if( pInfo->nOrderBy==1 && pDef->iTsCol>=0
-   && pInfo->aOrderBy[0].iColumn==pDef->iTsCol && !pInfo->aOrderBy[0].desc
-   && pTrace && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
+/*
+** Can the reader give the rows grouped by the table's iGroupCol
+** (TlFilter.bGroupName) for this plan: the one ORDER BY term is on that
+** column (its direction does not matter: SQLite gives GROUP BY the
+** direction of an ORDER BY on an aggregate), the scan uses no column but
+** those the table allows with it, and more than one row may come?
+*/
+static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
+                          const TlPlan *pPlan){
+  sqlite3_uint64 mUsed, mAllowed;
+  if( pDef->iGroupCol<=0 || pInfo->aOrderBy[0].iColumn!=pDef->iGroupCol ) return 0;
+  if( pPlan->bRowid || pDef->nCol>=63 ) return 0;
+  if( !(pPlan->pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ) return 0;
+  mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
+  mAllowed = ((sqlite3_uint64)1<<pDef->iGroupCol) | pDef->mGroupWith;
+  if( pDef->iGroupDepthCol>0 && pPlan->bDepthEq ){
+    mAllowed |= (sqlite3_uint64)1<<pDef->iGroupDepthCol;
+  }
+  return (mUsed & ~mAllowed)==0 && plan_distinct(pInfo);
+}
+
+/*
+** Consume the ORDER BY when the reader can give that order without a
+** sort: ascending ts when the trace scans in ts order (TL_PLAN_ORDERED);
+** equal values together for GROUP BY or DISTINCT on the table's group
+** column (TL_PLAN_GROUPED) or on cpu (TL_PLAN_GROUPED_CPU). Never under
+** accel=off, and only when the trace is known.
+*/
+static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
+                       const TlPlan *pPlan){
+  const TlTrace *pTrace = pPlan->pTrace;
+  int iCol;
+  if( pInfo->nOrderBy!=1 || pTrace==0 || pPlan->bPlain ) return;
+  iCol = pInfo->aOrderBy[0].iColumn;
+  if( pDef->iTsCol>=0 && iCol==pDef->iTsCol && !pInfo->aOrderBy[0].desc
+   && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_ORDERED;
-  }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_EVENTS
-         /* (grouping only: the term's direction does not matter; SQLite
-         ** gives GROUP BY the direction of an ORDER BY on an aggregate) */
-         && pInfo->aOrderBy[0].iColumn==TL_EV_NAME
-         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
-         && pDef->nCol<63 && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))
-                             ==(sqlite3_uint64)1<<TL_EV_NAME
-         && pTrace && (pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ){
-    /* GROUP BY name or DISTINCT name over name alone: equal names together
-    ** is all SQLite needs, which the reader gives without a sort. */
+  }else if( plan_can_group(pDef, pInfo, pPlan) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED;
-  }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_CALLCHAINS
-         && pInfo->aOrderBy[0].iColumn==TL_CC_SYMBOL
-         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
-         && pDef->nCol<63
-         && ((pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))==(sqlite3_uint64)1<<TL_CC_SYMBOL
-             || (bDepthEq && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1))
-                             ==(((sqlite3_uint64)1<<TL_CC_SYMBOL) | ((sqlite3_uint64)1<<TL_CC_DEPTH))))
-         && pTrace && (pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ){
-    /* GROUP BY symbol over symbol alone (and one depth): the same */
-    pInfo->orderByConsumed = 1;
-    pInfo->idxNum |= TL_PLAN_GROUPED;
-  }else if( pInfo->nOrderBy==1 && pDef->iTable==TL_TAB_XRAY_CALLS
-         && pInfo->aOrderBy[0].iColumn==TL_XC_FUNC_ID && !bRowid
-         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
-         && pDef->nCol<63
-         && (pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1)
-             & ~(((sqlite3_uint64)1<<TL_XC_FUNC_ID) | ((sqlite3_uint64)1<<TL_XC_NAME)
-                 | ((sqlite3_uint64)1<<TL_XC_DUR)))==0
-         && pTrace && (pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ){
-    /* xray_calls GROUP BY func_id over func_id, name, dur: the reader keeps
-    ** the durs by function (a temporary file past a bound) and gives them
-    ** function by function, so SQLite does not sort */
-    pInfo->orderByConsumed = 1;
-    pInfo->idxNum |= TL_PLAN_GROUPED;
-  }else if( pInfo->nOrderBy==1 && pDef->iCpuCol>=0
-         && pInfo->aOrderBy[0].iColumn==pDef->iCpuCol
-         && have_vtab_in() && (sqlite3_vtab_distinct(pInfo)==1 || sqlite3_vtab_distinct(pInfo)==2)
-         && pTrace && (pTrace->mGroupCpu & (1u<<pDef->iTable)) ){
-    /* GROUP BY cpu or DISTINCT cpu: equal CPUs together, without a sort */
+  }else if( pDef->iCpuCol>=0 && iCol==pDef->iCpuCol && plan_distinct(pInfo)
+         && (pTrace->mGroupCpu & (1u<<pDef->iTable)) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED_CPU;
   }
-  tl_trace_release(pTrace);
+}
 
-  if( bRowid ){
+/* Rows and cost: nRows for a full scan, narrowed by what is pushed down. */
+static void plan_cost(sqlite3_index_info *pInfo, const TlPlan *pPlan, double nRows){
+  if( pPlan->bRowid ){
     nRows = 1;
     pInfo->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
   }else{
-    if( bTsEq ) nRows = nRows/1000 + 1;
-    else if( bTsLo && bTsHi ) nRows = nRows/20 + 1;
-    else if( bTsLo || bTsHi ) nRows = nRows/3 + 1;
-    if( bCpu ) nRows = nRows/2 + 1;
-    if( bKey ) nRows = nRows/1000 + 1;
-    if( bType ) nRows = nRows/2 + 1;
-    if( bDepth ) nRows = nRows/4 + 1;
+    if( pPlan->bTsEq ) nRows = nRows/1000 + 1;
+    else if( pPlan->bTsLo && pPlan->bTsHi ) nRows = nRows/20 + 1;
+    else if( pPlan->bTsLo || pPlan->bTsHi ) nRows = nRows/3 + 1;
+    if( pPlan->bCpu ) nRows = nRows/2 + 1;
+    if( pPlan->bKey ) nRows = nRows/1000 + 1;
+    if( pPlan->bType ) nRows = nRows/2 + 1;
+    if( pPlan->bDepth ) nRows = nRows/4 + 1;
   }
   pInfo->estimatedRows = (sqlite3_int64)nRows;
   pInfo->estimatedCost = 10.0 + nRows;
-  if( bNoPath ) pInfo->estimatedCost = 1e300;
+  if( pPlan->bNoPath ) pInfo->estimatedCost = 1e300;
+}
 
-  zPlan[nPlan] = 0;
-  pInfo->idxStr = sqlite3_mprintf("%s:%llx", zPlan,
+/*
+** xBestIndex: take path/options equality as arguments, ts ranges, cpu =/IN,
+** rowid =, the key, type and depth columns as pushdown, consume ORDER BY
+** when the reader gives that order, and estimate the cost from the index.
+*/
+static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
+  TlVtab *p = (TlVtab*)pVtab;
+  const TlTableDef *pDef = p->pDef;
+  TlPlan plan;
+  int rc;
+
+  memset(&plan, 0, sizeof(plan));
+  plan.iPath = plan.iOptions = -1;
+  rc = plan_args(p, pInfo, &plan);
+  if( rc ) return rc;
+  plan_constraints(pDef, pInfo, &plan);
+  plan_trace(p, pInfo, &plan);
+  plan_order(pDef, pInfo, &plan);
+  plan_cost(pInfo, &plan, plan.pTrace ? tl_trace_estimate(plan.pTrace, pDef->iTable) : 1e6);
+  tl_trace_release(plan.pTrace);
+
+  plan.zOps[plan.nOps] = 0;
+  pInfo->idxStr = sqlite3_mprintf("%s:%llx", plan.zOps,
                                   (unsigned long long)pInfo->colUsed);
   if( pInfo->idxStr==0 ) return SQLITE_NOMEM;
   pInfo->needToFreeIdxStr = 1;

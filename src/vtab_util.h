@@ -10,6 +10,8 @@
 #ifndef TL_VTAB_UTIL_H
 #define TL_VTAB_UTIL_H
 
+#include <stdint.h>
+
 #include "sqlite3ext.h"
 
 typedef struct TlTableDef TlTableDef;
@@ -25,6 +27,15 @@ struct TlTableDef {
                                   ** none (no table has it first) */
   int iDepthCol;                  /* INTEGER column for depth range pushdown,
                                   ** or 0 for none */
+  /* Grouped output (TlFilter.bGroupName), for readers whose mGroupName has
+  ** the table's bit: GROUP BY or DISTINCT on iGroupCol is answered without
+  ** a sort when the query uses no other column than these. */
+  int iGroupCol;                  /* the column whose equal values the reader
+                                  ** can return together, or 0 for none */
+  uint64_t mGroupWith;            /* other columns (bit i: column i) a grouped
+                                  ** scan may use too */
+  int iGroupDepthCol;             /* a column a grouped scan may use too when
+                                  ** depth = pins it (callchains), or 0 */
 };
 
 /* Register the module for pDef (static storage). Returns an SQLite code. */

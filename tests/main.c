@@ -1,7 +1,7 @@
 /*
 ** main.c: runs every test group as one cmocka run, so the output ends with
 ** one cmocka summary for the whole suite. With arguments, runs only the
-** groups named (tltest cpel sql).
+** groups named (tltest cpel tooling).
 */
 #include "tltest.h"
 

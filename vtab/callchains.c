@@ -27,6 +27,8 @@ static const TlTableDef callchainsDef = {
   .iCpuCol  = TL_CC_CPU,
   .iKeyCol  = TL_CC_EVENT,
   .iDepthCol = TL_CC_DEPTH,
+  .iGroupCol = TL_CC_SYMBOL,      /* GROUP BY symbol (at one depth) */
+  .iGroupDepthCol = TL_CC_DEPTH,
 };
 
 int callchains_vtab_register(sqlite3 *db){

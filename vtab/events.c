@@ -31,6 +31,7 @@ static const TlTableDef eventsDef = {
   .iCpuCol  = TL_EV_CPU,
   .iKeyCol  = -1,
   .iTypeCol = TL_EV_TYPE,
+  .iGroupCol = TL_EV_NAME,        /* GROUP BY name, DISTINCT name */
 };
 
 int events_vtab_register(sqlite3 *db){

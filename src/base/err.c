@@ -32,13 +32,6 @@ void tl_err_file(TlErr *p, const char *zFile){
   }
 }
 
-#ifdef TL_DEBUG
-int tl_corrupt_bkpt(int iLine){
-  (void)iLine;
-  return TL_ECORRUPT;
-}
-#endif
-
 void tl_err_format(const TlErr *p, const char *zPath, char *z, int nz){
   const char *zSep = p->zFile[0] ? "/" : "";
   if( nz<=0 ) return;

@@ -50,14 +50,6 @@ int tl_err_set(TlErr*, int rc, uint64_t iOff, const char *zFmt, ...)
 /* Name the file of a multi-file trace the error belongs to (optional). */
 void tl_err_file(TlErr*, const char *zFile);
 
-/* With -DTL_DEBUG a breakpoint on tl_corrupt_bkpt catches every corruption. */
-#ifdef TL_DEBUG
-int tl_corrupt_bkpt(int iLine);
-# define TL_CORRUPT tl_corrupt_bkpt(__LINE__)
-#else
-# define TL_CORRUPT TL_ECORRUPT
-#endif
-
 /*
 ** Format "<zPath>: offset N: <msg>" (or without the offset) into z[nz].
 */

@@ -116,6 +116,15 @@ const char *tl_opts_get(const TlOpts *p, const char *zKey){
   return 0;
 }
 
+int tl_opts_onoff(const TlOpts *p, const char *zKey, int bDefault, int *pbOn){
+  const char *z = tl_opts_get(p, zKey);
+  *pbOn = bDefault;
+  if( z==0 ) return TL_OK;
+  if( strcmp(z, "on")==0 ){ *pbOn = 1; return TL_OK; }
+  if( strcmp(z, "off")==0 ){ *pbOn = 0; return TL_OK; }
+  return TL_EMISUSE;
+}
+
 static int cmp_idx(const TlOpts *p, int a, int b){
   return strcmp(p->azKey[a], p->azKey[b]);
 }

@@ -41,6 +41,12 @@ int tl_opts_set(TlOpts*, const char *zKey, const char *zVal);
 const char *tl_opts_get(const TlOpts*, const char *zKey);
 
 /*
+** The on/off value of zKey: *pbOn is bDefault when the key is absent, 1 for
+** "on", 0 for "off". Returns TL_OK, or TL_EMISUSE for any other value.
+*/
+int tl_opts_onoff(const TlOpts*, const char *zKey, int bDefault, int *pbOn);
+
+/*
 ** Canonical text of the options (keys sorted, values quoted) in a malloc'd
 ** string; used as part of the trace cache key. NULL on OOM.
 */

@@ -3,38 +3,190 @@
 ** every table fully, in file order, in ts order, through a ts window with
 ** a CPU filter, and by rowid; then the shapes the readers answer from
 ** their index or grouped (no column, a ts window over ts alone, grouping
-** by name, func_id or cpu), asking for the rowids and per-repeat values
-** of repeated rows.
+** by name, func_id or cpu).
+**
+** Each shape runs twice: as the engine asks for it, and as the engine
+** asks under accel=off (TlFilter.bPlain, nothing grouped or ordered). The
+** rows that pass the constraints (tl_filter_match, as the engine checks
+** them) are compared as multisets: every repeat of a repeated row is
+** expanded, with its rowid and lazy values asked of the reader as SQLite
+** would (tl_query_rowid, tl_query_value), and hashed. A difference when
+** both scans succeed is a bug: abort(). When exactly one of them fails (an
+** accelerated count need not decode a damaged event body that the plain
+** scan rejects), or a plain scan gives rows that are not plain, the
+** counters tl_fuzz_drain_report() prints say so.
 */
 #include "fuzz_drain.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define FUZZ_MAX_ROWS 200000      /* per scan: a bound, not an expectation */
+#define FUZZ_MAX_ROWS 200000      /* per scan, repeats expanded: a bound,
+                                  ** not an expectation */
 
-static void drain(TlTrace *pTrace, int iTable, const TlFilter *f){
+/* What one scan gave: a multiset of row hashes, kept as sums. */
+typedef struct DrainSum DrainSum;
+struct DrainSum {
+  int rc;                         /* TL_OK, or the scan's error */
+  int bCut;                       /* stopped at FUZZ_MAX_ROWS: not compared */
+  int bNotPlain;                  /* bPlain, and a row had repeats or lazy parts */
+  uint64_t nRow;                  /* rows, repeats expanded */
+  uint64_t sum, sumMix;           /* sums of the row hashes and of mix(hash) */
+};
+
+static uint64_t nPairs;           /* scans compared with their plain twin */
+static uint64_t nOneFailed;       /* pairs where exactly one scan failed */
+static uint64_t nNotPlain;        /* plain scans that gave accelerated rows */
+
+/* A 64-bit mixer (the splitmix64 finalizer). */
+static uint64_t mix64(uint64_t x){
+  x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+static uint64_t hash_bytes(const char *z, size_t n){
+  uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
+  size_t i;
+  for(i=0; i<n; i++){ h ^= (uint8_t)z[i]; h *= 0x100000001b3ULL; }
+  return h;
+}
+
+static uint64_t hash_val(const TlVal *v){
+  uint64_t r;
+  switch( v->t ){
+    case TL_INT:  return mix64((uint64_t)v->i) ^ 1;
+    case TL_REAL: memcpy(&r, &v->r, sizeof(r)); return mix64(r) ^ 2;
+    case TL_TEXT: return hash_bytes(v->z, v->n) ^ 3;
+    case TL_BLOB: return hash_bytes(v->z, v->n) ^ 4;
+    default:      return 0x9e3779b97f4a7c15ULL;   /* NULL */
+  }
+}
+
+/*
+** The hash of repeat k of the current row: its rowid and the used columns
+** (mCols) of the table's nCol, as SQLite would see them. < 0: the reader's
+** error.
+*/
+static int row_hash(TlQuery *q, const TlRow *pRow, int64_t k, uint64_t mCols,
+                    int nCol, uint64_t *pHash){
+  TlRow row = *pRow;
+  int64_t iRowid;
+  uint64_t h;
+  int j, rc;
+  if( k>0 ) row.iRowid = TL_ROWID_LAZY;   /* as the engine's tlNext leaves it */
+  rc = tl_query_rowid(q, &row, k, &iRowid);
+  if( rc<0 ) return rc;
+  h = mix64((uint64_t)iRowid);
+  for(j=0; j<nCol; j++){
+    TlVal v;
+    if( !((mCols >> j) & 1) ) continue;
+    v = pRow->a[j];
+    if( pRow->aVary && j==pRow->iVary ) v.i = pRow->aVary[k];
+    if( v.t==TL_LAZY ){
+      rc = tl_query_value(q, k, j, &v);
+      if( rc<0 ) return rc;
+    }
+    h = mix64(h ^ hash_val(&v) ^ ((uint64_t)j << 56));
+  }
+  *pHash = h;
+  return TL_OK;
+}
+
+/* Is the current row a plain one (one record, every part given)? */
+static int row_is_plain(const TlRow *pRow, int nCol){
+  int j;
+  if( pRow->nRepeat>1 || pRow->iRowid==TL_ROWID_LAZY ) return 0;
+  for(j=0; j<nCol; j++){
+    if( pRow->a[j].t==TL_LAZY ) return 0;
+  }
+  return 1;
+}
+
+/* Add every repeat of the current row to *pSum; < 0: the reader's error. */
+static int add_row(TlQuery *q, const TlRow *pRow, uint64_t mCols, int nCol,
+                   DrainSum *pSum){
+  int64_t k, nRep = pRow->nRepeat>1 ? pRow->nRepeat : 1;
+  for(k=0; k<nRep; k++){
+    uint64_t h = 0;
+    int rc;
+    if( pSum->nRow>=FUZZ_MAX_ROWS ){ pSum->bCut = 1; return TL_OK; }
+    rc = row_hash(q, pRow, k, mCols, nCol, &h);
+    if( rc<0 ) return rc;
+    pSum->nRow++;
+    pSum->sum += h;
+    pSum->sumMix += mix64(h ^ 0x5555555555555555ULL);
+  }
+  return TL_OK;
+}
+
+/* The columns the drain's constraints are about (only events has any). */
+static void filter_cols(int iTable, const TlFilter *f, TlFilterCols *c){
+  memset(c, 0, sizeof(*c));
+  c->iTs = c->iCpu = c->iKey = -1;
+  if( iTable==TL_TAB_EVENTS ){
+    c->iTs = TL_EV_TS;
+    c->iCpu = TL_EV_CPU;
+    c->iType = TL_EV_TYPE;
+    c->nType = f->zType ? strlen(f->zType) : 0;
+  }
+}
+
+/* Scan table iTable with f into *pSum. */
+static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, DrainSum *pSum){
   TlQuery *q = 0;
+  TlFilterCols cols;
   TlErr err;
   TlRow row;
-  int i;
+  uint64_t mCols = f->mCols;
+  int nCol = tl_table_ncol(iTable);
+  int rc;
+  memset(pSum, 0, sizeof(*pSum));
+  filter_cols(iTable, f, &cols);
+  /* packets.args counts the reads of each packet so far: not a row value */
+  if( iTable==TL_TAB_PACKETS ) mCols &= ~((uint64_t)1<<TL_PK_ARGS);
   tl_err_clear(&err);
-  if( tl_query_open(pTrace, iTable, f, &q, &err) ) return;
-  for(i=0; i<FUZZ_MAX_ROWS; i++){
-    int64_t iRowid;
-    int k;
-    if( tl_query_next(q, &row)!=TL_ROW ) break;
-    /* a repeated row's first and last repeats, as SQLite may ask for them */
-    for(k=0; k<2; k++){
-      int64_t iRepeat = k==0 ? 0 : (row.nRepeat>1 ? row.nRepeat-1 : 0);
-      int j;
-      if( tl_query_rowid(q, &row, iRepeat, &iRowid)<0 ) break;
-      for(j=0; j<TL_MAX_NCOL; j++){
-        TlVal v;
-        if( row.a[j].t==TL_LAZY && tl_query_value(q, iRepeat, j, &v)<0 ) break;
-      }
-    }
+  pSum->rc = tl_query_open(pTrace, iTable, f, &q, &err);
+  if( pSum->rc ) return;
+  while( !pSum->bCut ){
+    rc = tl_query_next(q, &row);
+    if( rc==TL_DONE ) break;
+    if( rc<0 ){ pSum->rc = rc; break; }
+    if( f->bPlain && !row_is_plain(&row, nCol) ) pSum->bNotPlain = 1;
+    if( !tl_filter_match(f, &cols, &row) ) continue;
+    rc = add_row(q, &row, mCols, nCol, pSum);
+    if( rc<0 ){ pSum->rc = rc; break; }
   }
   tl_query_close(q);
+}
+
+/*
+** Scan with f as the engine would ask, then as it asks under accel=off,
+** and compare what came out.
+*/
+static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
+  TlFilter plain = *f;
+  DrainSum a, b;
+  plain.bPlain = 1;
+  plain.bOrdered = 0;
+  plain.bGroupName = 0;
+  plain.bGroupCpu = 0;
+  drain(pTrace, iTable, f, &a);
+  drain(pTrace, iTable, &plain, &b);
+  nPairs++;
+  if( b.bNotPlain ) nNotPlain++;
+  if( (a.rc<0)!=(b.rc<0) ){ nOneFailed++; return; }
+  if( a.rc<0 || a.bCut || b.bCut ) return;
+  if( a.nRow!=b.nRow || a.sum!=b.sum || a.sumMix!=b.sumMix ){
+    fprintf(stderr, "drain: table %d gives other rows under accel=off: %llu rows, "
+            "%llu plain (mCols %llx, bOrdered %d, bGroupName %d, bGroupCpu %d, "
+            "nCpu %d, bRowid %d, type %s)\n", iTable,
+            (unsigned long long)a.nRow, (unsigned long long)b.nRow,
+            (unsigned long long)f->mCols, f->bOrdered, f->bGroupName,
+            f->bGroupCpu, f->nCpu, f->bRowid, f->zType ? f->zType : "-");
+    abort();
+  }
 }
 
 static void filter_init(TlFilter *f){
@@ -44,49 +196,63 @@ static void filter_init(TlFilter *f){
   f->mCols = ~(uint64_t)0;
 }
 
+/* The events shapes: orders, windows, rowid, counts, groupings. */
+static void drain_events(TlTrace *pTrace, int64_t iRowid){
+  const int iTable = TL_TAB_EVENTS;
+  int64_t aCpu[2] = { 0, 1 };
+  TlFilter f;
+  filter_init(&f);
+  f.bOrdered = (pTrace->mOrdered >> iTable) & 1;
+  drain_pair(pTrace, iTable, &f);
+  f.tsLo = 1000; f.tsHi = 2000000000;
+  f.aCpu = aCpu; f.nCpu = 2;
+  drain_pair(pTrace, iTable, &f);
+  filter_init(&f);
+  f.bRowid = 1; f.iRowid = iRowid;
+  drain_pair(pTrace, iTable, &f);
+  /* count(*), also SAMPLE rows only; a window over ts alone */
+  filter_init(&f);
+  f.mCols = 0;
+  drain_pair(pTrace, iTable, &f);
+  f.zType = "SAMPLE";
+  f.mCols = (uint64_t)1<<TL_EV_TYPE;
+  drain_pair(pTrace, iTable, &f);
+  filter_init(&f);
+  f.tsLo = 1000; f.tsHi = 2000000000;
+  f.mCols = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
+  drain_pair(pTrace, iTable, &f);
+  /* grouped by name, by cpu (with the columns a run compares) */
+  filter_init(&f);
+  f.mCols = (uint64_t)1<<TL_EV_NAME;
+  f.bGroupName = (pTrace->pReader->mGroupName >> iTable) & 1;
+  drain_pair(pTrace, iTable, &f);
+  filter_init(&f);
+  f.mCols = ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_VALUE);
+  f.bGroupCpu = (pTrace->mGroupCpu >> iTable) & 1;
+  drain_pair(pTrace, iTable, &f);
+}
+
 void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
   TlFilter f;
   int iTable;
   for(iTable=0; iTable<TL_TAB_COUNT; iTable++){
     filter_init(&f);
-    drain(pTrace, iTable, &f);
-    if( iTable==TL_TAB_EVENTS ){
-      int64_t aCpu[2] = { 0, 1 };
-      f.bOrdered = (pTrace->mOrdered >> iTable) & 1;
-      drain(pTrace, iTable, &f);
-      f.tsLo = 1000; f.tsHi = 2000000000;
-      f.aCpu = aCpu; f.nCpu = 2;
-      drain(pTrace, iTable, &f);
-      filter_init(&f);
-      f.bRowid = 1; f.iRowid = iRowid;
-      drain(pTrace, iTable, &f);
-      /* count(*), also SAMPLE rows only; a window over ts alone */
-      filter_init(&f);
-      f.mCols = 0;
-      drain(pTrace, iTable, &f);
-      f.zType = "SAMPLE";
-      f.mCols = (uint64_t)1<<TL_EV_TYPE;
-      drain(pTrace, iTable, &f);
-      filter_init(&f);
-      f.tsLo = 1000; f.tsHi = 2000000000;
-      f.mCols = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
-      drain(pTrace, iTable, &f);
-      /* grouped by name, by cpu (with the columns a run compares) */
-      filter_init(&f);
-      f.mCols = (uint64_t)1<<TL_EV_NAME;
-      f.bGroupName = (pTrace->pReader->mGroupName >> iTable) & 1;
-      drain(pTrace, iTable, &f);
-      filter_init(&f);
-      f.mCols = ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_VALUE);
-      f.bGroupCpu = (pTrace->mGroupCpu >> iTable) & 1;
-      drain(pTrace, iTable, &f);
-    }
+    drain_pair(pTrace, iTable, &f);
+    if( iTable==TL_TAB_EVENTS ) drain_events(pTrace, iRowid);
     if( iTable==TL_TAB_XRAY_CALLS && ((pTrace->pReader->mGroupName >> iTable) & 1) ){
       /* GROUP BY func_id (a small max_memory= spills to the file) */
       filter_init(&f);
       f.mCols = ((uint64_t)1<<TL_XC_FUNC_ID) | ((uint64_t)1<<TL_XC_DUR);
       f.bGroupName = 1;
-      drain(pTrace, iTable, &f);
+      drain_pair(pTrace, iTable, &f);
     }
   }
+}
+
+void tl_fuzz_drain_report(void){
+  if( nPairs==0 ) return;
+  printf("drain: %llu scans compared with accel=off; in %llu only one of the two "
+         "failed; %llu plain scans gave accelerated rows\n",
+         (unsigned long long)nPairs, (unsigned long long)nOneFailed,
+         (unsigned long long)nNotPlain);
 }

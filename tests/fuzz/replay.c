@@ -13,6 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n);
 
 void *tl_test_read_file(const char *zPath, size_t *pn);   /* tests/fileutil.c */
+void tl_fuzz_drain_report(void);                          /* fuzz_drain.c */
 
 static int replay_file(const char *zPath){
   size_t n = 0;
@@ -43,5 +44,6 @@ int main(int argc, char **argv){
     }
   }
   printf("replay: %d inputs, no crash\n", nFile);
+  tl_fuzz_drain_report();
   return 0;
 }

@@ -1,0 +1,499 @@
+/*
+** test_accel.c: every accelerated path checked against the plain scan.
+**
+** For every trace under testdata/ and, when it is there, under the peer
+** traces folder, each query shape runs twice through the extension, with
+** the options '' and 'accel=off', and the answers must be the same rows
+** (compared as sorted lists; ORDER BY answers in order) or the same error.
+** accel=off asks the readers for a plain per-record scan (TlFilter.bPlain)
+** and the engine checks that they give one, so the two answers come from
+** two different computations.
+**
+** A failing trace prints one line naming the shapes that differ.
+** TL_PEER_DIR in the environment overrides the folder the build names.
+*/
+#include "tltest.h"
+
+#include <dirent.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace.h"
+
+#define TD TL_TESTDATA_DIR "/"
+#define ACCEL_MAX_DEPTH 8          /* folder levels walked below a root */
+#define ACCEL_ORDER_LIMIT 50       /* rows of the ORDER BY ts shape */
+
+/* What a shape needs besides the path and the options. */
+#define SHAPE_PLAIN  0
+#define SHAPE_WINDOW 1             /* a ts window: two bounds */
+#define SHAPE_EVENT  2             /* a sample's rowid */
+
+typedef struct Shape Shape;
+struct Shape {
+  const char *zName;               /* named in failure lines */
+  const char *zFmt;                /* sqlite3_mprintf: path, options, a, b */
+  int eKind;                       /* SHAPE_* */
+  int bOrdered;                    /* ORDER BY ts LIMIT: compared in order */
+};
+
+static const Shape aShape[] = {
+  { "count", "SELECT count(*) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "by-name", "SELECT name, count(*) FROM events(%Q, %Q) GROUP BY name", SHAPE_PLAIN, 0 },
+  /* (the rowid is no column: the grouped plan stays, and must keep rowids) */
+  { "by-name-rowids", "SELECT name, count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
+                      "GROUP BY name", SHAPE_PLAIN, 0 },
+  { "by-cpu", "SELECT cpu, count(*) FROM events(%Q, %Q) GROUP BY cpu", SHAPE_PLAIN, 0 },
+  { "by-type", "SELECT type, count(*) FROM events(%Q, %Q) GROUP BY type", SHAPE_PLAIN, 0 },
+  { "distinct-name", "SELECT DISTINCT name FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "window", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
+              "WHERE ts BETWEEN %lld AND %lld", SHAPE_WINDOW, 0 },
+  { "cpu1", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu = 1", SHAPE_PLAIN, 0 },
+  { "cpu-in", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1)", SHAPE_PLAIN, 0 },
+  { "order-ts", "SELECT ts, cpu, name, rowid FROM events(%Q, %Q) ORDER BY ts LIMIT 50",
+    SHAPE_PLAIN, 1 },
+  /* (rowids may be large: their sum modulo a prime does not overflow) */
+  { "rowids", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "samples", "SELECT count(*) FROM events(%Q, %Q) WHERE type = 'SAMPLE'", SHAPE_PLAIN, 0 },
+  { "xray-count", "SELECT count(*) FROM xray_calls(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "xray-by-func", "SELECT func_id, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
+                    "GROUP BY func_id", SHAPE_PLAIN, 0 },
+  { "xray-by-func-rowids", "SELECT func_id, count(*), sum(rowid %% 4294967291) "
+                          "FROM xray_calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
+  { "cc-by-depth", "SELECT depth, count(*) FROM callchains(%Q, %Q) GROUP BY depth",
+    SHAPE_PLAIN, 0 },
+  { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",
+    SHAPE_PLAIN, 0 },
+  { "cc-event", "SELECT * FROM callchains(%Q, %Q) WHERE event = %lld", SHAPE_EVENT, 0 },
+  { "tracks", "SELECT * FROM tracks(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "symbols", "SELECT * FROM symbols(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "event-types", "SELECT * FROM event_types(%Q, %Q)", SHAPE_PLAIN, 0 },
+  /* packets without args: its "reads" counts the scans so far */
+  { "packets", "SELECT id, stream, cpu, file, offset, size, content_size, ts_begin, "
+               "ts_end, events, discarded, seq FROM packets(%Q, %Q)", SHAPE_PLAIN, 0 },
+};
+
+/* One answer: its rows as text lines, or its error. */
+typedef struct Answer Answer;
+struct Answer {
+  char *zErr;                      /* the error message, or NULL */
+  TlLines rows;                    /* "type:value|..." per row */
+  TlLines ts;                      /* bOrdered: the ts column, in order */
+};
+
+static void answer_free(Answer *p){
+  free(p->zErr);
+  tl_lines_free(&p->rows);
+  tl_lines_free(&p->ts);
+  memset(p, 0, sizeof(*p));
+}
+
+/* Column i of the current row as "<type letter>:<text>". */
+static void append_value(sqlite3_str *pOut, sqlite3_stmt *pStmt, int i){
+  switch( sqlite3_column_type(pStmt, i) ){
+    case SQLITE_NULL:    sqlite3_str_appendall(pOut, "n:"); break;
+    case SQLITE_INTEGER: sqlite3_str_appendf(pOut, "i:%lld", sqlite3_column_int64(pStmt, i)); break;
+    case SQLITE_FLOAT:   sqlite3_str_appendf(pOut, "r:%.17g", sqlite3_column_double(pStmt, i)); break;
+    case SQLITE_BLOB:    sqlite3_str_appendf(pOut, "b:%d", sqlite3_column_bytes(pStmt, i)); break;
+    default:
+      sqlite3_str_appendf(pOut, "t:%s", (const char*)sqlite3_column_text(pStmt, i));
+      break;
+  }
+}
+
+/* Run zSql; rows into p->rows (and, bOrdered, column 0 into p->ts). */
+static void answer_run(sqlite3 *db, const char *zSql, int bOrdered, Answer *p){
+  sqlite3_stmt *pStmt = 0;
+  int rc;
+  memset(p, 0, sizeof(*p));
+  rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+  while( pStmt && (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+    sqlite3_str *pRow = sqlite3_str_new(0);
+    char *z;
+    int i, n = sqlite3_column_count(pStmt);
+    for(i=0; i<n; i++){
+      if( i ) sqlite3_str_appendchar(pRow, 1, '|');
+      append_value(pRow, pStmt, i);
+    }
+    z = sqlite3_str_finish(pRow);
+    assert_non_null(z);
+    tl_lines_add(&p->rows, z);
+    sqlite3_free(z);
+    if( bOrdered ){
+      sqlite3_str *pTs = sqlite3_str_new(0);
+      append_value(pTs, pStmt, 0);
+      z = sqlite3_str_finish(pTs);
+      assert_non_null(z);
+      tl_lines_add(&p->ts, z);
+      sqlite3_free(z);
+    }
+  }
+  if( rc!=SQLITE_DONE ){
+    p->zErr = strdup(sqlite3_errmsg(db));
+    assert_non_null(p->zErr);
+  }
+  sqlite3_finalize(pStmt);
+}
+
+/*
+** Rows of an ORDER BY ts LIMIT answer whose ts is not the last one's: rows
+** of equal ts may come in any order, so the last ts's rows may be others.
+*/
+static void drop_last_ts(Answer *p){
+  size_t n = p->rows.n;
+  const char *zLast;
+  if( n==0 ) return;
+  zLast = p->ts.az[n-1];
+  while( n>0 && strcmp(p->ts.az[n-1], zLast)==0 ){
+    n--;
+    free(p->rows.az[n]);
+  }
+  p->rows.n = n;
+}
+
+/* Write into zOut why lists a and b differ, or return 0 when they do not. */
+static int lines_differ(const TlLines *a, const TlLines *b, char *zOut, size_t nOut){
+  size_t i;
+  for(i=0; i<a->n && i<b->n; i++){
+    if( strcmp(a->az[i], b->az[i])!=0 ){
+      snprintf(zOut, nOut, "row %zu: '%.60s' with accel, '%.60s' with accel=off",
+               i+1, a->az[i], b->az[i]);
+      return 1;
+    }
+  }
+  if( a->n!=b->n ){
+    snprintf(zOut, nOut, "%zu rows with accel, %zu with accel=off", a->n, b->n);
+    return 1;
+  }
+  return 0;
+}
+
+/*
+** Compare the two answers of one shape. Returns 0 when they agree, else 1
+** with the difference in zOut.
+*/
+static int answers_differ(Answer *pOn, Answer *pOff, int bOrdered,
+                          char *zOut, size_t nOut){
+  if( pOn->zErr || pOff->zErr ){
+    if( pOn->zErr && pOff->zErr && strcmp(pOn->zErr, pOff->zErr)==0 ) return 0;
+    snprintf(zOut, nOut, "error '%.100s' with accel, '%.100s' with accel=off",
+             pOn->zErr ? pOn->zErr : "(none)", pOff->zErr ? pOff->zErr : "(none)");
+    return 1;
+  }
+  if( bOrdered ){
+    if( lines_differ(&pOn->ts, &pOff->ts, zOut, nOut) ) return 1;
+    drop_last_ts(pOn);
+    drop_last_ts(pOff);
+  }
+  tl_lines_sort(&pOn->rows);
+  tl_lines_sort(&pOff->rows);
+  return lines_differ(&pOn->rows, &pOff->rows, zOut, nOut);
+}
+
+/* Values the shapes need, found with the default options. */
+typedef struct TraceFacts TraceFacts;
+struct TraceFacts {
+  int bWindow;                     /* the trace has timestamps */
+  int64_t tsLo, tsHi;              /* 1/3 and 2/3 of [min(ts), max(ts)] */
+  int bEvent;                      /* a sample with a callchain */
+  int64_t iEvent;                  /* its rowid */
+};
+
+/* Run a one-row query of two integers; 1 when both are there. */
+static int query_two_ints(sqlite3 *db, const char *zSql, int64_t *pA, int64_t *pB){
+  sqlite3_stmt *pStmt = 0;
+  int bOk = 0;
+  if( sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0)==SQLITE_OK
+   && sqlite3_step(pStmt)==SQLITE_ROW
+   && sqlite3_column_type(pStmt, 0)==SQLITE_INTEGER
+   && sqlite3_column_type(pStmt, 1)==SQLITE_INTEGER ){
+    *pA = sqlite3_column_int64(pStmt, 0);
+    *pB = sqlite3_column_int64(pStmt, 1);
+    bOk = 1;
+  }
+  sqlite3_finalize(pStmt);
+  return bOk;
+}
+
+static void trace_facts(sqlite3 *db, const char *zPath, TraceFacts *p){
+  char *zSql;
+  int64_t lo = 0, hi = 0, x = 0;
+  memset(p, 0, sizeof(*p));
+  zSql = sqlite3_mprintf("SELECT min(ts), max(ts) FROM events(%Q)", zPath);
+  if( query_two_ints(db, zSql, &lo, &hi) ){
+    p->bWindow = 1;
+    p->tsLo = lo + (hi - lo)/3;
+    p->tsHi = lo + (hi - lo)/3*2;
+  }
+  sqlite3_free(zSql);
+  zSql = sqlite3_mprintf("SELECT event, 0 FROM callchains(%Q) LIMIT 1", zPath);
+  p->bEvent = query_two_ints(db, zSql, &p->iEvent, &x);
+  sqlite3_free(zSql);
+}
+
+/*
+** Run every shape on one trace with accel on and off. Returns the number
+** of shapes that differ, after printing one line about them.
+*/
+static int check_trace(sqlite3 *db, const char *zPath){
+  TraceFacts facts;
+  sqlite3_str *pLine = sqlite3_str_new(0);
+  size_t k;
+  int nDiff = 0;
+  int bDamaged = 0;               /* the plain count fails */
+  trace_facts(db, zPath, &facts);
+  for(k=0; k<sizeof(aShape)/sizeof(aShape[0]); k++){
+    const Shape *s = &aShape[k];
+    Answer on, off;
+    char zWhy[400];
+    char *zOn, *zOff;
+    long long a = 0, b = 0;
+    if( s->eKind==SHAPE_WINDOW ){
+      if( !facts.bWindow ) continue;
+      a = facts.tsLo; b = facts.tsHi;
+    }else if( s->eKind==SHAPE_EVENT ){
+      if( !facts.bEvent ) continue;
+      a = facts.iEvent;
+    }
+    zOn = sqlite3_mprintf(s->zFmt, zPath, "", a, b);
+    zOff = sqlite3_mprintf(s->zFmt, zPath, "accel=off", a, b);
+    assert_non_null(zOn);
+    assert_non_null(zOff);
+    answer_run(db, zOn, s->bOrdered, &on);
+    answer_run(db, zOff, s->bOrdered, &off);
+    if( k==0 && off.zErr ) bDamaged = 1;
+    if( s->bOrdered && bDamaged && on.zErr==0 && off.zErr ){
+      /* ORDER BY ts LIMIT in ts order stops before the damage that the
+      ** plain scan, sorted by SQLite, reads to the end to meet */
+    }else if( answers_differ(&on, &off, s->bOrdered, zWhy, sizeof(zWhy)) ){
+      sqlite3_str_appendf(pLine, "\n    %s: %s", s->zName, zWhy);
+      nDiff++;
+    }
+    answer_free(&on);
+    answer_free(&off);
+    sqlite3_free(zOn);
+    sqlite3_free(zOff);
+  }
+  if( nDiff ){
+    char *z = sqlite3_str_finish(pLine);
+    printf("accel: FAIL %s: %d shapes differ%s\n", zPath, nDiff, z ? z : "");
+    fflush(stdout);
+    sqlite3_free(z);
+  }else{
+    sqlite3_free(sqlite3_str_finish(pLine));
+  }
+  return nDiff;
+}
+
+/* Does zDir/zName exist? */
+static int has_entry(const char *zDir, const char *zName){
+  struct stat st;
+  char *zPath = sqlite3_mprintf("%s/%s", zDir, zName);
+  int bHas;
+  assert_non_null(zPath);
+  bHas = stat(zPath, &st)==0;
+  sqlite3_free(zPath);
+  return bHas;
+}
+
+/*
+** Is zDir one CTF trace: a directory a reader claims that holds the
+** metadata file, or an LTTng session (its ust/ or kernel/ traces are read
+** as one)? A reader also claims any folder with a trace somewhere below,
+** which is walked instead.
+*/
+static int is_trace_dir(const char *zDir){
+  if( !has_entry(zDir, "metadata") && !has_entry(zDir, "ust")
+   && !has_entry(zDir, "kernel") ){
+    return 0;
+  }
+  return tl_trace_sniff(zDir)!=0;
+}
+
+/*
+** Collect the traces under zDir: CTF trace directories (is_trace_dir) are
+** not walked into, other folders are; a file a reader claims is a trace.
+** Sorted by name, so runs are alike.
+*/
+static void find_traces(const char *zDir, int nDepth, TlLines *pOut){
+  struct dirent **aEnt = 0;
+  int i, n;
+  if( nDepth>ACCEL_MAX_DEPTH ) return;
+  n = scandir(zDir, &aEnt, 0, alphasort);
+  for(i=0; i<n; i++){
+    const char *zName = aEnt[i]->d_name;
+    struct stat st;
+    char *zPath;
+    if( zName[0]=='.' ){ free(aEnt[i]); continue; }
+    zPath = sqlite3_mprintf("%s/%s", zDir, zName);
+    assert_non_null(zPath);
+    if( lstat(zPath, &st) ){
+      /* gone */
+    }else if( S_ISDIR(st.st_mode) ){
+      if( is_trace_dir(zPath) ) tl_lines_add(pOut, zPath);
+      else find_traces(zPath, nDepth+1, pOut);
+    }else if( S_ISREG(st.st_mode) && tl_trace_sniff(zPath) ){
+      tl_lines_add(pOut, zPath);
+    }
+    sqlite3_free(zPath);
+    free(aEnt[i]);
+  }
+  free(aEnt);
+}
+
+/* Check every trace under zRoot; fail the test when one differs. */
+static void check_root(const char *zRoot){
+  TlLines traces;
+  sqlite3 *db = tl_test_db();
+  size_t i;
+  int nBad = 0;
+  memset(&traces, 0, sizeof(traces));
+  find_traces(zRoot, 0, &traces);
+  assert_true(traces.n>0);
+  for(i=0; i<traces.n; i++){
+    if( check_trace(db, traces.az[i]) ) nBad++;
+  }
+  tl_test_db_close(db);
+  i = traces.n;
+  tl_lines_free(&traces);
+  if( nBad ){
+    fail_msg("%d of %zu traces under %s answer differently with accel=off",
+             nBad, i, zRoot);
+  }
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void accel_off_same_rows_on_testdata(void **state){
+  (void)state;
+  check_root(TL_TESTDATA_DIR);
+}
+
+static void accel_off_same_rows_on_peer_traces(void **state){
+  const char *zPeer = getenv("TL_PEER_DIR");
+  struct stat st;
+  (void)state;
+  if( zPeer==0 || zPeer[0]==0 ) zPeer = TL_PEER_DIR;
+  if( stat(zPeer, &st) || !S_ISDIR(st.st_mode) ){
+    printf("[     SKIP ] %s: no peer traces at %s\n", __func__, zPeer);
+    fflush(stdout);
+    skip();
+  }
+  check_root(zPeer);
+}
+
+/* The shape check itself: answers that differ by one row are told apart. */
+static void accel_compare_finds_a_missing_row(void **state){
+  Answer on, off;
+  char zWhy[400];
+  (void)state;
+  memset(&on, 0, sizeof(on));
+  memset(&off, 0, sizeof(off));
+  tl_lines_add(&on.rows, "i:1");
+  tl_lines_add(&on.rows, "i:2");
+  tl_lines_add(&off.rows, "i:2");
+  tl_lines_add(&off.rows, "i:1");
+  assert_int_equal(answers_differ(&on, &off, 0, zWhy, sizeof(zWhy)), 0);
+  tl_lines_add(&off.rows, "i:1");
+  assert_int_equal(answers_differ(&on, &off, 0, zWhy, sizeof(zWhy)), 1);
+  answer_free(&on);
+  answer_free(&off);
+  on.zErr = strdup("x: boom");
+  assert_int_equal(answers_differ(&on, &off, 0, zWhy, sizeof(zWhy)), 1);
+  off.zErr = strdup("x: boom");
+  assert_int_equal(answers_differ(&on, &off, 0, zWhy, sizeof(zWhy)), 0);
+  answer_free(&on);
+  answer_free(&off);
+}
+
+/* accel= takes on or off; another value is an error naming the option. */
+static void accel_bad_value_is_an_error_naming_it(void **state){
+  sqlite3 *db = tl_test_db();
+  char *zErr;
+  (void)state;
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events('%q', 'accel=fast')",
+                           TD "perf/sched.data");
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "accel=fast: expected on or off"));
+  free(zErr);
+  assert_null(tl_test_sql_error(db,
+      "CREATE VIRTUAL TABLE temp.t USING events(path='%q', accel=fast)", TD "perf/sched.data"));
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM t");
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "accel=fast: expected on or off"));
+  free(zErr);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%q', 'accel=on')",
+                                   TD "perf/sched.data"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM packets('%q')",
+                                   TD "perf/sched.data"));
+  tl_test_db_close(db);
+}
+
+/*
+** Does SQLite sort for the query zFmt (on the trace zPath): does its plan
+** use a temporary b-tree for zWhat ("ORDER BY", "GROUP BY")?
+*/
+static int plan_sorts(sqlite3 *db, const char *zFmt, const char *zPath, const char *zWhat){
+  char *zSql = sqlite3_mprintf(zFmt, zPath);
+  char *zPlan, *zNeedle = sqlite3_mprintf("B-TREE FOR %s", zWhat);
+  int bSorts;
+  assert_non_null(zSql);
+  assert_non_null(zNeedle);
+  zPlan = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN %s", zSql);
+  bSorts = strstr(zPlan, zNeedle)!=0;
+  free(zPlan);
+  sqlite3_free(zNeedle);
+  sqlite3_free(zSql);
+  return bSorts;
+}
+
+/*
+** With accel=off, SQLite sorts: ORDER BY ts is not consumed, in both
+** forms (the options known at planning time), and GROUP BY name is not
+** answered by grouped output.
+*/
+static void accel_off_plans_sort_in_sqlite(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  /* perf merges events in ts order; CTF groups them by name */
+  assert_false(plan_sorts(db, "SELECT ts FROM events('%q') ORDER BY ts",
+                          TD "perf/sched.data", "ORDER BY"));
+  assert_true(plan_sorts(db, "SELECT ts FROM events('%q', 'accel=off') ORDER BY ts",
+                         TD "perf/sched.data", "ORDER BY"));
+  assert_null(tl_test_sql_error(db,
+      "CREATE VIRTUAL TABLE temp.plain USING events(path='%q', accel=off)",
+      TD "perf/sched.data"));
+  assert_true(plan_sorts(db, "SELECT ts FROM %s ORDER BY ts", "plain", "ORDER BY"));
+  assert_false(plan_sorts(db, "SELECT name, count(*) FROM events('%q') GROUP BY name",
+                          TD "ctf/ust-multi", "GROUP BY"));
+  assert_true(plan_sorts(db, "SELECT name, count(*) FROM events('%q', 'accel=off') GROUP BY name",
+                         TD "ctf/ust-multi", "GROUP BY"));
+  tl_test_db_close(db);
+}
+
+/* accel= is the query's, not the trace's: one opened trace serves both. */
+static void accel_is_not_part_of_the_cache_key(void **state){
+  TlTrace *pOn = 0, *pOff = 0;
+  TlErr err;
+  (void)state;
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(TD "perf/sched.data", "", &pOn, &err), TL_OK);
+  assert_int_equal(tl_trace_open(TD "perf/sched.data", "accel=off", &pOff, &err), TL_OK);
+  assert_ptr_equal(pOn, pOff);
+  tl_trace_release(pOn);
+  tl_trace_release(pOff);
+  assert_int_equal(tl_trace_open(TD "perf/sched.data", "accel=no", &pOff, &err), TL_EMISUSE);
+  assert_non_null(strstr(err.zMsg, "accel=no"));
+}
+
+TL_DEFINE_GROUP(accel,
+  cmocka_unit_test(accel_compare_finds_a_missing_row),
+  cmocka_unit_test(accel_bad_value_is_an_error_naming_it),
+  cmocka_unit_test(accel_off_plans_sort_in_sqlite),
+  cmocka_unit_test(accel_is_not_part_of_the_cache_key),
+  cmocka_unit_test(accel_off_same_rows_on_testdata),
+  cmocka_unit_test(accel_off_same_rows_on_peer_traces),
+);
