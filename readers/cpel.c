@@ -348,6 +348,7 @@ struct OpenCtx {
   TlWin win;
   size_t nDefAlloc, nTrackAlloc, nSymAlloc, nSecAlloc, nStrAlloc;
   TlMap map;                      /* track id -> index in aTrack */
+  TlMap defs;                     /* event codes defined so far */
   int bTrackCap;                  /* stopped adding tracks at the cap */
 };
 
@@ -454,14 +455,15 @@ static int parse_evtdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   int rc = def_header(c, iOff, n, 12, "event definition", &b, &iTab, &nEnt, pErr);
   if( rc ) return rc;
   for(i=0; i<nEnt; i++){
-    uint32_t code, fe, fd;
+    uint32_t code, fe, fd, iDef;
     CpelDef *d;
-    int j, bDup = 0;
     tl_bytes_u32e(&b, &code);
     tl_bytes_u32e(&b, &fe);
     tl_bytes_u32e(&b, &fd);
-    for(j=0; j<p->nDef; j++) if( p->aDef[j].code==code ){ bDup = 1; break; }
-    if( bDup ) continue;                 /* the first definition is kept */
+    if( tl_map_get(&c->defs, code, &iDef) ) continue;  /* the first definition is kept */
+    if( tl_map_put(&c->defs, code, (uint32_t)p->nDef) ){
+      return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
+    }
     if( grow((void**)&p->aDef, &c->nDefAlloc, (size_t)p->nDef, sizeof(CpelDef)) ){
       return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
     }
@@ -798,6 +800,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
 open_done:
   tl_win_free(&c.win);
   tl_map_free(&c.map);
+  tl_map_free(&c.defs);
   if( rc ){
     cpel_free(p);
     return rc;

@@ -599,6 +599,66 @@ static void cpel_file_over_4gib_reads_events_past_it(void **state){
   unlink(zPath);
 }
 
+/*
+** Many definitions, most of them repeats: cpeldump keeps the first
+** definition of a code (as the sample's redefined code 1 shows), whichever
+** section or position the repeats come in. 60000 entries in two EVTDEF
+** sections define 20000 codes: the first entry of each names it "first %d",
+** later ones "second %d" or "third %d".
+*/
+#define N_DEF_CODES 20000
+
+/* An EVENTS section header: n events on a clock of 1e9 ticks per second. */
+static void events_begin(CpelW *w, const char *zStrtab, uint32_t n){
+  cw_sec_begin(w, 5);
+  cw_name(w, zStrtab);
+  cw_u32(w, n);
+  cw_u32(w, 1000000000);
+}
+
+static void cpel_repeated_definitions_keep_the_first(void **state){
+  static const char *const az[] = { "Defs", "first %d", "second %d", "third %d" };
+  uint32_t aOff[4];
+  CpelW w;
+  const char *zPath;
+  sqlite3 *db = tl_test_db();
+  char *z;
+  int i;
+  (void)state;
+  cw_init(&w, 0, 4);
+  cw_strtab(&w, az, 4, aOff);
+  cw_sec_begin(&w, 3);
+  cw_name(&w, "Defs");
+  cw_u32(&w, 2*N_DEF_CODES);
+  for(i=0; i<N_DEF_CODES; i++){               /* codes 0, 7, 14, ... mod 20000 */
+    cw_u32(&w, (uint32_t)((i*7) % N_DEF_CODES)); cw_u32(&w, aOff[1]); cw_u32(&w, 0);
+  }
+  for(i=N_DEF_CODES-1; i>=0; i--){            /* every code again, backwards */
+    cw_u32(&w, (uint32_t)i); cw_u32(&w, aOff[2]); cw_u32(&w, 0);
+  }
+  cw_sec_end(&w);
+  cw_sec_begin(&w, 3);                        /* and a third time */
+  cw_name(&w, "Defs");
+  cw_u32(&w, N_DEF_CODES);
+  for(i=0; i<N_DEF_CODES; i++){ cw_u32(&w, (uint32_t)i); cw_u32(&w, aOff[3]); cw_u32(&w, 0); }
+  cw_sec_end(&w);
+  events_begin(&w, "Defs", 2);
+  cw_event(&w, 10, 0, 777, 1);
+  cw_event(&w, 20, 0, 19999, 2);
+  cw_sec_end(&w);
+  zPath = cw_save(&w, "many-defs.cpel");
+  cw_free(&w);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM event_types(%Q)", zPath), N_DEF_CODES);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM event_types(%Q) WHERE name = 'first ' || id",
+                                   zPath), N_DEF_CODES);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT id) FROM event_types(%Q)", zPath), N_DEF_CODES);
+  z = tl_test_sql_rows(db, "SELECT name FROM events(%Q)", zPath);
+  assert_string_equal(z, "first 777\nfirst 19999");
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zPath), 0);
+  tl_test_db_close(db);
+}
+
 /* ---- the table machinery, through CPEL ------------------------------------ */
 
 static void sql_view_in_schema_is_unsafe(void **state){
@@ -730,6 +790,7 @@ TL_DEFINE_GROUP(cpel,
   cmocka_unit_test(cpel_corrupt_lengths_warn_with_offsets),
   cmocka_unit_test(cpel_reader_alone_reads_memory_and_rejects_garbage),
   cmocka_unit_test(cpel_file_over_4gib_reads_events_past_it),
+  cmocka_unit_test(cpel_repeated_definitions_keep_the_first),
   cmocka_unit_test(sql_view_in_schema_is_unsafe),
   cmocka_unit_test(sql_create_virtual_table_takes_path_and_options),
   cmocka_unit_test(sql_errors_name_the_file),
