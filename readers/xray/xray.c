@@ -173,7 +173,10 @@ static int basic_next(XrCur *c, XrEv *e){
       c->b.i = c->iEnd;
       return TL_DONE;
     }
-    tl_bytes_ptr(&c->b, XR_BASIC_REC, &a);
+    if( tl_bytes_ptr(&c->b, XR_BASIC_REC, &a) ){
+      /* a guard: the 32 bytes were checked above */
+      return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "expected a 32-byte basic-mode record");
+    }
     rt = tl_load_u16_unchecked(a, c->p->bo);
     if( rt==1 ){
       /* a payload with no function record before it in this walk */
@@ -201,7 +204,7 @@ static int basic_next(XrCur *c, XrEv *e){
     while( c->iEnd - c->b.i >= XR_BASIC_REC
         && tl_load_u16_unchecked(c->b.a + c->b.i, c->p->bo)==1 ){
       const uint8_t *q;
-      tl_bytes_ptr(&c->b, XR_BASIC_REC, &q);
+      if( tl_bytes_ptr(&c->b, XR_BASIC_REC, &q) ) break;   /* a guard: checked above */
       if( e->nArg<XR_MAX_ARGS ) e->aArg[e->nArg++] = tl_load_u64_unchecked(q+16, c->p->bo);
     }
     if( e->nArg ) e->zKind = azKind[3];
