@@ -809,6 +809,7 @@ static void scan_init(TlScan *s, TlTrace *pTrace, int iTable, const TlFilter *pF
   s->p = pTrace->pData;
   s->iTable = iTable;
   s->f = *pFilter;
+  if( s->f.bPlain ) s->f.bGroupName = 0;  /* (the engine does not ask: sure) */
   tl_err_clear(&s->err);
   tl_str_init(&s->args);
   tl_str_init(&s->text);
@@ -832,8 +833,9 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   scan_init(s, pTrace, iTable, pFilter);
   rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
   if( rc ){ tl_win_free(&s->win); free(s); return rc; }
-  /* no column, nothing to check: the packets' counts are the rows */
-  s->bCount = iTable==TL_TAB_EVENTS
+  /* no column, nothing to check: the packets' counts are the rows (not
+  ** for a plain scan, which reads every record) */
+  s->bCount = iTable==TL_TAB_EVENTS && !pFilter->bPlain
            && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1))==0
            && pFilter->zType==0 && !pFilter->bRowid && !pFilter->bOrdered && !pFilter->bGroupCpu
            && pFilter->tsLo==TL_TS_MIN && pFilter->tsHi==TL_TS_MAX && pFilter->nCpu<0;
@@ -1099,8 +1101,9 @@ static int calls_step(TlScan *s){
   if( e.bPid ){ st->pid = e.pid; st->bPid = 1; }
   rc = stack_apply(s, st, e.zKind==azKind[0] || e.zKind==azKind[3] ? 0 : 1,
                    e.funcId, e.tsc, e.cpu, e.iOff);
-  if( rc || !s->bInPacket || !c->bInBuf || s->p->nType!=1 ) return rc;
-  /* the rest of the run: what fdr_next() would give, without its event */
+  if( rc || s->f.bPlain || !s->bInPacket || !c->bInBuf || s->p->nType!=1 ) return rc;
+  /* the rest of the run: what fdr_next() would give, without its event
+  ** (a plain scan takes every record the long way) */
   for(n=0; n<XR_CALLS_RUN && fdr_plain_at(c, c->b.i, &w, &d); n++){
     size_t iRec = c->b.i;
     c->b.i += XR_FUNC;
