@@ -953,6 +953,9 @@ static int cpelScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->iTable = iTable;
   s->f = *pFilter;
   s->f.aCpu = 0;
+  /* f.bPlain (accel=off) changes nothing: every scan here is a plain one,
+  ** a row per event, no counts, no repeats, no helper thread (a ts window
+  ** only starts a sorted section at its first event in the window) */
   tl_win_init(&s->win, pTrace->pSrc);
   tl_win_init(&s->winStr, pTrace->pSrc);
   tl_err_clear(&s->err);

@@ -18,6 +18,7 @@
 
 #include "cpel.h"
 #include "cpel_writer.h"
+#include "trace.h"
 
 /* ---- the sample file ------------------------------------------------------ */
 
@@ -659,6 +660,51 @@ static void cpel_repeated_definitions_keep_the_first(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** accel=off (TlFilter.bPlain): CPEL scans have no counted, repeated or
+** grouped rows to turn off, so a plain scan gives, row for row, what the
+** usual one gives, in file order, with every row its own.
+*/
+static void cpel_plain_scan_gives_the_same_rows(void **state){
+  Sample s;
+  const char *zPath = sample_path(1, &s);
+  TlLines aGot[2];
+  TlTrace *p;
+  TlErr e;
+  int bPlain;
+  size_t k;
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);
+  for(bPlain=0; bPlain<2; bPlain++){
+    TlFilter f;
+    TlQuery *q;
+    TlRow r;
+    memset(&aGot[bPlain], 0, sizeof(TlLines));
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    f.mCols = ~(uint64_t)0;
+    f.bPlain = bPlain;
+    assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_OK);
+    while( tl_query_next(q, &r)==TL_ROW ){
+      char z[256];
+      assert_true(r.nRepeat<=1 && r.iRowid!=TL_ROWID_LAZY);
+      assert_int_equal(r.a[TL_EV_TS].t, TL_INT);
+      assert_int_equal(r.a[TL_EV_NAME].t, TL_TEXT);
+      snprintf(z, sizeof(z), "%lld %lld %.*s %lld", (long long)r.iRowid, (long long)r.a[TL_EV_TS].i,
+               (int)r.a[TL_EV_NAME].n, r.a[TL_EV_NAME].z, (long long)r.a[TL_EV_VALUE].i);
+      tl_lines_add(&aGot[bPlain], z);
+    }
+    tl_query_close(q);
+  }
+  tl_trace_release(p);
+  assert_int_equal(aGot[1].n, N_EV1+N_EV2);
+  assert_int_equal(aGot[0].n, aGot[1].n);
+  for(k=0; k<aGot[0].n; k++) assert_string_equal(aGot[0].az[k], aGot[1].az[k]);
+  tl_lines_free(&aGot[0]);
+  tl_lines_free(&aGot[1]);
+}
+
 /* ---- the table machinery, through CPEL ------------------------------------ */
 
 static void sql_view_in_schema_is_unsafe(void **state){
@@ -791,6 +837,7 @@ TL_DEFINE_GROUP(cpel,
   cmocka_unit_test(cpel_reader_alone_reads_memory_and_rejects_garbage),
   cmocka_unit_test(cpel_file_over_4gib_reads_events_past_it),
   cmocka_unit_test(cpel_repeated_definitions_keep_the_first),
+  cmocka_unit_test(cpel_plain_scan_gives_the_same_rows),
   cmocka_unit_test(sql_view_in_schema_is_unsafe),
   cmocka_unit_test(sql_create_virtual_table_takes_path_and_options),
   cmocka_unit_test(sql_errors_name_the_file),
