@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "model_calls.h"
 #include "trace.h"
 #include "xray/xray_int.h"
 
@@ -1117,6 +1118,50 @@ static void xray_undercounted_extents_read_what_they_cover(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** The model's call matching alone, on llvm-xray's rules (account
+** -deduce-sibling-calls, stack): an exit ends the innermost open call of
+** its function and the calls above it; an exit of a function that is not
+** open is ignored; calls open at the end stay open, outermost first.
+*/
+static void calls_model_follows_llvm_xray_rules(void **state){
+  TlCallStack st;
+  TlCall c;
+  int i;
+  (void)state;
+  memset(&st, 0, sizeof(st));
+  /* enter 1 (id 10, ts 100), 2 (11, 110), 3 (12, 120), 2 again (13, 130) */
+  assert_int_equal(tl_calls_enter(&st, 10, 1, 100, 0), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 11, 2, 110, 1), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 12, 3, 120, 0), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 13, 2, 130, 0), TL_OK);
+  assert_int_equal(tl_calls_exit(&st, 9), 0);          /* not open: ignored */
+  assert_int_equal(st.n, 4);
+  assert_int_equal(tl_calls_exit(&st, 2), 1);          /* the innermost 2 */
+  tl_calls_pop(&st, 140, &c);
+  assert_int_equal(c.fr.id, 13);
+  assert_int_equal(c.depth, 3);
+  assert_true(c.bParent && c.parent==12 && c.bDone && c.tsEnd==140);
+  assert_int_equal(tl_calls_exit(&st, 2), 2);          /* 3's exit was lost */
+  tl_calls_pop(&st, 150, &c);
+  assert_true(c.fr.id==12 && c.fr.funcId==3 && c.depth==2 && c.parent==11 && c.tsEnd==150);
+  tl_calls_pop(&st, 150, &c);
+  assert_true(c.fr.id==11 && c.fr.cpu==1 && c.fr.ts==110 && c.depth==1 && c.parent==10);
+  /* open at the end: 1, then 4 inside it */
+  assert_int_equal(tl_calls_enter(&st, 14, 4, 160, 0), TL_OK);
+  tl_calls_get(&st, 0, 0, 0, &c);
+  assert_true(c.fr.id==10 && c.depth==0 && !c.bParent && !c.bDone);
+  tl_calls_get(&st, 1, 0, 0, &c);
+  assert_true(c.fr.id==14 && c.depth==1 && c.bParent && c.parent==10 && !c.bDone);
+  /* depth is bounded: past it entries are not opened */
+  for(i=(int)st.n; i<TL_CALLS_MAX_DEPTH; i++) assert_int_equal(tl_calls_enter(&st, 100+i, 5, 200, 0), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 1, 6, 300, 0), TL_CALLS_TOO_DEEP);
+  assert_int_equal(tl_calls_exit(&st, 6), 0);
+  assert_int_equal(tl_calls_exit(&st, 1), TL_CALLS_MAX_DEPTH);
+  tl_calls_free(&st);
+  assert_int_equal(st.n, 0);
+}
+
 /* ---- accel=off: a plain scan gives the same rows ------------------------- */
 
 /* What a scan gave: every row (each repeat its own) as text, and how many
@@ -1263,6 +1308,7 @@ static void xray_plain_scans_equal_accelerated(void **state){
 }
 
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(calls_model_follows_llvm_xray_rules),
   cmocka_unit_test(xray_plain_scans_equal_accelerated),
   cmocka_unit_test(xray_undercounted_extents_read_what_they_cover),
   cmocka_unit_test(xray_pie_map_with_relocations),

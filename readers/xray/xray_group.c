@@ -137,7 +137,7 @@ static int group_collect(TlScan *s){
   for(k=0; k<XR_GROUP_HOT; k++) s->aGroupHot[k].iG = UINT32_MAX;
   s->bGroupDirect = 1;
   while( (rc = xray_call_next(s, &c))==TL_ROW ){
-    rc = xray_group_add(s, c->fr.funcId, call_dur(s, c));
+    rc = xray_group_add(s, c->c.fr.funcId, call_dur(s, c));
     if( rc ) break;
   }
   s->bGroupDirect = 0;

@@ -5,8 +5,9 @@
 **                  the thread list
 **   xray_rec.h     the record cursor (inline: it runs per record)
 **   xray_scan.c    scans: events (and count(*) from the index), xray_calls
-**                  (entries and exits matched into calls), tracks,
-**                  xray_functions, rowids; the reader's definition
+**                  (entries and exits matched into calls by the model,
+**                  model_calls.h), tracks, xray_functions, rowids; the
+**                  reader's definition
 **   xray_group.c   xray_calls GROUP BY func_id: calls kept by function,
 **                  on a helper thread for half of the threads
 **   xray_map.c     the instrumentation map of the binary= ELF
@@ -16,6 +17,7 @@
 
 #include "xray.h"
 #include "map.h"
+#include "model_calls.h"
 
 typedef struct XrFunc XrFunc;     /* a function of the instrumentation map */
 struct XrFunc {
@@ -115,19 +117,12 @@ struct XrCur {
 
 /* ---- scans --------------------------------------------------------------- */
 
-typedef struct XrFrame XrFrame;   /* an open call */
-struct XrFrame {
-  int64_t id;                     /* rowid of its entry record */
-  int32_t funcId;
-  uint64_t tsc;
-  uint32_t cpu;
-};
-
 typedef struct XrStack XrStack;   /* the open calls of one thread */
 struct XrStack {
   uint32_t tid, pid;
   int bPid;
-  XrFrame *a; size_t n, nAlloc;
+  TlCallStack calls;              /* (their ids: rowids of their entry records;
+                                  ** their times: TSCs) */
 };
 
 /* xray_calls GROUP BY func_id: one function's durs (XR_DUR_NULL: none) */
@@ -146,11 +141,8 @@ struct XrGroup {
 
 typedef struct XrCall XrCall;     /* a finished (or, at the end, open) call */
 struct XrCall {
-  XrFrame fr;
+  TlCall c;
   uint32_t tid, pid; int bPid;
-  int64_t parent; int bParent;
-  size_t depth;
-  int bDone; uint64_t tscEnd;
 };
 
 struct TlScan {

@@ -357,7 +357,7 @@ static inline int64_t tsc_dur(const TlScan *s, uint64_t a, uint64_t b){
 
 /* A call's dur in ns, or XR_DUR_NULL (still open, or as tsc_dur()). */
 static inline int64_t call_dur(const TlScan *s, const XrCall *c){
-  return c->bDone ? tsc_dur(s, c->fr.tsc, c->tscEnd) : XR_DUR_NULL;
+  return c->c.bDone ? tsc_dur(s, c->c.fr.ts, c->c.tsEnd) : XR_DUR_NULL;
 }
 
 #endif /* TL_XRAY_REC_H */

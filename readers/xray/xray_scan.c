@@ -58,7 +58,7 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 static void xrayScanClose(TlScan *s){
   size_t k;
   if( s==0 ) return;
-  for(k=0; k<s->nStack; k++) free(s->aStack[k].a);
+  for(k=0; k<s->nStack; k++) tl_calls_free(&s->aStack[k].calls);
   free(s->aStack);
   free(s->aOut);
   tl_map_free(&s->stacks);
@@ -150,8 +150,8 @@ static int next_event(TlScan *s, TlRow *pRow){
 /* ---- xray_calls ----------------------------------------------------------- */
 
 /*
-** The function records of each thread matched into calls, with
-** llvm-xray's rules (stack_apply()). Finished calls come as
+** The function records of each thread matched into calls by the model's
+** call stacks (model_calls.h: llvm-xray's rules). Finished calls come as
 ** their exits are read; the calls still open at the end come last,
 ** outermost first, with no dur. Under GROUP BY func_id (xray_group.c)
 ** finished calls go straight to their function's group. (Here, with the
@@ -159,10 +159,9 @@ static int next_event(TlScan *s, TlRow *pRow){
 ** files.)
 */
 
-#define XR_MAX_DEPTH 4096
-
-static int out_add(TlScan *s, const XrStack *st, size_t iFrame, int bDone, uint64_t tscEnd){
-  XrCall *c;
+/* Queue call c of stack st's thread to be returned. */
+static int out_add(TlScan *s, const XrStack *st, const TlCall *c){
+  XrCall *o;
   if( s->nOut==s->nOutAlloc ){
     size_t nNew = s->nOutAlloc ? s->nOutAlloc*2 : 16;
     XrCall *aNew = realloc(s->aOut, nNew*sizeof(XrCall));
@@ -170,60 +169,61 @@ static int out_add(TlScan *s, const XrStack *st, size_t iFrame, int bDone, uint6
     s->aOut = aNew;
     s->nOutAlloc = nNew;
   }
-  c = &s->aOut[s->nOut++];
-  c->fr = st->a[iFrame];
-  c->tid = st->tid; c->pid = st->pid; c->bPid = st->bPid;
-  c->depth = iFrame;
-  c->parent = iFrame>0 ? st->a[iFrame-1].id : 0;
-  c->bParent = iFrame>0;
-  c->bDone = bDone;
-  c->tscEnd = tscEnd;
+  o = &s->aOut[s->nOut++];
+  o->c = *c;
+  o->tid = st->tid; o->pid = st->pid; o->bPid = st->bPid;
   return TL_OK;
 }
 
-
 /*
-** Match entries with exits per thread: an exit whose function is on top of
-** the thread's stack ends that call; one whose function is deeper also
-** ends the calls above it (their exits were not recorded), as llvm-xray
-** account -deduce-sibling-calls does; an exit of a function not on the
-** stack is ignored. Tail exits end their call like exits. This is one
-** function record (kind 0-3, at file offset iOff) of stack st's thread.
+** One function record (kind 0-3, at file offset iOff) of stack st's
+** thread: entries (kinds 0 and 3) open a call, exits and tail exits end
+** the calls the model says they end.
 */
 static int stack_apply(TlScan *s, XrStack *st, unsigned kind, int32_t funcId,
                        uint64_t tsc, uint32_t cpu, uint64_t iOff){
   if( kind==0 || kind==3 ){
-    XrFrame *f;
-    if( st->n>=XR_MAX_DEPTH ){
+    int rc = tl_calls_enter(&st->calls, (int64_t)iOff, funcId, tsc, cpu);
+    if( rc==TL_CALLS_TOO_DEEP ){
       tl_trace_warn(s->pTrace, 0, iOff, "call depth over %d on thread %u: deeper calls are not matched",
-                    XR_MAX_DEPTH, st->tid);
+                    TL_CALLS_MAX_DEPTH, st->tid);
       return TL_OK;
     }
-    if( st->n==st->nAlloc ){
-      size_t nNew = st->nAlloc ? st->nAlloc*2 : 16;
-      XrFrame *aNew = realloc(st->a, nNew*sizeof(XrFrame));
-      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, iOff, "out of memory");
-      st->a = aNew;
-      st->nAlloc = nNew;
-    }
-    f = &st->a[st->n++];
-    f->id = (int64_t)iOff;
-    f->funcId = funcId;
-    f->tsc = tsc;
-    f->cpu = cpu;
+    if( rc ) return tl_err_set(&s->err, TL_ENOMEM, iOff, "out of memory");
   }else{
-    size_t k = st->n;
-    while( k>0 && st->a[k-1].funcId!=funcId ) k--;
-    if( k==0 ) return TL_OK;                  /* not on the stack */
-    while( st->n>=k ){
-      const XrFrame *f = &st->a[st->n-1];
-      int rc = s->bGroupDirect ? xray_group_add(s, f->funcId, tsc_dur(s, f->tsc, tsc))
-                               : out_add(s, st, st->n-1, 1, tsc);
+    size_t n = tl_calls_exit(&st->calls, funcId);
+    while( n-- ){
+      TlCall c;
+      int rc;
+      tl_calls_pop(&st->calls, tsc, &c);
+      rc = s->bGroupDirect ? xray_group_add(s, c.fr.funcId, tsc_dur(s, c.fr.ts, tsc))
+                           : out_add(s, st, &c);
       if( rc ) return rc;
-      st->n--;
-      if( st->n==0 ) break;
     }
   }
+  return TL_OK;
+}
+
+/* The stack of thread tid (made if new) into *pSt. */
+static int stack_of(TlScan *s, uint32_t tid, uint64_t iOff, XrStack **pSt){
+  uint32_t iSt;
+  if( s->nStack>0 && s->aStack[s->iStackLast].tid==tid ){
+    iSt = (uint32_t)s->iStackLast;         /* most records repeat the thread */
+  }else if( !tl_map_get(&s->stacks, tid, &iSt) ){
+    if( s->nStack==s->nStackAlloc ){
+      size_t nNew = s->nStackAlloc ? s->nStackAlloc*2 : 8;
+      XrStack *aNew = realloc(s->aStack, nNew*sizeof(XrStack));
+      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, iOff, "out of memory");
+      s->aStack = aNew;
+      s->nStackAlloc = nNew;
+    }
+    iSt = (uint32_t)s->nStack++;
+    memset(&s->aStack[iSt], 0, sizeof(XrStack));
+    s->aStack[iSt].tid = tid;
+    if( tl_map_put(&s->stacks, tid, iSt) ) return tl_err_set(&s->err, TL_ENOMEM, iOff, "out of memory");
+  }
+  s->iStackLast = iSt;
+  *pSt = &s->aStack[iSt];
   return TL_OK;
 }
 
@@ -236,30 +236,15 @@ static int stack_apply(TlScan *s, XrStack *st, unsigned kind, int32_t funcId,
 */
 static int calls_step(TlScan *s){
   XrEv e;
-  XrStack *st;
+  XrStack *st = 0;
   XrCur *c = &s->c;
-  uint32_t iSt, w, d;
+  uint32_t w, d;
   int n;
   int rc = next_raw(s, &e, 1);
   if( rc!=TL_ROW ) return rc;
   if( !e.bFunc ) return TL_OK;
-  if( s->nStack>0 && s->aStack[s->iStackLast].tid==e.tid ){
-    iSt = (uint32_t)s->iStackLast;         /* most records repeat the thread */
-  }else if( !tl_map_get(&s->stacks, e.tid, &iSt) ){
-    if( s->nStack==s->nStackAlloc ){
-      size_t nNew = s->nStackAlloc ? s->nStackAlloc*2 : 8;
-      XrStack *aNew = realloc(s->aStack, nNew*sizeof(XrStack));
-      if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
-      s->aStack = aNew;
-      s->nStackAlloc = nNew;
-    }
-    iSt = (uint32_t)s->nStack++;
-    memset(&s->aStack[iSt], 0, sizeof(XrStack));
-    s->aStack[iSt].tid = e.tid;
-    if( tl_map_put(&s->stacks, e.tid, iSt) ) return tl_err_set(&s->err, TL_ENOMEM, e.iOff, "out of memory");
-  }
-  s->iStackLast = iSt;
-  st = &s->aStack[iSt];
+  rc = stack_of(s, e.tid, e.iOff, &st);
+  if( rc ) return rc;
   if( e.bPid ){ st->pid = e.pid; st->bPid = 1; }
   rc = stack_apply(s, st, e.zKind==xray_azKind[0] || e.zKind==xray_azKind[3] ? 0 : 1,
                    e.funcId, e.tsc, e.cpu, e.iOff);
@@ -288,16 +273,18 @@ int xray_call_next(TlScan *s, const XrCall **pc){
       continue;
     }
     /* the calls still open at the end: outermost first, dur NULL */
-    while( s->iDrainStack<s->nStack && s->aStack[s->iDrainStack].n==0 ) s->iDrainStack++;
+    while( s->iDrainStack<s->nStack && s->aStack[s->iDrainStack].calls.n==0 ) s->iDrainStack++;
     if( s->iDrainStack>=s->nStack ) return TL_DONE;
     {
       XrStack *st = &s->aStack[s->iDrainStack];
       size_t k;
-      for(k=0; k<st->n; k++){
-        rc = out_add(s, st, k, 0, 0);
+      for(k=0; k<st->calls.n; k++){
+        TlCall c;
+        tl_calls_get(&st->calls, k, 0, 0, &c);
+        rc = out_add(s, st, &c);
         if( rc ) return rc;
       }
-      st->n = 0;
+      st->calls.n = 0;
     }
   }
   *pc = &s->aOut[s->iOut++];
@@ -311,30 +298,29 @@ static int next_call(TlScan *s, TlRow *pRow){
   int64_t ts;
   int rc = xray_call_next(s, &c);
   if( rc!=TL_ROW ) return rc;
-  pRow->iRowid = c->fr.id;
-  tl_val_int(&v[TL_XC_ID], c->fr.id);
+  pRow->iRowid = c->c.fr.id;
+  tl_val_int(&v[TL_XC_ID], c->c.fr.id);
   tl_val_int(&v[TL_XC_TID], c->tid);
   if( c->bPid ) tl_val_int(&v[TL_XC_PID], c->pid);
-  tl_val_int(&v[TL_XC_CPU], c->fr.cpu);
-  tl_val_int(&v[TL_XC_FUNC_ID], c->fr.funcId);
+  tl_val_int(&v[TL_XC_CPU], c->c.fr.cpu);
+  tl_val_int(&v[TL_XC_FUNC_ID], c->c.fr.funcId);
   /* the name's lookup and the time's conversion only when used */
   if( tl_col_used(&s->f, TL_XC_NAME) ){
-    const XrFunc *fn = xray_map_func(&s->p->map, c->fr.funcId);
+    const XrFunc *fn = xray_map_func(&s->p->map, c->c.fr.funcId);
     if( fn ) tl_val_textz(&v[TL_XC_NAME], fn->zName);
   }
   if( tl_col_used(&s->f, TL_XC_TS) ){
-    ts = tsc_ns(s->p, c->fr.tsc, &bOk);
+    ts = tsc_ns(s->p, c->c.fr.ts, &bOk);
     if( bOk ) tl_val_int(&v[TL_XC_TS], ts);
   }
   if( tl_col_used(&s->f, TL_XC_DUR) ){
     int64_t d = call_dur(s, c);
     if( d!=XR_DUR_NULL ) tl_val_int(&v[TL_XC_DUR], d);
   }
-  tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->depth);
-  if( c->bParent ) tl_val_int(&v[TL_XC_PARENT], c->parent);
+  tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->c.depth);
+  if( c->c.bParent ) tl_val_int(&v[TL_XC_PARENT], c->c.parent);
   return TL_ROW;
 }
-
 
 static int next_track(TlScan *s, TlRow *pRow){
   const XrThread *t;
