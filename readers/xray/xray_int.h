@@ -45,6 +45,8 @@ const char *xray_sled_kind(unsigned k);
 ** it is not one of the forms handled. */
 int xray_demangle(const char *zMangled, TlStr *pOut);
 
+/* ---- the log, its records, the walk over them -------------------------- */
+
 #define XR_HDR           32
 #define XR_BASIC_REC     32
 #define XR_META          16
