@@ -348,6 +348,7 @@ struct OpenCtx {
   TlWin win;
   size_t nDefAlloc, nTrackAlloc, nSymAlloc, nSecAlloc, nStrAlloc;
   TlMap map;                      /* track id -> index in aTrack */
+  TlMap defs;                     /* event codes defined so far */
   int bTrackCap;                  /* stopped adding tracks at the cap */
 };
 
@@ -439,6 +440,17 @@ static int def_header(OpenCtx *c, uint64_t iOff, uint32_t n, size_t szEntry,
   return TL_OK;
 }
 
+/*
+** An entry could not be read. def_header() counts only the entries that
+** fit in the section, so this is a guard: the section's other entries are
+** skipped with a warning.
+*/
+static int def_cut(OpenCtx *c, uint64_t iOff, const char *zWhat, uint32_t i, uint32_t nEnt){
+  tl_trace_warn(c->pTrace, 0, iOff, "%s section: entry %u of %u could not be read; "
+                "the rest of the section is skipped", zWhat, i+1, nEnt);
+  return TL_OK;
+}
+
 /* A format string from a table, or the default when the offset is 0. */
 static char *fmt_get(OpenCtx *c, int iTab, uint32_t iStr, const char *zDefault){
   if( iStr==0 ) return tl_strndup(zDefault, strlen(zDefault));
@@ -454,14 +466,15 @@ static int parse_evtdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   int rc = def_header(c, iOff, n, 12, "event definition", &b, &iTab, &nEnt, pErr);
   if( rc ) return rc;
   for(i=0; i<nEnt; i++){
-    uint32_t code, fe, fd;
+    uint32_t code, fe, fd, iDef;
     CpelDef *d;
-    int j, bDup = 0;
-    tl_bytes_u32e(&b, &code);
-    tl_bytes_u32e(&b, &fe);
-    tl_bytes_u32e(&b, &fd);
-    for(j=0; j<p->nDef; j++) if( p->aDef[j].code==code ){ bDup = 1; break; }
-    if( bDup ) continue;                 /* the first definition is kept */
+    if( tl_bytes_u32e(&b, &code) || tl_bytes_u32e(&b, &fe) || tl_bytes_u32e(&b, &fd) ){
+      return def_cut(c, iOff, "event definition", i, nEnt);
+    }
+    if( tl_map_get(&c->defs, code, &iDef) ) continue;  /* the first definition is kept */
+    if( tl_map_put(&c->defs, code, (uint32_t)p->nDef) ){
+      return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
+    }
     if( grow((void**)&p->aDef, &c->nDefAlloc, (size_t)p->nDef, sizeof(CpelDef)) ){
       return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
     }
@@ -488,8 +501,9 @@ static int parse_trackdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   for(i=0; i<nEnt; i++){
     uint32_t code, ff;
     CpelTrack *t;
-    tl_bytes_u32e(&b, &code);
-    tl_bytes_u32e(&b, &ff);
+    if( tl_bytes_u32e(&b, &code) || tl_bytes_u32e(&b, &ff) ){
+      return def_cut(c, iOff, "track definition", i, nEnt);
+    }
     t = track_get(c, code, &rc);
     if( rc ) return tl_err_set(pErr, rc, iOff, "out of memory");
     if( t==0 || t->bDefined ) continue;  /* the first definition is kept */
@@ -511,8 +525,9 @@ static int parse_symtab(OpenCtx *c, uint64_t iOff, uint32_t n, int iSymtab,
   for(i=0; i<nEnt; i++){
     uint32_t value, iStr;
     CpelSym *s;
-    tl_bytes_u32e(&b, &value);
-    tl_bytes_u32e(&b, &iStr);
+    if( tl_bytes_u32e(&b, &value) || tl_bytes_u32e(&b, &iStr) ){
+      return def_cut(c, iOff, "symbol table", i, nEnt);
+    }
     if( grow((void**)&p->aSym, &c->nSymAlloc, p->nSym, sizeof(CpelSym)) ){
       return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
     }
@@ -613,7 +628,11 @@ static int parse_events(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
     CpelEvent e;
     int64_t ts;
     int bTs;
-    tl_bytes_ptr(&b, CPEL_EVENT, &a);     /* fits: nHave was derived from the bytes */
+    if( tl_bytes_ptr(&b, CPEL_EVENT, &a) ){
+      /* a guard: nHave counts only the events that fit in the section */
+      return tl_err_set(pErr, TL_ECORRUPT, s->iOff + i*CPEL_EVENT,
+                        "expected a 20-byte event in its section");
+    }
     decode_event(a, p->bo, &e);
     bTs = ticks_to_ns(s, e.ticks, &ts);
     if( e.ticks < ticksPrev ) s->bSorted = 0;
@@ -661,15 +680,12 @@ static int cpelProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   (void)zPath;
   if( bDir || n<16 ) return 0;
   b = tl_bytes(a, n, TL_BE);
-  tl_bytes_u8(&b, &v);
-  tl_bytes_u8(&b, &pad);
+  if( tl_bytes_u8(&b, &v) || tl_bytes_u8(&b, &pad) ) return 0;
   bo = (v & 0x80) ? TL_LE : TL_BE;
   if( (v & 0x7F)!=1 ) return 0;           /* version 1 is the only one */
-  tl_bytes_u16(&b, bo, &nSec);
+  if( tl_bytes_u16(&b, bo, &nSec) ) return 0;
   if( nSec==0 ) return 0;
-  tl_bytes_skip(&b, 4);
-  tl_bytes_u32(&b, bo, &type);
-  tl_bytes_u32(&b, bo, &len);
+  if( tl_bytes_skip(&b, 4) || tl_bytes_u32(&b, bo, &type) || tl_bytes_u32(&b, bo, &len) ) return 0;
   if( type<CPEL_STRTAB || type>CPEL_EVENTS ) return 0;
   if( len>0x7FFFFFFF ) return 0;
   return pad==0 ? 60 : 40;
@@ -739,8 +755,11 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
       }
       rc = tl_win_get(&c.win, iOff, CPEL_SEC_HDR, p->bo, &b, pErr);
       if( rc ) break;
-      tl_bytes_u32e(&b, &type);
-      tl_bytes_u32e(&b, &len);
+      if( tl_bytes_u32e(&b, &type) || tl_bytes_u32e(&b, &len) ){
+        /* a guard: the window holds the 8 bytes checked above */
+        rc = tl_err_set(pErr, TL_ECORRUPT, iOff, "expected an 8-byte section header");
+        break;
+      }
       iOff += CPEL_SEC_HDR;
       bCut = len > nSize - iOff;
       if( bCut ){
@@ -798,6 +817,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
 open_done:
   tl_win_free(&c.win);
   tl_map_free(&c.map);
+  tl_map_free(&c.defs);
   if( rc ){
     cpel_free(p);
     return rc;
@@ -933,6 +953,9 @@ static int cpelScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->iTable = iTable;
   s->f = *pFilter;
   s->f.aCpu = 0;
+  /* f.bPlain (accel=off) changes nothing: every scan here is a plain one,
+  ** a row per event, no counts, no repeats, no helper thread (a ts window
+  ** only starts a sorted section at its first event in the window) */
   tl_win_init(&s->win, pTrace->pSrc);
   tl_win_init(&s->winStr, pTrace->pSrc);
   tl_err_clear(&s->err);

@@ -18,6 +18,7 @@
 
 #include "cpel.h"
 #include "cpel_writer.h"
+#include "trace.h"
 
 /* ---- the sample file ------------------------------------------------------ */
 
@@ -599,6 +600,111 @@ static void cpel_file_over_4gib_reads_events_past_it(void **state){
   unlink(zPath);
 }
 
+/*
+** Many definitions, most of them repeats: cpeldump keeps the first
+** definition of a code (as the sample's redefined code 1 shows), whichever
+** section or position the repeats come in. 60000 entries in two EVTDEF
+** sections define 20000 codes: the first entry of each names it "first %d",
+** later ones "second %d" or "third %d".
+*/
+#define N_DEF_CODES 20000
+
+/* An EVENTS section header: n events on a clock of 1e9 ticks per second. */
+static void events_begin(CpelW *w, const char *zStrtab, uint32_t n){
+  cw_sec_begin(w, 5);
+  cw_name(w, zStrtab);
+  cw_u32(w, n);
+  cw_u32(w, 1000000000);
+}
+
+static void cpel_repeated_definitions_keep_the_first(void **state){
+  static const char *const az[] = { "Defs", "first %d", "second %d", "third %d" };
+  uint32_t aOff[4];
+  CpelW w;
+  const char *zPath;
+  sqlite3 *db = tl_test_db();
+  char *z;
+  int i;
+  (void)state;
+  cw_init(&w, 0, 4);
+  cw_strtab(&w, az, 4, aOff);
+  cw_sec_begin(&w, 3);
+  cw_name(&w, "Defs");
+  cw_u32(&w, 2*N_DEF_CODES);
+  for(i=0; i<N_DEF_CODES; i++){               /* codes 0, 7, 14, ... mod 20000 */
+    cw_u32(&w, (uint32_t)((i*7) % N_DEF_CODES)); cw_u32(&w, aOff[1]); cw_u32(&w, 0);
+  }
+  for(i=N_DEF_CODES-1; i>=0; i--){            /* every code again, backwards */
+    cw_u32(&w, (uint32_t)i); cw_u32(&w, aOff[2]); cw_u32(&w, 0);
+  }
+  cw_sec_end(&w);
+  cw_sec_begin(&w, 3);                        /* and a third time */
+  cw_name(&w, "Defs");
+  cw_u32(&w, N_DEF_CODES);
+  for(i=0; i<N_DEF_CODES; i++){ cw_u32(&w, (uint32_t)i); cw_u32(&w, aOff[3]); cw_u32(&w, 0); }
+  cw_sec_end(&w);
+  events_begin(&w, "Defs", 2);
+  cw_event(&w, 10, 0, 777, 1);
+  cw_event(&w, 20, 0, 19999, 2);
+  cw_sec_end(&w);
+  zPath = cw_save(&w, "many-defs.cpel");
+  cw_free(&w);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM event_types(%Q)", zPath), N_DEF_CODES);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM event_types(%Q) WHERE name = 'first ' || id",
+                                   zPath), N_DEF_CODES);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT id) FROM event_types(%Q)", zPath), N_DEF_CODES);
+  z = tl_test_sql_rows(db, "SELECT name FROM events(%Q)", zPath);
+  assert_string_equal(z, "first 777\nfirst 19999");
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zPath), 0);
+  tl_test_db_close(db);
+}
+
+/*
+** accel=off (TlFilter.bPlain): CPEL scans have no counted, repeated or
+** grouped rows to turn off, so a plain scan gives, row for row, what the
+** usual one gives, in file order, with every row its own.
+*/
+static void cpel_plain_scan_gives_the_same_rows(void **state){
+  Sample s;
+  const char *zPath = sample_path(1, &s);
+  TlLines aGot[2];
+  TlTrace *p;
+  TlErr e;
+  int bPlain;
+  size_t k;
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);
+  for(bPlain=0; bPlain<2; bPlain++){
+    TlFilter f;
+    TlQuery *q;
+    TlRow r;
+    memset(&aGot[bPlain], 0, sizeof(TlLines));
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    f.mCols = ~(uint64_t)0;
+    f.bPlain = bPlain;
+    assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_OK);
+    while( tl_query_next(q, &r)==TL_ROW ){
+      char z[256];
+      assert_true(r.nRepeat<=1 && r.iRowid!=TL_ROWID_LAZY);
+      assert_int_equal(r.a[TL_EV_TS].t, TL_INT);
+      assert_int_equal(r.a[TL_EV_NAME].t, TL_TEXT);
+      snprintf(z, sizeof(z), "%lld %lld %.*s %lld", (long long)r.iRowid, (long long)r.a[TL_EV_TS].i,
+               (int)r.a[TL_EV_NAME].n, r.a[TL_EV_NAME].z, (long long)r.a[TL_EV_VALUE].i);
+      tl_lines_add(&aGot[bPlain], z);
+    }
+    tl_query_close(q);
+  }
+  tl_trace_release(p);
+  assert_int_equal(aGot[1].n, N_EV1+N_EV2);
+  assert_int_equal(aGot[0].n, aGot[1].n);
+  for(k=0; k<aGot[0].n; k++) assert_string_equal(aGot[0].az[k], aGot[1].az[k]);
+  tl_lines_free(&aGot[0]);
+  tl_lines_free(&aGot[1]);
+}
+
 /* ---- the table machinery, through CPEL ------------------------------------ */
 
 static void sql_view_in_schema_is_unsafe(void **state){
@@ -730,6 +836,8 @@ TL_DEFINE_GROUP(cpel,
   cmocka_unit_test(cpel_corrupt_lengths_warn_with_offsets),
   cmocka_unit_test(cpel_reader_alone_reads_memory_and_rejects_garbage),
   cmocka_unit_test(cpel_file_over_4gib_reads_events_past_it),
+  cmocka_unit_test(cpel_repeated_definitions_keep_the_first),
+  cmocka_unit_test(cpel_plain_scan_gives_the_same_rows),
   cmocka_unit_test(sql_view_in_schema_is_unsafe),
   cmocka_unit_test(sql_create_virtual_table_takes_path_and_options),
   cmocka_unit_test(sql_errors_name_the_file),

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "model_calls.h"
+#include "trace.h"
 #include "xray/xray_int.h"
 
 #define XRAY_DIR TL_TESTDATA_DIR "/xray/"
@@ -1116,7 +1118,198 @@ static void xray_undercounted_extents_read_what_they_cover(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** The model's call matching alone, on llvm-xray's rules (account
+** -deduce-sibling-calls, stack): an exit ends the innermost open call of
+** its function and the calls above it; an exit of a function that is not
+** open is ignored; calls open at the end stay open, outermost first.
+*/
+static void calls_model_follows_llvm_xray_rules(void **state){
+  TlCallStack st;
+  TlCall c;
+  int i;
+  (void)state;
+  memset(&st, 0, sizeof(st));
+  /* enter 1 (id 10, ts 100), 2 (11, 110), 3 (12, 120), 2 again (13, 130) */
+  assert_int_equal(tl_calls_enter(&st, 10, 1, 100, 0), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 11, 2, 110, 1), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 12, 3, 120, 0), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 13, 2, 130, 0), TL_OK);
+  assert_int_equal(tl_calls_exit(&st, 9), 0);          /* not open: ignored */
+  assert_int_equal(st.n, 4);
+  assert_int_equal(tl_calls_exit(&st, 2), 1);          /* the innermost 2 */
+  tl_calls_pop(&st, 140, &c);
+  assert_int_equal(c.fr.id, 13);
+  assert_int_equal(c.depth, 3);
+  assert_true(c.bParent && c.parent==12 && c.bDone && c.tsEnd==140);
+  assert_int_equal(tl_calls_exit(&st, 2), 2);          /* 3's exit was lost */
+  tl_calls_pop(&st, 150, &c);
+  assert_true(c.fr.id==12 && c.fr.funcId==3 && c.depth==2 && c.parent==11 && c.tsEnd==150);
+  tl_calls_pop(&st, 150, &c);
+  assert_true(c.fr.id==11 && c.fr.cpu==1 && c.fr.ts==110 && c.depth==1 && c.parent==10);
+  /* open at the end: 1, then 4 inside it */
+  assert_int_equal(tl_calls_enter(&st, 14, 4, 160, 0), TL_OK);
+  tl_calls_get(&st, 0, 0, 0, &c);
+  assert_true(c.fr.id==10 && c.depth==0 && !c.bParent && !c.bDone);
+  tl_calls_get(&st, 1, 0, 0, &c);
+  assert_true(c.fr.id==14 && c.depth==1 && c.bParent && c.parent==10 && !c.bDone);
+  /* depth is bounded: past it entries are not opened */
+  for(i=(int)st.n; i<TL_CALLS_MAX_DEPTH; i++) assert_int_equal(tl_calls_enter(&st, 100+i, 5, 200, 0), TL_OK);
+  assert_int_equal(tl_calls_enter(&st, 1, 6, 300, 0), TL_CALLS_TOO_DEEP);
+  assert_int_equal(tl_calls_exit(&st, 6), 0);
+  assert_int_equal(tl_calls_exit(&st, 1), TL_CALLS_MAX_DEPTH);
+  tl_calls_free(&st);
+  assert_int_equal(st.n, 0);
+}
+
+/* ---- accel=off: a plain scan gives the same rows ------------------------- */
+
+/* What a scan gave: every row (each repeat its own) as text, and how many
+** rows came repeated or with a value or rowid worked out later. */
+typedef struct ScanRows ScanRows;
+struct ScanRows { TlLines rows; int nRepeated, nLazy; };
+
+static size_t val_append(char *z, size_t n, size_t m, const TlVal *v){
+  if( m>=n ) return m;
+  switch( v->t ){
+    case TL_NULL: return m + (size_t)snprintf(z+m, n-m, "|NULL");
+    case TL_INT:  return m + (size_t)snprintf(z+m, n-m, "|%lld", (long long)v->i);
+    case TL_TEXT: return m + (size_t)snprintf(z+m, n-m, "|%.*s", (int)v->n, v->z);
+    default:      return m + (size_t)snprintf(z+m, n-m, "|type %d", v->t);
+  }
+}
+
+/*
+** Scan table iTable of log zLog (with options zOpts) under filter f: its
+** rows as "rowid|col|col..." (aCol's columns; the rowid when bRowid),
+** repeats unrolled, sorted.
+*/
+static void scan_rows(const char *zLog, const char *zOpts, int iTable, const TlFilter *f,
+                      int bRowid, const int *aCol, int nCol, ScanRows *pOut){
+  TlTrace *p;
+  TlQuery *q;
+  TlErr e;
+  TlRow r;
+  int rc, j;
+  memset(pOut, 0, sizeof(*pOut));
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zLog, zOpts, &p, &e), TL_OK);
+  assert_int_equal(tl_query_open(p, iTable, f, &q, &e), TL_OK);
+  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    int64_t k, n = r.nRepeat>1 ? r.nRepeat : 1;
+    if( r.nRepeat>1 ) pOut->nRepeated++;
+    if( r.iRowid==TL_ROWID_LAZY ) pOut->nLazy++;
+    for(j=0; j<nCol; j++) if( r.a[aCol[j]].t==TL_LAZY ) pOut->nLazy++;
+    for(k=0; k<n; k++){
+      char zRow[512];
+      size_t m = 0;
+      int64_t iRowid = 0;
+      assert_int_equal(tl_query_rowid(q, &r, k, &iRowid), TL_OK);
+      zRow[0] = 0;
+      if( bRowid ) m = (size_t)snprintf(zRow, sizeof(zRow), "%lld", (long long)iRowid);
+      for(j=0; j<nCol; j++){
+        TlVal v = r.a[aCol[j]];
+        if( v.t==TL_LAZY ){
+          assert_int_equal(tl_query_value(q, k, aCol[j], &v), TL_OK);
+        }else if( r.aVary && r.iVary==aCol[j] ){
+          v.i = r.aVary[k];
+        }
+        m = val_append(zRow, sizeof(zRow), m, &v);
+      }
+      tl_lines_add(&pOut->rows, zRow);
+    }
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+  tl_trace_release(p);
+  tl_lines_sort(&pOut->rows);
+}
+
+static void assert_lines_equal(const TlLines *a, const TlLines *b){
+  size_t k;
+  assert_int_equal(a->n, b->n);
+  for(k=0; k<a->n; k++) assert_string_equal(a->az[k], b->az[k]);
+}
+
+/*
+** accel=off (TlFilter.bPlain) reads every record: count(*)'s shape (no
+** column) and xray_calls GROUP BY func_id's shape (func_id, name, dur) give
+** the same rows as the accelerated scans (counts from the index, calls
+** grouped on two threads), and never a repeated or lazy row. The calls per
+** function are llvm-xray account's counts.
+*/
+static void xray_plain_scans_equal_accelerated(void **state){
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
+  static const int aCallCol[] = { TL_XC_FUNC_ID, TL_XC_NAME, TL_XC_DUR };
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    char zLog[512], zOpts[512], zLine[512];
+    TlFilter f;
+    ScanRows acc, plain;
+    TlLines want = {0}, got = {0};
+    FILE *fa;
+    size_t i;
+    snprintf(zLog, sizeof(zLog), XRAY_DIR "%s.xray", azLog[k]);
+    snprintf(zOpts, sizeof(zOpts), "binary=" XRAY_DIR "%s", k==2 ? "app-O2.map.elf" : "app.map.elf");
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    /* events, count(*) */
+    scan_rows(zLog, zOpts, TL_TAB_EVENTS, &f, 1, 0, 0, &acc);
+    f.bPlain = 1;
+    scan_rows(zLog, zOpts, TL_TAB_EVENTS, &f, 1, 0, 0, &plain);
+    assert_true(acc.nRepeated > 0);
+    assert_int_equal(plain.nRepeated, 0);
+    assert_int_equal(plain.nLazy, 0);
+    assert_true(plain.rows.n > 5);
+    assert_lines_equal(&acc.rows, &plain.rows);
+    tl_lines_free(&acc.rows);
+    tl_lines_free(&plain.rows);
+    /* xray_calls GROUP BY func_id */
+    f.bPlain = 0;
+    f.bGroupName = 1;
+    f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_NAME) | (1u<<TL_XC_DUR);
+    scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, aCallCol, 3, &acc);
+    f.bPlain = 1;
+    f.bGroupName = 0;
+    scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, aCallCol, 3, &plain);
+    assert_int_equal(plain.nRepeated, 0);
+    assert_int_equal(plain.nLazy, 0);
+    assert_lines_equal(&acc.rows, &plain.rows);
+    /* finished calls per function: llvm-xray account's count column */
+    snprintf(zLine, sizeof(zLine), XRAY_DIR "%s.account.txt", azLog[k]);
+    fa = fopen(zLine, "r");
+    assert_non_null(fa);
+    while( fgets(zLine, sizeof(zLine), fa) ){
+      int id;
+      long long nCalls;
+      if( sscanf(zLine, " %d %lld [", &id, &nCalls)!=2 ) continue;
+      snprintf(zLine, sizeof(zLine), "%d|%lld", id, nCalls);
+      tl_lines_add(&want, zLine);
+    }
+    fclose(fa);
+    for(i=0; i<plain.rows.n; ){
+      long long id = atoll(plain.rows.az[i] + 1), nCalls = 0;
+      for(; i<plain.rows.n && atoll(plain.rows.az[i] + 1)==id; i++){
+        if( strstr(plain.rows.az[i], "|NULL")==0 ) nCalls++;
+      }
+      snprintf(zLine, sizeof(zLine), "%lld|%lld", id, nCalls);
+      tl_lines_add(&got, zLine);
+    }
+    tl_lines_sort(&want);
+    tl_lines_sort(&got);
+    assert_true(want.n >= 3);
+    assert_lines_equal(&want, &got);
+    tl_lines_free(&want);
+    tl_lines_free(&got);
+    tl_lines_free(&acc.rows);
+    tl_lines_free(&plain.rows);
+  }
+}
+
 TL_DEFINE_GROUP(xray,
+  cmocka_unit_test(calls_model_follows_llvm_xray_rules),
+  cmocka_unit_test(xray_plain_scans_equal_accelerated),
   cmocka_unit_test(xray_undercounted_extents_read_what_they_cover),
   cmocka_unit_test(xray_pie_map_with_relocations),
   cmocka_unit_test(xray_corrupt_records_are_named),

@@ -3,7 +3,12 @@
 **
 ** Format: LLVM XRay FDR format document (the project's seed 004, version 1)
 ** and what compiler-rt's XRay runtime writes today (FDR version 5, basic
-** version 3), as read by llvm-xray. All fields little-endian.
+** version 3), as read by llvm-xray. Fields are in the byte order of the
+** machine that wrote the log: little-endian from x86-64 and AArch64, big-
+** endian from big-endian producers (PowerPC64, MIPS). Nothing in the file
+** names the order: the reader takes the one in which the header's version
+** and type make sense. A big-endian producer also numbers bitfields from
+** the top of their unit (see fdr_is_meta() and its neighbours).
 **
 **   struct file_header {                  32 bytes
 **     u16 version;                        basic 1-3, FDR 1-5

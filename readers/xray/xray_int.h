@@ -1,10 +1,23 @@
 /*
 ** xray_int.h: private interface of the XRay reader (readers/xray/).
+**
+**   xray_open.c    probe, open: the walk that builds the packet index and
+**                  the thread list
+**   xray_rec.h     the record cursor (inline: it runs per record)
+**   xray_scan.c    scans: events (and count(*) from the index), xray_calls
+**                  (entries and exits matched into calls by the model,
+**                  model_calls.h), tracks, xray_functions, rowids; the
+**                  reader's definition
+**   xray_group.c   xray_calls GROUP BY func_id: calls kept by function,
+**                  on a helper thread for half of the threads
+**   xray_map.c     the instrumentation map of the binary= ELF
 */
 #ifndef TL_XRAY_INT_H
 #define TL_XRAY_INT_H
 
 #include "xray.h"
+#include "map.h"
+#include "model_calls.h"
 
 typedef struct XrFunc XrFunc;     /* a function of the instrumentation map */
 struct XrFunc {
@@ -31,5 +44,205 @@ const char *xray_sled_kind(unsigned k);
 /* Demangle an Itanium C++ function name into pOut; -1 (nothing written) if
 ** it is not one of the forms handled. */
 int xray_demangle(const char *zMangled, TlStr *pOut);
+
+/* ---- the log, its records, the walk over them -------------------------- */
+
+#define XR_HDR           32
+#define XR_BASIC_REC     32
+#define XR_META          16
+#define XR_FUNC           8
+#define XR_MAX_ARGS       8
+#define XR_BASIC_RUN   4096        /* records per basic-mode packet at most */
+#define XR_MAX_THREADS (1u<<20)
+#define XR_PKT_CUT        1        /* TlPacket.flags: runs into damaged data, so its
+                                   ** count is not the rows a scan gives */
+
+enum { XR_NEW_BUFFER = 0, XR_END_OF_BUFFER = 1, XR_NEW_CPU = 2, XR_TSC_WRAP = 3,
+       XR_WALLCLOCK = 4, XR_CUSTOM = 5, XR_CALL_ARG = 6, XR_EXTENTS = 7,
+       XR_TYPED = 8, XR_PID = 9 };
+
+/* the function record kinds 0-3 as llvm-xray names them (xray_scan.c) */
+extern const char *const xray_azKind[4];
+
+typedef struct XrThread XrThread;
+struct XrThread {
+  uint32_t tid, pid;
+  int64_t tsFirst, tsLast;
+  int bTs;
+  uint64_t nEvents;
+  uint64_t tscFirst, tscLast;     /* while the log is first read */
+};
+
+typedef struct XrData XrData;
+struct XrData {
+  int bo;                         /* TL_LE, or TL_BE for a big-endian producer */
+  int nVersion, nType;            /* header */
+  uint64_t freq;                  /* cycle frequency */
+  uint64_t freqInv;               /* floor(2^64 / freq) for freq >= 2, else 0 */
+  int bConstTsc, bNonstopTsc;
+  uint64_t nBufSize;              /* FDR v1: fixed buffer size */
+  XrThread *aThread; size_t nThread, nAlloc;
+  XrMap map;                      /* instrumentation map (binary=), or empty */
+  int bMapOnly;                   /* the trace is the binary itself */
+};
+
+/* One event, decoded. */
+typedef struct XrEv XrEv;
+struct XrEv {
+  const char *zKind;              /* llvm-xray YAML kind */
+  int bFunc; int32_t funcId;
+  uint64_t tsc;
+  uint32_t cpu, tid, pid;
+  int bPid;
+  uint64_t aArg[XR_MAX_ARGS]; int nArg;
+  const uint8_t *aData; size_t nData; /* custom / typed event payload */
+  int bTyped; uint16_t typedType;
+  uint64_t iOff;                  /* file offset of its record */
+};
+
+/* The walk over one packet (or the whole file at open). */
+typedef struct XrCur XrCur;
+struct XrCur {
+  TlTrace *pTrace;
+  const XrData *p;
+  TlBytes b;                      /* the whole file */
+  size_t iEnd;                    /* end of the region */
+  size_t iBufStart;               /* FDR: offset of the current buffer */
+  size_t iBufEnd;                 /* FDR: end of the current buffer */
+  int bInBuf;                     /* FDR: inside a buffer */
+  uint32_t tid, pid, cpu;
+  int bPid;
+  uint64_t tsc;                   /* FDR: running TSC */
+  TlErr *pErr;
+};
+
+
+/* ---- scans --------------------------------------------------------------- */
+
+typedef struct XrStack XrStack;   /* the open calls of one thread */
+struct XrStack {
+  uint32_t tid, pid;
+  int bPid;
+  TlCallStack calls;              /* (their ids: rowids of their entry records;
+                                  ** their times: TSCs) */
+};
+
+/* xray_calls GROUP BY func_id: one function's durs (XR_DUR_NULL: none) */
+#define XR_DUR_NULL INT64_MIN
+#define XR_GROUP_MEM ((size_t)16 << 20)
+#define XR_READ_DURS 65536
+#define XR_GROUP_HOT 64           /* a power of 2 */
+typedef struct XrBlock XrBlock;
+struct XrBlock { uint64_t iOff; uint64_t n; };    /* durs in the temporary file */
+typedef struct XrGroup XrGroup;
+struct XrGroup {
+  int32_t funcId;
+  XrBlock *aBlock; size_t nBlock, nBlockAlloc;   /* written out, in order */
+  int64_t *a; size_t n, nAlloc;                  /* the latest, in memory */
+};
+
+typedef struct XrCall XrCall;     /* a finished (or, at the end, open) call */
+struct XrCall {
+  TlCall c;
+  uint32_t tid, pid; int bPid;
+};
+
+struct TlScan {
+  TlTrace *pTrace;
+  const XrData *p;
+  int iTable;
+  TlFilter f;
+  TlErr err;
+  TlWin win;
+  TlBytes file;                   /* the whole file */
+  size_t iPacket;                 /* next packet */
+  int bInPacket;
+  XrCur c;
+  size_t iRow;
+  TlStr args, text;
+  /* count(*): a packet's count stands for its events (one row repeated);
+  ** a rowid asked for is found by reading the packet (xrayScanRowid) */
+  int bCount;                     /* counts may stand for rows */
+  int bLazy;                      /* the current row is a counted packet's */
+  size_t iCountPacket;            /* that packet */
+  uint64_t nBlock;                /* its events */
+  XrCur cw;                       /* reads it for rowids */
+  size_t iWalkPacket;             /* the packet cw reads, or SIZE_MAX */
+  uint64_t nWalked;               /* its events cw has passed */
+  /* xray_calls */
+  TlMap stacks;                   /* tid -> index in aStack */
+  XrStack *aStack; size_t nStack, nStackAlloc;
+  size_t iStackLast;              /* the stack of the last record's thread */
+  XrCall *aOut; size_t nOut, iOut, nOutAlloc;  /* calls ready to return */
+  int bDrained;                   /* the events are all read */
+  size_t iDrainStack;             /* open calls returned at the end */
+  /* xray_calls GROUP BY func_id (f.bGroupName, no column but func_id, name,
+  ** dur): every call's dur is kept by function first (XR_GROUP_MEM bytes in
+  ** memory, the rest in a temporary file), then the rows come function by
+  ** function, numbered in the order given */
+  int bGroupStarted;
+  int bGroupDirect;               /* finished calls go to their group, not aOut */
+  size_t nGroupMem;               /* bytes of durs kept in memory at most */
+  XrGroup *aGroup; size_t nGroup, nGroupAlloc;
+  TlMap groups;                   /* func_id -> index in aGroup */
+  struct { int32_t funcId; uint32_t iG; } aGroupHot[XR_GROUP_HOT];  /* its
+                                  ** recent lookups, by func_id's low bits
+                                  ** (iG UINT32_MAX: none) */
+  size_t nBuffered;               /* durs in the groups' memory */
+  int fdTmp;                      /* the temporary file, or -1 */
+  uint64_t nTmp;                  /* bytes written to it */
+  size_t iGroupOrd;               /* the group being given (aGroup is by
+                                  ** func_id then) */
+  size_t iGroupNamed;             /* the group groupName names */
+  TlVal groupName;                /* its name, or NULL */
+  size_t iBlock;                  /* its next block */
+  int bMem;                       /* its blocks are done: its memory's durs */
+  int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
+  uint64_t iReadOff, nReadLeft;   /* the rest of the block being read */
+  int64_t iGroupRow;
+  int64_t iGroupBase;             /* the rowid of the current row (its first repeat) */
+  int64_t nGroupBatch;            /* the rows it stands for */
+  /* the groups are built on two threads when the log has threads for both:
+  ** each reads the buffers of its threads (aSide[packet]==iSide), and the
+  ** second's groups are its scan's (pHelper), given after this one's of the
+  ** same function (aOrd: both scans' groups by func_id) */
+  const uint8_t *aSide;           /* each packet's side, or NULL: all */
+  uint8_t *aSideOwn;              /* aSide, when this scan made it */
+  int iSide;
+  TlScan *pHelper;                /* the second thread's scan, or NULL */
+  int rcHelper;                   /* what its build returned */
+  uint64_t nNoted;                /* bytes of the packets it read (progress) */
+  struct XrOrd { TlScan *pOwner; size_t iG; } *aOrd;
+  size_t nOrd;
+};
+
+
+/* ---- Interface to code in xray_open.c ----------------------------------- */
+int xrayProbe(const uint8_t *a, size_t n, const char *zPath, int bDir);
+int xrayOpen(TlTrace*, TlErr*);
+void xrayClose(void *pData);
+
+/* ---- Interface to code in xray_scan.c ----------------------------------- */
+void xray_scan_init(TlScan*, TlTrace*, int iTable, const TlFilter*);
+int xray_call_next(TlScan*, const XrCall **pc);
+
+
+/* ---- Interface to code in xray_group.c ---------------------------------- */
+int xray_group_add_slow(TlScan*, int32_t funcId, int64_t dur);
+int xray_next_call_grouped(TlScan*, TlRow*);
+
+/* Add a call's dur to function funcId's group: to the group of a recent
+** lookup while it has room, else the long way. (Once per call.) */
+static inline int xray_group_add(TlScan *s, int32_t funcId, int64_t dur){
+  uint32_t h = (uint32_t)funcId & (XR_GROUP_HOT-1);
+  if( s->aGroupHot[h].iG!=UINT32_MAX && s->aGroupHot[h].funcId==funcId ){
+    XrGroup *g = &s->aGroup[s->aGroupHot[h].iG];
+    if( g->n<g->nAlloc ){
+      g->a[g->n++] = dur;
+      return TL_OK;
+    }
+  }
+  return xray_group_add_slow(s, funcId, dur);
+}
 
 #endif /* TL_XRAY_INT_H */

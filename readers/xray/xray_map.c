@@ -299,7 +299,12 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zPath, XrMap *m, TlEr
     uint8_t kind = 0, always = 0, version = 0;
     uint64_t here = e.aSec[iMap].addr + (uint64_t)k*szSled;
     XrFunc *f;
-    tl_bytes_u8(&s, &kind); tl_bytes_u8(&s, &always); tl_bytes_u8(&s, &version);
+    if( tl_bytes_u8(&s, &kind) || tl_bytes_u8(&s, &always) || tl_bytes_u8(&s, &version) || bErr ){
+      /* a guard: a sled of szSled bytes holds its two words and three bytes */
+      rc = tl_err_set(pErr, TL_ECORRUPT, e.aSec[iMap].off + (uint64_t)k*szSled,
+                      "binary %s: sled %d is shorter than its fields", zPath, k);
+      goto load_done;
+    }
     if( version>=2 ){
       addr += here;
       fn += here + (e.b64 ? 8 : 4);
