@@ -325,20 +325,20 @@ static int ticks_to_ns(const CpelSection *s, uint64_t ticks, int64_t *pNs){
   return 1;
 }
 
-/* Decode the event at b (20 bytes, checked by the caller). */
+/* Decode an event from its record window (CPEL_EVENT bytes). */
 typedef struct CpelEvent CpelEvent;
 struct CpelEvent {
   uint64_t ticks;                 /* time[0]<<32 | time[1] */
   uint32_t track, code, datum;
 };
 
-static void decode_event(const uint8_t *a, int bo, CpelEvent *e){
-  uint64_t hi = tl_load_u32_unchecked(a, bo);
-  uint64_t lo = tl_load_u32_unchecked(a+4, bo);
+static void decode_event(const TlRec *r, CpelEvent *e){
+  uint64_t hi = tl_rec_u32(r, 0);
+  uint64_t lo = tl_rec_u32(r, 4);
   e->ticks = (hi<<32) | lo;
-  e->track = tl_load_u32_unchecked(a+8, bo);
-  e->code = tl_load_u32_unchecked(a+12, bo);
-  e->datum = tl_load_u32_unchecked(a+16, bo);
+  e->track = tl_rec_u32(r, 8);
+  e->code = tl_rec_u32(r, 12);
+  e->datum = tl_rec_u32(r, 16);
 }
 
 typedef struct OpenCtx OpenCtx;
@@ -624,16 +624,16 @@ static int parse_events(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   pkt.iAux = (uint64_t)p->nSec;
 
   for(i=0; i<nHave; i++){
-    const uint8_t *a;
+    TlRec r;
     CpelEvent e;
     int64_t ts;
     int bTs;
-    if( tl_bytes_ptr(&b, CPEL_EVENT, &a) ){
+    if( tl_bytes_rec(&b, CPEL_EVENT, &r) ){
       /* a guard: nHave counts only the events that fit in the section */
       return tl_err_set(pErr, TL_ECORRUPT, s->iOff + i*CPEL_EVENT,
                         "expected a 20-byte event in its section");
     }
-    decode_event(a, p->bo, &e);
+    decode_event(&r, &e);
     bTs = ticks_to_ns(s, e.ticks, &ts);
     if( e.ticks < ticksPrev ) s->bSorted = 0;
     ticksPrev = e.ticks;
@@ -860,14 +860,14 @@ static const TlErr *cpelScanErr(TlScan *s){ return &s->err; }
 static int read_event(TlScan *s, int iSec, uint64_t i, CpelEvent *e){
   const CpelSection *sec = &s->p->aSec[iSec];
   TlBytes b;
-  const uint8_t *a;
+  TlRec r;
   int rc = tl_win_get(&s->win, sec->iOff + i*CPEL_EVENT, CPEL_EVENT, s->p->bo, &b, &s->err);
   if( rc ) return rc;
-  if( tl_bytes_ptr(&b, CPEL_EVENT, &a) ){
+  if( tl_bytes_rec(&b, CPEL_EVENT, &r) ){
     return tl_err_set(&s->err, TL_EIO, sec->iOff + i*CPEL_EVENT,
                       "file shrank while being read: expected a 20-byte event");
   }
-  decode_event(a, s->p->bo, e);
+  decode_event(&r, e);
   return TL_OK;
 }
 
