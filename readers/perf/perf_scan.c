@@ -2,7 +2,8 @@
 ** perf_scan.c: the scans of events and callchains of a perf.data trace:
 ** the chunks that may match, counted chunks (count(*): a chunk's count
 ** stands for its rows), runs of equal rows, time order over two rounds,
-** and the events and callchains rows.
+** and the events and callchains rows. With accel=off (TlFilter.bPlain)
+** none of these shortcuts: one row per record, none grouped.
 */
 #include "perf_scan.h"
 
@@ -36,6 +37,11 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->p = pTrace->pData;
   s->iTable = iTable;
   s->f = *pFilter;
+  if( pFilter->bPlain ){
+    /* accel=off: one row per record, none grouped */
+    s->f.bGroupCpu = 0;
+    s->f.bGroupName = 0;
+  }
   tl_err_clear(&s->err);
   tl_str_init(&s->args);
   tl_str_init(&s->cc);
@@ -69,7 +75,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
             || pFilter->bOrdered;
     /* No column but a type that is known without reading: the index's
     ** per-chunk counts of SAMPLE records (or of all records) are enough. */
-    s->bCount = !s->bInfo && !pFilter->bRowid
+    s->bCount = !s->bInfo && !pFilter->bRowid && !pFilter->bPlain
              && (s->eType==PERF_SAMPLE || (s->eType<0 && !(s->mNeed & ((uint64_t)1<<TL_EV_TYPE))));
   }
   if( (iTable==TL_TAB_TRACKS || (iTable==TL_TAB_EVENTS && (s->mNeed>>TL_EV_TRACK & 1)))
@@ -87,7 +93,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       s->iChunkEnd = s->iChunk < pTrace->index.n ? s->iChunk+1 : s->iChunk;
     }
   }
-  if( iTable==TL_TAB_EVENTS && pFilter->bGroupCpu && !pFilter->bOrdered ){
+  if( iTable==TL_TAB_EVENTS && s->f.bGroupCpu && !pFilter->bOrdered ){
     size_t k;
     s->bGroup = 1;
     s->bInfo = 1;
@@ -100,6 +106,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   }
   /* only values that repeat from record to record: runs of them are one row */
   s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
+         && !pFilter->bPlain
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
                           | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
   s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
