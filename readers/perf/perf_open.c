@@ -361,14 +361,15 @@ static int open_features(TlTrace *pTrace, PerfData *p, TlWin *pWin, TlErr *pErr)
       if( rc ) return rc;
     }
     if( f->id==PF_BUILD_ID ){
-      /* the build ids of the mapped files, for symbols */
-      TlBytes bb;
+      /* the build ids of the mapped files, for symbols (a feature that
+      ** cannot be read gives none: symbols come without them) */
+      TlBytes bb, body;
       TlErr e2;
+      uint16_t misc;
       tl_err_clear(&e2);
-      if( f->iOff!=UINT64_MAX
-       && tl_win_get(pWin, f->iOff, (size_t)f->n, p->bo, &bb, &e2)==TL_OK
-       && perf_buildids_note(p, bb) ){
-        return tl_err_set(pErr, TL_ENOMEM, f->iOff, "out of memory");
+      if( f->iOff==UINT64_MAX || tl_win_get(pWin, f->iOff, (size_t)f->n, p->bo, &bb, &e2) ) continue;
+      while( perf_buildid_list_next(&bb, &misc, &body) ){
+        if( perf_buildid_entry(p, misc, body) ) return tl_err_set(pErr, TL_ENOMEM, f->iOff, "out of memory");
       }
     }
   }
