@@ -64,7 +64,7 @@ static int add_ids(PerfData *p, TlBytes *b, uint64_t n, int iAttr){
     p->nIdAlloc = nNew;
   }
   for(k=0; k<n; k++){
-    tl_bytes_u64e(b, &p->aId[p->nId].id);
+    if( tl_bytes_u64e(b, &p->aId[p->nId].id) ) return TL_ECORRUPT;   /* (checked above) */
     p->aId[p->nId].iAttr = iAttr;
     p->nId++;
   }
@@ -124,8 +124,8 @@ int perf_open_user_record(TlTrace *pTrace, PerfData *p, const PerfRec *r, TlErr 
       for(k=0; k<nr; k++){
         uint64_t id, idx, cpu, tid;
         TlBytes one;
-        tl_bytes_u64e(&b, &id); tl_bytes_u64e(&b, &idx);
-        tl_bytes_u64e(&b, &cpu); tl_bytes_u64e(&b, &tid);
+        if( tl_bytes_u64e(&b, &id) || tl_bytes_u64e(&b, &idx)
+         || tl_bytes_u64e(&b, &cpu) || tl_bytes_u64e(&b, &tid) ) break;   /* (checked above) */
         if( idx < (uint64_t)p->nAttr && perf_attr_for_id(p, id)==0 ){
           uint8_t a8[8];
           int i;
@@ -201,16 +201,17 @@ static int open_file_header(TlTrace *pTrace, PerfData *p, TlWin *pWin, TlErr *pE
     return tl_err_set(pErr, TL_ECORRUPT, b.n, "expected a %d-byte perf.data header, the file has %zu bytes",
                       PERF_FILE_HDR, b.n);
   }
-  tl_bytes_skip(&b, 8);
-  tl_bytes_u64e(&b, &hsize);
-  tl_bytes_u64e(&b, &attrSize);
-  tl_bytes_u64e(&b, &attrOff);
-  tl_bytes_u64e(&b, &attrLen);
-  tl_bytes_u64e(&b, &p->iData);
-  tl_bytes_u64e(&b, &p->nData);
-  tl_bytes_u64e(&b, &evOff);
-  tl_bytes_u64e(&b, &evLen);
-  for(i=0; i<4; i++) tl_bytes_u64e(&b, &aFeat[i]);
+  if( tl_bytes_skip(&b, 8) || tl_bytes_u64e(&b, &hsize) || tl_bytes_u64e(&b, &attrSize)
+   || tl_bytes_u64e(&b, &attrOff) || tl_bytes_u64e(&b, &attrLen)
+   || tl_bytes_u64e(&b, &p->iData) || tl_bytes_u64e(&b, &p->nData)
+   || tl_bytes_u64e(&b, &evOff) || tl_bytes_u64e(&b, &evLen) ){
+    return tl_err_set(pErr, TL_ECORRUPT, b.i, "expected a %d-byte perf.data header", PERF_FILE_HDR);
+  }
+  for(i=0; i<4; i++){
+    if( tl_bytes_u64e(&b, &aFeat[i]) ){
+      return tl_err_set(pErr, TL_ECORRUPT, b.i, "expected a %d-byte perf.data header", PERF_FILE_HDR);
+    }
+  }
   if( hsize==PERF_FILE_HDR-32 ){
     memset(aFeat, 0, sizeof(aFeat));   /* an early header, before the feature bits */
   }else if( hsize<PERF_FILE_HDR ){
