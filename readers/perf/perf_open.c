@@ -435,6 +435,7 @@ static int open_header(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   tl_win_init(&win, pTrace->pSrc);
   rc = open_byte_order(p, &win, pErr);
   if( rc==TL_OK ) rc = tl_win_get(&win, 0, 16, p->bo, &b, pErr);
+  if( rc==TL_OK && b.n<16 ) rc = tl_err_set(pErr, TL_ECORRUPT, 0, "expected a 16-byte perf.data header");
   if( rc==TL_OK && tl_load_u64_unchecked(b.a + 8, p->bo)==16 ){
     p->bPipe = 1;
     p->iData = 16;
