@@ -35,14 +35,12 @@ int perf_attr_parse(TlBytes *b, int bo, PerfAttr *a){
   uint64_t u64;
   int k;
   memset(a, 0, sizeof(*a));
+  /* (every read below is within the n bytes checked first) */
   if( n<64 ) return -1;
-  tl_bytes_u32(b, bo, &a->type);
-  tl_bytes_u32(b, bo, &a->size);
-  tl_bytes_u64(b, bo, &a->config);
-  tl_bytes_u64(b, bo, &a->period);
-  tl_bytes_u64(b, bo, &a->sample_type);
-  tl_bytes_u64(b, bo, &a->read_format);
-  tl_bytes_ptr(b, 8, &f);
+  if( tl_bytes_u32(b, bo, &a->type) || tl_bytes_u32(b, bo, &a->size)
+   || tl_bytes_u64(b, bo, &a->config) || tl_bytes_u64(b, bo, &a->period)
+   || tl_bytes_u64(b, bo, &a->sample_type) || tl_bytes_u64(b, bo, &a->read_format)
+   || tl_bytes_ptr(b, 8, &f) ) return -1;
   if( bo==TL_BE ){
     /* A big-endian producer allocates bitfields from the most significant
     ** bit of each byte: reverse the bits of each byte, keep byte order. */
@@ -52,17 +50,17 @@ int perf_attr_parse(TlBytes *b, int bo, PerfAttr *a){
   }else{
     a->flags = tl_load_u64_unchecked(f, TL_LE);
   }
-  tl_bytes_u32(b, bo, &u32);           /* wakeup_events */
-  tl_bytes_u32(b, bo, &u32);           /* bp_type */
-  tl_bytes_u64(b, bo, &u64);           /* config1 */
-  if( n>=72 ) tl_bytes_u64(b, bo, &u64);                    /* config2 */
-  if( n>=80 ) tl_bytes_u64(b, bo, &a->branch_sample_type);
+  if( tl_bytes_u32(b, bo, &u32)              /* wakeup_events */
+   || tl_bytes_u32(b, bo, &u32)              /* bp_type */
+   || tl_bytes_u64(b, bo, &u64) ) return -1; /* config1 */
+  if( n>=72 && tl_bytes_u64(b, bo, &u64) ) return -1;                   /* config2 */
+  if( n>=80 && tl_bytes_u64(b, bo, &a->branch_sample_type) ) return -1;
   if( n>=96 ){
-    tl_bytes_u64(b, bo, &a->regs_user);
-    tl_bytes_u32(b, bo, &u32);         /* sample_stack_user */
-    tl_bytes_u32(b, bo, &u32);         /* clockid */
+    if( tl_bytes_u64(b, bo, &a->regs_user)
+     || tl_bytes_u32(b, bo, &u32)            /* sample_stack_user */
+     || tl_bytes_u32(b, bo, &u32) ) return -1; /* clockid */
   }
-  if( n>=104 ) tl_bytes_u64(b, bo, &a->regs_intr);
+  if( n>=104 && tl_bytes_u64(b, bo, &a->regs_intr) ) return -1;
   return 0;
 }
 
@@ -168,7 +166,9 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
     if( tl_bytes_u32e(&b, &s->nRaw) ) return -1;
     if( tl_bytes_ptr(&b, s->nRaw, &s->aRaw) ) return -1;
     /* the u32 size and the data are padded together to 8 bytes */
-    if( (4 + s->nRaw) % 8 ) tl_bytes_skip(&b, 8 - (4 + s->nRaw) % 8);
+    if( (4 + s->nRaw) % 8 && tl_bytes_skip(&b, 8 - (4 + s->nRaw) % 8) ){
+      b.i = b.n;                  /* the padding is cut short: no field follows */
+    }
   }
   if( st & PS_BRANCH_STACK ){
     U64(s->nBranch);
@@ -177,7 +177,7 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
       s->bHwIdx = 1;
     }
     if( s->nBranch > tl_bytes_left(&b)/24 ) return -1;
-    tl_bytes_ptr(&b, (size_t)s->nBranch*24, &s->aBranch);
+    if( tl_bytes_ptr(&b, (size_t)s->nBranch*24, &s->aBranch) ) return -1;
   }
   if( st & PS_REGS_USER ){
     U64(s->regsUserAbi);
@@ -259,12 +259,16 @@ int perf_trailer_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
   if( r->type>=PERF_HEADER_ATTR || r->type==PERF_SAMPLE ) return 0;
   if( r->body.n < n ) return -1;
   b = tl_bytes(r->body.a + r->body.n - n, n, r->body.bo);
-  if( st & PS_TID ){ tl_bytes_u32e(&b, &s->pid); tl_bytes_u32e(&b, &s->tid); }
-  if( st & PS_TIME ) tl_bytes_u64e(&b, &s->time);
-  if( st & PS_ID ) tl_bytes_u64e(&b, &s->id);
-  if( st & PS_STREAM_ID ) tl_bytes_u64e(&b, &s->stream_id);
-  if( st & PS_CPU ){ uint32_t res; tl_bytes_u32e(&b, &s->cpu); tl_bytes_u32e(&b, &res); }
-  if( st & PS_IDENTIFIER ) tl_bytes_u64e(&b, &s->id);
+  /* (b holds exactly the n bytes these fields take) */
+  if( ((st & PS_TID) && (tl_bytes_u32e(&b, &s->pid) || tl_bytes_u32e(&b, &s->tid)))
+   || ((st & PS_TIME) && tl_bytes_u64e(&b, &s->time))
+   || ((st & PS_ID) && tl_bytes_u64e(&b, &s->id))
+   || ((st & PS_STREAM_ID) && tl_bytes_u64e(&b, &s->stream_id)) ) return -1;
+  if( st & PS_CPU ){
+    uint32_t res;
+    if( tl_bytes_u32e(&b, &s->cpu) || tl_bytes_u32e(&b, &res) ) return -1;
+  }
+  if( (st & PS_IDENTIFIER) && tl_bytes_u64e(&b, &s->id) ) return -1;
   s->mHave = st & (PS_TID|PS_TIME|PS_ID|PS_STREAM_ID|PS_CPU|PS_IDENTIFIER);
   return 0;
 }

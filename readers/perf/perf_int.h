@@ -268,6 +268,15 @@ void perf_read_format_text(uint64_t read_format, TlStr *pOut);
 const char *perf_feature_name(int id);
 int perf_feature_value(TlTrace*, const PerfData*, const PerfFeat*, TlStr *pOut, TlErr*);
 int perf_event_desc_apply(TlTrace*, PerfData*, const PerfFeat*, TlErr*);
+/* A build_id_event (BUILD_ID feature entries, HEADER_BUILD_ID records). */
+typedef struct PerfBuildId PerfBuildId;
+struct PerfBuildId {
+  int32_t pid;
+  const uint8_t *aId; size_t nId; /* the build id */
+  const char *zName; size_t nName;/* the file, without its NUL */
+};
+int perf_buildid_list_next(TlBytes *pList, uint16_t *pMisc, TlBytes *pBody);
+int perf_buildid_parse(uint16_t misc, TlBytes body, PerfBuildId*);
 
 /* ---- Interface to code in perf_trace.c -------------------------------- */
 int perf_tracing_parse(TlTrace*, PerfData*, TlBytes b, uint64_t iOff, TlErr*);

@@ -1,0 +1,366 @@
+/*
+** perf_index.c: the walk over a perf.data file's records that builds the
+** chunk index (PerfData and TlTrace.index) when the trace is opened.
+**
+** A chunk ends after a FINISHED_ROUND record, or once it holds about
+** 1 MiB, at a point where no compressed output is pending, so that a scan
+** can start at any chunk. Each chunk knows the time range and the CPUs of
+** its records; ts windows and cpu filters skip whole chunks. It also keeps
+** what its SAMPLE rows show when they all show the same (PerfChunkKey).
+*/
+#include "perf_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
+#define PERF_CHUNK_CPU_MIN ((uint64_t)8<<10)  /* a chunk this large ends where the CPU changes */
+
+/*
+** Close the current chunk [pk->iOff, iEnd) into the index, with its key
+** (p->aKey, while kept).
+*/
+static int chunk_close(TlTrace *pTrace, PerfData *p, TlPacket *pk, PerfChunkKey *pKey,
+                       uint64_t iEnd){
+  int rc;
+  if( pk->nEvents==0 ){ pk->iOff = iEnd; memset(pKey, 0, sizeof(*pKey)); return TL_OK; }
+  pk->nSize = iEnd - pk->iOff;
+  pk->nContent = pk->nSize;
+  if( pk->tsBegin>pk->tsEnd ){ pk->tsBegin = TL_TS_MAX; pk->tsEnd = TL_TS_MIN; }
+  rc = tl_index_add(&pTrace->index, pk);
+  if( rc==TL_OK && p->aKey ){
+    if( p->nKey>=p->nKeyAlloc ){
+      size_t nNew = p->nKeyAlloc ? p->nKeyAlloc*2 : 256;
+      PerfChunkKey *aNew = realloc(p->aKey, nNew*sizeof(*aNew));
+      if( aNew==0 ) return TL_ENOMEM;
+      p->aKey = aNew;
+      p->nKeyAlloc = nNew;
+    }
+    p->aKey[p->nKey++] = *pKey;
+  }
+  memset(pKey, 0, sizeof(*pKey));
+  pk->iOff = iEnd;
+  pk->nEvents = 0;
+  pk->tsBegin = TL_TS_MAX;
+  pk->tsEnd = TL_TS_MIN;
+  pk->mCpu = 0;
+  pk->flags = 0;
+  pk->iAux = 0;
+  return rc;
+}
+
+/*
+** Fold what a decoded SAMPLE row shows in cpu, value and name (as
+** fill_event() fills them; ri NULL: it did not decode) into its chunk's key.
+*/
+static inline void chunk_key_note(PerfChunkKey *pKey, const PerfData *p, const RecInfo *ri){
+  const PerfAttr *a;
+  int bValue = 1;
+  int64_t value = 0;
+  uint32_t cpu;
+  if( pKey->eState==PERF_KEY_MIXED ) return;
+  if( ri==0 || p->nAttr==0 ){ pKey->eState = PERF_KEY_MIXED; return; }
+  a = &p->aAttr[ri->iAttr];
+  cpu = ri->bCpu ? ri->cpu : 0;
+  if( ri->s.mHave & PS_PERIOD ) value = (int64_t)ri->s.period;
+  else if( !(a->flags & PA_FREQ) ) value = (int64_t)a->period;
+  else bValue = 0;
+  /* (fields compared one by one: no key built on the stack to compare,
+  ** whose byte stores a wide load would wait for) */
+  if( pKey->eState==PERF_KEY_NONE ){
+    pKey->eState = PERF_KEY_SAME;
+    pKey->bCpu = (uint8_t)(ri->bCpu!=0);
+    pKey->cpu = cpu;
+    pKey->bValue = (uint8_t)bValue;
+    pKey->value = value;
+    pKey->iAttr = ri->iAttr;
+    return;
+  }
+  if( value!=pKey->value || cpu!=pKey->cpu || ri->iAttr!=pKey->iAttr
+   || (ri->bCpu!=0)!=pKey->bCpu || bValue!=pKey->bValue ){
+    pKey->eState = PERF_KEY_MIXED;
+  }
+}
+
+/*
+** The open walk's plan for SAMPLE records of the usual shape: every attr
+** has the same sample_type, of fixed-size fields (before READ) and at most
+** a callchain after them, so each field is at a known offset of the body.
+*/
+typedef struct OpenPlan OpenPlan;
+struct OpenPlan {
+  int nAttr;                      /* p->nAttr it was made for (-1: none made) */
+  int bOk;                        /* the plan applies */
+  uint64_t st;                    /* the sample_type */
+  uint32_t nFix;                  /* bytes of the fixed fields */
+  int offTime, offCpu, offPeriod; /* their offsets in the body, or -1 */
+  int bChain;                     /* a callchain follows them */
+};
+
+static int plan_offset(uint64_t st, uint64_t bit){
+  /* (the fixed fields in body order, 8 bytes each) */
+  static const uint64_t aOrder[] = { PS_IDENTIFIER, PS_IP, PS_TID, PS_TIME, PS_ADDR,
+                                     PS_ID, PS_STREAM_ID, PS_CPU, PS_PERIOD };
+  int k, off = 0;
+  if( !(st & bit) ) return -1;
+  for(k=0; aOrder[k]!=bit; k++) if( st & aOrder[k] ) off += 8;
+  return off;
+}
+
+static void plan_make(const PerfData *p, OpenPlan *pl){
+  const uint64_t mFix = PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME|PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU|PS_PERIOD;
+  int i;
+  memset(pl, 0, sizeof(*pl));
+  pl->nAttr = p->nAttr;
+  if( p->nAttr==0 ) return;
+  pl->st = p->aAttr[0].sample_type;
+  for(i=1; i<p->nAttr; i++) if( p->aAttr[i].sample_type!=pl->st ) return;
+  if( pl->st & ~(mFix|PS_CALLCHAIN) ) return;
+  pl->nFix = 8*(uint32_t)__builtin_popcountll(pl->st & mFix);
+  pl->offTime = plan_offset(pl->st, PS_TIME);
+  pl->offCpu = plan_offset(pl->st, PS_CPU);
+  pl->offPeriod = plan_offset(pl->st, PS_PERIOD);
+  pl->bChain = (pl->st & PS_CALLCHAIN)!=0;
+  pl->bOk = 1;
+}
+
+/*
+** Take the walk's next record at once if it is a SAMPLE the plan reads
+** whole (in the file's bytes inside the window, or whole in decompressed
+** output): its fields as rec_info() gives them into *ri, r as the walk
+** gives it, and the walk past it. 0 (nothing taken) when the general way
+** must read it: other types, a sample too short for its fields or
+** callchain (which that way reports), another attr's sample_type.
+*/
+static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, PerfRec *r,
+                            RecInfo *ri){
+  const uint8_t *a;
+  uint64_t nLeft, iRel;
+  uint16_t size;
+  int bo = p->bo, bInner = w->iOut < w->nOut;
+  if( bInner ){
+    nLeft = w->nOut - w->iOut;
+    a = w->aOut + w->iOut;
+  }else{
+    if( w->bMidFrame || w->iOff >= w->iEnd || w->iOff < w->iWin ) return 0;
+    iRel = w->iOff - w->iWin;
+    if( iRel >= w->nWin ) return 0;
+    nLeft = w->nWin - iRel;
+    if( w->iEnd - w->iOff < nLeft ) nLeft = w->iEnd - w->iOff;
+    a = w->aWin + iRel;
+  }
+  if( nLeft < 8 ) return 0;
+  if( tl_load_u32_unchecked(a, bo)!=PERF_SAMPLE ) return 0;
+  size = tl_load_u16_unchecked(a+6, bo);
+  if( size > nLeft || size < 8 + pl->nFix + (pl->bChain ? 8 : 0) ) return 0;
+  if( pl->bChain ){
+    uint64_t nChain = tl_load_u64_unchecked(a + 8 + pl->nFix, bo);
+    if( nChain > ((uint64_t)size - 8 - pl->nFix - 8)/8 ) return 0;
+  }
+  r->type = PERF_SAMPLE;
+  r->misc = tl_load_u16_unchecked(a+4, bo);
+  r->size = size;
+  r->body = tl_bytes(a + 8, (size_t)size - 8, bo);
+  if( bInner ){
+    r->iOff = w->iCont;
+    r->iRowid = PERF_INNER_ROWID(w->iCont, w->iInner);
+  }else{
+    r->iOff = w->iOff;
+    r->iRowid = (int64_t)w->iOff;
+  }
+  ri->iAttr = p->nAttr>1 ? perf_attr_of(p, r) : 0;
+  if( p->aAttr[ri->iAttr].sample_type!=pl->st ) return 0;
+  ri->bSample = 1;
+  ri->bTs = pl->offTime>=0;
+  ri->ts = ri->bTs ? (int64_t)tl_load_u64_unchecked(a + 8 + pl->offTime, bo) : 0;
+  ri->bCpu = pl->offCpu>=0;
+  ri->cpu = ri->bCpu ? tl_load_u32_unchecked(a + 8 + pl->offCpu, bo) : 0;
+  ri->s.mHave = pl->st;
+  ri->s.period = pl->offPeriod>=0 ? tl_load_u64_unchecked(a + 8 + pl->offPeriod, bo) : 0;
+  if( bInner ){
+    w->iInner++;
+    w->iOut += size;
+  }else{
+    w->iOff += size;
+    if( w->iOff - w->iWin + 4096 <= w->nWin ){
+      __builtin_prefetch(w->aWin + (w->iOff - w->iWin) + 4096);
+    }
+  }
+  return 1;
+}
+
+/* The index walk's state. */
+typedef struct IndexCtx IndexCtx;
+struct IndexCtx {
+  TlTrace *pTrace;
+  PerfData *p;
+  TlErr *pErr;
+  PerfWalk w;
+  PerfRec r;
+  TlPacket pk;                    /* the chunk being filled */
+  PerfChunkKey key;               /* its key */
+  OpenPlan plan;
+  int bRound;                     /* the last record was a FINISHED_ROUND */
+  int bCorrupt;                   /* the walk stopped at damaged data */
+  int bSampleSeen;
+};
+
+/* The chunk bit of a cpu (CPUs from 63 up share bit 63). */
+static inline uint64_t cpu_bit(uint32_t cpu){
+  return cpu<63 ? (uint64_t)1<<cpu : (uint64_t)1<<63;
+}
+
+/* Fold a record's time and cpu into its chunk. */
+static inline void chunk_note_ts_cpu(TlPacket *pk, const RecInfo *ri, int bSample){
+  if( ri->bTs ){
+    if( ri->ts<pk->tsBegin ) pk->tsBegin = ri->ts;
+    if( ri->ts>pk->tsEnd ) pk->tsEnd = ri->ts;
+  }
+  /* a record without a cpu never matches a cpu filter: it sets no bit */
+  if( ri->bCpu ) pk->mCpu |= cpu_bit(ri->cpu);
+  else pk->flags |= PERF_PKT_NOCPU | (bSample ? PERF_PKT_SAMPLE_NOCPU : 0);
+}
+
+/*
+** perf writes each CPU's buffer in one piece: a chunk per piece lets a cpu
+** filter skip the other CPUs' chunks. Should a record of this cpu at iOff
+** (not inside compressed data) start a new chunk, the current one holding
+** nBefore records before it?
+*/
+static inline int chunk_cpu_ends(const TlPacket *pk, const PerfRec *r, const RecInfo *ri,
+                                 uint64_t nBefore){
+  return ri->bCpu && r->iRowid==(int64_t)r->iOff && nBefore>0 && pk->mCpu!=0
+      && r->iOff - pk->iOff >= PERF_CHUNK_CPU_MIN && !(pk->mCpu & cpu_bit(ri->cpu));
+}
+
+/* A sample of the usual shape, read at once by open_sample_fast(). */
+static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
+  PerfData *p = x->p;
+  TlPacket *pk = &x->pk;
+  if( chunk_cpu_ends(pk, &x->r, ri, pk->nEvents) ){
+    int rc = chunk_close(x->pTrace, p, pk, &x->key, x->r.iOff);
+    if( rc ) return tl_err_set(x->pErr, rc, x->r.iOff, "out of memory");
+  }
+  p->aTypeCount[PERF_SAMPLE]++;
+  x->bSampleSeen = 1;
+  pk->nEvents++;
+  pk->iAux++;
+  chunk_key_note(&x->key, p, ri);
+  p->aAttr[ri->iAttr].nSamples++;
+  chunk_note_ts_cpu(pk, ri, 1);
+  return TL_OK;
+}
+
+/* Any other record the walk gives. */
+static inline int index_record(IndexCtx *x){
+  PerfData *p = x->p;
+  TlPacket *pk = &x->pk;
+  const PerfRec *r = &x->r;
+  RecInfo ri;
+  int rc, bSample = r->type==PERF_SAMPLE;
+  if( r->type<PERF_USER_MAX ) p->aTypeCount[r->type]++;
+  if( tl_perf_type_name(r->type)==0 ){ p->nUnknown++; return TL_OK; }
+  if( r->type>=PERF_HEADER_ATTR ){
+    if( x->bSampleSeen && (r->type==PERF_HEADER_ATTR || r->type==PERF_ID_INDEX) && p->aKey ){
+      /* a sample's event could differ now from what the scan will see */
+      free(p->aKey);
+      p->aKey = 0;
+    }
+    rc = perf_open_user_record(x->pTrace, p, r, x->pErr);
+    if( rc ) return rc;
+  }
+  if( bSample ) x->bSampleSeen = 1;
+  if( r->type==PERF_FINISHED_ROUND ) x->bRound = 1;
+  pk->nEvents++;
+  if( bSample ) pk->iAux++;
+  if( rec_info(p, r, &ri) ){
+    tl_trace_warn(x->pTrace, 0, r->iOff,
+        "SAMPLE record of %u bytes is shorter than its sample_type needs", r->size);
+    pk->flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU;   /* its row has no cpu */
+    chunk_key_note(&x->key, p, 0);
+    return TL_OK;
+  }
+  if( chunk_cpu_ends(pk, r, &ri, pk->nEvents-1) ){
+    /* this record starts the next chunk */
+    pk->nEvents--;
+    if( bSample ) pk->iAux--;
+    rc = chunk_close(x->pTrace, p, pk, &x->key, r->iOff);
+    if( rc ) return tl_err_set(x->pErr, rc, r->iOff, "out of memory");
+    pk->nEvents = 1;
+    pk->iAux = bSample;
+  }
+  if( bSample ) chunk_key_note(&x->key, p, &ri);
+  if( bSample && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
+  if( (r->type==PERF_MMAP || r->type==PERF_MMAP2 || r->type==PERF_FORK)
+   && perf_maps_note(x->pTrace, p, r, ri.bTs, ri.ts) ){
+    return tl_err_set(x->pErr, TL_ENOMEM, r->iOff, "out of memory");
+  }
+  chunk_note_ts_cpu(pk, &ri, bSample);
+  return TL_OK;
+}
+
+/*
+** The walk stopped at damaged data: keep what comes before it. The last
+** chunk runs to the end of the data, so a scan gives its good records,
+** then this error.
+*/
+static int index_cut(IndexCtx *x){
+  PerfData *p = x->p;
+  int rc;
+  tl_trace_warn(x->pTrace, 0, x->pErr->iOff, "%s", x->pErr->zMsg);
+  tl_err_clear(x->pErr);
+  x->pk.nEvents++;
+  x->pk.flags |= PERF_PKT_CUT;
+  x->bCorrupt = 1;
+  rc = chunk_close(x->pTrace, p, &x->pk, &x->key, p->iData + p->nData);
+  if( rc ) rc = tl_err_set(x->pErr, rc, x->w.iOff, "out of memory");
+  return rc;
+}
+
+int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
+  IndexCtx x;
+  int rc = TL_OK;
+  memset(&x, 0, sizeof(x));
+  x.pTrace = pTrace;
+  x.p = p;
+  x.pErr = pErr;
+  p->aKey = malloc(256*sizeof(PerfChunkKey));
+  p->nKeyAlloc = p->aKey ? 256 : 0;
+  x.pk.iOff = p->iData;
+  x.pk.tsBegin = TL_TS_MAX;
+  x.pk.tsEnd = TL_TS_MIN;
+  x.pk.iStream = -1;
+  x.pk.iCpu = -1;
+  x.pk.nDiscarded = TL_UNKNOWN;
+  x.pk.iSeq = -1;
+  x.plan.nAttr = -1;
+  perf_walk_init(&x.w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
+  for(;;){
+    RecInfo ri;
+    if( perf_walk_clean(&x.w) && x.pk.nEvents>0
+     && (x.bRound || x.w.iOff - x.pk.iOff >= PERF_CHUNK_BYTES) ){
+      if( x.bRound ) x.pk.flags |= PERF_PKT_ROUND_END;
+      rc = chunk_close(pTrace, p, &x.pk, &x.key, x.w.iOff);
+      if( rc ){ rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory"); break; }
+      x.bRound = 0;
+    }
+    if( x.plan.nAttr!=p->nAttr ) plan_make(p, &x.plan);
+    if( x.plan.bOk && open_sample_fast(p, &x.plan, &x.w, &x.r, &ri) ){
+      rc = index_fast_sample(&x, &ri);
+      if( rc ) break;
+      continue;
+    }
+    rc = perf_walk_next(&x.w, &x.r);
+    if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc==TL_ECORRUPT ){ rc = index_cut(&x); break; }
+    if( rc<0 ) break;
+    rc = index_record(&x);
+    if( rc ) break;
+  }
+  if( rc==TL_OK && !x.bCorrupt ){
+    rc = chunk_close(pTrace, p, &x.pk, &x.key, x.w.iOff);
+    if( rc ) rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory");
+  }
+  perf_walk_free(&x.w);
+  return rc;
+}

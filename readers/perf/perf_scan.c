@@ -1,0 +1,610 @@
+/*
+** perf_scan.c: the scans of events and callchains of a perf.data trace:
+** the chunks that may match, counted chunks (count(*): a chunk's count
+** stands for its rows), runs of equal rows, time order over two rounds,
+** and the events and callchains rows. With accel=off (TlFilter.bPlain)
+** none of these shortcuts: one row per record, none grouped.
+*/
+#include "perf_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* First chunk that holds rowid (by file offset), or n. */
+static size_t chunk_of_offset(const TlIndex *x, uint64_t iOff){
+  size_t lo = 0, hi = x->n;
+  while( lo<hi ){
+    size_t mid = lo + (hi-lo)/2;
+    if( x->a[mid].iOff + x->a[mid].nSize <= iOff ) lo = mid+1; else hi = mid;
+  }
+  return lo;
+}
+
+int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
+                        TlScan **ppScan, TlErr *pErr){
+  TlScan *s;
+  *ppScan = 0;
+  switch( iTable ){
+    case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
+    case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
+      break;
+    default:
+      return TL_DONE;
+  }
+  s = calloc(1, sizeof(*s));
+  if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  s->pTrace = pTrace;
+  s->p = pTrace->pData;
+  s->iTable = iTable;
+  s->f = *pFilter;
+  if( pFilter->bPlain ){
+    /* accel=off: one row per record, none grouped */
+    s->f.bGroupCpu = 0;
+    s->f.bGroupName = 0;
+  }
+  tl_err_clear(&s->err);
+  tl_str_init(&s->args);
+  tl_str_init(&s->cc);
+  tl_str_init(&s->tmp);
+  s->iChunkEnd = pTrace->index.n;
+  s->iWalkChunk = SIZE_MAX;
+  s->eType = -1;
+  s->bInfo = 1;
+  if( iTable==TL_TAB_EVENTS ){
+    if( pFilter->zType ){
+      /* type = 'X': the other types are skipped by their header alone */
+      int t;
+      for(t=0; t<PERF_USER_MAX; t++){
+        const char *z = tl_perf_type_name((uint32_t)t);
+        if( z && strcmp(z, pFilter->zType)==0 ) break;
+      }
+      s->eType = t;                       /* PERF_USER_MAX: no type has it */
+      s->nType = strlen(pFilter->zType);
+    }
+    /* The columns SQLite uses and the ones the vtab checks the filter on. */
+    s->mNeed = pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1);   /* not path, options */
+    if( pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->bOrdered ){
+      s->mNeed |= (uint64_t)1<<TL_EV_TS;
+    }
+    if( pFilter->nCpu>=0 ) s->mNeed |= (uint64_t)1<<TL_EV_CPU;
+    if( pFilter->zType ) s->mNeed |= (uint64_t)1<<TL_EV_TYPE;
+    s->bPeek = pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0;
+    /* Only type (and rowid) wanted, nothing checked on ts or cpu: no decode. */
+    s->bInfo = (s->mNeed & ~((uint64_t)1<<TL_EV_TYPE))!=0
+            || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
+            || pFilter->bOrdered;
+    /* No column but a type that is known without reading: the index's
+    ** per-chunk counts of SAMPLE records (or of all records) are enough. */
+    s->bCount = !s->bInfo && !pFilter->bRowid && !pFilter->bPlain
+             && (s->eType==PERF_SAMPLE || (s->eType<0 && !(s->mNeed & ((uint64_t)1<<TL_EV_TYPE))));
+  }
+  if( (iTable==TL_TAB_TRACKS || (iTable==TL_TAB_EVENTS && (s->mNeed>>TL_EV_TRACK & 1)))
+   && perf_threads_ready(pTrace, pErr) ){
+    perf_scan_close(s);
+    return pErr->rc;
+  }
+  /* A rowid (events) or sample rowid (callchains) names one chunk. */
+  if( (iTable==TL_TAB_EVENTS && pFilter->bRowid) || (iTable==TL_TAB_CALLCHAINS && pFilter->bKey) ){
+    int64_t iSeek = iTable==TL_TAB_EVENTS ? pFilter->iRowid : pFilter->iKey;
+    if( iSeek<0 ){
+      s->iChunk = s->iChunkEnd;
+    }else{
+      s->iChunk = chunk_of_offset(&pTrace->index, PERF_ROWID_OFFSET(iSeek));
+      s->iChunkEnd = s->iChunk < pTrace->index.n ? s->iChunk+1 : s->iChunk;
+    }
+  }
+  if( iTable==TL_TAB_EVENTS && s->f.bGroupCpu && !pFilter->bOrdered ){
+    size_t k;
+    s->bGroup = 1;
+    s->bInfo = 1;
+    s->bCount = 0;
+    s->mNeed |= (uint64_t)1<<TL_EV_CPU;
+    s->iGroup = -2;
+    s->iChunkFirst = s->iChunk;
+    for(k=s->iChunk; k<s->iChunkEnd; k++) s->mCpuAll |= pTrace->index.a[k].mCpu;
+    s->iChunk = s->iChunkEnd;     /* the first pass starts at the first row */
+  }
+  /* only values that repeat from record to record: runs of them are one row */
+  s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
+         && !pFilter->bPlain
+         && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
+                          | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
+  s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
+  *ppScan = s;
+  return TL_OK;
+}
+
+void perf_scan_close(TlScan *s){
+  size_t k;
+  if( s==0 ) return;
+  for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
+  free(s->aHeap);
+  free(s->aOwned);
+  free(s->aSymCount);
+  perf_walk_free(&s->w);
+  tl_str_free(&s->args);
+  tl_str_free(&s->cc);
+  tl_str_free(&s->tmp);
+  free(s);
+}
+
+/* The next record of the chunks that may match; TL_ROW with s->r, s->ri. */
+static int next_record(TlScan *s){
+  const TlIndex *x = &s->pTrace->index;
+  s->bLazy = 0;
+  for(;;){
+    int rc;
+    if( !s->bInChunk ){
+      while( s->iChunk < s->iChunkEnd
+          && (!tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+              || (s->bGroup && !chunk_in_group(s, &x->a[s->iChunk]))) ){
+        s->iChunk++;
+      }
+      if( s->iChunk >= s->iChunkEnd ){
+        if( !s->bGroup ) return TL_DONE;
+        rc = perf_group_next(s);
+        if( rc!=TL_ROW ) return rc;
+        continue;
+      }
+      if( s->bCount && !(x->a[s->iChunk].flags & PERF_PKT_CUT) ){
+        const TlPacket *pk = &x->a[s->iChunk];
+        uint64_t n = s->eType==PERF_SAMPLE ? pk->iAux : pk->nEvents;
+        s->iCountChunk = s->iChunk++;
+        if( n==0 ) continue;
+        s->nBlock = n;
+        s->bLazy = 1;
+        return TL_ROW;
+      }
+      if( s->bKey && !(x->a[s->iChunk].flags & PERF_PKT_CUT)
+       && s->p->aKey[s->iChunk].eState!=PERF_KEY_MIXED ){
+        /* its SAMPLE rows are one row repeated, known without reading it */
+        const PerfChunkKey *k = &s->p->aKey[s->iChunk];
+        uint64_t n = x->a[s->iChunk].iAux;
+        s->iCountChunk = s->iChunk++;
+        if( k->eState==PERF_KEY_NONE || n==0 ) continue;
+        if( !ts_cpu_may_match(&s->f, 0, 0, k->bCpu, k->cpu) ) continue;
+        if( s->bGroup && !row_in_group(s, k->bCpu, k->cpu) ) continue;
+        s->r.type = PERF_SAMPLE;
+        memset(&s->ri, 0, sizeof(s->ri));
+        s->ri.iAttr = k->iAttr;
+        s->ri.bCpu = k->bCpu;
+        s->ri.cpu = k->cpu;
+        s->ri.bSample = 1;
+        if( k->bValue ){ s->ri.s.mHave = PS_PERIOD; s->ri.s.period = (uint64_t)k->value; }
+        s->nBlock = n;
+        s->bLazy = 1;
+        return TL_ROW;
+      }
+      s->iWalkChunk = SIZE_MAX;
+      walk_chunk(s, &x->a[s->iChunk]);
+      s->bPeekChunk = s->bGroup && s->iGroup>=0 && __builtin_popcountll(x->a[s->iChunk].mCpu)>1;
+      s->bInChunk = 1;
+      s->iChunk++;
+    }
+    rc = perf_walk_next(&s->w, &s->r);
+    if( rc==TL_DONE ){ s->bInChunk = 0; continue; }
+    if( rc<0 ) return rc;
+    if( !record_wanted(s) ) continue;
+    if( !s->bInfo ) return TL_ROW;
+    if( (s->bPeek || s->bPeekChunk) && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
+      /* a sample's time and cpu first: most fail a narrow filter */
+      int bTs, bCpu;
+      int64_t ts = 0;
+      uint32_t cpu = 0;
+      perf_sample_peek(&s->p->aAttr[perf_attr_of(s->p, &s->r)], &s->r, &bTs, &ts, &bCpu, &cpu);
+      if( !ts_cpu_may_match(&s->f, bTs, ts, bCpu, cpu) ) continue;
+      /* (a sample the peek gives a cpu may still have none when it does
+      ** not decode: the pass for rows without a cpu keeps those) */
+      if( s->bGroup && s->iGroup>=0 && !row_in_group(s, bCpu, cpu) ) continue;
+    }
+    if( rec_info(s->p, &s->r, &s->ri) ){
+      memset(&s->ri, 0, sizeof(s->ri));
+      s->ri.iAttr = 0;
+    }
+    if( s->iTable==TL_TAB_EVENTS && !row_may_match(s) ) continue;
+    if( s->bGroup && !row_in_group(s, s->ri.bCpu, s->ri.cpu) ) continue;
+    return TL_ROW;
+  }
+}
+
+static int heap_less(const HeapEnt *x, const HeapEnt *y){
+  return x->ts<y->ts || (x->ts==y->ts && x->iSeq<y->iSeq);
+}
+
+static int heap_push(TlScan *s){
+  HeapEnt e;
+  size_t i;
+  if( s->nHeapBytes + s->r.body.n > 2*PERF_MAX_ORDER_BYTES ){
+    return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff,
+        "ORDER BY ts needs more than %llu bytes of records in memory: query without it",
+        (unsigned long long)(2*PERF_MAX_ORDER_BYTES));
+  }
+  if( s->nHeap==s->nHeapAlloc ){
+    size_t nNew = s->nHeapAlloc ? s->nHeapAlloc*2 : 256;
+    HeapEnt *aNew = realloc(s->aHeap, nNew*sizeof(HeapEnt));
+    if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
+    s->aHeap = aNew;
+    s->nHeapAlloc = nNew;
+  }
+  e.ts = s->ri.ts;
+  e.iSeq = s->iSeq++;
+  e.r = s->r;
+  e.aBody = malloc(s->r.body.n ? s->r.body.n : 1);
+  if( e.aBody==0 ) return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
+  if( s->r.body.n ) memcpy(e.aBody, s->r.body.a, s->r.body.n);
+  e.r.body = tl_bytes(e.aBody, s->r.body.n, s->r.body.bo);
+  s->nHeapBytes += s->r.body.n;
+  i = s->nHeap++;
+  while( i>0 && heap_less(&e, &s->aHeap[(i-1)/2]) ){
+    s->aHeap[i] = s->aHeap[(i-1)/2];
+    i = (i-1)/2;
+  }
+  s->aHeap[i] = e;
+  return TL_OK;
+}
+
+/* Remove the least entry into s->r (its body owned by s->aOwned). */
+static void heap_pop(TlScan *s){
+  HeapEnt last;
+  size_t i = 0;
+  free(s->aOwned);
+  s->aOwned = s->aHeap[0].aBody;
+  s->r = s->aHeap[0].r;
+  s->nHeapBytes -= s->r.body.n;
+  last = s->aHeap[--s->nHeap];
+  for(;;){
+    size_t c = 2*i+1;
+    if( c>=s->nHeap ) break;
+    if( c+1<s->nHeap && heap_less(&s->aHeap[c+1], &s->aHeap[c]) ) c++;
+    if( !heap_less(&s->aHeap[c], &last) ) break;
+    s->aHeap[i] = s->aHeap[c];
+    i = c;
+  }
+  if( s->nHeap ) s->aHeap[i] = last;
+}
+
+/*
+** The next record in time order. perf writes a FINISHED_ROUND after each
+** pass over its buffers; a record of round R is never earlier than the
+** latest time of round R-2, so after reading round R every buffered
+** record up to the latest time of round R-1 can go out (perf's own rule).
+*/
+static int next_ordered(TlScan *s){
+  const TlIndex *x = &s->pTrace->index;
+  for(;;){
+    int rc;
+    if( s->nHeap && s->aHeap[0].ts <= s->tsFlush ){
+      heap_pop(s);
+      if( rec_info(s->p, &s->r, &s->ri) ){ memset(&s->ri, 0, sizeof(s->ri)); }
+      return TL_ROW;
+    }
+    if( !s->bInChunk ){
+      const TlPacket *pk;
+      if( s->iChunk >= s->iChunkEnd ){
+        if( s->nHeap==0 ) return TL_DONE;
+        s->tsFlush = TL_TS_MAX;
+        continue;
+      }
+      pk = &x->a[s->iChunk];
+      if( pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
+      if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
+        walk_chunk(s, pk);
+        s->bInChunk = 1;
+      }else{
+        s->bInChunk = 2;                /* nothing to read, only the round's end */
+      }
+    }
+    rc = s->bInChunk==2 ? TL_DONE : perf_walk_next(&s->w, &s->r);
+    if( rc<0 ) return rc;
+    if( rc==TL_DONE ){
+      /* the chunk is done; at a round's end the previous round may go out */
+      if( x->a[s->iChunk].flags & PERF_PKT_ROUND_END ){
+        s->tsFlush = s->tsMaxDone;
+        if( s->tsMaxCur>s->tsMaxDone ) s->tsMaxDone = s->tsMaxCur;
+      }
+      s->iChunk++;
+      s->bInChunk = 0;
+      continue;
+    }
+    if( !record_wanted(s) ) continue;
+    if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
+    if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
+    if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
+    rc = heap_push(s);
+    if( rc ) return rc;
+  }
+}
+
+/* The next events row: file order, or time order when asked. */
+static int next_event_record(TlScan *s){
+  int rc;
+  if( !s->f.bOrdered || !(s->pTrace->mOrdered & (1u<<TL_TAB_EVENTS)) ) return next_record(s);
+  if( s->iPhase==0 ){
+    /* rows without a time come first; a ts bound excludes them anyway */
+    if( s->f.tsLo==TL_TS_MIN ){
+      while( (rc = next_record(s))==TL_ROW ){
+        if( !s->ri.bTs ) return TL_ROW;
+      }
+      if( rc<0 ) return rc;
+    }
+    s->iPhase = 1;
+    s->iChunk = 0;
+    s->bInChunk = 0;
+    s->tsFlush = TL_TS_MIN;
+    s->tsMaxDone = TL_TS_MIN;
+    s->tsMaxCur = TL_TS_MIN;
+  }
+  return next_ordered(s);
+}
+
+/* The current record's events row. */
+static int fill_event(TlScan *s, TlRow *pRow){
+  const PerfAttr *a;
+  TlVal *v = pRow->a;
+  const uint64_t m = s->mNeed;
+  s->bRowLazy = s->bLazy;
+  pRow->iRowid = s->bLazy ? TL_ROWID_LAZY : s->r.iRowid;
+  if( s->bLazy ) pRow->nRepeat = (int64_t)s->nBlock;
+  if( !s->bInfo ){
+    if( s->eType>=0 ) tl_val_text(&v[TL_EV_TYPE], s->f.zType, s->nType);
+    else if( !s->bLazy ) tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+    return TL_ROW;
+  }
+  a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+#define NEED(c) ((m>>(c)) & 1)
+  if( s->ri.bTs ){ tl_val_int(&v[TL_EV_TS], s->ri.ts); tl_val_int(&v[TL_EV_TS_RAW], s->ri.ts); }
+  if( s->ri.bCpu ) tl_val_int(&v[TL_EV_CPU], s->ri.cpu);
+  if( s->ri.bTid ){
+    tl_val_int(&v[TL_EV_PID], s->ri.pid);
+    tl_val_int(&v[TL_EV_TID], s->ri.tid);
+    if( NEED(TL_EV_TRACK) ){
+      tl_val_int(&v[TL_EV_TRACK], perf_track_id(s->p, s->ri.tid, s->ri.bTs, s->ri.ts));
+    }
+  }
+  if( NEED(TL_EV_TYPE) ) tl_val_textz(&v[TL_EV_TYPE], tl_perf_type_name(s->r.type));
+  if( s->r.type==PERF_SAMPLE && a ){
+    if( NEED(TL_EV_NAME) ) tl_val_textz(&v[TL_EV_NAME], a->zName);
+    if( s->ri.s.mHave & PS_PERIOD ) tl_val_int(&v[TL_EV_VALUE], (int64_t)s->ri.s.period);
+    else if( !(a->flags & PA_FREQ) ) tl_val_int(&v[TL_EV_VALUE], (int64_t)a->period);
+    if( s->ri.s.mHave & PS_IP ) tl_val_int(&v[TL_EV_IP], (int64_t)s->ri.s.ip);
+#undef NEED
+    if( (s->ri.s.mHave & PS_RAW) && a->type==2 && tl_col_used(&s->f, TL_EV_TEXT) ){
+      const PerfTp *t = perf_tp_find(s->p, a->config);
+      if( t ){
+        tl_str_reset(&s->tmp);
+        tl_str_append(&s->tmp, "", 0);
+        if( perf_printfmt_render(t->pFmt, t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &s->tmp) ){
+          /* no usable print fmt: the fields as name=value */
+          TlStr scratch;
+          tl_str_init(&scratch);
+          tl_str_reset(&s->tmp);
+          tl_str_append(&s->tmp, "", 0);
+          perf_tp_decode(t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &scratch, &s->tmp);
+          tl_str_free(&scratch);
+        }
+        tl_val_str(&v[TL_EV_TEXT], &s->tmp);
+      }
+    }
+    if( (s->ri.s.mHave & PS_CALLCHAIN) && tl_col_used(&s->f, TL_EV_CALLCHAIN) ){
+      uint64_t k;
+      tl_str_reset(&s->cc);
+      tl_json_arr_begin(&s->cc);
+      for(k=0; k<s->ri.s.nCallchain; k++){
+        /* as signed 64-bit, like the ip column: exact in SQLite's JSON */
+        tl_json_int(&s->cc, (int64_t)tl_load_u64_unchecked(s->ri.s.aCallchain + 8*k, s->p->bo));
+      }
+      tl_json_arr_end(&s->cc);
+      tl_val_str(&v[TL_EV_CALLCHAIN], &s->cc);
+    }
+  }
+  if( tl_col_used(&s->f, TL_EV_ARGS) ){
+    tl_str_reset(&s->args);
+    tl_json_obj_begin(&s->args);
+    if( s->r.type==PERF_SAMPLE ) perf_sample_args(s, &s->args);
+    else perf_side_args(s, &s->args);
+    if( s->r.type!=PERF_SAMPLE && (s->ri.s.mHave & (PS_ID|PS_IDENTIFIER)) ){
+      tl_json_key(&s->args, "id"); tl_json_uint(&s->args, s->ri.s.id);
+    }
+    tl_json_key(&s->args, "misc"); tl_json_uint(&s->args, s->r.misc);
+    tl_json_obj_end(&s->args);
+    tl_val_str(&v[TL_EV_ARGS], &s->args);
+  }
+  return TL_ROW;
+}
+
+/* What a row with only type, cpu, value and name used shows of a record. */
+typedef struct PerfRowKey PerfRowKey;
+struct PerfRowKey {
+  uint32_t type;
+  int bCpu; uint32_t cpu;
+  int bValue; int64_t value;
+  const char *zName;
+};
+
+/* The key of the current record, as fill_event() fills those columns. */
+static void row_key(const TlScan *s, PerfRowKey *k){
+  const PerfAttr *a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+  memset(k, 0, sizeof(*k));
+  k->type = s->r.type;
+  if( s->ri.bCpu ){ k->bCpu = 1; k->cpu = s->ri.cpu; }
+  if( s->r.type==PERF_SAMPLE && a ){
+    k->zName = a->zName;
+    if( s->ri.s.mHave & PS_PERIOD ){ k->bValue = 1; k->value = (int64_t)s->ri.s.period; }
+    else if( !(a->flags & PA_FREQ) ){ k->bValue = 1; k->value = (int64_t)a->period; }
+  }
+}
+
+static int row_key_equal(const PerfRowKey *x, const PerfRowKey *y){
+  return x->type==y->type && x->bCpu==y->bCpu && x->cpu==y->cpu && x->bValue==y->bValue
+      && x->value==y->value && x->zName==y->zName;
+}
+
+/*
+** Rows that use only type, cpu, value and name: consecutive records that
+** show the same values are one row repeated (up to PERF_RUN_MAX), their
+** rowids kept for xScanRowid. The record that ends a run starts the next.
+*/
+static int next_event_run(TlScan *s, TlRow *pRow){
+  PerfRowKey k0, k1;
+  size_t n = 1;
+  int rc;
+  if( s->bRunPend ){
+    s->bRunPend = 0;
+  }else{
+    if( s->bRunDone ) return TL_DONE;
+    rc = next_event_record(s);
+    if( rc!=TL_ROW ) return rc;
+  }
+  rc = fill_event(s, pRow);
+  if( rc!=TL_ROW || s->bLazy ) return rc;     /* (a chunk's rows are one row) */
+  row_key(s, &k0);
+  s->aRun[0] = s->r.iRowid;
+  while( n<PERF_RUN_MAX ){
+    rc = next_event_record(s);
+    if( rc!=TL_ROW ){
+      /* done, or an error the next call returns (s->err) */
+      if( rc==TL_DONE ) s->bRunDone = 1;
+      break;
+    }
+    if( s->bLazy ){ s->bRunPend = 1; break; }
+    row_key(s, &k1);
+    if( !row_key_equal(&k0, &k1) ){ s->bRunPend = 1; break; }
+    s->aRun[n++] = s->r.iRowid;
+  }
+  s->nRun = n;
+  if( n>1 ){
+    pRow->iRowid = TL_ROWID_LAZY;
+    pRow->nRepeat = (int64_t)n;
+  }
+  return TL_ROW;
+}
+
+static int next_event(TlScan *s, TlRow *pRow){
+  int rc;
+  if( s->bRun ) return next_event_run(s, pRow);
+  rc = next_event_record(s);
+  if( rc!=TL_ROW ) return rc;
+  return fill_event(s, pRow);
+}
+
+/* Callchain context markers (PERF_CONTEXT_*), as signed values. */
+static const char *context_name(int64_t v){
+  switch( v ){
+    case -32:   return "hv";
+    case -128:  return "kernel";
+    case -512:  return "user";
+    case -2048: return "guest";
+    case -2176: return "guest_kernel";
+    case -2560: return "guest_user";
+    default:    return 0;
+  }
+}
+
+int perf_next_frame(TlScan *s, TlRow *pRow){
+  TlVal *v = pRow->a;
+  for(;;){
+    if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
+      uint64_t ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
+      const char *zCtx = context_name((int64_t)ip);
+      s->iFrame++;
+      if( zCtx ){ s->zContext = zCtx; continue; }
+      if( s->f.bDepth ){
+        /* a depth range: skip the frames above it, end the chain below it */
+        if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = s->ri.s.nCallchain; continue; }
+        if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
+      }
+      /* stable, not unique across every file: the sample's rowid, shifted,
+      ** with the frame's index in the chain */
+      pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
+      tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
+      if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
+      if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
+      tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
+      tl_val_int(&v[TL_CC_IP], (int64_t)ip);
+      if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+      if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
+        const char *zSym, *zDso;
+        int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+        perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
+                       s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+        tl_val_textz(&v[TL_CC_SYMBOL], zSym);
+        tl_val_textz(&v[TL_CC_DSO], zDso);
+      }
+      s->iDepth++;
+      return TL_ROW;
+    }
+    {
+      int rc = next_record(s);
+      if( rc!=TL_ROW ) return rc;
+      if( s->f.bKey && s->r.iRowid!=s->f.iKey ){ s->r.type = 0; continue; }
+      s->iFrame = 0;
+      s->iDepth = 0;
+      s->zContext = 0;
+    }
+  }
+}
+
+
+int perf_scan_next(TlScan *s, TlRow *pRow){
+  if( s->err.rc ) return s->err.rc;
+  switch( s->iTable ){
+    case TL_TAB_EVENTS:        return next_event(s, pRow);
+    case TL_TAB_CALLCHAINS:    return s->f.bGroupName ? perf_next_frame_grouped(s, pRow) : perf_next_frame(s, pRow);
+    case TL_TAB_SYMBOLS:       return perf_next_symbol(s, pRow);
+    case TL_TAB_TRACKS:        return perf_next_track(s, pRow);
+    case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
+    case TL_TAB_PERF_FEATURES: return perf_next_feature(s, pRow);
+    default:                   return TL_DONE;
+  }
+}
+
+/*
+** The rowid of the iRepeat-th row of a counted chunk: walk the chunk to it,
+** onward from the row found last when it is not past this one.
+*/
+int perf_scan_rowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
+  const TlIndex *x = &s->pTrace->index;
+  const TlPacket *pk;
+  /* (a run's and a group's rowids are known, even when reading ahead for
+  ** the run met an error, which the next row returns) */
+  if( s->iTable==TL_TAB_CALLCHAINS ){
+    /* grouped frames: the rows' numbers */
+    *piRowid = s->iSymBase + iRepeat;
+    return TL_OK;
+  }
+  if( s->bRun && !s->bRowLazy ){
+    if( iRepeat<0 || (uint64_t)iRepeat>=s->nRun ){
+      return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a run of %zu",
+                        (long long)iRepeat, s->nRun);
+    }
+    *piRowid = s->aRun[iRepeat];
+    return TL_OK;
+  }
+  if( s->err.rc ) return s->err.rc;
+  if( !s->bRowLazy ){ *piRowid = s->r.iRowid; return TL_OK; }
+  if( iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
+    return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a chunk of %llu rows",
+                      (long long)iRepeat, (unsigned long long)s->nBlock);
+  }
+  pk = &x->a[s->iCountChunk];
+  if( s->iWalkChunk!=s->iCountChunk || s->nWalked > (uint64_t)iRepeat ){
+    walk_chunk(s, pk);
+    s->iWalkChunk = s->iCountChunk;
+    s->nWalked = 0;
+  }
+  while( s->nWalked <= (uint64_t)iRepeat ){
+    int rc = perf_walk_next(&s->w, &s->r);
+    if( rc==TL_DONE ){
+      /* the file no longer holds what its index says */
+      s->iWalkChunk = SIZE_MAX;
+      return tl_err_set(&s->err, TL_ECORRUPT, pk->iOff + pk->nSize,
+                        "expected %llu more records in this part of the file",
+                        (unsigned long long)(s->nBlock - s->nWalked));
+    }
+    if( rc<0 ){ s->iWalkChunk = SIZE_MAX; return rc; }
+    if( !record_wanted(s) ) continue;
+    s->nWalked++;
+  }
+  *piRowid = s->r.iRowid;
+  return TL_OK;
+}

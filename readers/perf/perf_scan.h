@@ -1,0 +1,264 @@
+/*
+** perf_scan.h: what the files of the perf.data reader share beyond
+** perf_int.h: a record's decoded view (RecInfo), the scan's state
+** (TlScan), the index's chunk flags, and the small helpers the per-record
+** loops of several files call (static inline, so they stay inlined).
+**
+** Files: perf.c (the reader's entry points), perf_open.c (header, attrs,
+** features), perf_index.c (the walk that builds the chunk index),
+** perf_threads.c (the thread list), perf_scan.c (events and callchains
+** scans), perf_group.c (grouped output: by cpu, callchains by symbol),
+** perf_rows.c (args JSON and the metadata tables' rows).
+*/
+#ifndef TL_PERF_SCAN_H
+#define TL_PERF_SCAN_H
+
+#include "perf_int.h"
+
+#include <string.h>
+
+#define PERF_PKT_ROUND_END 1                        /* TlPacket.flags: ends after FINISHED_ROUND */
+#define PERF_PKT_CUT       2                        /* TlPacket.flags: runs into damaged data, so its
+                                                    ** counts are not the rows a scan gives */
+#define PERF_PKT_NOCPU     4                        /* TlPacket.flags: a row without a cpu */
+#define PERF_PKT_SAMPLE_NOCPU 8                     /* TlPacket.flags: a SAMPLE row without a cpu */
+/* TlPacket.nEvents: records with a known type; TlPacket.iAux: SAMPLE records */
+#define PERF_RUN_MAX       1024                     /* rows one repeated row stands for at most */
+#define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
+
+/* What the index and the thread list need from one record. */
+typedef struct RecInfo RecInfo;
+struct RecInfo {
+  int iAttr;                      /* its attr */
+  int bTs; int64_t ts;            /* time */
+  int bCpu; uint32_t cpu;
+  int bTid; int64_t pid, tid;
+  PerfSample s;                   /* the sample or trailer */
+  int bSample;                    /* s is a full sample */
+};
+
+/* pid/tid stored in the body of some side-band records. */
+static inline int body_pid_tid(const PerfRec *r, int64_t *pPid, int64_t *pTid){
+  TlBytes b = r->body;
+  uint32_t pid, tid;
+  switch( r->type ){
+    case PERF_MMAP: case PERF_MMAP2: case PERF_COMM: case PERF_READ:
+    case PERF_ITRACE_START: case PERF_NAMESPACES:
+      if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &tid) ) return 0;
+      break;
+    case PERF_FORK: case PERF_EXIT: {
+      uint32_t ppid, ptid;
+      if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &ppid)
+       || tl_bytes_u32e(&b, &tid) || tl_bytes_u32e(&b, &ptid) ) return 0;
+      break;
+    }
+    default:
+      return 0;
+  }
+  *pPid = (int32_t)pid;
+  *pTid = (int32_t)tid;
+  return 1;
+}
+
+/* Decode what a row needs: attr, sample or trailer, ts, cpu, pid, tid. */
+static inline int rec_info(const PerfData *p, const PerfRec *r, RecInfo *ri){
+  const PerfAttr *a;
+  /* the fields before s; the decoders below clear s themselves */
+  ri->iAttr = 0;
+  ri->bTs = ri->bCpu = ri->bTid = ri->bSample = 0;
+  ri->ts = ri->pid = ri->tid = 0;
+  ri->cpu = 0;
+  if( p->nAttr==0 ){ memset(&ri->s, 0, sizeof(ri->s)); return 0; }
+  ri->iAttr = perf_attr_of(p, r);
+  a = &p->aAttr[ri->iAttr];
+  if( r->type==PERF_SAMPLE ){
+    if( perf_sample_decode(a, r, &ri->s) ) return -1;
+    ri->bSample = 1;
+  }else if( r->type<PERF_HEADER_ATTR ){
+    if( perf_trailer_decode(a, r, &ri->s) ) ri->s.mHave = 0;
+  }else{
+    memset(&ri->s, 0, sizeof(ri->s));
+  }
+  if( ri->s.mHave & PS_TIME ){ ri->bTs = 1; ri->ts = (int64_t)ri->s.time; }
+  if( ri->s.mHave & PS_CPU ){ ri->bCpu = 1; ri->cpu = ri->s.cpu; }
+  /* A record that names its thread in its body (MMAP, COMM, ...) belongs
+  ** to that thread, as perf attaches it; the trailer of the ones perf
+  ** synthesizes at the start is zeros. FORK and EXIT keep the trailer's. */
+  if( r->type!=PERF_SAMPLE && r->type!=PERF_FORK && r->type!=PERF_EXIT
+   && body_pid_tid(r, &ri->pid, &ri->tid) ){
+    ri->bTid = 1;
+  }else if( ri->s.mHave & PS_TID ){
+    ri->bTid = 1;
+    ri->pid = (int32_t)ri->s.pid;
+    ri->tid = (int32_t)ri->s.tid;
+  }else if( body_pid_tid(r, &ri->pid, &ri->tid) ){
+    ri->bTid = 1;
+  }
+  if( !ri->bTs && (r->type==PERF_FORK || r->type==PERF_EXIT) ){
+    TlBytes b = r->body;
+    uint64_t t;
+    if( tl_bytes_skip(&b, 16)==0 && tl_bytes_u64e(&b, &t)==0 ){ ri->bTs = 1; ri->ts = (int64_t)t; }
+  }
+  return 0;
+}
+
+/* ---- the scan's state ---------------------------------------------------- */
+
+struct TlScan {
+  TlTrace *pTrace;
+  const PerfData *p;
+  int iTable;
+  TlFilter f;
+  TlErr err;
+  size_t iChunk;                  /* next chunk to open */
+  size_t iChunkEnd;               /* one past the last chunk to read */
+  int bInChunk;                   /* w is walking a chunk */
+  PerfWalk w;
+  PerfRec r;                      /* current record (callchains: its frames) */
+  RecInfo ri;
+  uint64_t iFrame;                /* callchains: next frame of r */
+  uint64_t iDepth;                /* callchains: depth of the next real frame */
+  const char *zContext;           /* callchains: current context */
+  size_t iRow;                    /* metadata tables */
+  size_t iSym;                    /* symbols: next symbol of dso iRow */
+  TlStr args, cc, tmp;
+  int eType;                      /* events: the one record type wanted, or -1 */
+  size_t nType;                   /* strlen(f.zType) */
+  int bInfo;                      /* rows need rec_info (else type and rowid only) */
+  uint64_t mNeed;                 /* events: columns to fill (used or checked) */
+  int bPeek;                      /* events: a ts or cpu filter to try before decoding */
+  int bPeekChunk;                 /* the chunk holds other CPUs than its pass's */
+  /* count(*): a chunk's count stands for its rows (one row repeated), no
+  ** record is read; a rowid asked for is found by walking the chunk
+  ** (perfScanRowid), onward from the last one found */
+  int bCount;                     /* chunks' counts may stand for their rows */
+  int bLazy;                      /* the record read last is a counted chunk's rows */
+  int bRowLazy;                   /* the row given last is (rowids: perfScanRowid) */
+  uint64_t nBlock;                /* its rows */
+  size_t iCountChunk;             /* the counted chunk */
+  size_t iWalkChunk;              /* the chunk w walks for rowids, or SIZE_MAX */
+  uint64_t nWalked;               /* rows of it w has passed */
+  /* GROUP BY cpu: one pass over the chunks per CPU (rows without a cpu
+  ** first), each pass reading the chunks that hold that CPU */
+  int bGroup;
+  int iGroup;                     /* -2 not started, -1 no cpu, 0..62 that
+                                  ** CPU, 63 CPUs from 63 up (cpuGroup) */
+  int64_t cpuGroup;               /* the CPU of this pass */
+  uint64_t mCpuAll;               /* CPUs of the chunks in range */
+  size_t iChunkFirst;             /* where each pass starts */
+  /* callchains GROUP BY symbol: the frames counted by symbol first, then
+  ** one row per symbol repeated as many times (rowids number the rows) */
+  /* rows of equal values in a row (next_event_run) */
+  int bRun, bRunPend, bRunDone;
+  int bKey;                       /* SAMPLE runs: a chunk whose SAMPLE rows all
+                                  ** show the same (PerfData.aKey) is not read */
+  size_t nRun;
+  int64_t aRun[PERF_RUN_MAX];     /* the run's rowids */
+  struct PerfSymCount { const char *zSym; int64_t n; } *aSymCount;
+  size_t nSymCount, iSymCount;
+  int bSymCounted;
+  int64_t iSymRow, iSymBase;
+  /* ORDER BY ts: rows with no time first, then a heap over two rounds */
+  int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
+  struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
+  uint64_t nHeapBytes, iSeq;
+  int64_t tsFlush;                /* entries with ts <= this may go out */
+  int64_t tsMaxDone;              /* max ts of the rounds read before the current */
+  int64_t tsMaxCur;               /* max ts of the round being read */
+  uint8_t *aOwned;                /* body of the row last popped */
+};
+
+typedef struct HeapEnt HeapEnt;
+struct HeapEnt {
+  int64_t ts;                     /* sort key */
+  uint64_t iSeq;                  /* ties: file order */
+  PerfRec r;                      /* the record; r.body points into aBody */
+  uint8_t *aBody;                 /* malloc'd copy of the body */
+};
+
+/*
+** Could an events row with this time and cpu pass the ts and cpu filter?
+** (The vtab checks again; this only saves building the rows it would drop.)
+*/
+static inline int ts_cpu_may_match(const TlFilter *f, int bTs, int64_t ts, int bCpu, uint32_t cpu){
+  if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
+    if( !bTs || ts<f->tsLo || ts>f->tsHi ) return 0;
+  }
+  if( f->nCpu>=0 ){
+    int k;
+    if( !bCpu ) return 0;
+    for(k=0; k<f->nCpu && f->aCpu[k]<(int64_t)cpu; k++){}
+    if( k>=f->nCpu || f->aCpu[k]!=(int64_t)cpu ) return 0;
+  }
+  return 1;
+}
+
+static inline int row_may_match(const TlScan *s){
+  return ts_cpu_may_match(&s->f, s->ri.bTs, s->ri.ts, s->ri.bCpu, s->ri.cpu);
+}
+
+/* Start s->w on chunk pk (a read of it, for packets.args.reads). */
+static inline void walk_chunk(TlScan *s, const TlPacket *pk){
+  perf_walk_free(&s->w);
+  perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+  tl_packet_note_read(pk);
+}
+
+/* Is the walk's current record one the scan gives (its type wanted, known)? */
+static inline int record_wanted(const TlScan *s){
+  return (s->eType<0 || s->r.type==(uint32_t)s->eType) && tl_perf_type_name(s->r.type)!=0;
+}
+
+/* Does a chunk hold rows of the current cpu group? */
+static inline int chunk_in_group(const TlScan *s, const TlPacket *pk){
+  if( pk->flags & PERF_PKT_CUT ) return 1;          /* its counts stop at the damage */
+  if( s->iGroup<0 ){
+    return (pk->flags & (s->eType==PERF_SAMPLE ? PERF_PKT_SAMPLE_NOCPU : PERF_PKT_NOCPU))!=0;
+  }
+  return (pk->mCpu >> (s->iGroup<63 ? s->iGroup : 63)) & 1;
+}
+
+/* Is a row with this cpu in the current group? */
+static inline int row_in_group(const TlScan *s, int bCpu, uint32_t cpu){
+  if( s->iGroup<0 ) return !bCpu;
+  return bCpu && (int64_t)cpu==s->cpuGroup;
+}
+
+/* ---- perf_open.c --------------------------------------------------------- */
+int perf_probe(const uint8_t *a, size_t n, const char *zPath, int bDir);
+int perf_open(TlTrace*, TlErr*);
+void perf_data_free(PerfData*);
+/* A user record (HEADER_ATTR, ID_INDEX, EVENT_UPDATE, ...) met by the index walk. */
+int perf_open_user_record(TlTrace*, PerfData*, const PerfRec*, TlErr*);
+
+/* ---- perf_index.c -------------------------------------------------------- */
+/* The walk over the data section that builds the chunk index. */
+int perf_index_build(TlTrace*, PerfData*, TlErr*);
+
+/* ---- perf_threads.c ------------------------------------------------------ */
+void perf_threads_clear(PerfData*);
+/* Build the thread list once per trace, whichever scan comes first. */
+int perf_threads_ready(TlTrace*, TlErr*);
+
+/* ---- perf_scan.c --------------------------------------------------------- */
+int perf_scan_open(TlTrace*, int iTable, const TlFilter*, TlScan**, TlErr*);
+int perf_scan_next(TlScan*, TlRow*);
+void perf_scan_close(TlScan*);
+int perf_scan_rowid(TlScan*, int64_t iRepeat, int64_t *piRowid);
+int perf_next_frame(TlScan*, TlRow*);
+
+/* ---- perf_group.c -------------------------------------------------------- */
+/* Start the next cpu group's pass: TL_ROW, TL_DONE after the last, or < 0. */
+int perf_group_next(TlScan*);
+/* callchains grouped by symbol */
+int perf_next_frame_grouped(TlScan*, TlRow*);
+
+/* ---- perf_rows.c --------------------------------------------------------- */
+void perf_side_args(const TlScan*, TlStr*);
+void perf_sample_args(const TlScan*, TlStr*);
+int perf_next_symbol(TlScan*, TlRow*);
+int perf_next_track(TlScan*, TlRow*);
+int perf_next_event_type(TlScan*, TlRow*);
+int perf_next_feature(TlScan*, TlRow*);
+
+#endif /* TL_PERF_SCAN_H */

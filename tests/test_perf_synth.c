@@ -1,0 +1,495 @@
+/*
+** test_perf_synth.c: the perf.data reader on files cut short, damaged or
+** written here: what perf on this machine cannot record (the other byte
+** order, CPU runs of chosen lengths, callchains longer than their
+** samples), truncation at every point, a pipe read from a FIFO, and the
+** files the fuzzer found. Expected values come from the bytes written
+** (the format's definition) or from perf's outputs for the source files.
+*/
+#include "tltest.h"
+
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "perf/perf_int.h"
+
+#define PERF_DIR TL_TESTDATA_DIR "/perf/"
+
+static void perf_cut_file_keeps_complete_records(void **state){
+  sqlite3 *db = tl_test_db();
+  int64_t iCut;
+  char *z;
+  (void)state;
+  iCut = tl_test_sql_int(db, "SELECT offset FROM trace_warnings('" PERF_DIR "cut.data') WHERE message LIKE 'record of type%%'");
+  assert_true(iCut>0);
+  z = tl_test_sql_text(db, "SELECT message FROM trace_warnings('" PERF_DIR "cut.data') WHERE offset=%lld", iCut);
+  assert_non_null(strstr(z, "cut short by the end of the data"));
+  free(z);
+  /* every record before the cut, exactly as in the whole file */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cut.data')"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cpu-clock-g.data') WHERE rowid < %lld", iCut));
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" PERF_DIR "cut.data') a JOIN events('" PERF_DIR "cpu-clock-g.data') b "
+      "ON a.rowid=b.rowid WHERE a.ts IS b.ts AND a.type=b.type AND a.ip IS b.ip AND a.callchain IS b.callchain"),
+      tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "cut.data')"));
+  tl_test_db_close(db);
+}
+
+
+/*
+** Every test file cut at a spread of points (and just before and after each
+** record header of the first chunk): each prefix gives rows then a clean
+** end or a clean error, never a crash, and never more SAMPLE rows than the
+** whole file has.
+*/
+static void perf_truncation_sweep(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  char zCut[512];
+  (void)state;
+  /* every recording in testdata/perf */
+  static const char *const azFiles[] = {
+    "cpu-clock-g", "multi", "zstd", "pipe", "sched", "switch", "dwarf", "reuse", "neigh", "sym/sym"
+  };
+  snprintf(zCut, sizeof(zCut), "%s/perf-cut.data", tl_test_tmpdir());
+  for(k=0; k<sizeof(azFiles)/sizeof(azFiles[0]); k++){
+    char zFull[512];
+    size_t n, nCut, nStep;
+    uint8_t *a;
+    int64_t nFullSamples;
+    snprintf(zFull, sizeof(zFull), PERF_DIR "%s.data", azFiles[k]);
+    a = tl_test_read_file(zFull, &n);
+    assert_non_null(a);
+    nFullSamples = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zFull);
+    nStep = n/40 + 1;
+    for(nCut=0; nCut<n; nCut += (nCut<1024 ? 29 : nStep)){
+      sqlite3_stmt *pStmt;
+      char *zSql;
+      int rc, nRow = 0, nSample = 0;
+      assert_int_equal(tl_test_write_file(zCut, a, nCut), 0);
+      zSql = sqlite3_mprintf("SELECT type, args, text, callchain, track, "
+                             "(SELECT count(*) FROM tracks(%Q)) FROM events(%Q)", zCut, zCut);
+      rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+      sqlite3_free(zSql);
+      assert_int_equal(rc, SQLITE_OK);
+      while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
+        nRow++;
+        if( strcmp((const char*)sqlite3_column_text(pStmt, 0), "SAMPLE")==0 ) nSample++;
+      }
+      rc = sqlite3_finalize(pStmt);
+      if( rc!=SQLITE_OK ){
+        /* a clean error names the file */
+        assert_non_null(strstr(sqlite3_errmsg(db), "perf-cut.data"));
+      }
+      assert_true(nSample <= nFullSamples);
+    }
+    free(a);
+  }
+  tl_test_db_close(db);
+}
+
+/* perf record -o - | ...: a pipe-mode file read from a FIFO, through SQL */
+typedef struct FifoFeed FifoFeed;
+struct FifoFeed { const char *zFifo; const char *zFrom; };
+
+static void *fifo_feed(void *pArg){
+  FifoFeed *p = pArg;
+  size_t n;
+  void *a = tl_test_read_file(p->zFrom, &n);
+  FILE *f = fopen(p->zFifo, "wb");
+  if( f && a ) fwrite(a, 1, n, f);
+  if( f ) fclose(f);
+  free(a);
+  return 0;
+}
+
+static void perf_pipe_mode_from_a_fifo(void **state){
+  sqlite3 *db = tl_test_db();
+  char zFifo[512];
+  FifoFeed feed;
+  pthread_t th;
+  int64_t nFile;
+  (void)state;
+  nFile = tl_test_sql_int(db, "SELECT count(*) FROM events('" PERF_DIR "pipe.data') WHERE type='SAMPLE'");
+  snprintf(zFifo, sizeof(zFifo), "%s/perf.fifo", tl_test_tmpdir());
+  unlink(zFifo);
+  assert_int_equal(mkfifo(zFifo, 0600), 0);
+  feed.zFifo = zFifo;
+  feed.zFrom = PERF_DIR "pipe.data";
+  assert_int_equal(pthread_create(&th, 0, fifo_feed, &feed), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zFifo), nFile);
+  pthread_join(th, 0);
+  unlink(zFifo);
+  tl_test_db_close(db);
+}
+
+/* ---- synthetic files: the other byte order, corruption ------------------- */
+
+typedef struct PW PW;
+struct PW { uint8_t a[1<<18]; size_t n; int bBig; };
+static int nSynthRun = 0;     /* perf_synth: samples per CPU run (0: alternate) */
+
+static void pw_put(PW *w, uint64_t v, int nByte){
+  int i;
+  for(i=0; i<nByte; i++){
+    int sh = w->bBig ? 8*(nByte-1-i) : 8*i;
+    w->a[w->n++] = (uint8_t)(v>>sh);
+  }
+}
+
+/*
+** A file-mode perf.data with one attr (cpu-clock, sample_type
+** IP|TID|TIME|ID|CPU|PERIOD, sample_id_all), ids {7}, a COMM with its
+** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%2, time
+** 1000*(i+1), cpu i%2 or (i/nSynthRun)%2, period 10+i) and a FINISHED_ROUND.
+*/
+static size_t perf_synth(PW *w, int bBig, int nSample){
+  size_t iData, iAttr = 104, iIds;
+  uint64_t st = 1|2|4|64|128|256;      /* IP TID TIME ID CPU PERIOD */
+  int i;
+  memset(w, 0, sizeof(*w));
+  w->bBig = bBig;
+  if( bBig ) memcpy(w->a, "2ELIFREP", 8); else memcpy(w->a, "PERFILE2", 8);
+  w->n = 8;
+  pw_put(w, 104, 8);                   /* header size */
+  pw_put(w, 64+8+16, 8);               /* attr_size: a 72-byte attr + ids section */
+  pw_put(w, iAttr, 8); pw_put(w, 88, 8);
+  iIds = iAttr + 88;
+  iData = iIds + 8;
+  pw_put(w, iData, 8); pw_put(w, 0, 8);   /* data size patched below */
+  pw_put(w, 0, 8); pw_put(w, 0, 8);
+  pw_put(w, 0, 8); pw_put(w, 0, 8); pw_put(w, 0, 8); pw_put(w, 0, 8);
+  /* attr */
+  pw_put(w, 1, 4); pw_put(w, 72, 4); pw_put(w, 0, 8); pw_put(w, 100, 8);
+  pw_put(w, st, 8); pw_put(w, 0, 8);
+  {
+    /* flags: sample_id_all is bit 18 of the bitfield word; big-endian
+    ** producers number bitfield bits from the top of each byte */
+    uint64_t flags = (uint64_t)1<<18;
+    if( bBig ){
+      uint8_t b = (uint8_t)(flags>>16);  /* byte 2 holds bits 16..23 */
+      uint8_t r = 0;
+      int k;
+      for(k=0; k<8; k++) if( b & (1<<k) ) r |= (uint8_t)(0x80>>k);
+      memset(w->a + w->n, 0, 8);
+      w->a[w->n+2] = r;
+      w->n += 8;
+    }else{
+      pw_put(w, flags, 8);
+    }
+  }
+  pw_put(w, 0, 4); pw_put(w, 0, 4); pw_put(w, 0, 8); pw_put(w, 0, 8);
+  pw_put(w, iIds, 8); pw_put(w, 8, 8);
+  pw_put(w, 7, 8);                     /* the id */
+  /* COMM + trailer (TID TIME ID CPU) */
+  pw_put(w, 3, 4); pw_put(w, 0, 2); pw_put(w, 8+8+8+32, 2);
+  pw_put(w, 42, 4); pw_put(w, 43, 4);
+  memcpy(w->a + w->n, "synth\0\0\0", 8); w->n += 8;
+  pw_put(w, 42, 4); pw_put(w, 43, 4); pw_put(w, 500, 8); pw_put(w, 7, 8);
+  pw_put(w, 0, 4); pw_put(w, 0, 4);
+  for(i=0; i<nSample; i++){
+    pw_put(w, 9, 4); pw_put(w, 1, 2); pw_put(w, 8+6*8, 2);
+    pw_put(w, 0x1000+(uint64_t)i, 8);
+    pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
+    pw_put(w, 1000*(uint64_t)(i+1), 8);
+    pw_put(w, 7, 8);
+    pw_put(w, (uint64_t)(nSynthRun ? (i/nSynthRun)%2 : i%2), 4); pw_put(w, 0, 4);
+    pw_put(w, 10+(uint64_t)i, 8);
+  }
+  pw_put(w, 68, 4); pw_put(w, 0, 2); pw_put(w, 8, 2);
+  {
+    size_t nSave = w->n;
+    w->n = 48;
+    pw_put(w, nSave - iData, 8);
+    w->n = nSave;
+  }
+  return iData;
+}
+
+static const char *pw_save(PW *w, const char *zName){
+  static char z[4][512];
+  static int i = 0;
+  char *zPath = z[i++ % 4];
+  snprintf(zPath, 512, "%s/%s", tl_test_tmpdir(), zName);
+  assert_int_equal(tl_test_write_file(zPath, w->a, w->n), 0);
+  return zPath;
+}
+
+/*
+** A file whose CPUs write long runs, as perf writes its per-CPU buffers:
+** the index has a chunk per run, and cpu = 1 reads only the chunks of CPU 1
+** (and gives what the file holds: samples 1500..2999, periods 10+i).
+*/
+static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
+  static PW w;
+  sqlite3 *db = tl_test_db();
+  const char *zPath;
+  (void)state;
+  nSynthRun = 1500;                    /* 1500 samples of 56 bytes: past 64 KiB */
+  perf_synth(&w, 0, 4500);
+  nSynthRun = 0;
+  zPath = pw_save(&w, "cpu-runs.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' IN ('[0]', '[1]')", zPath), 3);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu = 1", zPath), 1500);
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(value) FROM events(%Q) WHERE cpu = 1", zPath),
+                   1500*10 + (1500+2999)*1500/2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE cpu IN (0, 1) AND type='SAMPLE'", zPath), 4500);
+  /* the two chunks of CPU 0 alone were read by cpu IN (0, 1) only */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' = '[0]' AND args->>'$.reads' = 1", zPath), 2);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(args->>'$.reads') FROM packets(%Q) "
+                                       "WHERE args->>'$.cpus' = '[1]'", zPath), 3);
+  tl_test_db_close(db);
+}
+
+/*
+** Each chunk's time range in the index is its records' (the open walk reads
+** the usual samples' fields at their offsets): a record is at each end, and
+** a window of just that time (pushed down, so chunks are skipped by their
+** range) finds what the same test does on every row (+ts, not pushed down).
+** Every file of testdata/perf, and long CPU runs in both byte orders.
+*/
+static void perf_index_times_are_the_records_times(void **state){
+  static PW w;
+  static const char *const azFile[] = { "cpu-clock-g", "cut", "dwarf", "lost", "multi", "neigh",
+                                        "pipe", "reuse", "sched", "switch", "wakeup", "zstd" };
+  sqlite3 *db = tl_test_db();
+  char zPath[600];
+  int k, nChecked = 0;
+  (void)state;
+  for(k=0; k<(int)(sizeof(azFile)/sizeof(azFile[0])) + 2; k++){
+    sqlite3_stmt *pStmt;
+    if( k<(int)(sizeof(azFile)/sizeof(azFile[0])) ){
+      snprintf(zPath, sizeof(zPath), "%s/perf/%s.data", TL_TESTDATA_DIR, azFile[k]);
+    }else{
+      nSynthRun = 1500;
+      perf_synth(&w, k - (int)(sizeof(azFile)/sizeof(azFile[0])), 4500);
+      nSynthRun = 0;
+      snprintf(zPath, sizeof(zPath), "%s", pw_save(&w, k%2 ? "runs-be.data" : "runs-le.data"));
+      /* every record has a time: so has every chunk (three: a CPU run each) */
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q) WHERE ts_begin IS NOT NULL"
+                                           " AND ts_end IS NOT NULL", zPath), 3);
+    }
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts_begin, ts_end FROM packets(?) WHERE ts_begin IS NOT NULL",
+                                        -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, 1, zPath, -1, SQLITE_STATIC);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      int e;
+      for(e=0; e<2; e++){
+        int64_t t = sqlite3_column_int64(pStmt, e);
+        int64_t nAll = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE +ts = %lld", zPath, (long long)t);
+        assert_true(nAll > 0);
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE ts = %lld",
+                                         zPath, (long long)t), nAll);
+        nChecked++;
+      }
+    }
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+  }
+  assert_true(nChecked >= 2*(int)(sizeof(azFile)/sizeof(azFile[0])));
+  tl_test_db_close(db);
+}
+
+static void perf_big_endian_reads_like_little_endian(void **state){
+  PW w;
+  sqlite3 *db = tl_test_db();
+  char zLe[512], zBe[512];
+  char *zA, *zB;
+  (void)state;
+  perf_synth(&w, 0, 20);
+  snprintf(zLe, sizeof(zLe), "%s", pw_save(&w, "le.data"));
+  perf_synth(&w, 1, 20);
+  snprintf(zBe, sizeof(zBe), "%s", pw_save(&w, "be.data"));
+  zA = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)", zLe);
+  zB = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)", zBe);
+  assert_string_equal(zA, zB);
+  free(zA); free(zB);
+  /* and the values are the ones written; the name is what perf 6.1's perf
+  ** script prints for an attr that excludes nothing: "cpu-clock:HG" */
+  zA = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q) LIMIT 3", zBe);
+  assert_string_equal(zA, "COMM|500|0|42|43|||0\n"
+                          "SAMPLE|1000|0|42|43|cpu-clock:HG|10|1000\n"
+                          "SAMPLE|2000|1|42|44|cpu-clock:HG|11|1001");
+  free(zA);
+  zA = tl_test_sql_rows(db, "SELECT args->>'$.comm', args->>'$.exec' FROM events(%Q) WHERE type='COMM'", zBe);
+  assert_string_equal(zA, "synth|0");
+  free(zA);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='FINISHED_ROUND'", zBe), 1);
+  zA = tl_test_sql_rows(db, "SELECT id, name, events, args->>'$.samples' FROM tracks(%Q) ORDER BY id", zBe);
+  assert_string_equal(zA, "43|synth|11|10\n44||10|10");
+  free(zA);
+  /* Version 1 ("PERFFILE", the same bytes in either order) has version 2's
+  ** layout; perf tells the byte order from attr_size. Both orders read alike. */
+  {
+    char zV1[2][512];
+    int bBig;
+    for(bBig=0; bBig<2; bBig++){
+      perf_synth(&w, bBig, 20);
+      memcpy(w.a, "PERFFILE", 8);
+      snprintf(zV1[bBig], sizeof(zV1[bBig]), "%s", pw_save(&w, bBig ? "v1be.data" : "v1le.data"));
+      zB = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)",
+                            zV1[bBig]);
+      zA = tl_test_sql_rows(db, "SELECT type, ts, cpu, pid, tid, name, value, printf('%%x', ip) FROM events(%Q)", zLe);
+      assert_string_equal(zA, zB);
+      free(zA); free(zB);
+    }
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** cpu-clock-g.data (sample_type IP|TID|TIME|CALLCHAIN, little-endian): its
+** first sample, at offset 776 (the first SAMPLE row's rowid), says its
+** callchain holds 2^40 addresses. That sample gets a warning and no
+** values; the other 827 are read.
+*/
+static void perf_callchain_longer_than_its_sample(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t n, iRec = 776;
+  uint8_t *a = tl_test_read_file(PERF_DIR "cpu-clock-g.data", &n);
+  char zPath[512], zWant[200], *z;
+  unsigned nSize;
+  int k;
+  (void)state;
+  assert_non_null(a);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(rowid) FROM events('" PERF_DIR "cpu-clock-g.data') "
+                                       "WHERE type='SAMPLE'"), (int)iRec);
+  assert_int_equal(a[iRec], 9);                          /* PERF_RECORD_SAMPLE */
+  nSize = (unsigned)a[iRec+6] | (unsigned)a[iRec+7]<<8;
+  for(k=0; k<8; k++) a[iRec + 8 + 24 + k] = (uint8_t)(((uint64_t)1<<40) >> (8*k));
+  snprintf(zPath, sizeof(zPath), "%s/long-chain.data", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+  free(a);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE'", zPath), 828);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE' AND ts IS NOT NULL", zPath), 827);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains(%Q) WHERE event=%d", zPath, (int)iRec), 0);
+  z = tl_test_sql_text(db, "SELECT offset || ': ' || message FROM trace_warnings(%Q)", zPath);
+  assert_non_null(z);
+  snprintf(zWant, sizeof(zWant), "%zu: SAMPLE record of %u bytes is shorter than its sample_type needs", iRec, nSize);
+  assert_string_equal(z, zWant);
+  free(z);
+  tl_test_db_close(db);
+}
+
+static void perf_corruption_is_a_clear_error(void **state){
+  PW w;
+  sqlite3 *db = tl_test_db();
+  size_t iData;
+  const char *zPath;
+  char *z;
+  (void)state;
+  /* a sample whose header.size is 0: an error naming its offset, no hang */
+  iData = perf_synth(&w, 0, 5);
+  w.a[iData + 56 + 6] = 0;             /* size of the first sample */
+  w.a[iData + 56 + 7] = 0;
+  zPath = pw_save(&w, "zero.data");
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zPath);
+  assert_non_null(z);
+  {
+    char zWant[200];
+    snprintf(zWant, sizeof(zWant), "zero.data: offset %zu: record of type 9 has size 0, less than its 8-byte header", iData + 56);
+    assert_non_null(strstr(z, zWant));
+  }
+  free(z);
+  {
+    /* the COMM record before the damage is still a row */
+    sqlite3_stmt *pStmt;
+    char *zSql = sqlite3_mprintf("SELECT type FROM events(%Q)", zPath);
+    int nRow = 0;
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ) nRow++;
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_int_equal(nRow, 1);
+    sqlite3_free(zSql);
+  }
+  /* a sample too short for its sample_type: a warning, the others read */
+  iData = perf_synth(&w, 0, 5);
+  w.a[iData + 56 + 6] = 16;            /* 8 bytes of body instead of 48 */
+  memmove(w.a + iData + 56 + 16, w.a + iData + 56 + 56, w.n - (iData + 56 + 56));
+  w.n -= 40;
+  {
+    size_t nSave = w.n;
+    w.n = 48;
+    pw_put(&w, nSave - iData, 8);
+    w.n = nSave;
+  }
+  zPath = pw_save(&w, "short.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='SAMPLE' AND ts IS NOT NULL", zPath), 4);
+  z = tl_test_sql_text(db, "SELECT offset || ': ' || message FROM trace_warnings(%Q)", zPath);
+  assert_non_null(z);
+  {
+    char zWant[200];
+    snprintf(zWant, sizeof(zWant), "%zu: SAMPLE record of 16 bytes is shorter than its sample_type needs", iData + 56);
+    assert_string_equal(z, zWant);
+  }
+  free(z);
+  /* a bad magic */
+  perf_synth(&w, 0, 1);
+  memcpy(w.a, "PERFILE3", 8);
+  zPath = pw_save(&w, "magic.data");
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'format=perf')", zPath);
+  assert_non_null(strstr(z, "offset 0: expected the perf.data magic"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* Files the fuzzer found (testdata/perf/bad/): read without a fault. */
+static void perf_fuzz_finds_are_read_cleanly(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  /* an attribute whose id list is empty (once a qsort of nothing), then a
+  ** record of size 0: the records before it, then the error */
+  z = tl_test_sql_error(db, "SELECT count(*), sum(length(args)) FROM events('" PERF_DIR "bad/empty-id-list.data')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "empty-id-list.data: offset 584: record of type 65671 has size 0, less than its 8-byte header"));
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings('" PERF_DIR "bad/empty-id-list.data') WHERE offset=584"), 1);
+  {
+    /* the damaged record is the first of the data section (offset 584):
+    ** no rows, then the error as SQLITE_CORRUPT */
+    sqlite3_stmt *pStmt;
+    int nRow = 0;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT type FROM events('" PERF_DIR "bad/empty-id-list.data')", -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ) nRow++;
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_int_equal(nRow, 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT offset FROM packets('" PERF_DIR "bad/empty-id-list.data')"), 584);
+  }
+  /* samples before any attribute (its HEADER_ATTR mangled): rows without
+  ** names, then the record of size 0 further on */
+  {
+    sqlite3_stmt *pStmt;
+    int nSample = 0;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT type, name FROM events('" PERF_DIR "bad/no-attr.data')", -1, &pStmt, 0), SQLITE_OK);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      if( strcmp((const char*)sqlite3_column_text(pStmt, 0), "SAMPLE")==0 ){
+        nSample++;
+        assert_int_equal(sqlite3_column_type(pStmt, 1), SQLITE_NULL);
+      }
+    }
+    assert_int_equal(sqlite3_finalize(pStmt), SQLITE_CORRUPT);
+    assert_true(nSample > 10);
+    assert_non_null(strstr(sqlite3_errmsg(db), "no-attr.data: offset 15334: record of type 922 has size 0"));
+  }
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM event_types('" PERF_DIR "bad/no-attr.data')"), 0);
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(perf_synth,
+  cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
+  cmocka_unit_test(perf_cut_file_keeps_complete_records),
+  cmocka_unit_test(perf_truncation_sweep),
+  cmocka_unit_test(perf_pipe_mode_from_a_fifo),
+  cmocka_unit_test(perf_cpu_runs_are_chunks_a_cpu_filter_skips),
+  cmocka_unit_test(perf_big_endian_reads_like_little_endian),
+  cmocka_unit_test(perf_corruption_is_a_clear_error),
+  cmocka_unit_test(perf_callchain_longer_than_its_sample),
+  cmocka_unit_test(perf_index_times_are_the_records_times)
+);
