@@ -4,6 +4,7 @@
 #   make demo       install missing build dependencies (Debian), build, run sample queries
 #   make test       build and run the test suite
 #   make check      the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make lint       the layering, size and unchecked-load rules (docs/architecture.md)
 #   make conformance  compare with the reference tools' outputs on ../shared/peer-traces
 #   make fuzz       libFuzzer targets (clang), FUZZ_TIME seconds each
 #   make bench      benchmarks against the peer tools (see README)
@@ -20,7 +21,7 @@ PYTHON ?= /usr/bin/python3
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
-       -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral -Wno-error=unused-result
+       -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
                    -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
 LDLIBS_SO = -lzstd -lpthread -lm
@@ -71,12 +72,14 @@ $(TESTBIN): $(TEST_OBJ) $(CORE_OBJ)
 SQL_LIBRARY_TEST = $(if $(findstring -fsanitize,$(CFLAGS)),,yes)
 test: CFLAGS += -Werror
 test: $(SO) $(TESTBIN)
+	$(PYTHON) tests/lint.py
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS
 TSAN_FLAGS = -O1 -g -fsanitize=thread
 check:
+	$(PYTHON) tests/lint.py
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" replay
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" threads
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" test
