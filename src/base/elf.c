@@ -170,6 +170,55 @@ int tl_elf_sym_next(const TlElf *e, TlBytes *b, TlElfSym *p){
   return bErr ? -1 : 0;
 }
 
+int tl_elf_sym_at(const TlElf *e, uint32_t k, uint64_t i, TlElfSym *pSym){
+  TlBytes b = tl_elf_sec(e, k);
+  size_t nEnt = e->b64 ? 24 : 16;
+  if( i >= b.n / nEnt ) return -1;
+  b.i = (size_t)i * nEnt;
+  return tl_elf_sym_next(e, &b, pSym);
+}
+
+int tl_elf_plt(const TlElf *e, TlElfPlt *pPlt){
+  uint32_t kPlt = tl_elf_find_sec(e, ".plt");
+  uint32_t kRel = tl_elf_find_sec(e, ".rela.plt");
+  const TlElfSec *r;
+  memset(pPlt, 0, sizeof(*pPlt));
+  if( kRel==UINT32_MAX ) kRel = tl_elf_find_sec(e, ".rel.plt");
+  if( kPlt==UINT32_MAX || kRel==UINT32_MAX ) return -1;
+  r = &e->aSec[kRel];
+  /* the relocations index the dynamic symbol table */
+  if( (r->type!=TL_ELF_SHT_RELA && r->type!=TL_ELF_SHT_REL) || r->link>=e->nSec
+   || e->aSec[r->link].type!=TL_ELF_SHT_DYNSYM ) return -1;
+  pPlt->addr = e->aSec[kPlt].addr;
+  switch( e->machine ){
+    case 40:  pPlt->hdrsize = 20;  pPlt->entsize = 12; break;   /* ARM */
+    case 183: pPlt->hdrsize = 32;  pPlt->entsize = 16; break;   /* AArch64 */
+    case 2:   pPlt->hdrsize = 48;  pPlt->entsize = 12; break;   /* SPARC */
+    case 43:  pPlt->hdrsize = 128; pPlt->entsize = 32; break;   /* SPARC V9 */
+    default:  pPlt->hdrsize = pPlt->entsize = e->aSec[kPlt].entsize; break;
+  }
+  if( pPlt->entsize==0 ) return -1;
+  pPlt->rel = tl_elf_sec(e, kRel);
+  pPlt->bRela = r->type==TL_ELF_SHT_RELA;
+  pPlt->iDynsym = r->link;
+  return 0;
+}
+
+int tl_elf_plt_next(const TlElf *e, TlElfPlt *pPlt, uint32_t *piSym){
+  /* r_offset, r_info (and r_addend): words of the file's width; the
+  ** symbol is r_info's high 32 bits (64-bit) or its high 24 (32-bit) */
+  size_t nWord = e->b64 ? 8 : 4;
+  TlBytes s;
+  int bErr = 0;
+  uint64_t info;
+  if( tl_bytes_sub(&pPlt->rel, nWord * (pPlt->bRela ? 3 : 2), &s) ) return -1;
+  (void)tl_elf_word(&s, e->b64, &bErr);       /* r_offset */
+  info = tl_elf_word(&s, e->b64, &bErr);
+  if( bErr ) return -1;
+  *piSym = (uint32_t)(e->b64 ? info>>32 : info>>8);
+  return 0;
+}
+
 int tl_elf_off_to_vaddr(const TlElf *e, uint64_t off, uint64_t *pVaddr){
   uint32_t k;
   for(k=0; k<e->nSeg; k++){

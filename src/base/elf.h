@@ -15,8 +15,13 @@
 
 #define TL_ELF_SHT_SYMTAB  2
 #define TL_ELF_SHT_DYNSYM  11
+#define TL_ELF_SHT_RELA    4
+#define TL_ELF_SHT_REL     9
 #define TL_ELF_STT_OBJECT  1
 #define TL_ELF_STT_FUNC    2
+#define TL_ELF_STB_LOCAL   0
+#define TL_ELF_STB_GLOBAL  1
+#define TL_ELF_STB_WEAK    2
 
 typedef struct TlElfSec TlElfSec;
 struct TlElfSec {
@@ -70,6 +75,32 @@ uint32_t tl_elf_find_sec(const TlElf *e, const char *zName);
 
 /* The next entry of a symbol table's bytes b; 0, or -1 at its end. */
 int tl_elf_sym_next(const TlElf *e, TlBytes *b, TlElfSym *pSym);
+
+/* Entry i of symbol table section k; 0, or -1 past its end. */
+int tl_elf_sym_at(const TlElf *e, uint32_t k, uint64_t i, TlElfSym *pSym);
+
+/*
+** The lazy-binding PLT of a dynamically linked file: the .plt section, the
+** relocations of its slots (.rela.plt, else .rel.plt) and the dynamic
+** symbol table they index. Slot i's stub is at addr + hdrsize + entsize*i
+** and calls the function of the symbol of relocation i. The sizes are the
+** psABI's where they are fixed (ARM, AArch64, SPARC), else .plt's entry
+** size for both (x86: a 16-byte header, then 16-byte stubs).
+*/
+typedef struct TlElfPlt TlElfPlt;
+struct TlElfPlt {
+  uint64_t addr;                  /* .plt's address */
+  uint64_t hdrsize, entsize;      /* its header's size, a stub's size */
+  TlBytes rel;                    /* the relocations left to read */
+  int bRela;                      /* SHT_RELA (else SHT_REL) */
+  uint32_t iDynsym;               /* the symbol table they index */
+};
+
+/* *pPlt for e; 0, or -1 when e has no such PLT (or a damaged one). */
+int tl_elf_plt(const TlElf *e, TlElfPlt *pPlt);
+
+/* The symbol index of the next PLT relocation; 0, or -1 at the end. */
+int tl_elf_plt_next(const TlElf *e, TlElfPlt *pPlt, uint32_t *piSym);
 
 /*
 ** The virtual address of file offset off, through the PT_LOAD segment
