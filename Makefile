@@ -24,8 +24,10 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
                    -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
-LDLIBS_SO = -lzstd -lpthread -lm
-SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined
+# libiberty (static, built -fPIC) demangles C++ symbol names as perf does;
+# its symbols are not exported from the extension
+LDLIBS_SO = -lzstd -liberty -lpthread -lm
+SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a
 
 # The layers, each using only those before it (docs/architecture.md):
 # base, readers, model, engine (src/*.c), vtab.

@@ -20,10 +20,13 @@
 */
 #include "model_symbols.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <libiberty/demangle.h>
 
 #include "elf.h"
 #include "map.h"
@@ -51,12 +54,22 @@ struct SymMap {
   uint32_t iFile;                 /* its file in aFile */
 };
 
+/* The ranks of symbols at one address (SymEntry.eRank), in their order. */
+#define SYM_ALIAS  0                  /* another symbol at its address is perf's choice */
+#define SYM_CHOSEN 1                  /* the one perf keeps at its address */
+#define SYM_PLT    2                  /* a PLT stub, name@plt */
+
 typedef struct SymEntry SymEntry;
 struct SymEntry {
-  uint64_t addr, size;
-  const char *zName;              /* in the file's mapping, or the kallsyms buffer */
+  uint64_t addr, size;            /* the ELF symbol's value and size */
+  uint64_t end;                   /* where a lookup ends it, as perf does */
+  const char *zName;              /* in the file's mapping, the kallsyms buffer, or owned */
   const char *zMod;               /* kallsyms: "[module]", or NULL for the kernel */
-  int bFunc;                      /* FUNC (or label), else OBJECT */
+  uint32_t iOrder;                /* order read: ties keep it */
+  uint8_t bFunc;                  /* FUNC (or label), else OBJECT */
+  uint8_t bind;                   /* STB_LOCAL, STB_GLOBAL, STB_WEAK, ... */
+  uint8_t eRank;                  /* SYM_ALIAS, SYM_CHOSEN, SYM_PLT */
+  uint8_t bOwned;                 /* zName is allocated (demangled, name@plt) */
 };
 
 /* A mapped file and, once read, its symbols. */
@@ -123,6 +136,10 @@ void tl_symbols_free(TlSymbols *p){
   size_t i;
   if( p==0 ) return;
   for(i=0; i<p->nFile; i++){
+    size_t j;
+    for(j=0; j<p->aFile[i].nSym; j++){
+      if( p->aFile[i].aSym[j].bOwned ) free((void*)(uintptr_t)p->aFile[i].aSym[j].zName);
+    }
     free(p->aFile[i].zName);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
@@ -235,10 +252,12 @@ void tl_symbols_finish(TlSymbols *p){
 
 /* ---- ELF files ------------------------------------------------------- */
 
+/* By address, then rank (perf's choice after its aliases), then order read. */
 static int cmp_sym(const void *a, const void *b){
   const SymEntry *x = a, *y = b;
   if( x->addr!=y->addr ) return x->addr < y->addr ? -1 : 1;
-  return 0;
+  if( x->eRank!=y->eRank ) return x->eRank < y->eRank ? -1 : 1;
+  return x->iOrder < y->iOrder ? -1 : x->iOrder > y->iOrder;
 }
 
 /* Map file zPath and parse it as ELF into *pElf; 0 on success. */
@@ -349,46 +368,195 @@ static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlE
   return elf_symtab(&f->elf, 1);
 }
 
-/* Read the symbols of f (once; the caller holds the trace lock). */
-static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
-  const TlElf *pTab;
-  uint32_t iTab;
-  size_t nAlloc = 0;
-  TlBytes b;
+/*
+** A symbol's name as perf prints it: demangled as perf 6.1 does without
+** -v (libiberty's cplus_demangle, no options: C++ names without their
+** parameter list, Rust; else OCaml's "camlModule__name" as Module.name).
+** A new string, or NULL when the name stays as it is.
+*/
+static char *sym_demangle(const char *zName){
+  char *z = cplus_demangle(zName, DMGL_NO_OPTS);
+  size_t i, j, n;
+  if( z || strncmp(zName, "caml", 4) || !isupper((unsigned char)zName[4]) ) return z;
+  n = strlen(zName);
+  z = malloc(n + 1);
+  if( z==0 ) return 0;
+  for(i=4, j=0; i<n; ){
+    if( zName[i]=='_' && zName[i+1]=='_' ){ z[j++] = '.'; i += 2; }
+    else if( zName[i]=='$' && isxdigit((unsigned char)zName[i+1]) && isxdigit((unsigned char)zName[i+2]) ){
+      char zHex[3] = { zName[i+1], zName[i+2], 0 };
+      z[j++] = (char)strtol(zHex, 0, 16);
+      i += 3;
+    }else z[j++] = zName[i++];
+  }
+  z[j] = 0;
+  return z;
+}
+
+/* Room for one more symbol in f (nAlloc: its capacity); NULL on OOM or the cap. */
+static SymEntry *sym_append(TlSymbols *p, TlTrace *pTrace, SymFile *f, size_t *pnAlloc){
+  SymEntry *y;
+  if( p->nSymTotal>=SYM_MAX_SYMS ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
+                  "more than %u symbols in all: the rest of this file's are not read", SYM_MAX_SYMS);
+    return 0;
+  }
+  if( f->nSym==*pnAlloc ){
+    size_t nNew = *pnAlloc ? *pnAlloc*2 : 256;
+    SymEntry *aNew = realloc(f->aSym, nNew*sizeof(SymEntry));
+    if( aNew==0 ) return 0;
+    f->aSym = aNew;
+    *pnAlloc = nNew;
+  }
+  y = &f->aSym[f->nSym];
+  memset(y, 0, sizeof(*y));
+  y->iOrder = (uint32_t)f->nSym++;
+  p->nSymTotal++;
+  return y;
+}
+
+/* Symbol table iTab of pTab into f's symbols; 0, or -1 at the cap or OOM. */
+static int file_read_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlElf *pTab,
+                            uint32_t iTab, size_t *pnAlloc){
+  TlBytes b = iTab!=UINT32_MAX ? tl_elf_sec(pTab, iTab) : tl_bytes(0, 0, TL_LE);
   TlElfSym s;
-  f->eState = SYM_NONE;
-  if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
-  if( file_open(p, pTrace, f) ) return;
-  iTab = file_symtab(p, pTrace, f, &pTab);
-  b = iTab!=UINT32_MAX ? tl_elf_sec(pTab, iTab) : tl_bytes(0, 0, TL_LE);
   while( tl_elf_sym_next(pTab, &b, &s)==0 ){
     int t = s.info & 15;
     const char *zName;
+    char *zDemangled;
+    SymEntry *y;
     /* functions (and GNU indirect ones), objects, and labels (NOTYPE
     ** symbols of a section, as perf takes them), not absolute ones */
     if( (t!=TL_ELF_STT_FUNC && t!=TL_ELF_STT_OBJECT && t!=0 && t!=10)
      || s.value==0 || s.shndx==0 || s.shndx==0xfff1 ) continue;
     zName = tl_elf_str(pTab, pTab->aSec[iTab].link, s.nameOff);
     if( zName==0 || zName[0]==0 ) continue;
-    if( p->nSymTotal>=SYM_MAX_SYMS ){
-      tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
-                    "more than %u symbols in all: the rest of this file's are not read", SYM_MAX_SYMS);
-      break;
+    if( (y = sym_append(p, pTrace, f, pnAlloc))==0 ) return -1;
+    zDemangled = sym_demangle(zName);
+    y->addr = s.value;
+    y->size = s.size;
+    y->zName = zDemangled ? zDemangled : zName;
+    y->bOwned = zDemangled!=0;
+    y->bFunc = t!=TL_ELF_STT_OBJECT;
+    y->bind = (uint8_t)(s.info >> 4);
+  }
+  return 0;
+}
+
+static size_t underscores(const char *z){
+  size_t n = 0;
+  while( z[n]=='_' ) n++;
+  return n;
+}
+
+/*
+** Is b perf's choice over a, two symbols at one address (a read first)?
+** As perf's choose_best_symbol: one with a length, then not weak, then
+** global, then fewer leading underscores, then the longer name, else a.
+*/
+static int sym_better(const SymEntry *a, const SymEntry *b){
+  size_t na, nb;
+  if( (a->end==a->addr) != (b->end==b->addr) ) return a->end==a->addr;
+  if( (a->bind==TL_ELF_STB_WEAK) != (b->bind==TL_ELF_STB_WEAK) ) return a->bind==TL_ELF_STB_WEAK;
+  if( (a->bind==TL_ELF_STB_GLOBAL) != (b->bind==TL_ELF_STB_GLOBAL) ) return b->bind==TL_ELF_STB_GLOBAL;
+  na = underscores(a->zName);
+  nb = underscores(b->zName);
+  if( na!=nb ) return nb < na;
+  return strlen(b->zName) > strlen(a->zName);
+}
+
+/*
+** The symbols of f as perf keeps them (symbols__fixup_end, then
+** symbols__fixup_duplicate): in address order, a symbol without a size
+** ends where the next one starts (the last one at the page after its
+** own), and of the symbols at one address one is chosen; the others stay
+** in the symbols table, ranked before it, and no lookup returns them.
+*/
+static void file_fixup(SymFile *f){
+  size_t i, iBest;
+  for(i=0; i<f->nSym; i++) f->aSym[i].eRank = SYM_CHOSEN;
+  if( f->nSym>1 ) qsort(f->aSym, f->nSym, sizeof(SymEntry), cmp_sym);
+  for(i=0; i<f->nSym; i++){
+    SymEntry *y = &f->aSym[i];
+    y->end = y->addr + y->size;
+    if( y->size==0 ) y->end = i+1<f->nSym ? f->aSym[i+1].addr : ((y->addr + 4095) & ~(uint64_t)4095) + 4096;
+  }
+  for(i=0; i<f->nSym; i=iBest+1){
+    iBest = i;
+    while( iBest+1<f->nSym && f->aSym[iBest+1].addr==f->aSym[i].addr ){
+      size_t iNext = iBest+1;
+      if( sym_better(&f->aSym[iBest], &f->aSym[iNext]) ){
+        f->aSym[iBest].eRank = SYM_ALIAS;
+        iBest = iNext;
+      }else{                                       /* keep it: next to the rest of the group */
+        SymEntry t = f->aSym[iNext];
+        t.eRank = SYM_ALIAS;
+        f->aSym[iNext] = f->aSym[iBest];
+        f->aSym[iBest] = t;
+        iBest = iNext;
+      }
     }
-    if( f->nSym==nAlloc ){
-      size_t nNew = nAlloc ? nAlloc*2 : 256;
-      SymEntry *aNew = realloc(f->aSym, nNew*sizeof(SymEntry));
-      if( aNew==0 ) break;
-      f->aSym = aNew;
-      nAlloc = nNew;
+  }
+}
+
+/*
+** The PLT stubs of f, named as perf 6.1 names them
+** (dso__synthesize_plt_symbols): the stub of the i-th .rela.plt (.rel.plt)
+** relocation is the i-th after .plt's header, "NAME@plt" with NAME its
+** dynamic symbol's (demangled). 0, or -1 at the cap or OOM.
+*/
+static int file_add_plt(TlSymbols *p, TlTrace *pTrace, SymFile *f, size_t *pnAlloc){
+  TlElfPlt plt;
+  uint32_t iSym, iStr;
+  uint64_t addr;
+  if( tl_elf_plt(&f->elf, &plt) ) return 0;
+  iStr = f->elf.aSec[plt.iDynsym].link;
+  for(addr = plt.addr + plt.hdrsize; tl_elf_plt_next(&f->elf, &plt, &iSym)==0; addr += plt.entsize){
+    TlElfSym s;
+    const char *zName = 0;
+    char *zDemangled, *zPlt;
+    size_t n;
+    SymEntry *y;
+    if( tl_elf_sym_at(&f->elf, plt.iDynsym, iSym, &s)==0 ) zName = tl_elf_str(&f->elf, iStr, s.nameOff);
+    if( zName==0 ) zName = "";
+    zDemangled = sym_demangle(zName);
+    if( zDemangled ) zName = zDemangled;
+    n = strlen(zName) + sizeof("@plt");
+    zPlt = malloc(n);
+    if( zPlt ) snprintf(zPlt, n, "%s@plt", zName);
+    free(zDemangled);
+    if( zPlt==0 || (y = sym_append(p, pTrace, f, pnAlloc))==0 ){
+      free(zPlt);
+      return -1;
     }
-    f->aSym[f->nSym].addr = s.value;
-    f->aSym[f->nSym].size = s.size;
-    f->aSym[f->nSym].zName = zName;
-    f->aSym[f->nSym].zMod = 0;
-    f->aSym[f->nSym].bFunc = t!=TL_ELF_STT_OBJECT;
-    f->nSym++;
-    p->nSymTotal++;
+    y->addr = addr;
+    y->size = plt.entsize;
+    y->end = addr + plt.entsize;
+    y->zName = zPlt;
+    y->bOwned = 1;
+    y->bFunc = 1;
+    y->bind = TL_ELF_STB_GLOBAL;
+    y->eRank = SYM_PLT;
+  }
+  return 0;
+}
+
+/* Read the symbols of f (once; the caller holds the trace lock). */
+static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
+  const TlElf *pTab;
+  uint32_t iTab;
+  size_t nAlloc = 0;
+  f->eState = SYM_NONE;
+  if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
+  if( file_open(p, pTrace, f) ) return;
+  iTab = file_symtab(p, pTrace, f, &pTab);
+  /* as perf: the symbol table's symbols, their ends and choices among
+  ** aliases, then the PLT stubs of the file itself */
+  if( file_read_symtab(p, pTrace, f, pTab, iTab, &nAlloc)==0 ){
+    file_fixup(f);
+    (void)file_add_plt(p, pTrace, f, &nAlloc);     /* at the cap: the stubs so far */
+  }else{
+    file_fixup(f);
   }
   if( f->nSym>1 ) qsort(f->aSym, f->nSym, sizeof(SymEntry), cmp_sym);
   f->eState = SYM_READ;
@@ -410,20 +578,18 @@ static int file_ready(TlSymbols *p, TlTrace *pTrace, size_t iFile){
   return eState==SYM_READ;
 }
 
-/* The symbol of f holding virtual address a, or NULL. */
+/*
+** The symbol of f holding virtual address a, or NULL: the last one
+** starting at or below a (at an address with aliases, perf's choice,
+** ranked last), if a is before its end.
+*/
 static const SymEntry *file_symbol(const SymFile *f, uint64_t a){
   size_t lo = 0, hi = f->nSym;
-  while( lo<hi ){                                  /* last symbol with addr <= a */
+  while( lo<hi ){
     size_t mid = lo + (hi-lo)/2;
     if( f->aSym[mid].addr<=a ) lo = mid+1; else hi = mid;
   }
-  while( lo>0 ){
-    const SymEntry *s = &f->aSym[lo-1];
-    if( s->size ? a - s->addr < s->size
-                : (lo==f->nSym || a < f->aSym[lo].addr) ) return s;
-    if( s->addr!=a && lo>1 && f->aSym[lo-2].addr==s->addr ){ lo--; continue; }
-    break;
-  }
+  if( lo>0 && a < f->aSym[lo-1].end ) return &f->aSym[lo-1];
   return 0;
 }
 
@@ -495,8 +661,8 @@ static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
   }
   *y = 0;                                         /* at worst the NUL after the bytes */
   if( y==zName ) return -1;
+  memset(pOut, 0, sizeof(*pOut));
   pOut->addr = a;
-  pOut->size = 0;
   pOut->zName = zName;
   pOut->zMod = zMod;
   pOut->bFunc = 1;
