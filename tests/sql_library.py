@@ -68,6 +68,9 @@ PERF = "perf/"
 SYM_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/sym/symfs", TD + "/perf/sym/kallsyms", TD + "/perf/sym/no-cache")
 
+CXX_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
+    TD + "/perf/cxx/symfs", TD + "/perf/cxx/kallsyms", TD + "/perf/cxx/no-cache")
+
 
 def perf_report(path):
     """perf report --stdio -n: {event: [(overhead, samples, key)]} and
@@ -108,8 +111,13 @@ def check_report(name, trace, ref, key, opts=None, refkey=lambda k: k):
 @check("perf_report_sym.sql")
 def _():
     # perf lists each unresolved user address as "[.] 0x<offset in the file>"
-    return check_report("perf_report_sym.sql", "perf/sym/sym.data", "perf/sym/sym.report.txt",
-                        lambda k: k[0], SYM_OPTS)
+    n = check_report("perf_report_sym.sql", "perf/sym/sym.data", "perf/sym/sym.report.txt",
+                     lambda k: k[0], SYM_OPTS)
+    # demangled C++ names, PLT stubs (NAME@plt)
+    for t in ("cxx", "plt"):
+        n += check_report("perf_report_sym.sql", "perf/cxx/%s.data" % t, "perf/cxx/%s.report.txt" % t,
+                          lambda k: k[0], CXX_OPTS)
+    return n
 
 
 @check("perf_report_dso.sql")

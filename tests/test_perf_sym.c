@@ -448,6 +448,193 @@ static void elf_cut_short_fails_cleanly(void **state){
   free(a);
 }
 
+/* ---- C++ names and PLT stubs (testdata/perf/cxx/) --------------------- */
+
+#define CXX_DIR  TL_TESTDATA_DIR "/perf/cxx/"
+#define CXX_OPTS "symfs=\"" CXX_DIR "symfs\" kallsyms=\"" CXX_DIR "kallsyms\" " \
+                 "buildid_dir=\"" CXX_DIR "no-cache\""
+
+/* perf's "SYMBOL+0xOFF" less "+0xOFF" (a C++ name may hold '+': operator+=) */
+static void strip_symoff(char *zSym){
+  char *zPlus = 0, *z;
+  for(z=zSym; (z = strstr(z, "+0x"))!=0; z++) zPlus = z;
+  if( zPlus && zPlus[3] && strspn(zPlus+3, "0123456789abcdef")==strlen(zPlus+3) ) *zPlus = 0;
+}
+
+/*
+** perf script -F ip,sym,symoff,dso of trace zName: each sample's frames
+** as one line "symbol|dso;symbol|dso;..." into *pOut (unsorted). Counts the
+** frames perf named in the program (zProg) into *pnProg.
+*/
+static void cxx_script_samples(const char *zName, const char *zProg, TlLines *pOut, int *pnProg){
+  char zPath[512], zLine[2048];
+  sqlite3_str *pSample = 0;
+  FILE *f;
+  snprintf(zPath, sizeof(zPath), CXX_DIR "%s.script.txt", zName);
+  f = fopen(zPath, "r");
+  assert_non_null(f);
+  for(;;){
+    char *zOk = fgets(zLine, sizeof(zLine), f);
+    size_t n = zOk ? strlen(zLine) : 0;
+    char *zOpen, *z;
+    if( zOk==0 || zLine[0]!='\t' ){                /* a sample ends */
+      if( pSample ){
+        char *zS = sqlite3_str_finish(pSample);
+        tl_lines_add(pOut, zS);
+        sqlite3_free(zS);
+        pSample = 0;
+      }
+      if( zOk==0 ) break;
+      continue;
+    }
+    /* "\t    ADDR SYMBOL+0xOFF (DSO)": the dso is last */
+    while( n && zLine[n-1]=='\n' ) zLine[--n] = 0;
+    zOpen = strrchr(zLine, '(');
+    assert_true(zOpen && zOpen>zLine && n>0 && zLine[n-1]==')');
+    zLine[n-1] = 0;
+    zOpen[-1] = 0;
+    z = zLine;
+    while( isspace((unsigned char)*z) ) z++;
+    z = strchr(z, ' ');                            /* past the address */
+    assert_non_null(z);
+    z++;
+    strip_symoff(z);
+    if( strcmp(zOpen+1, zProg)==0 && strcmp(z, "[unknown]") ) (*pnProg)++;
+    if( pSample==0 ) pSample = sqlite3_str_new(0);
+    else sqlite3_str_appendchar(pSample, 1, ';');
+    sqlite3_str_appendf(pSample, "%s|%s", z, zOpen+1);
+  }
+  fclose(f);
+}
+
+/*
+** Every sample's frames (symbol and dso; the samples compared as a
+** multiset, as the program's two threads make perf's order by time) equal
+** perf script's: demangled C++ names without their parameters, lambdas,
+** constructors, operators, anonymous namespaces, std::thread's templates,
+** and PLT stubs named NAME@plt.
+*/
+static void perf_cxx_and_plt_frames_equal_perf_script(void **state){
+  static const struct { const char *zName, *zProg, *zMust; } aT[] = {
+    { "cxx", "/tmp/tracelite-cxx/cxxprog", "(anonymous namespace)::anon_work|/tmp/tracelite-cxx/cxxprog" },
+    { "plt", "/tmp/tracelite-cxx/pltprog", "memset@plt|/tmp/tracelite-cxx/pltprog" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k, i;
+  (void)state;
+  for(k=0; k<sizeof(aT)/sizeof(aT[0]); k++){
+    TlLines want = {0}, got = {0};
+    int nProg = 0;
+    char *zRows, *zRow;
+    cxx_script_samples(aT[k].zName, aT[k].zProg, &want, &nProg);
+    assert_true(want.n>=500);
+    assert_true(nProg>=100);
+    zRows = tl_test_sql_rows(db,
+        "SELECT group_concat(symbol || '|' || dso, ';') FROM "
+        "(SELECT event, symbol, dso FROM callchains('" CXX_DIR "%s.data', '" CXX_OPTS "') "
+        " ORDER BY event, depth) GROUP BY event", aT[k].zName);
+    for(zRow=strtok(zRows, "\n"); zRow; zRow=strtok(0, "\n")) tl_lines_add(&got, zRow);
+    free(zRows);
+    tl_lines_sort(&want);
+    tl_lines_sort(&got);
+    if( got.n!=want.n ) fail_msg("%s: %zu samples, perf script has %zu", aT[k].zName, got.n, want.n);
+    for(i=0; i<got.n; i++){
+      if( strcmp(got.az[i], want.az[i]) ) fail_msg("%s: ours %s\nperf script %s", aT[k].zName, got.az[i], want.az[i]);
+    }
+    /* the test means something only if perf named what it is about */
+    for(i=0; i<want.n && strstr(want.az[i], aT[k].zMust)==0; i++){}
+    assert_true(i<want.n);
+    tl_lines_free(&want);
+    tl_lines_free(&got);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** perf report --no-children --sort sym -g none -n: the samples per symbol
+** of the sample's own address, C++ names with spaces in them and PLT stubs
+** too. Addresses perf cannot name ("[.] 0x...") are "[unknown]" here.
+*/
+static void perf_cxx_and_plt_report_equal_perf_report(void **state){
+  static const char *azName[] = { "cxx", "plt" };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<2; k++){
+    char zPath[512], zLine[1024];
+    int64_t nUnknown = 0, nTotal = 0;
+    int nNamed = 0;
+    FILE *f;
+    snprintf(zPath, sizeof(zPath), CXX_DIR "%s.report.txt", azName[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      char zPct[32], zKind[8];
+      long long n;
+      int iSym = 0;
+      size_t m;
+      if( sscanf(zLine, " %31s %lld %7s %n", zPct, &n, zKind, &iSym)!=3 || iSym==0
+       || strchr(zPct, '%')==0 ) continue;
+      m = strlen(zLine);
+      while( m && isspace((unsigned char)zLine[m-1]) ) zLine[--m] = 0;
+      nTotal += n;
+      if( strncmp(zLine+iSym, "0x", 2)==0 ){ nUnknown += n; continue; }
+      nNamed++;
+      assert_int_equal(tl_test_sql_int(db,
+          "SELECT count(*) FROM callchains('" CXX_DIR "%s.data', '" CXX_OPTS "') "
+          "WHERE depth = 0 AND symbol = %Q AND dso %s '[kernel.kallsyms]'",
+          azName[k], zLine+iSym, strcmp(zKind, "[k]")==0 ? "=" : "<>"), n);
+    }
+    fclose(f);
+    assert_true(nNamed>=5);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" CXX_DIR "%s.data', '"
+                                         CXX_OPTS "') WHERE depth = 0 AND symbol = '[unknown]'",
+                                     azName[k]), nUnknown);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" CXX_DIR "%s.data') "
+                                         "WHERE type = 'SAMPLE'", azName[k]), nTotal);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** The symbols table holds the program's PLT stubs as the x86-64 psABI lays
+** them out and perf names them (readelf -SsW -r): after .plt's header of
+** one entry, the stub of the i-th .rela.plt relocation, NAME@plt, one
+** entry (.plt's entry size) long.
+*/
+static void perf_plt_stubs_equal_readelf(void **state){
+  sqlite3 *db = tl_test_db();
+  char zLine[1024];
+  unsigned long long pltAddr = 0, pltEs = 0;
+  int bRela = 0, nChecked = 0;
+  FILE *f = fopen(CXX_DIR "plt.readelf.txt", "r");
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zSec[64], zName[256];
+    unsigned long long addr, off, size, es;
+    char *zAt;
+    if( sscanf(zLine, " [%*d] %63s %*s %llx %llx %llx %llx", zSec, &addr, &off, &size, &es)==5 ){
+      if( strcmp(zSec, ".plt")==0 ){ pltAddr = addr; pltEs = es; }
+      continue;
+    }
+    if( strncmp(zLine, "Relocation section", 18)==0 ){ bRela = strstr(zLine, "'.rela.plt'")!=0; continue; }
+    if( !bRela || sscanf(zLine, "%*x %*x R_X86_64_JUMP_SLOT %*x %255s", zName)!=1 ) continue;
+    zAt = strchr(zName, '@');                      /* the version is not part of the name */
+    if( zAt ) *zAt = 0;
+    assert_true(pltEs>0);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM symbols('" CXX_DIR "plt.data', '" CXX_OPTS "') "
+        "WHERE module = '/tmp/tracelite-cxx/pltprog' AND name = '%q@plt' AND addr = %llu "
+        "AND size = %llu AND kind = 'func'",
+        zName, pltAddr + pltEs*(unsigned long long)(nChecked+1), pltEs), 1);
+    nChecked++;
+  }
+  fclose(f);
+  assert_true(nChecked>=5);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(perf_frames_equal_perf_script),
   cmocka_unit_test(perf_top_symbols_equal_perf_report),
@@ -457,4 +644,7 @@ TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(model_symbols_maps_over_time_and_fork),
   cmocka_unit_test(model_symbols_elf_names_equal_perf_script),
   cmocka_unit_test(elf_cut_short_fails_cleanly),
+  cmocka_unit_test(perf_cxx_and_plt_frames_equal_perf_script),
+  cmocka_unit_test(perf_cxx_and_plt_report_equal_perf_report),
+  cmocka_unit_test(perf_plt_stubs_equal_readelf),
 );

@@ -24,16 +24,7 @@ $PERF record -q -N -e cpu-clock -c 100000 -g -o sym.data -- $BIN 12 >/dev/null 2
 # Only the files here: no build-id cache, no /proc/kallsyms.
 export PERF_BUILDID_DIR="$(mktemp -d)"
 $PERF script -f -i sym.data -F ip > /tmp/tracelite-sym/ips.txt 2>/dev/null
-awk '$2 ~ /^[tTwW]$/ || $3 == "_text"' /proc/kallsyms | sort -k1,1 > /tmp/tracelite-sym/ksyms.txt
-# Each kernel ip's symbol (the last one at or below it) and the next one.
-awk 'NR==FNR { if (length($1) == 16 && $1 ~ /^ff/) ip[$1] = 1; next }
-     { a[n] = $1; l[n] = $0; n++ }
-     END { for (i = 0; i < n; i++) {
-             if (l[i] ~ / _text$/) keep[i] = 1
-             for (x in ip) if (a[i] <= x && (i+1 == n || a[i+1] > x)) { keep[i] = 1; keep[i+1] = 1 }
-           }
-           for (i = 0; i < n; i++) if (keep[i]) print l[i] }' \
-    /tmp/tracelite-sym/ips.txt /tmp/tracelite-sym/ksyms.txt > kallsyms
+sh ../kallsyms-for.sh /tmp/tracelite-sym/ips.txt > kallsyms
 $PERF script -f -i sym.data --symfs=symfs --kallsyms=kallsyms -F comm,tid,time,ip,sym,dso > sym.script.txt 2>/dev/null
 $PERF report -f -i sym.data --symfs=symfs --kallsyms=kallsyms --no-children -g none --sort sym -n --stdio > sym.report.txt 2>/dev/null
 rm -rf "$PERF_BUILDID_DIR"
