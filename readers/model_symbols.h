@@ -19,8 +19,13 @@
 ** file is read as ELF when a question first needs it: ip becomes a file
 ** offset (ip - start + pgoff), then a virtual address through the PT_LOAD
 ** segment holding that offset, and the symbol is the one of .symtab (else
-** .dynsym) holding that address. Kernel addresses are looked up in the
-** kallsyms file. What cannot be named is "[unknown]", as perf prints it.
+** .dynsym) holding that address, or a PLT stub. Names are perf 6.1's: C++
+** (and Rust) names demangled as perf demangles them, without parameters;
+** a PLT stub is "NAME@plt"; of the symbols at one address, the one perf
+** chooses; a symbol without a size ends where the next one starts. All is
+** computed when a file is read, once: a question is a binary search.
+** Kernel addresses are looked up in the kallsyms file (names as they are).
+** What cannot be named is "[unknown]", as perf prints it.
 **
 ** Inputs come while one thread reads the trace; tl_symbols_finish() ends
 ** them. The questions may then come from any thread: files are read once,
@@ -96,7 +101,8 @@ void tl_symbols_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_
 
 /*
 ** The next row of the symbols table (tables.h, TL_SY_*): the symbols of
-** every mapped file that can be read, then kallsyms's. *piFile and *piSym
+** every mapped file that can be read (every alias, and the PLT stubs, by
+** address), then kallsyms's. *piFile and *piSym
 ** (both 0 at the start) keep the position. TL_ROW with pRow's values and
 ** rowid set, or TL_DONE.
 */
