@@ -754,9 +754,8 @@ int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
   /* (the name of many repeats: given to SQLite without a copy each) */
   zName = pp->azName[pScan->iName];
   tl_val_text_kept(&a[TL_EV_NAME], zName, strlen(zName));
+  pScan->iGroupBase = pScan->nNameGiven;
   pScan->nNameGiven += nNew;
-  pScan->iGroupBase = pScan->iGroupRow;
-  pScan->iGroupRow += nNew;
   pRow->iRowid = TL_ROWID_LAZY;
   pRow->nRepeat = nNew;
   pRow->a = a;
@@ -765,12 +764,22 @@ int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
 
 /*
 ** A repeated row's rowid: of a counted packet's iRepeat-th event, its index
-** in the packet; of a name's rows (GROUP BY name), the row's number.
+** in the packet; of a name's rows (GROUP BY name), the rowid of one event
+** of that name, each of them given once over the name's rows (the k-th
+** repeat of the name's rows, counted from its first, is its k-th event in a
+** plain scan's order), found by a walk that starts only when asked.
 */
 int tl_ctf_scan_rowid(TlScan *pScan0, int64_t iRepeat, int64_t *piRowid){
   CtfScan *pScan = (CtfScan*)pScan0;
-  if( pScan->f.bGroupName ) *piRowid = pScan->iGroupBase + iRepeat;
-  else *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + pScan->iCountFirst + iRepeat;
+  if( pScan->f.bGroupName ){
+    const CtfPipe *pp = pScan->pPipe;
+    if( pp==0 || pScan->iName >= pp->nName ){
+      return tl_err_set(&pScan->err, TL_EMISUSE, TL_NO_OFFSET, "a rowid asked with no row");
+    }
+    return tl_ctf_group_rowid(pScan, pp->azName[pScan->iName], pScan->iGroupBase + iRepeat,
+                              piRowid);
+  }
+  *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + pScan->iCountFirst + iRepeat;
   return TL_OK;
 }
 
