@@ -287,7 +287,7 @@ int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
     CtfCur *c;
     uint64_t n;
     int64_t iFirst;
-    int rc, bPast;
+    int rc, bPast, bOtherCpu;
     if( pScan->iCountCur >= pScan->nCur ) return TL_DONE;
     c = &pScan->aCur[pScan->iCountCur];
     if( c->bByEvent || c->bPktByEvent ){
@@ -307,10 +307,12 @@ int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
         if( rc<0 ) return rc;
         if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
       }
+      bOtherCpu = 0;
       if( pScan->f.nCpu>=0 ){
-        /* every event of the packet has its cpu_id: all match or none */
+        /* every event of the packet has its cpu_id: all match or none;
+        ** none: still counted, for the damage a plain scan meets in it */
         for(k=0; k<pScan->f.nCpu && pScan->f.aCpu[k]!=c->iCpu; k++){}
-        if( c->iCpu<0 || k>=pScan->f.nCpu ){ c->bOpen = 0; continue; }
+        bOtherCpu = c->iCpu<0 || k>=pScan->f.nCpu;
       }
       iFirst = 0;
       bPast = 0;
@@ -335,7 +337,7 @@ int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
         c->bOpen = 0;
         c->iPkt = c->iPktEnd;
       }
-      if( n==0 ) continue;
+      if( n==0 || bOtherCpu ) continue;
     }
     for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
     if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);

@@ -23,7 +23,7 @@
 **   ctf_count.c   count mode and time windows by clock values; counts by
 **                 name on helper threads (GROUP BY name)
 **   ctf_walk.c    walks in a plain scan's order beside a scan: the rowids
-**                 of a name's events
+**                 of a name's events, the plain scan's first error
 **   ctf_rows.c    event_types and tracks rows
 */
 #ifndef TL_CTF_INT_H
@@ -271,6 +271,13 @@ int tl_ctf_scan_value(TlScan *pScan, int64_t iRepeat, int iCol, TlVal *pOut);
 
 /**************** Interface to code in ctf_walk.c ****************/
 
+/*
+** The error a plain scan with the scan's filter meets first, found by
+** decoding every event in its order (an accelerated path that failed
+** reports it, so that its error does not hang on its own order): it
+** becomes the scan's error and is returned; TL_OK when there is none.
+*/
+int tl_ctf_plain_error(CtfScan *pScan);
 /*
 ** f.bGroupName: the rowid of the j-th event (from 0, in a plain scan's
 ** order) whose class is named zName. TL_OK with *piRowid, or an error in

@@ -329,6 +329,12 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
   }
+  if( rc<0 && pScan->iTable==TL_TAB_EVENTS && (pScan->f.bGroupName || pScan->bCount) ){
+    /* the error a plain scan reports, when it meets one */
+    TlErr err = pScan->err;
+    if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;
+    rc = pScan->err.rc;
+  }
   return rc;
 }
 

@@ -2,7 +2,9 @@
 ** ctf_walk.c: walks of the events in a plain scan's order (the streams one
 ** after the other, each read through) beside an accelerated scan. They
 ** give what the accelerated paths cannot know without one: the stable
-** rowids of the events a grouped row stands for.
+** rowids of the events a grouped row stands for, and the first error a
+** plain scan meets, which an accelerated path that fails reports instead
+** of the one its own order met first.
 */
 #include <string.h>
 
@@ -35,6 +37,19 @@ static int ctf_walk_next(CtfScan *pScan, CtfWalk *w, TlErr *pErr){
     w->bCur = 0;
     w->iStm++;
   }
+}
+
+int tl_ctf_plain_error(CtfScan *pScan){
+  CtfWalk w;
+  TlErr err;
+  int rc;
+  memset(&w, 0, sizeof(w));
+  tl_err_clear(&err);
+  while( (rc = ctf_walk_next(pScan, &w, &err))==TL_ROW ){}
+  tl_ctf_walk_free(&w);
+  if( rc>=0 ) return TL_OK;
+  pScan->err = err;
+  return rc;
 }
 
 int tl_ctf_group_rowid(CtfScan *pScan, const char *zName, int64_t j, int64_t *piRowid){
