@@ -844,7 +844,7 @@ static void xray_calls_grouped_by_function(void **state){
   sqlite3 *db = tl_test_db();
   size_t k, n = 0, nAlloc = 1<<20;
   uint8_t *a = malloc(nAlloc);
-  char zPath[512], zWant[1024], *z;
+  char zPath[512], zWant[1024], zRowids[256], *z;
   int i, f;
   (void)state;
   assert_non_null(a);
@@ -932,10 +932,41 @@ static void xray_calls_grouped_by_function(void **state){
     assert_string_equal(z, zWant);
     free(z);
     /* (rows of a function that were not together would be groups twice) */
-    /* the rows are numbered in the order given: 6667, 6667 and 6666 calls */
+    /* a call's rowid is its entry record's offset: call i's is 96 + 16*i in
+    ** the first buffer, 160160 + 16*(i-10000) in the second */
+    zRowids[0] = 0;
+    for(f=1; f<=3; f++){
+      long long lo = -1, hi = -1, nCalls = 0;
+      size_t m = strlen(zRowids);
+      for(i=f-1; i<20000; i+=3){
+        long long r = i<10000 ? 96 + 16*(long long)i : 160160 + 16*(long long)(i - 10000);
+        if( lo<0 ) lo = r;
+        hi = r;
+        nCalls++;
+      }
+      snprintf(zRowids + m, sizeof(zRowids) - m, "%s%d|%lld|%lld|%lld", f>1 ? "\n" : "", f, lo, hi, nCalls);
+    }
     z = tl_test_sql_rows(db, "SELECT func_id, min(rowid), max(rowid), count(DISTINCT rowid) FROM xray_calls(%Q, %Q) "
                              "GROUP BY func_id", zPath, zOpt);
-    assert_string_equal(z, "1|0|6666|6667\n2|6667|13333|6667\n3|13334|19999|6666");
+    assert_string_equal(z, zRowids);
+    free(z);
+    /* max(dur)'s rowid is that of a call with that dur: 17 ns, i%17 == 16 */
+    z = tl_test_sql_rows(db, "SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) GROUP BY func_id",
+                         zPath, zOpt);
+    {
+      char *zLine = strtok(z, "\n");
+      for(f=1; f<=3; f++, zLine=strtok(0, "\n")){
+        long long id = -1, d = -1, r = -1, iCall;
+        assert_non_null(zLine);
+        assert_int_equal(sscanf(zLine, "%lld|%lld|%lld", &id, &d, &r), 3);
+        assert_int_equal(id, f);
+        assert_int_equal(d, 17);
+        iCall = r<160160 ? (r - 96)/16 : 10000 + (r - 160160)/16;
+        assert_int_equal(iCall%3, f-1);
+        assert_int_equal(iCall%17, 16);
+      }
+      assert_null(zLine);
+    }
     free(z);
   }
   {
@@ -1307,9 +1338,73 @@ static void xray_plain_scans_equal_accelerated(void **state){
   }
 }
 
+/*
+** Under GROUP BY func_id (TlFilter.bGroupName) a call's rowid is its own, as
+** in a plain scan, and repeat k of a grouped row pairs the dur of a call
+** with that call's rowid: per function, the (rowid, dur) pairs equal the
+** plain scan's, also when the durs and ids go through temporary files
+** (max_memory=1). In SQL, max(dur)'s rowid is that of a call with that dur.
+*/
+static void xray_grouped_rowids_are_the_calls(void **state){
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
+  static const int aCallCol[] = { TL_XC_FUNC_ID, TL_XC_DUR };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  int m;
+  (void)state;
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    for(m=0; m<2; m++){
+      char zLog[512], zOpts[512], zPlain[600];
+      TlFilter f;
+      ScanRows grouped, plain;
+      char *z, *zLine, *zNext;
+      int nRows = 0;
+      snprintf(zLog, sizeof(zLog), XRAY_DIR "%s.xray", azLog[k]);
+      snprintf(zOpts, sizeof(zOpts), "binary=" XRAY_DIR "%s%s", k==2 ? "app-O2.map.elf" : "app.map.elf",
+               m ? " max_memory=1" : "");
+      snprintf(zPlain, sizeof(zPlain), "%s accel=off", zOpts);
+      memset(&f, 0, sizeof(f));
+      f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+      f.bGroupName = 1;
+      f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_DUR);
+      scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, aCallCol, 2, &grouped);
+      f.bGroupName = 0;
+      f.bPlain = 1;
+      scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, aCallCol, 2, &plain);
+      assert_true(grouped.nRepeated > 0);
+      assert_true(plain.rows.n > 5);
+      assert_lines_equal(&grouped.rows, &plain.rows);
+      tl_lines_free(&grouped.rows);
+      tl_lines_free(&plain.rows);
+      /* max(dur) with its rowid: the row at that rowid has that dur */
+      z = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) "
+                               "GROUP BY func_id", zLog, zOpts);
+      if( strstr(z, "TEMP B-TREE") ) fail_msg("%s: GROUP BY func_id sorts: %s", azLog[k], z);
+      free(z);
+      z = tl_test_sql_rows(db, "SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) GROUP BY func_id",
+                           zLog, zOpts);
+      for(zLine=z; zLine && *zLine; zLine=zNext){
+        long long id = 0, r = 0;
+        char zDur[32];
+        zNext = strchr(zLine, '\n');
+        if( zNext ) *zNext++ = 0;
+        assert_int_equal(sscanf(zLine, "%lld|%31[0-9]|%lld", &id, zDur, &r), 3);
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_calls(%Q, %Q) "
+                                             "WHERE rowid = %lld AND func_id = %lld AND dur = %s",
+                                         zLog, zPlain, r, id, zDur), 1);
+        nRows++;
+      }
+      assert_true(nRows >= 3);
+      free(z);
+    }
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
   cmocka_unit_test(calls_model_follows_llvm_xray_rules),
   cmocka_unit_test(xray_plain_scans_equal_accelerated),
+  cmocka_unit_test(xray_grouped_rowids_are_the_calls),
   cmocka_unit_test(xray_undercounted_extents_read_what_they_cover),
   cmocka_unit_test(xray_pie_map_with_relocations),
   cmocka_unit_test(xray_corrupt_records_are_named),
