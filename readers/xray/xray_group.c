@@ -423,36 +423,45 @@ static int ids_build(TlScan *s){
   return rc;
 }
 
-/* Id iPos of group g of id scan t (its blocks, then its memory). */
+/*
+** Id iPos of group g of id scan t (its blocks, then its memory): its block
+** found onward from the one found last, the ids read a run at a time (the
+** rowids are mostly asked in order).
+*/
 static int ids_get(TlScan *s, const TlScan *t, const XrGroup *g, uint64_t iPos, int64_t *pId){
-  size_t k;
-  for(k=0; k<g->nBlock; k++){
-    const XrBlock *b = &g->aBlock[k];
-    if( iPos>=b->n ){
-      iPos -= b->n;
-      continue;
-    }
-    if( s->pIdBlock!=b || iPos<s->iIdLo || iPos>=s->iIdLo + s->nIdRead ){
-      /* (rowids are mostly asked in order: the ids from this one on) */
-      uint64_t n = b->n - iPos;
+  uint64_t i;
+  if( s->pIdGroup!=g || iPos<s->iIdBase ){
+    s->pIdGroup = g;
+    s->iIdBlock = 0;
+    s->iIdBase = 0;
+    s->nIdRead = 0;
+  }
+  while( s->iIdBlock<g->nBlock && iPos - s->iIdBase >= g->aBlock[s->iIdBlock].n ){
+    s->iIdBase += g->aBlock[s->iIdBlock++].n;
+    s->nIdRead = 0;
+  }
+  i = iPos - s->iIdBase;
+  if( s->iIdBlock<g->nBlock ){
+    const XrBlock *b = &g->aBlock[s->iIdBlock];
+    if( i<s->iIdLo || i>=s->iIdLo + s->nIdRead ){
+      uint64_t n = b->n - i;
       int rc;
       if( n>XR_READ_DURS ) n = XR_READ_DURS;
-      s->pIdBlock = 0;
-      rc = tmp_read(s, t->fdTmp, s->aIdRead, (size_t)n, b->iOff + iPos*sizeof(int64_t));
+      s->nIdRead = 0;
+      rc = tmp_read(s, t->fdTmp, s->aIdRead, (size_t)n, b->iOff + i*sizeof(int64_t));
       if( rc ) return rc;
-      s->pIdBlock = b;
-      s->iIdLo = iPos;
+      s->iIdLo = i;
       s->nIdRead = (size_t)n;
     }
-    *pId = s->aIdRead[iPos - s->iIdLo];
+    *pId = s->aIdRead[i - s->iIdLo];
     return TL_OK;
   }
-  if( iPos>=g->n ){
+  if( i>=g->n ){
     return tl_err_set(&s->err, TL_ECORRUPT, TL_NO_OFFSET,
                       "GROUP BY func_id: the second pass over the log found fewer calls of function %d",
                       (int)g->funcId);
   }
-  *pId = g->a[iPos];
+  *pId = g->a[i];
   return TL_OK;
 }
 

@@ -208,8 +208,10 @@ struct TlScan {
   ** the same order, so that repeat k's rowid is that of the call of its dur */
   int bGroupIds;                  /* this scan keeps ids, not durs */
   TlScan *pIds;                   /* that pass (its pHelper: the second side's) */
-  int64_t *aIdRead;               /* ids read back from its temporary file, */
-  const XrBlock *pIdBlock;        /* of this block (NULL: none), */
+  const XrGroup *pIdGroup;        /* the group of ids read last (NULL: none), */
+  size_t iIdBlock;                /* its block read last (nBlock: its memory), */
+  uint64_t iIdBase;               /* that block's first id in the group */
+  int64_t *aIdRead;               /* ids read back from that block, */
   uint64_t iIdLo; size_t nIdRead; /* from this one of the block on */
   /* the groups are built on two threads when the log has threads for both:
   ** each reads the buffers of its threads (aSide[packet]==iSide), and the
