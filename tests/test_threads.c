@@ -1,13 +1,24 @@
 /*
 ** test_threads.c: the threads model (src/model/threads.c) alone, from
-** format-neutral inputs.
+** format-neutral inputs, and the names it gives perf.data threads against
+** the names perf itself prints.
+**
+** testdata/perf/threads-inherit.data (threads-inherit.sh) was recorded
+** from a program whose threads never name themselves: perf names each
+** after the thread that made it.
 */
 #include "tltest.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 
 #include "model_threads.h"
+#include "perf/perf_scan.h"
+#include "trace.h"
 
+#define PERF_DIR TL_TESTDATA_DIR "/perf/"
 #define NO_TS TL_THREADS_NO_TS
 
 /* The thread with this id (fails if none). */
@@ -160,7 +171,170 @@ static void model_threads_reused_tid(void **state){
   tl_threads_free(m);
 }
 
+/*
+** What perf prints for a sample line of perf script (any -F with comm,
+** tid and time, in that order): "tid|sec.usec|comm". 0 if not a sample.
+*/
+static int script_sample(const char *zLine, char *zOut, size_t nOut){
+  const char *z = zLine, *zTid = 0, *zEnd;
+  char zComm[256];
+  size_t n;
+  long long tid;
+  unsigned long long sec, usec;
+  if( zLine[0]=='\t' || zLine[0]=='\n' || strstr(zLine, "PERF_RECORD_") ) return 0;
+  /* the time is the first word "sec.usec:"; tid the word before (or
+  ** before "[cpu]"), comm what comes before the tid */
+  for(;;){
+    const char *zWord;
+    while( *z==' ' ) z++;
+    if( *z==0 || *z=='\n' ) return 0;
+    zWord = z;
+    while( *z && *z!=' ' && *z!='\n' ) z++;
+    if( sscanf(zWord, "%llu.%6llu:", &sec, &usec)==2 && z[-1]==':' && zTid ) break;
+    if( zWord[0]!='[' ) zTid = zWord;
+  }
+  zEnd = zTid;
+  while( zEnd>zLine && zEnd[-1]==' ' ) zEnd--;
+  z = zLine;
+  while( *z==' ' ) z++;
+  n = (size_t)(zEnd - z);
+  if( n==0 || n>=sizeof(zComm) ) return 0;
+  memcpy(zComm, z, n);
+  zComm[n] = 0;
+  /* pid/tid, or tid */
+  if( sscanf(zTid, "%*d/%lld", &tid)!=1 && sscanf(zTid, "%lld", &tid)!=1 ) return 0;
+  snprintf(zOut, nOut, "%lld|%llu.%06llu|%s", tid, sec, usec, zComm);
+  return 1;
+}
+
+/*
+** Every sample perf script printed, as "tid|sec.usec|comm", equals the
+** model's name of the sample's thread at its time (perf prints a thread
+** never named as :tid, thread 0 as swapper), for every trace perf script
+** was run on.
+*/
+static void perf_names_at_samples_equal_perf_script(void **state){
+  static const char *const azTrace[] = {
+    "threads-inherit", "cpu-clock-g", "multi", "zstd", "pipe", "sched",
+    "switch", "dwarf", "reuse",
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zPath[512], zLine[2048], zRow[512];
+    TlLines ref, ours;
+    TlTrace *p;
+    TlErr e;
+    sqlite3_stmt *pStmt;
+    const TlThreads *m;
+    FILE *f;
+    size_t i;
+    memset(&ref, 0, sizeof(ref));
+    memset(&ours, 0, sizeof(ours));
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.script.txt", azTrace[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      if( script_sample(zLine, zRow, sizeof(zRow)) ) tl_lines_add(&ref, zRow);
+    }
+    fclose(f);
+    snprintf(zPath, sizeof(zPath), PERF_DIR "%s.data", azTrace[k]);
+    tl_err_clear(&e);
+    assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);
+    assert_int_equal(perf_threads_ready(p, &e), TL_OK);
+    m = ((const PerfData*)p->pData)->pThreads;
+    assert_int_equal(sqlite3_prepare_v2(db,
+        "SELECT tid, ts FROM events(?) WHERE type = 'SAMPLE'", -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, 1, zPath, -1, SQLITE_STATIC);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      int64_t tid = sqlite3_column_int64(pStmt, 0), ts = sqlite3_column_int64(pStmt, 1);
+      const char *zName = tl_threads_name_at(m, tid, ts);
+      char zDflt[32];
+      if( zName==0 ){
+        if( tid==0 ) zName = "swapper";
+        else{ snprintf(zDflt, sizeof(zDflt), ":%lld", (long long)tid); zName = zDflt; }
+      }
+      snprintf(zRow, sizeof(zRow), "%lld|%lld.%06lld|%s", (long long)tid,
+               (long long)(ts/1000000000), (long long)(ts%1000000000/1000), zName);
+      tl_lines_add(&ours, zRow);
+    }
+    sqlite3_finalize(pStmt);
+    tl_trace_release(p);
+    assert_true(ref.n>0);
+    if( ours.n!=ref.n ){
+      fail_msg("%s: %zu samples, perf script %zu", azTrace[k], ours.n, ref.n);
+    }
+    tl_lines_sort(&ref);
+    tl_lines_sort(&ours);
+    for(i=0; i<ref.n; i++){
+      if( strcmp(ref.az[i], ours.az[i]) ){
+        fail_msg("%s: perf script %s, tracelite %s", azTrace[k], ref.az[i], ours.az[i]);
+      }
+    }
+    tl_lines_free(&ref);
+    tl_lines_free(&ours);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** threads-inherit.data: every thread perf script shows has a track of its
+** tid whose name is the name perf printed (the threads never name
+** themselves: each is named after the thread that made it), and perf
+** report --sort pid's threads are those tracks with their samples.
+*/
+static void perf_inherited_names_equal_perf(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(PERF_DIR "threads-inherit.script.txt", "r");
+  char zLine[1024], zRow[512];
+  size_t nThread = 0, nReport = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char *zName;
+    long long tid;
+    char zComm[256];
+    if( !script_sample(zLine, zRow, sizeof(zRow)) ) continue;
+    assert_int_equal(sscanf(zRow, "%lld|%*[^|]|%255[^\n]", &tid, zComm), 2);
+    /* the name last printed for each tid (all lines of a tid name one thread here) */
+    zName = tl_test_sql_text(db, "SELECT name FROM tracks('" PERF_DIR "threads-inherit.data') "
+                                 "WHERE tid = %lld", tid);
+    assert_non_null(zName);
+    assert_string_equal(zName, zComm);
+    free(zName);
+  }
+  fclose(f);
+  /* the program's four threads, each with a name */
+  nThread = (size_t)tl_test_sql_int(db, "SELECT count(*) FROM tracks('" PERF_DIR "threads-inherit.data') "
+                                        "WHERE args ->> '$.samples' > 0 AND name = 'threadprog'");
+  assert_int_equal(nThread, 4);
+  f = fopen(PERF_DIR "threads-inherit.report-pid.txt", "r");
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    double pct;
+    long long nSamples, tid;
+    char zComm[256];
+    if( sscanf(zLine, " %lf%% %lld %lld:%255s", &pct, &nSamples, &tid, zComm)!=4 ) continue;
+    snprintf(zRow, sizeof(zRow), "%lld|%s", nSamples, zComm);
+    {
+      char *zOurs = tl_test_sql_text(db,
+          "SELECT (args ->> '$.samples') || '|' || name FROM tracks('" PERF_DIR "threads-inherit.data') "
+          "WHERE tid = %lld", tid);
+      assert_non_null(zOurs);
+      assert_string_equal(zOurs, zRow);
+      free(zOurs);
+    }
+    nReport++;
+  }
+  fclose(f);
+  assert_int_equal(nReport, nThread);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(threads,
   cmocka_unit_test(model_threads_names_follow_forks),
   cmocka_unit_test(model_threads_reused_tid),
+  cmocka_unit_test(perf_names_at_samples_equal_perf_script),
+  cmocka_unit_test(perf_inherited_names_equal_perf),
 );
