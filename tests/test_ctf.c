@@ -571,14 +571,18 @@ static const char zMetaHalves[] =
   "event { name = seq; id = 1; fields := struct { integer { size = 8; align = 8; } n;\n"
   "  integer { size = 8; align = 8; } q[n]; }; };\n";
 
-static void ctf_group_by_name_halves_of_a_stream(void **state){
-  sqlite3 *db = tl_test_db();
-  char zDir[512];
+/*
+** Write the halves trace into zDir: six packets of ten events, "seq" at
+** event 5 of packets 1 and 4. Events listed in aBad (packet*10 + event, -1
+** ends) get class id 9, which the metadata does not define; their byte
+** offsets go to aBadOff. Counts into *pnSeq, *pnTick.
+*/
+static void ctf_write_halves(const char *zDir, const int *aBad, uint64_t *aBadOff,
+                             int *pnSeq, int *pnTick){
   CtfW w;
-  int k, e, nSeq = 0, nTick = 0;
+  int k, e, nBad = 0;
   uint64_t t = 1000;
-  (void)state;
-  snprintf(zDir, sizeof(zDir), "%s/ctf-halves", tl_test_tmpdir());
+  *pnSeq = *pnTick = 0;
   ctfw_init(&w, 0);
   for(k=0; k<6; k++){
     uint64_t iStart = w.iBit, iContent, iSize;
@@ -589,15 +593,22 @@ static void ctf_group_by_name_halves_of_a_stream(void **state){
     ctfw_uint(&w, 8, 64, 0);
     for(e=0; e<10; e++, t+=10){
       int bSeq = e==5 && (k==1 || k==4);
+      if( aBad && aBad[nBad]==k*10 + e ){
+        aBadOff[nBad++] = w.iBit/8;
+        ctfw_uint(&w, 8, 8, 9);
+        ctfw_uint(&w, 8, 64, t);
+        ctfw_uint(&w, 8, 32, 0);
+        continue;
+      }
       ctfw_uint(&w, 8, 8, bSeq ? 1 : 0);
       ctfw_uint(&w, 8, 64, t);
       if( bSeq ){
         ctfw_uint(&w, 8, 8, 3);
         ctfw_uint(&w, 8, 8, 7); ctfw_uint(&w, 8, 8, 8); ctfw_uint(&w, 8, 8, 9);
-        nSeq++;
+        (*pnSeq)++;
       }else{
         ctfw_uint(&w, 8, 32, (uint64_t)(k*10 + e));
-        nTick++;
+        (*pnTick)++;
       }
     }
     ctfw_patch(&w, iContent, 64, w.iBit - iStart);
@@ -607,13 +618,91 @@ static void ctf_group_by_name_halves_of_a_stream(void **state){
   assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaHalves), 0);
   assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
   ctfw_free(&w);
+}
+
+static void ctf_group_by_name_halves_of_a_stream(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zWant[64];
+  int nSeq, nTick;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-halves", tl_test_tmpdir());
+  ctf_write_halves(zDir, 0, 0, &nSeq, &nTick);
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zDir), 6);
-  {
-    char zWant[64];
-    snprintf(zWant, sizeof(zWant), "seq|%d\ntick|%d", nSeq, nTick);
-    assert_counts_by_name(db, zDir, zWant);
-  }
+  snprintf(zWant, sizeof(zWant), "seq|%d\ntick|%d", nSeq, nTick);
+  assert_counts_by_name(db, zDir, zWant);
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q)", zDir), 0);
+  tl_test_db_close(db);
+}
+
+/*
+** The error of query zFmt (on zDir, then the options) with and without
+** accel=off: the same, naming zFile and offset iOff.
+*/
+static void assert_plain_error(sqlite3 *db, const char *zFmt, const char *zDir,
+                               const char *zFile, uint64_t iOff){
+  char *zOn = tl_test_sql_error(db, zFmt, zDir, "");
+  char *zOff = tl_test_sql_error(db, zFmt, zDir, "accel=off");
+  char zOffset[64];
+  snprintf(zOffset, sizeof(zOffset), "%s: offset %llu:", zFile, (unsigned long long)iOff);
+  assert_non_null(zOn);
+  assert_non_null(zOff);
+  assert_string_equal(zOn, zOff);
+  assert_non_null(strstr(zOn, zOffset));
+  assert_non_null(strstr(zOn, "class id 9"));
+  free(zOn);
+  free(zOff);
+}
+
+/*
+** An accelerated path that meets damage reports the error a plain scan
+** meets first (the streams one after the other, in file order), not the
+** first in its own order. Trace A damaged in chan_0's last packet and in
+** chan_1's first: every shape names chan_0's event, also GROUP BY name,
+** whose helper threads read chan_1 beside chan_0. The halves trace (no
+** cpu_id) damaged in packets 2 and 3, one in each half of the stream, which
+** GROUP BY name reads on two threads: the error is packet 2's; a count
+** with a cpu filter still reads the packets, as the plain scan does.
+*/
+static void ctf_accelerated_errors_are_the_plain_scans(void **state){
+  static const char *const azShape[] = {
+    "SELECT count(*) FROM events(%Q, %Q)",
+    "SELECT name, count(*) FROM events(%Q, %Q) GROUP BY name",
+    "SELECT name, count(*), sum(rowid) FROM events(%Q, %Q) GROUP BY name",
+    "SELECT DISTINCT name FROM events(%Q, %Q)",
+    "SELECT count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1)",
+    "SELECT count(*) FROM events(%Q, %Q) WHERE cpu = 0",
+  };
+  static const int aBad[] = { 27, 31, -1 };
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zPath[600];
+  uint64_t aOff[2], iOff0;
+  size_t k;
+  int s, nSeq, nTick;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-two-errors", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
+  /* compact events (g%7!=3): 197 of chan_0 (packet 9), 4 of chan_1 (packet 0) */
+  iOff0 = aEvEndA[0][196]/8;
+  for(s=0; s<2; s++){
+    uint8_t *a;
+    size_t n;
+    uint64_t iOff = s==0 ? iOff0 : aEvEndA[1][3]/8;
+    snprintf(zPath, sizeof(zPath), "%s/chan_%d", ctf_dir_a(), s);
+    a = tl_test_read_file(zPath, &n);
+    assert_non_null(a);
+    a[iOff] = (uint8_t)((a[iOff] & ~0x1f) | 9);
+    snprintf(zPath, sizeof(zPath), "%s/chan_%d", zDir, s);
+    assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+    free(a);
+  }
+  for(k=0; k<sizeof(azShape)/sizeof(azShape[0]) - 1; k++){
+    assert_plain_error(db, azShape[k], zDir, "chan_0", iOff0);
+  }
+  snprintf(zDir, sizeof(zDir), "%s/ctf-halves-bad", tl_test_tmpdir());
+  ctf_write_halves(zDir, aBad, aOff, &nSeq, &nTick);
+  for(k=0; k<sizeof(azShape)/sizeof(azShape[0]); k++){
+    assert_plain_error(db, azShape[k], zDir, "stream", aOff[0]);
+  }
   tl_test_db_close(db);
 }
 
@@ -1008,6 +1097,7 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_group_by_name_two_streams_at_once),
   cmocka_unit_test(ctf_group_by_name_halves_of_a_stream),
   cmocka_unit_test(ctf_corrupt_event_id),
+  cmocka_unit_test(ctf_accelerated_errors_are_the_plain_scans),
   cmocka_unit_test(ctf_big_endian_bitfields_variants),
   cmocka_unit_test(ctf_plans_skip_strings_of_every_length),
   cmocka_unit_test(ctf_clock_option),

@@ -434,12 +434,43 @@ static void plain_equals_accelerated(const char *zTrace, TlTrace *p, const TlFil
 }
 
 /*
+** The rowids of a grouped row's repeats (filter f, bGroupName) asked out of
+** order (the last, the first, then all in order) are the ones asked in order.
+*/
+static void grouped_rowids_out_of_order(TlTrace *p, const TlFilter *f){
+  TlQuery *q = 0;
+  TlErr e;
+  TlRow r;
+  int bSeen = 0;
+  tl_err_clear(&e);
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, f, &q, &e), TL_OK);
+  memset(&r, 0, sizeof(r));
+  while( tl_query_next(q, &r)==TL_ROW ){
+    if( r.nRepeat>=3 ){
+      int64_t aIn[3], iLast, iFirst;
+      int i;
+      assert_int_equal(tl_query_rowid(q, &r, 2, &iLast), TL_OK);
+      assert_int_equal(tl_query_rowid(q, &r, 0, &iFirst), TL_OK);
+      for(i=0; i<3; i++) assert_int_equal(tl_query_rowid(q, &r, i, &aIn[i]), TL_OK);
+      assert_int_equal(iFirst, aIn[0]);
+      assert_int_equal(iLast, aIn[2]);
+      assert_true(aIn[0]!=aIn[1] && aIn[1]!=aIn[2] && aIn[0]!=aIn[2]);
+      bSeen = 1;
+    }
+    memset(&r, 0, sizeof(r));
+  }
+  assert_true(bSeen);
+  tl_query_close(q);
+}
+
+/*
 ** accel=off (TlFilter.bPlain) reads event by event: no repeated row, no
 ** lazy rowid or value, in the shapes that are otherwise counted (count(*),
 ** with a time window and cpu; GROUP BY name, even with bGroupName set), and
-** the rows equal the accelerated scan's as multisets. The plain rows (time,
+** the rows, rowids included, equal the accelerated scan's as multisets. The plain rows (time,
 ** CPU, name) equal babeltrace2's events, so do the counts per name; asked
-** for time order, they come in it.
+** for time order, they come in it. Grouped rowids asked out of order are
+** the same.
 */
 static void lttng_plain_scan_equals_accelerated(void **state){
   size_t k;
@@ -465,11 +496,12 @@ static void lttng_plain_scan_equals_accelerated(void **state){
     f.tsLo = strtoll(want.az[want.n/3], 0, 10);
     f.tsHi = strtoll(want.az[2*want.n/3], 0, 10);
     plain_equals_accelerated(azTrace[k], p, &f, 1);
-    /* GROUP BY name */
+    /* GROUP BY name, with the rowids of its repeats */
     f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX;
     f.mCols = (uint64_t)1 << TL_EV_NAME;
     f.bGroupName = 1;
-    plain_equals_accelerated(azTrace[k], p, &f, 0);
+    plain_equals_accelerated(azTrace[k], p, &f, 1);
+    grouped_rowids_out_of_order(p, &f);
     f.bPlain = 1;
     scan_events(p, &f, 0, &names);
     for(i=0; i<want.n; i++) tl_lines_add(&wantNames, strrchr(want.az[i], '|') + 1);
@@ -491,6 +523,71 @@ static void lttng_plain_scan_equals_accelerated(void **state){
   }
 }
 
+/* Does SQLite's plan for zSql sort for GROUP BY (not grouped by the reader)? */
+static int plan_sorts_groups(sqlite3 *db, const char *zSql){
+  char *zPlan = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN %s", zSql);
+  int bSorts = strstr(zPlan, "B-TREE FOR GROUP BY")!=0;
+  free(zPlan);
+  return bSorts;
+}
+
+/*
+** GROUP BY name gives each name's events as repeated rows, and the rowids
+** of the repeats are the events' own (packet << 28 | index in the packet),
+** the ones every plan gives: per name the same count and sum of rowids as
+** the plain scan's (accel=off, SQLite grouping), every rowid once, and each
+** the rowid of an event of that name when looked up alone.
+*/
+static void lttng_grouped_rowids_are_the_events(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zPath = CTF_DIR "ust-multi";
+  char *zSql, *zGrouped, *zPlain, *zList, *zLine;
+  (void)state;
+  zSql = sqlite3_mprintf("SELECT name, count(*), sum(rowid) FROM events(%Q) GROUP BY name", zPath);
+  assert_false(plan_sorts_groups(db, zSql));
+  zGrouped = tl_test_sql_rows(db, "%s", zSql);
+  sqlite3_free(zSql);
+  zSql = sqlite3_mprintf("SELECT name, count(*), sum(rowid) FROM events(%Q, 'accel=off') "
+                         "GROUP BY name", zPath);
+  assert_true(plan_sorts_groups(db, zSql));
+  zPlain = tl_test_sql_rows(db, "%s", zSql);
+  sqlite3_free(zSql);
+  assert_string_equal(zGrouped, zPlain);
+  assert_non_null(strstr(zGrouped, "tl:ints|600|"));
+  free(zGrouped);
+  free(zPlain);
+  /* every rowid of the grouped plan, looked up */
+  zSql = sqlite3_mprintf("SELECT name, group_concat(rowid, ' ') FROM events(%Q) GROUP BY name", zPath);
+  assert_false(plan_sorts_groups(db, zSql));
+  zList = tl_test_sql_rows(db, "%s", zSql);
+  sqlite3_free(zSql);
+  for(zLine=strtok(zList, "\n"); zLine; zLine=strtok(0, "\n")){
+    char *zBar = strchr(zLine, '|'), *z;
+    TlLines seen = {0};
+    size_t i;
+    assert_non_null(zBar);
+    *zBar = 0;
+    for(z=zBar+1; *z; ){
+      char *zEnd;
+      long long iRowid = strtoll(z, &zEnd, 10);
+      char *zName;
+      assert_true(zEnd>z);
+      zName = tl_test_sql_rows(db, "SELECT name FROM events(%Q) WHERE rowid=%lld", zPath, iRowid);
+      assert_string_equal(zName, zLine);
+      free(zName);
+      tl_lines_add(&seen, z);
+      seen.az[seen.n-1][zEnd - z] = 0;
+      z = *zEnd ? zEnd+1 : zEnd;
+    }
+    assert_int_equal(seen.n, 600);           /* ust-multi.counts.txt */
+    tl_lines_sort(&seen);
+    for(i=1; i<seen.n; i++) assert_string_not_equal(seen.az[i-1], seen.az[i]);
+    tl_lines_free(&seen);
+  }
+  free(zList);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_traces_equal_babeltrace2),
   cmocka_unit_test(lttng_skip_plans_equal_full_decode),
@@ -500,4 +597,5 @@ TL_DEFINE_GROUP(ctf_lttng,
   cmocka_unit_test(lttng_window_and_cpu_read_few_packets),
   cmocka_unit_test(lttng_truncation_sweep),
   cmocka_unit_test(lttng_plain_scan_equals_accelerated),
+  cmocka_unit_test(lttng_grouped_rowids_are_the_events),
 );

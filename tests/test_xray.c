@@ -832,6 +832,47 @@ static void xray_open_runs_equal_a_scan(void **state){
 }
 
 /*
+** The synthetic log of calls 0..19999, version 5, little-endian: a buffer
+** of calls 0..9999 on thread 9, one of 10000..19999 on thread 10 (the
+** grouping reads them on two threads, one each). Call i is of function
+** 1 + i%3 and lasts 1 + i%17 cycles (ns: 1 GHz); its entry record is at 96
+** + 16*i in the first buffer, 160160 + 16*(i-10000) in the second. Written
+** to zName in the test folder (its path into zPath) without its last nCut
+** bytes.
+*/
+static void write_many_calls(char *zPath, size_t nPath, const char *zName, size_t nCut){
+  size_t k, n = 0, nAlloc = 1<<20;
+  uint8_t *a = malloc(nAlloc);
+  int i;
+  assert_non_null(a);
+#define PUT(v, nb) do{ uint64_t v_ = (uint64_t)(v); int b_; \
+    for(b_=0; b_<(nb); b_++) a[n++] = (uint8_t)(v_>>(8*b_)); }while(0)
+#define META(kind) do{ a[n] = (uint8_t)(((kind)<<1) | 1); memset(a+n+1, 0, 15); }while(0)
+  PUT(5, 2); PUT(1, 2); PUT(3, 4); PUT(1000000000, 8); PUT(0, 8); PUT(0, 8);
+  for(k=0; k<2; k++){
+    size_t iExt = n, iData;
+    META(7); n += 16;
+    iData = n;
+    META(0); a[n+1] = (uint8_t)(9 + k); n += 16;            /* NewBuffer: tid 9, 10 */
+    META(4); n += 16;                                       /* WallClock */
+    META(2); a[n+1] = 1; n += 16;                           /* NewCPU 1 (TSC 0) */
+    for(i=10000*(int)k; i<10000*(int)(k+1); i++){
+      uint32_t id = (uint32_t)(1 + i%3);
+      PUT((0u<<1) | (id<<4), 4); PUT(10, 4);                /* enter */
+      PUT((1u<<1) | (id<<4), 4); PUT(1 + i%17, 4);          /* exit */
+    }
+    assert_true(n < nAlloc);
+    for(i=0; i<8; i++) a[iExt+1+i] = (uint8_t)((uint64_t)(n - iData) >> (8*i));
+  }
+#undef PUT
+#undef META
+  assert_int_equal(n, 320160);
+  snprintf(zPath, nPath, "%s/%s", tl_test_tmpdir(), zName);
+  assert_int_equal(tl_test_write_file(zPath, a, n - nCut), 0);
+  free(a);
+}
+
+/*
 ** xray_calls GROUP BY func_id comes grouped by the reader, with no sort:
 ** per function the counts equal llvm-xray account's, and every aggregate
 ** equals SQLite's own grouping. A synthetic FDR log of 20000 calls (f1, f2,
@@ -842,12 +883,10 @@ static void xray_open_runs_equal_a_scan(void **state){
 static void xray_calls_grouped_by_function(void **state){
   static const char *const azLog[] = { "fdr", "basic", "fdr-O2" };
   sqlite3 *db = tl_test_db();
-  size_t k, n = 0, nAlloc = 1<<20;
-  uint8_t *a = malloc(nAlloc);
-  char zPath[512], zWant[1024], *z;
+  size_t k;
+  char zPath[512], zWant[1024], zRowids[256], *z;
   int i, f;
   (void)state;
-  assert_non_null(a);
   for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
     char zLine[512], *zA, *zB;
     FILE *fa;
@@ -886,33 +925,7 @@ static void xray_calls_grouped_by_function(void **state){
     free(z);
   }
 
-  /* the synthetic log: version 5, little-endian, one buffer */
-#define PUT(v, nb) do{ uint64_t v_ = (uint64_t)(v); int b_; \
-    for(b_=0; b_<(nb); b_++) a[n++] = (uint8_t)(v_>>(8*b_)); }while(0)
-#define META(kind) do{ a[n] = (uint8_t)(((kind)<<1) | 1); memset(a+n+1, 0, 15); }while(0)
-  PUT(5, 2); PUT(1, 2); PUT(3, 4); PUT(1000000000, 8); PUT(0, 8); PUT(0, 8);
-  for(k=0; k<2; k++){
-    /* a buffer of calls 0..9999 on thread 9, one of 10000..19999 on 10:
-    ** the grouping reads them on two threads, one each */
-    size_t iExt = n, iData;
-    META(7); n += 16;
-    iData = n;
-    META(0); a[n+1] = (uint8_t)(9 + k); n += 16;            /* NewBuffer: tid 9, 10 */
-    META(4); n += 16;                                       /* WallClock */
-    META(2); a[n+1] = 1; n += 16;                           /* NewCPU 1 (TSC 0) */
-    for(i=10000*(int)k; i<10000*(int)(k+1); i++){
-      uint32_t id = (uint32_t)(1 + i%3);
-      PUT((0u<<1) | (id<<4), 4); PUT(10, 4);                /* enter */
-      PUT((1u<<1) | (id<<4), 4); PUT(1 + i%17, 4);          /* exit */
-    }
-    assert_true(n < nAlloc);
-    for(i=0; i<8; i++) a[iExt+1+i] = (uint8_t)((uint64_t)(n - iData) >> (8*i));
-  }
-#undef PUT
-#undef META
-  snprintf(zPath, sizeof(zPath), "%s/many-calls.xray", tl_test_tmpdir());
-  assert_int_equal(tl_test_write_file(zPath, a, n), 0);
-  free(a);
+  write_many_calls(zPath, sizeof(zPath), "many-calls.xray", 0);
   zWant[0] = 0;
   for(f=1; f<=3; f++){
     long long nCalls = 0, sum = 0, lo = -1, hi = -1;
@@ -932,21 +945,47 @@ static void xray_calls_grouped_by_function(void **state){
     assert_string_equal(z, zWant);
     free(z);
     /* (rows of a function that were not together would be groups twice) */
-    /* the rows are numbered in the order given: 6667, 6667 and 6666 calls */
+    /* a call's rowid is its entry record's offset */
+    zRowids[0] = 0;
+    for(f=1; f<=3; f++){
+      long long lo = -1, hi = -1, nCalls = 0;
+      size_t m = strlen(zRowids);
+      for(i=f-1; i<20000; i+=3){
+        long long r = i<10000 ? 96 + 16*(long long)i : 160160 + 16*(long long)(i - 10000);
+        if( lo<0 ) lo = r;
+        hi = r;
+        nCalls++;
+      }
+      snprintf(zRowids + m, sizeof(zRowids) - m, "%s%d|%lld|%lld|%lld", f>1 ? "\n" : "", f, lo, hi, nCalls);
+    }
     z = tl_test_sql_rows(db, "SELECT func_id, min(rowid), max(rowid), count(DISTINCT rowid) FROM xray_calls(%Q, %Q) "
                              "GROUP BY func_id", zPath, zOpt);
-    assert_string_equal(z, "1|0|6666|6667\n2|6667|13333|6667\n3|13334|19999|6666");
+    assert_string_equal(z, zRowids);
+    free(z);
+    /* max(dur)'s rowid is that of a call with that dur: 17 ns, i%17 == 16 */
+    z = tl_test_sql_rows(db, "SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) GROUP BY func_id",
+                         zPath, zOpt);
+    {
+      char *zLine = strtok(z, "\n");
+      for(f=1; f<=3; f++, zLine=strtok(0, "\n")){
+        long long id = -1, d = -1, r = -1, iCall;
+        assert_non_null(zLine);
+        assert_int_equal(sscanf(zLine, "%lld|%lld|%lld", &id, &d, &r), 3);
+        assert_int_equal(id, f);
+        assert_int_equal(d, 17);
+        iCall = r<160160 ? (r - 96)/16 : 10000 + (r - 160160)/16;
+        assert_int_equal(iCall%3, f-1);
+        assert_int_equal(iCall%17, 16);
+      }
+      assert_null(zLine);
+    }
     free(z);
   }
   {
     /* cut 997 bytes before the end, inside the second thread's buffer: of
     ** its 20000 8-byte records (from byte 160160 of the 320160) the first
     ** 19875 are whole, so calls 0..19936 end and call 19937 is open */
-    size_t nLog;
-    uint8_t *aLog = tl_test_read_file(zPath, &nLog);
     char *zA, *zB;
-    assert_non_null(aLog);
-    assert_int_equal(nLog, 320160);
     zWant[0] = 0;
     for(f=1; f<=3; f++){
       long long nCalls = 0, nDur = 0, sum = 0;
@@ -957,9 +996,7 @@ static void xray_calls_grouped_by_function(void **state){
       }
       snprintf(zWant + m, sizeof(zWant) - m, "%s%d|%lld|%lld|%lld", f>1 ? "\n" : "", f, nCalls, nDur, sum);
     }
-    snprintf(zPath, sizeof(zPath), "%s/many-calls-cut.xray", tl_test_tmpdir());
-    assert_int_equal(tl_test_write_file(zPath, aLog, nLog - 997), 0);
-    free(aLog);
+    write_many_calls(zPath, sizeof(zPath), "many-calls-cut.xray", 997);
     zA = tl_test_sql_rows(db, "SELECT func_id, count(*), count(dur), sum(dur) FROM xray_calls(%Q) GROUP BY func_id", zPath);
     zB = tl_test_sql_rows(db, "SELECT func_id, count(*), count(dur), sum(dur) FROM xray_calls(%Q) GROUP BY +func_id", zPath);
     assert_string_equal(zA, zWant);
@@ -1307,9 +1344,116 @@ static void xray_plain_scans_equal_accelerated(void **state){
   }
 }
 
+/*
+** The rowids of the repeats of each repeated row of a grouped scan asked
+** for backwards are the ones asked for in order: the rows repeated.
+*/
+static int grouped_rowids_any_order(const char *zLog, const char *zOpts, const TlFilter *f){
+  TlTrace *p;
+  TlQuery *q;
+  TlErr e;
+  TlRow r;
+  int rc, nRepeated = 0;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zLog, zOpts, &p, &e), TL_OK);
+  assert_int_equal(tl_query_open(p, TL_TAB_XRAY_CALLS, f, &q, &e), TL_OK);
+  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    int64_t k, *a;
+    if( r.nRepeat<=1 ) continue;
+    a = malloc((size_t)r.nRepeat*sizeof(int64_t));
+    assert_non_null(a);
+    for(k=0; k<r.nRepeat; k++) assert_int_equal(tl_query_rowid(q, &r, k, &a[k]), TL_OK);
+    for(k=r.nRepeat-1; k>=0; k--){
+      int64_t iRowid = 0;
+      assert_int_equal(tl_query_rowid(q, &r, k, &iRowid), TL_OK);
+      assert_int_equal(iRowid, a[k]);
+    }
+    free(a);
+    nRepeated++;
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+  tl_trace_release(p);
+  return nRepeated;
+}
+
+/*
+** Under GROUP BY func_id (TlFilter.bGroupName) a call's rowid is its own, as
+** in a plain scan, and repeat k of a grouped row pairs the dur of a call
+** with that call's rowid: per function, the (rowid, dur) pairs equal the
+** plain scan's, also when the durs and ids go through temporary files
+** (max_memory=1). In SQL, max(dur)'s rowid is that of a call with that dur.
+*/
+static void xray_grouped_rowids_are_the_calls(void **state){
+  static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default",
+                                       "many-calls.xray", "many-calls-cut.xray" };
+  static const int aCallCol[] = { TL_XC_FUNC_ID, TL_XC_DUR };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  int m;
+  (void)state;
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    for(m=0; m<2; m++){
+      char zLog[512], zOpts[512], zPlain[600];
+      TlFilter f;
+      ScanRows grouped, plain;
+      char *z, *zLine, *zNext;
+      int nRows = 0;
+      if( k>=5 ){
+        /* (two threads; with max_memory=1 the durs and ids go to files) */
+        write_many_calls(zLog, sizeof(zLog), azLog[k], k==6 ? 997 : 0);
+        snprintf(zOpts, sizeof(zOpts), "%s", m ? "max_memory=1" : "");
+      }else{
+        snprintf(zLog, sizeof(zLog), XRAY_DIR "%s.xray", azLog[k]);
+        snprintf(zOpts, sizeof(zOpts), "binary=" XRAY_DIR "%s%s", k==2 ? "app-O2.map.elf" : "app.map.elf",
+                 m ? " max_memory=1" : "");
+      }
+      snprintf(zPlain, sizeof(zPlain), "%s accel=off", zOpts);
+      memset(&f, 0, sizeof(f));
+      f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+      f.bGroupName = 1;
+      f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_DUR);
+      scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, aCallCol, 2, &grouped);
+      f.bGroupName = 0;
+      f.bPlain = 1;
+      scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, aCallCol, 2, &plain);
+      assert_true(grouped.nRepeated > 0);
+      assert_true(plain.rows.n > 5);
+      assert_lines_equal(&grouped.rows, &plain.rows);
+      tl_lines_free(&grouped.rows);
+      tl_lines_free(&plain.rows);
+      f.bPlain = 0;
+      f.bGroupName = 1;
+      assert_true(grouped_rowids_any_order(zLog, zOpts, &f) > 0);
+      /* max(dur) with its rowid: the row at that rowid has that dur */
+      z = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) "
+                               "GROUP BY func_id", zLog, zOpts);
+      if( strstr(z, "TEMP B-TREE") ) fail_msg("%s: GROUP BY func_id sorts: %s", azLog[k], z);
+      free(z);
+      z = tl_test_sql_rows(db, "SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) GROUP BY func_id",
+                           zLog, zOpts);
+      for(zLine=z; zLine && *zLine; zLine=zNext){
+        long long id = 0, r = 0;
+        char zDur[32];
+        zNext = strchr(zLine, '\n');
+        if( zNext ) *zNext++ = 0;
+        assert_int_equal(sscanf(zLine, "%lld|%31[0-9]|%lld", &id, zDur, &r), 3);
+        assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM xray_calls(%Q, %Q) "
+                                             "WHERE rowid = %lld AND func_id = %lld AND dur = %s",
+                                         zLog, zPlain, r, id, zDur), 1);
+        nRows++;
+      }
+      assert_true(nRows >= 3);
+      free(z);
+    }
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray,
   cmocka_unit_test(calls_model_follows_llvm_xray_rules),
   cmocka_unit_test(xray_plain_scans_equal_accelerated),
+  cmocka_unit_test(xray_grouped_rowids_are_the_calls),
   cmocka_unit_test(xray_undercounted_extents_read_what_they_cover),
   cmocka_unit_test(xray_pie_map_with_relocations),
   cmocka_unit_test(xray_corrupt_records_are_named),

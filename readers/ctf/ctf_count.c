@@ -287,7 +287,7 @@ int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
     CtfCur *c;
     uint64_t n;
     int64_t iFirst;
-    int rc, bPast;
+    int rc, bPast, bOtherCpu;
     if( pScan->iCountCur >= pScan->nCur ) return TL_DONE;
     c = &pScan->aCur[pScan->iCountCur];
     if( c->bByEvent || c->bPktByEvent ){
@@ -307,10 +307,12 @@ int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
         if( rc<0 ) return rc;
         if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
       }
+      bOtherCpu = 0;
       if( pScan->f.nCpu>=0 ){
-        /* every event of the packet has its cpu_id: all match or none */
+        /* every event of the packet has its cpu_id: all match or none;
+        ** none: still counted, for the damage a plain scan meets in it */
         for(k=0; k<pScan->f.nCpu && pScan->f.aCpu[k]!=c->iCpu; k++){}
-        if( c->iCpu<0 || k>=pScan->f.nCpu ){ c->bOpen = 0; continue; }
+        bOtherCpu = c->iCpu<0 || k>=pScan->f.nCpu;
       }
       iFirst = 0;
       bPast = 0;
@@ -335,7 +337,7 @@ int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
         c->bOpen = 0;
         c->iPkt = c->iPktEnd;
       }
-      if( n==0 ) continue;
+      if( n==0 || bOtherCpu ) continue;
     }
     for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
     if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
@@ -754,9 +756,8 @@ int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
   /* (the name of many repeats: given to SQLite without a copy each) */
   zName = pp->azName[pScan->iName];
   tl_val_text_kept(&a[TL_EV_NAME], zName, strlen(zName));
+  pScan->iGroupBase = pScan->nNameGiven;
   pScan->nNameGiven += nNew;
-  pScan->iGroupBase = pScan->iGroupRow;
-  pScan->iGroupRow += nNew;
   pRow->iRowid = TL_ROWID_LAZY;
   pRow->nRepeat = nNew;
   pRow->a = a;
@@ -765,12 +766,22 @@ int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow){
 
 /*
 ** A repeated row's rowid: of a counted packet's iRepeat-th event, its index
-** in the packet; of a name's rows (GROUP BY name), the row's number.
+** in the packet; of a name's rows (GROUP BY name), the rowid of one event
+** of that name, each of them given once over the name's rows (the k-th
+** repeat of the name's rows, counted from its first, is its k-th event in a
+** plain scan's order), found by a walk that starts only when asked.
 */
 int tl_ctf_scan_rowid(TlScan *pScan0, int64_t iRepeat, int64_t *piRowid){
   CtfScan *pScan = (CtfScan*)pScan0;
-  if( pScan->f.bGroupName ) *piRowid = pScan->iGroupBase + iRepeat;
-  else *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + pScan->iCountFirst + iRepeat;
+  if( pScan->f.bGroupName ){
+    const CtfPipe *pp = pScan->pPipe;
+    if( pp==0 || pScan->iName >= pp->nName ){
+      return tl_err_set(&pScan->err, TL_EMISUSE, TL_NO_OFFSET, "a rowid asked with no row");
+    }
+    return tl_ctf_group_rowid(pScan, pp->azName[pScan->iName], pScan->iGroupBase + iRepeat,
+                              piRowid);
+  }
+  *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + pScan->iCountFirst + iRepeat;
   return TL_OK;
 }
 

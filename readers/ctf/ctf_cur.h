@@ -1,7 +1,7 @@
 /*
 ** ctf_cur.h: reading one event of a stream cursor (the decoder's hot path).
 ** Static inline so that the files reading event by event (ctf_scan.c,
-** ctf_count.c) each have it in reach of the compiler's inlining.
+** ctf_count.c, ctf_walk.c) each have it in reach of the compiler's inlining.
 */
 #ifndef TL_CTF_CUR_H
 #define TL_CTF_CUR_H

@@ -22,6 +22,8 @@
 **   ctf_cur.h     the per-event read, inline in the files that call it
 **   ctf_count.c   count mode and time windows by clock values; counts by
 **                 name on helper threads (GROUP BY name)
+**   ctf_walk.c    walks in a plain scan's order beside a scan: the rowids
+**                 of a name's events, the plain scan's first error
 **   ctf_rows.c    event_types and tracks rows
 */
 #ifndef TL_CTF_INT_H
@@ -140,6 +142,17 @@ struct CtfCur {
   int64_t iRowid;
 };
 
+/*
+** A walk of the events in a plain scan's order, beside a scan: the streams
+** one after the other, each read through with the scan's filter (ctf_walk.c).
+*/
+typedef struct CtfWalk CtfWalk;
+struct CtfWalk {
+  CtfCur cur;                     /* on stream iStm when bCur */
+  int iStm;                       /* the stream being read (CtfData.aStm) */
+  int bCur;                       /* cur is set up */
+};
+
 typedef struct CtfScan CtfScan;
 /* A count by name on helper threads (ctf_count.c). */
 typedef struct CtfPipe CtfPipe;
@@ -170,8 +183,16 @@ struct CtfScan {
   int iName;                      /* the name being given (pPipe->azName) */
   int64_t nNameGiven;             /* its rows given so far */
   uint64_t nBytesNoted;           /* pPipe->nBytes given to the progress line */
-  int64_t iGroupRow;              /* rows given so far */
-  int64_t iGroupBase;             /* rowid of the current name's first row */
+  int64_t iGroupBase;             /* the current row's first repeat: its index
+                                  ** among the events of its name */
+  /* the rowids of the name's events when SQLite asks (tl_ctf_group_rowid()):
+  ** its events walked in a plain scan's order, onward from the last asked */
+  CtfWalk rid;
+  const char *zRidName;           /* the name rid walks for, or NULL */
+  const TlCtfEventClass *pRidEC;  /* the class of rid's last event */
+  int bRidMatch;                  /* pRidEC has that name */
+  int64_t nRidPassed;             /* events of that name rid has passed */
+  int64_t iRidLast;               /* the rowid of the last of them */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
   /* count(*): each packet's events are counted by the plans alone and one
   ** row stands for them (TlRow.nRepeat); rowids are packet << bits | index */
@@ -228,6 +249,8 @@ int tl_ctf_cmp_str(const void *a, const void *b);
 int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr);
 /* Set up cursor c (zeroed) on stream s (track iTrack) of the scan's trace. */
 void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack);
+/* Set up cursor c (zeroed) on stream iStm as a plain scan reads it. */
+void tl_ctf_cur_start(CtfScan *pScan, CtfCur *c, int iStm);
 void tl_ctf_cur_free(CtfCur *c);
 int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
                      TlScan **ppScan, TlErr *pErr);
@@ -245,6 +268,23 @@ int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow);
 void tl_ctf_pipe_free(CtfScan *pScan);
 int tl_ctf_scan_rowid(TlScan *pScan, int64_t iRepeat, int64_t *piRowid);
 int tl_ctf_scan_value(TlScan *pScan, int64_t iRepeat, int iCol, TlVal *pOut);
+
+/**************** Interface to code in ctf_walk.c ****************/
+
+/*
+** The error a plain scan with the scan's filter meets first, found by
+** decoding every event in its order (an accelerated path that failed
+** reports it, so that its error does not hang on its own order): it
+** becomes the scan's error and is returned; TL_OK when there is none.
+*/
+int tl_ctf_plain_error(CtfScan *pScan);
+/*
+** f.bGroupName: the rowid of the j-th event (from 0, in a plain scan's
+** order) whose class is named zName. TL_OK with *piRowid, or an error in
+** the scan's. Cheapest when asked in order.
+*/
+int tl_ctf_group_rowid(CtfScan *pScan, const char *zName, int64_t j, int64_t *piRowid);
+void tl_ctf_walk_free(CtfWalk *w);
 
 /**************** Interface to code in ctf_rows.c ****************/
 

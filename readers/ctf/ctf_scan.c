@@ -94,6 +94,25 @@ void tl_ctf_cur_free(CtfCur *c){
   tl_ctf_dec_free(&c->dec);
 }
 
+/*
+** Set up cursor c (zeroed) on stream iStm of the scan's trace, at the
+** packets the filter leaves it: all of a plain scan's reading of the stream.
+*/
+void tl_ctf_cur_start(CtfScan *pScan, CtfCur *c, int iStm){
+  const CtfStm *s = &pScan->p->aStm[iStm];
+  tl_ctf_cur_init(pScan, c, s, iStm);
+  c->iPkt = ctf_first_pkt(pScan->pTrace, s, &pScan->f);
+  c->iPktEnd = s->iPkt0 + s->nPkt;
+  if( pScan->f.bRowid ){
+    uint64_t iPkt = (uint64_t)pScan->f.iRowid >> CTF_EV_BITS;
+    if( pScan->f.iRowid < 0 || iPkt < s->iPkt0 || iPkt >= s->iPkt0 + s->nPkt ){
+      c->iPkt = c->iPktEnd;
+    }else{
+      c->iPkt = (size_t)iPkt;
+    }
+  }
+}
+
 static int ctf_events_open(CtfScan *pScan){
   TlTrace *t = pScan->pTrace;
   CtfData *p = pScan->p;
@@ -116,17 +135,7 @@ static int ctf_events_open(CtfScan *pScan){
       return pScan->err.rc;
     }
     c = &pScan->aCur[pScan->nCur++];
-    tl_ctf_cur_init(pScan, c, s, i);
-    c->iPkt = ctf_first_pkt(t, s, &pScan->f);
-    c->iPktEnd = s->iPkt0 + s->nPkt;
-    if( pScan->f.bRowid ){
-      uint64_t iPkt = (uint64_t)pScan->f.iRowid >> CTF_EV_BITS;
-      if( pScan->f.iRowid < 0 || iPkt < s->iPkt0 || iPkt >= s->iPkt0 + s->nPkt ){
-        c->iPkt = c->iPktEnd;
-      }else{
-        c->iPkt = (size_t)iPkt;
-      }
-    }
+    tl_ctf_cur_start(pScan, c, i);
     if( bHalves && c->iPktEnd - c->iPkt >= 2 ){
       CtfCur *c2 = &pScan->aCur[pScan->nCur++];
       tl_ctf_cur_init(pScan, c2, s, i);
@@ -249,6 +258,7 @@ void tl_ctf_scan_close(TlScan *pScan0){
   tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
+  tl_ctf_walk_free(&pScan->rid);
   free(pScan->aCur);
   free(pScan->aHeap);
   free(pScan->aCpu);
@@ -318,6 +328,12 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
+  }
+  if( rc<0 && pScan->iTable==TL_TAB_EVENTS && (pScan->f.bGroupName || pScan->bCount) ){
+    /* the error a plain scan reports, when it meets one */
+    TlErr err = pScan->err;
+    if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;
+    rc = pScan->err.rc;
   }
   return rc;
 }

@@ -9,6 +9,7 @@
 #include "perf.h"
 #include "map.h"
 #include "model_symbols.h"
+#include "model_threads.h"
 #include "source.h"
 
 /* sample_type bits (include/uapi/linux/perf_event.h) */
@@ -115,21 +116,6 @@ struct PerfFeat {
   uint8_t *aCopy;                 /* copy of the payload (small features), or NULL */
 };
 
-typedef struct PerfThread PerfThread;
-struct PerfThread {
-  int64_t id;                     /* tracks.id: the tid, + k<<32 for its k-th reuse */
-  int64_t tid, pid;               /* -1 when unknown */
-  int64_t tsStart;                /* the FORK that reused the tid, INT64_MIN for the first */
-  uint32_t iPrev;                 /* the earlier thread of this tid, UINT32_MAX if none */
-  int bExited;                    /* an EXIT record was seen */
-  char *zComm;                    /* last comm */
-  char *zCommFirst;               /* first comm */
-  int64_t tsFirst, tsLast;        /* time range of its records */
-  int bTs;                        /* tsFirst/tsLast set */
-  uint64_t nEvents;               /* records with this tid */
-  uint64_t nSamples;              /* SAMPLE records */
-};
-
 typedef struct PerfTpField PerfTpField;
 struct PerfTpField {
   char *zName;                    /* field name */
@@ -174,10 +160,9 @@ struct PerfData {
   PerfAttr *aAttr; int nAttr, nAttrAlloc;
   PerfId *aId; size_t nId, nIdAlloc; int bIdSorted;
   PerfFeat *aFeat; int nFeat, nFeatAlloc;
-  PerfThread *aThread; size_t nThread, nThreadAlloc;
-  TlMap threads;                  /* tid -> its latest thread in aThread */
+  TlThreads *pThreads;            /* the threads (perf_threads.c), or NULL */
   int bTidReused;                 /* some tid names more than one thread */
-  int bThreads;                   /* aThread is built (on first use, under the
+  int bThreads;                   /* pThreads is built (on first use, under the
                                   ** trace's lock; read with acquire) */
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
@@ -291,8 +276,12 @@ int perf_printfmt_render(const PerfPrintFmt*, const PerfTp*, const uint8_t *a,
                          size_t n, int bo, TlStr *pOut);
 void perf_printfmt_free(PerfPrintFmt*);
 
-/* perf.c: tracks.id of a record of tid at ts */
-int64_t perf_track_id(const PerfData*, int64_t tid, int bTs, int64_t ts);
+/* tracks.id of a record of tid at ts (once the threads are built): a
+** direct call per row, and none while no tid was reused */
+static inline int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int64_t ts){
+  if( !p->bTidReused ) return tid;
+  return tl_threads_id(p->pThreads, tid, bTs ? ts : TL_THREADS_NO_TS);
+}
 
 /* perf_sym.c: perf's records as inputs of the symbols model */
 int perf_sym_init(TlTrace*, PerfData*);

@@ -24,8 +24,7 @@ void perf_data_free(PerfData *p){
   for(i=0; i<p->nAttr; i++) free(p->aAttr[i].zName);
   for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
   perf_threads_clear(p);
-  free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aThread); free(p->aKey);
-  tl_map_free(&p->threads);       /* (empty after perf_threads_clear) */
+  free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aKey);
   perf_tp_free(p);
   perf_sym_free(p);
   free(p);
@@ -456,7 +455,6 @@ int perf_open(TlTrace *pTrace, TlErr *pErr){
   }
   p = calloc(1, sizeof(*p));
   if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-  tl_map_init(&p->threads);
   if( perf_sym_init(pTrace, p) ){
     free(p);
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");

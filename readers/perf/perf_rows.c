@@ -210,27 +210,27 @@ int perf_next_symbol(TlScan *s, TlRow *pRow){
 }
 
 int perf_next_track(TlScan *s, TlRow *pRow){
-  const PerfThread *t;
+  TlThread t;
   TlVal *v = pRow->a;
-  if( s->iRow >= s->p->nThread ) return TL_DONE;
-  t = &s->p->aThread[s->iRow];
+  if( s->p->pThreads==0 || s->iRow >= tl_threads_count(s->p->pThreads) ) return TL_DONE;
+  tl_threads_get(s->p->pThreads, s->iRow, &t);
   pRow->iRowid = (int64_t)s->iRow;
   s->iRow++;
-  tl_val_int(&v[TL_TR_ID], t->id);
+  tl_val_int(&v[TL_TR_ID], t.id);
   tl_val_text(&v[TL_TR_KIND], "thread", 6);
-  tl_val_textz(&v[TL_TR_NAME], t->zComm);
-  if( t->pid>=0 ) tl_val_int(&v[TL_TR_PID], t->pid);
-  tl_val_int(&v[TL_TR_TID], t->tid);
-  if( t->bTs ){
-    tl_val_int(&v[TL_TR_FIRST_TS], t->tsFirst);
-    tl_val_int(&v[TL_TR_LAST_TS], t->tsLast);
+  tl_val_textz(&v[TL_TR_NAME], t.zName);
+  if( t.pid>=0 ) tl_val_int(&v[TL_TR_PID], t.pid);
+  tl_val_int(&v[TL_TR_TID], t.tid);
+  if( t.bTs ){
+    tl_val_int(&v[TL_TR_FIRST_TS], t.tsFirst);
+    tl_val_int(&v[TL_TR_LAST_TS], t.tsLast);
   }
-  tl_val_int(&v[TL_TR_EVENTS], (int64_t)t->nEvents);
+  tl_val_int(&v[TL_TR_EVENTS], (int64_t)t.nEvents);
   if( tl_col_used(&s->f, TL_TR_ARGS) ){
     tl_str_reset(&s->args);
     tl_json_obj_begin(&s->args);
-    tl_json_key(&s->args, "samples"); tl_json_uint(&s->args, t->nSamples);
-    if( t->zCommFirst ){ tl_json_key(&s->args, "comm_first"); tl_json_strz(&s->args, t->zCommFirst); }
+    tl_json_key(&s->args, "samples"); tl_json_uint(&s->args, t.nSamples);
+    if( t.zNameFirst ){ tl_json_key(&s->args, "comm_first"); tl_json_strz(&s->args, t.zNameFirst); }
     tl_json_obj_end(&s->args);
     tl_val_str(&v[TL_TR_ARGS], &s->args);
   }

@@ -1,24 +1,21 @@
 /*
-** perf_threads.c: the thread list of a perf.data trace (tracks, the events'
-** track column), built on first use by a walk of its own.
+** perf_threads.c: perf's records as inputs of the threads model
+** (model_threads.h: tracks, the events' track column), read on first use
+** by a walk of its own. What is perf's here: which records say what about
+** threads, and their order: a round's records are applied in time order.
 */
 #include "perf_scan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
+#define PERF_MISC_COMM_EXEC (1u<<13)   /* COMM: the name comes from an exec */
 
-#define PERF_MAX_THREADS   (1u<<20)
-
-/* Empty the thread list (its array stays allocated). */
+/* Drop the thread list (built again on next use). */
 void perf_threads_clear(PerfData *p){
-  size_t k;
-  for(k=0; k<p->nThread; k++){ free(p->aThread[k].zComm); free(p->aThread[k].zCommFirst); }
-  p->nThread = 0;
+  tl_threads_free(p->pThreads);
+  p->pThreads = 0;
   p->bTidReused = 0;
-  tl_map_free(&p->threads);
-  tl_map_init(&p->threads);
 }
 
 /* What the thread list needs from one record, held until its round ends. */
@@ -27,9 +24,10 @@ struct ThrRec {
   int64_t ts;                     /* its time, else the last time before it */
   uint64_t iSeq;                  /* file order */
   int64_t pid, tid;               /* the record's (for FORK the parent's) */
-  int64_t bodyTid;                /* FORK/EXIT: the thread born or ended */
+  int64_t bodyPid, bodyTid;       /* FORK/EXIT: the thread born or ended */
+  int64_t ppid, ptid;             /* FORK: the parent */
   char *zComm;                    /* COMM: the new name (owned) */
-  uint8_t type, bTs, bTid, bBody;
+  uint8_t type, bTs, bTid, bBody, bExec;
 };
 #define PERF_THR_BUF_MAX (1u<<18)  /* records held before applying them anyway */
 
@@ -37,74 +35,11 @@ struct ThrRec {
 typedef struct ThrCtx ThrCtx;
 struct ThrCtx {
   TlTrace *pTrace;
-  PerfData *p;
-  int bThreadCap;
+  TlThreads *m;
   ThrRec *aThr; size_t nThr, nThrAlloc;
   uint64_t iSeq;
   int64_t tsCarry;
 };
-
-/*
-** Threads. A tid the kernel reuses names several threads: a FORK of tid T
-** at time t, after an EXIT of T's latest thread whose records all came
-** before t, starts a new thread of T. A record belongs to the thread of its
-** tid that started last at or before its time (records without a time to
-** the first), both while the file is first walked and when it is scanned,
-** as perf attributes samples after processing events in time order.
-*/
-static uint32_t thread_find(const PerfData *p, int64_t tid, int bTs, int64_t ts){
-  uint32_t i;
-  if( !tl_map_get(&p->threads, (uint64_t)tid, &i) ) return UINT32_MAX;
-  while( p->aThread[i].iPrev!=UINT32_MAX && (!bTs || p->aThread[i].tsStart>ts) ){
-    i = p->aThread[i].iPrev;
-  }
-  return i;
-}
-
-int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int64_t ts){
-  uint32_t i;
-  if( !p->bTidReused || (i = thread_find(p, tid, bTs, ts))==UINT32_MAX ) return tid;
-  return p->aThread[i].id;
-}
-
-/* A new thread of tid (a later one if iPrev is not UINT32_MAX); NULL at the cap. */
-static PerfThread *thread_new(ThrCtx *c, int64_t tid, uint32_t iPrev, int64_t tsStart, int *pRc){
-  PerfData *p = c->p;
-  PerfThread *t;
-  if( p->nThread>=PERF_MAX_THREADS ){
-    if( !c->bThreadCap ){
-      tl_trace_warn(c->pTrace, 0, TL_NO_OFFSET,
-          "more than %u threads: tracks lists the first %u", PERF_MAX_THREADS, PERF_MAX_THREADS);
-      c->bThreadCap = 1;
-    }
-    return 0;
-  }
-  if( p->nThread==p->nThreadAlloc ){
-    size_t nNew = p->nThreadAlloc ? p->nThreadAlloc*2 : 64;
-    PerfThread *aNew = realloc(p->aThread, nNew*sizeof(PerfThread));
-    if( aNew==0 ){ *pRc = TL_ENOMEM; return 0; }
-    p->aThread = aNew;
-    p->nThreadAlloc = nNew;
-  }
-  t = &p->aThread[p->nThread];
-  memset(t, 0, sizeof(*t));
-  t->tid = tid;
-  t->pid = -1;
-  t->iPrev = iPrev;
-  t->tsStart = tsStart;
-  t->id = iPrev==UINT32_MAX ? tid : p->aThread[iPrev].id + ((int64_t)1<<32);
-  if( tl_map_put(&p->threads, (uint64_t)tid, (uint32_t)p->nThread) ){ *pRc = TL_ENOMEM; return 0; }
-  if( iPrev!=UINT32_MAX ) p->bTidReused = 1;
-  p->nThread++;
-  return t;
-}
-
-/* The thread a record of tid at ts belongs to, created if new. */
-static PerfThread *thread_get(ThrCtx *c, int64_t tid, int bTs, int64_t ts, int *pRc){
-  uint32_t i = thread_find(c->p, tid, bTs, ts);
-  if( i!=UINT32_MAX ) return &c->p->aThread[i];
-  return thread_new(c, tid, UINT32_MAX, INT64_MIN, pRc);
-}
 
 static int cmp_thr(const void *a, const void *b){
   const ThrRec *x = a, *y = b;
@@ -160,6 +95,34 @@ static int thr_sort(ThrCtx *c){
   return 0;
 }
 
+/* An input's result: TL_DONE (a thread dropped at the cap) is warned of. */
+static int thread_input(ThrCtx *c, int rc){
+  if( rc!=TL_DONE ) return rc;
+  tl_trace_warn(c->pTrace, 0, TL_NO_OFFSET,
+      "more than %u threads: tracks lists the first %u", TL_THREADS_MAX, TL_THREADS_MAX);
+  return TL_OK;
+}
+
+/* One held record as inputs of the model: what its body says of a
+** thread born or ended, then the record itself, then a COMM's name. */
+static int thread_apply(ThrCtx *c, const ThrRec *e){
+  int64_t ts = e->bTs ? e->ts : TL_THREADS_NO_TS;
+  int rc = TL_OK;
+  if( e->bBody && e->type==PERF_EXIT ){
+    rc = thread_input(c, tl_threads_exit(c->m, ts, e->bodyPid, e->bodyTid));
+  }else if( e->bBody ){
+    rc = thread_input(c, tl_threads_fork(c->m, ts, e->ppid, e->ptid, e->bodyPid, e->bodyTid));
+  }
+  if( rc==TL_OK && e->bTid ){
+    rc = thread_input(c, tl_threads_record(c->m, ts, e->pid, e->tid, e->type==PERF_SAMPLE));
+  }
+  if( rc==TL_OK && e->zComm ){
+    rc = thread_input(c, tl_threads_comm(c->m, ts, e->pid, e->tid, e->zComm,
+                                         strlen(e->zComm), e->bExec));
+  }
+  return rc;
+}
+
 /*
 ** Apply the held records to the thread list in time order. Records of
 ** different CPUs interleave within a round, so a new thread's first sample
@@ -167,65 +130,10 @@ static int thr_sort(ThrCtx *c){
 ** lets a FORK that reuses a tid start the new thread before its records.
 */
 static int thread_flush(ThrCtx *c){
-  PerfData *p = c->p;
   size_t k;
   int rc = TL_OK;
-  /* The last tid looked up, while it names one thread only and no thread
-  ** was added since: most records repeat the tid before them. */
-  int64_t tidLast = 0;
-  uint32_t iCached = UINT32_MAX;
-  size_t nThreadLast = 0;
   if( c->nThr>1 && thr_sort(c) ) qsort(c->aThr, c->nThr, sizeof(ThrRec), cmp_thr);
-  for(k=0; k<c->nThr && rc==TL_OK; k++){
-    ThrRec *e = &c->aThr[k];
-    PerfThread *t;
-    uint32_t iLast;
-    if( e->bBody && e->bTs ){
-      if( e->type==PERF_EXIT ){
-        t = thread_get(c, e->bodyTid, 1, e->ts, &rc);
-        if( t ) t->bExited = 1;
-      }else if( tl_map_get(&p->threads, (uint64_t)e->bodyTid, &iLast) ){
-        /* FORK of a tid whose latest thread has ended: a new thread */
-        const PerfThread *last = &p->aThread[iLast];
-        if( last->bExited && last->bTs && last->tsLast<e->ts && e->ts>last->tsStart ){
-          thread_new(c, e->bodyTid, iLast, e->ts, &rc);
-        }
-      }
-      if( rc ) break;
-    }
-    if( !e->bTid ) continue;
-    if( iCached!=UINT32_MAX && e->tid==tidLast && p->nThread==nThreadLast ){
-      t = &p->aThread[iCached];
-    }else{
-      uint32_t iLatest;
-      t = thread_get(c, e->tid, e->bTs, e->ts, &rc);
-      if( t==0 ) continue;
-      iCached = UINT32_MAX;
-      if( t->iPrev==UINT32_MAX && tl_map_get(&p->threads, (uint64_t)e->tid, &iLatest)
-       && &p->aThread[iLatest]==t ){
-        tidLast = e->tid;
-        iCached = iLatest;
-        nThreadLast = p->nThread;
-      }
-    }
-    t->nEvents++;
-    if( e->pid>=0 ) t->pid = e->pid;
-    if( e->type==PERF_SAMPLE ) t->nSamples++;
-    if( e->bTs ){
-      if( !t->bTs || e->ts<t->tsFirst ) t->tsFirst = e->ts;
-      if( !t->bTs || e->ts>t->tsLast ) t->tsLast = e->ts;
-      t->bTs = 1;
-    }
-    if( e->zComm ){
-      if( t->zCommFirst==0 ){
-        t->zCommFirst = strdup(e->zComm);
-        if( t->zCommFirst==0 ) rc = TL_ENOMEM;
-      }
-      free(t->zComm);
-      t->zComm = e->zComm;
-      e->zComm = 0;
-    }
-  }
+  for(k=0; k<c->nThr && rc==TL_OK; k++) rc = thread_apply(c, &c->aThr[k]);
   for(k=0; k<c->nThr; k++) free(c->aThr[k].zComm);
   c->nThr = 0;
   return rc;
@@ -234,7 +142,7 @@ static int thread_flush(ThrCtx *c){
 /* Hold what the thread list needs from record r; applied at the round's end. */
 static int thread_note(ThrCtx *c, const PerfRec *r, const RecInfo *ri){
   ThrRec *e;
-  int64_t pid, tid;
+  int64_t pid = 0, tid = 0;
   int bBody = (r->type==PERF_FORK || r->type==PERF_EXIT) && body_pid_tid(r, &pid, &tid);
   if( !ri->bTid && !bBody ) return TL_OK;
   if( c->nThr>=PERF_THR_BUF_MAX ){
@@ -259,7 +167,18 @@ static int thread_note(ThrCtx *c, const PerfRec *r, const RecInfo *ri){
   e->tid = ri->tid;
   e->type = (uint8_t)r->type;
   e->bBody = (uint8_t)bBody;
-  if( bBody ) e->bodyTid = tid;
+  if( bBody ){
+    TlBytes b = r->body;
+    uint32_t ppid = 0, ptid = 0;
+    e->bodyPid = pid;
+    e->bodyTid = tid;
+    /* pid, ppid, tid, ptid: body_pid_tid read them, so they are there */
+    if( tl_bytes_skip(&b, 4)==0 && tl_bytes_u32e(&b, &ppid)==0
+     && tl_bytes_skip(&b, 4)==0 && tl_bytes_u32e(&b, &ptid)==0 ){
+      e->ppid = (int32_t)ppid;
+      e->ptid = (int32_t)ptid;
+    }
+  }
   if( r->type==PERF_COMM && ri->bTid ){
     TlBytes cb = r->body;
     const char *z;
@@ -267,6 +186,7 @@ static int thread_note(ThrCtx *c, const PerfRec *r, const RecInfo *ri){
     if( tl_bytes_skip(&cb, 8)==0 && tl_bytes_cstr(&cb, &z, &n)==0 ){
       e->zComm = tl_strndup(z, n);
       if( e->zComm==0 ) return TL_ENOMEM;
+      e->bExec = (r->misc & PERF_MISC_COMM_EXEC)!=0;
     }
   }
   c->nThr++;
@@ -288,7 +208,8 @@ static int threads_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   int rc;
   memset(&c, 0, sizeof(c));
   c.pTrace = pTrace;
-  c.p = p;
+  c.m = p->pThreads = tl_threads_new();
+  if( c.m==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
   for(;;){
     rc = perf_walk_next(&w, &r);
@@ -304,6 +225,7 @@ static int threads_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
     rc = thread_flush(&c);
     if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
   }
+  p->bTidReused = tl_threads_reused(c.m);
   for(k=0; k<c.nThr; k++) free(c.aThr[k].zComm);
   free(c.aThr);
   perf_walk_free(&w);

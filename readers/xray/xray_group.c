@@ -3,8 +3,9 @@
 ** column but func_id, name and dur). Every call's dur is kept by function
 ** first (a sixteenth of max_memory= in memory, the rest in a temporary
 ** file), on two threads when the log's threads can be shared between them;
-** then the rows come function by function, numbered in the order given,
-** each run of durs one row repeated (TlRow.aVary).
+** then the rows come function by function, each run of durs one row
+** repeated (TlRow.aVary). Their rowids are the calls' own: only when SQLite
+** asks for one, a second pass keeps the calls' ids the same way.
 */
 #include "xray_rec.h"
 
@@ -126,18 +127,19 @@ int xray_group_add_slow(TlScan *s, int32_t funcId, int64_t dur){
 }
 
 /*
-** Read every call of the scan's buffers into its function's group (finished
-** calls straight from the stacks, the ones still open at the end through
-** xray_call_next()).
+** Read every call of the scan's buffers into its function's group: its dur,
+** or its id under bGroupIds (finished calls straight from the stacks, the
+** ones still open at the end through xray_call_next(); ids all through
+** xray_call_next(), in the same order).
 */
 static int group_collect(TlScan *s){
   const XrCall *c = 0;
   size_t k;
   int rc;
   for(k=0; k<XR_GROUP_HOT; k++) s->aGroupHot[k].iG = UINT32_MAX;
-  s->bGroupDirect = 1;
+  s->bGroupDirect = !s->bGroupIds;
   while( (rc = xray_call_next(s, &c))==TL_ROW ){
-    rc = xray_group_add(s, c->c.fr.funcId, call_dur(s, c));
+    rc = xray_group_add(s, c->c.fr.funcId, s->bGroupIds ? c->c.fr.id : call_dur(s, c));
     if( rc ) break;
   }
   s->bGroupDirect = 0;
@@ -272,11 +274,26 @@ static int group_build(TlScan *s){
   return group_order(s);
 }
 
+/* Read n values at offset iOff of temporary file fd into a. */
+static int tmp_read(TlScan *s, int fd, int64_t *a, size_t n, uint64_t iOff){
+  size_t nDone = 0;
+  while( nDone < n*sizeof(int64_t) ){
+    ssize_t r = pread(fd, (char*)a + nDone, n*sizeof(int64_t) - nDone, (off_t)(iOff + nDone));
+    if( r<=0 ){
+      return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET, "GROUP BY func_id: cannot read the temporary "
+                        "file back: %s", r<0 ? strerror(errno) : "it is shorter than written");
+    }
+    nDone += (size_t)r;
+  }
+  return TL_OK;
+}
+
 /* The next dur of group g, whose spilled blocks are in file fd (its blocks,
 ** then its memory): TL_ROW, TL_DONE. */
 static int group_next_dur(TlScan *s, const XrGroup *g, int fd, int64_t *pDur){
   for(;;){
-    size_t n, nDone = 0;
+    size_t n;
+    int rc;
     if( s->bMem ){
       if( s->iRead>=g->n ) return TL_DONE;
       *pDur = g->a[s->iRead++];
@@ -297,15 +314,8 @@ static int group_next_dur(TlScan *s, const XrGroup *g, int fd, int64_t *pDur){
       s->iBlock++;
     }
     n = s->nReadLeft > XR_READ_DURS ? XR_READ_DURS : (size_t)s->nReadLeft;
-    while( nDone < n*sizeof(int64_t) ){
-      ssize_t r = pread(fd, (char*)s->aRead + nDone, n*sizeof(int64_t) - nDone,
-                        (off_t)(s->iReadOff + nDone));
-      if( r<=0 ){
-        return tl_err_set(&s->err, TL_EIO, TL_NO_OFFSET, "GROUP BY func_id: cannot read the temporary "
-                          "file back: %s", r<0 ? strerror(errno) : "it is shorter than written");
-      }
-      nDone += (size_t)r;
-    }
+    rc = tmp_read(s, fd, s->aRead, n, s->iReadOff);
+    if( rc ) return rc;
     s->iReadOff += n*sizeof(int64_t);
     s->nReadLeft -= n;
     s->nRead = n;
@@ -333,6 +343,7 @@ int xray_next_call_grouped(TlScan *s, TlRow *pRow){
     if( rc<0 ) return rc;
     if( rc==TL_DONE ){
       s->iGroupOrd++;
+      s->iGroupDur = 0;
       s->iBlock = 0;
       s->bMem = 0;
       s->nRead = s->iRead = 0;
@@ -354,9 +365,10 @@ int xray_next_call_grouped(TlScan *s, TlRow *pRow){
     }else{
       s->nGroupBatch = 1;
     }
-    s->iGroupBase = s->iGroupRow;
-    s->iGroupRow += s->nGroupBatch;
-    pRow->iRowid = s->nGroupBatch>1 ? TL_ROWID_LAZY : s->iGroupBase;
+    /* (the rowids: the calls', found only if asked: xray_group_rowid()) */
+    s->iGroupPos = s->iGroupDur;
+    s->iGroupDur += s->nGroupBatch;
+    pRow->iRowid = TL_ROWID_LAZY;
     tl_val_int(&v[TL_XC_FUNC_ID], g->funcId);
     if( tl_col_used(&s->f, TL_XC_NAME) ){
       if( s->iGroupNamed!=s->iGroupOrd ){
@@ -373,3 +385,116 @@ int xray_next_call_grouped(TlScan *s, TlRow *pRow){
   }
 }
 
+
+/* ---- rowids of the grouped rows ------------------------------------------ */
+
+/* A scan that keeps ids by function for the buffers scan pLike reads. */
+static int ids_scan_new(TlScan *s, const TlScan *pLike, TlScan **ppIds){
+  TlScan *t = calloc(1, sizeof(*t));
+  *ppIds = t;
+  if( t==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  xray_scan_init(t, s->pTrace, s->iTable, &s->f);
+  t->file = s->file;              /* (read-only: shared) */
+  t->nGroupMem = pLike->nGroupMem;
+  t->aSide = pLike->aSide;
+  t->iSide = pLike->iSide;
+  t->bGroupIds = 1;
+  return TL_OK;
+}
+
+/*
+** The second pass: every call's id kept by function, side by side as the
+** durs were (s, then its helper's side), so that each group's ids are in
+** the order of its durs. Here, on this thread: only rowids wait for it.
+*/
+static int ids_build(TlScan *s){
+  TlScan *t;
+  int rc = ids_scan_new(s, s, &s->pIds);
+  if( rc==TL_OK && s->pHelper ) rc = ids_scan_new(s, s->pHelper, &s->pIds->pHelper);
+  if( rc==TL_OK ){
+    s->aIdRead = malloc(XR_READ_DURS*sizeof(int64_t));
+    if( s->aIdRead==0 ) rc = tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  for(t=s->pIds; rc==TL_OK && t; t=t->pHelper){
+    rc = group_collect(t);
+    if( rc<0 ) s->err = t->err;
+    else if( t->nGroup>1 ) qsort(t->aGroup, t->nGroup, sizeof(XrGroup), group_cmp_func);
+  }
+  return rc;
+}
+
+/*
+** Id iPos of group g of id scan t (its blocks, then its memory): its block
+** found onward from the one found last, the ids read a run at a time (the
+** rowids are mostly asked in order).
+*/
+static int ids_get(TlScan *s, const TlScan *t, const XrGroup *g, uint64_t iPos, int64_t *pId){
+  uint64_t i;
+  if( s->pIdGroup!=g || iPos<s->iIdBase ){
+    s->pIdGroup = g;
+    s->iIdBlock = 0;
+    s->iIdBase = 0;
+    s->nIdRead = 0;
+  }
+  while( s->iIdBlock<g->nBlock && iPos - s->iIdBase >= g->aBlock[s->iIdBlock].n ){
+    s->iIdBase += g->aBlock[s->iIdBlock++].n;
+    s->nIdRead = 0;
+  }
+  i = iPos - s->iIdBase;
+  if( s->iIdBlock<g->nBlock ){
+    const XrBlock *b = &g->aBlock[s->iIdBlock];
+    if( i<s->iIdLo || i>=s->iIdLo + s->nIdRead ){
+      uint64_t n = b->n - i;
+      int rc;
+      if( n>XR_READ_DURS ) n = XR_READ_DURS;
+      s->nIdRead = 0;
+      rc = tmp_read(s, t->fdTmp, s->aIdRead, (size_t)n, b->iOff + i*sizeof(int64_t));
+      if( rc ) return rc;
+      s->iIdLo = i;
+      s->nIdRead = (size_t)n;
+    }
+    *pId = s->aIdRead[i - s->iIdLo];
+    return TL_OK;
+  }
+  if( i>=g->n ){
+    return tl_err_set(&s->err, TL_ECORRUPT, TL_NO_OFFSET,
+                      "GROUP BY func_id: the second pass over the log found fewer calls of function %d",
+                      (int)g->funcId);
+  }
+  *pId = g->a[i];
+  return TL_OK;
+}
+
+/*
+** The rowid of repeat iRepeat of the current grouped row: the id of the
+** call whose dur it gives (the same position in the same group of the ids
+** pass, which is made the first time).
+*/
+int xray_group_rowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
+  const TlScan *pOwner, *t;
+  int32_t funcId;
+  size_t lo = 0, hi;
+  if( s->err.rc ) return s->err.rc;
+  if( iRepeat<0 || iRepeat>=s->nGroupBatch || s->iGroupOrd>=s->nOrd ){
+    return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no grouped row %lld", (long long)iRepeat);
+  }
+  if( s->pIds==0 ){
+    int rc = ids_build(s);
+    if( rc ) return rc;
+  }
+  pOwner = s->aOrd[s->iGroupOrd].pOwner;
+  funcId = pOwner->aGroup[s->aOrd[s->iGroupOrd].iG].funcId;
+  t = pOwner==s ? s->pIds : s->pIds->pHelper;
+  hi = t->nGroup;
+  while( lo<hi ){                 /* (t's groups are by func_id) */
+    size_t mid = lo + (hi - lo)/2;
+    if( t->aGroup[mid].funcId<funcId ) lo = mid + 1;
+    else hi = mid;
+  }
+  if( lo>=t->nGroup || t->aGroup[lo].funcId!=funcId ){
+    return tl_err_set(&s->err, TL_ECORRUPT, TL_NO_OFFSET,
+                      "GROUP BY func_id: the second pass over the log found no call of function %d",
+                      (int)funcId);
+  }
+  return ids_get(s, t, &t->aGroup[lo], (uint64_t)(s->iGroupPos + iRepeat), piRowid);
+}

@@ -9,7 +9,8 @@
 **                  model_calls.h), tracks, xray_functions, rowids; the
 **                  reader's definition
 **   xray_group.c   xray_calls GROUP BY func_id: calls kept by function,
-**                  on a helper thread for half of the threads
+**                  on a helper thread for half of the threads; their
+**                  rowids, by a second pass only when asked
 **   xray_map.c     the instrumentation map of the binary= ELF
 */
 #ifndef TL_XRAY_INT_H
@@ -199,9 +200,19 @@ struct TlScan {
   int bMem;                       /* its blocks are done: its memory's durs */
   int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
   uint64_t iReadOff, nReadLeft;   /* the rest of the block being read */
-  int64_t iGroupRow;
-  int64_t iGroupBase;             /* the rowid of the current row (its first repeat) */
+  int64_t iGroupDur;              /* durs of its group given so far */
+  int64_t iGroupPos;              /* the current row's first dur in its group */
   int64_t nGroupBatch;            /* the rows it stands for */
+  /* their rowids, once SQLite asks for one (xray_group_rowid()): a second
+  ** pass keeps the calls' ids by function as the first kept their durs, in
+  ** the same order, so that repeat k's rowid is that of the call of its dur */
+  int bGroupIds;                  /* this scan keeps ids, not durs */
+  TlScan *pIds;                   /* that pass (its pHelper: the second side's) */
+  const XrGroup *pIdGroup;        /* the group of ids read last (NULL: none), */
+  size_t iIdBlock;                /* its block read last (nBlock: its memory), */
+  uint64_t iIdBase;               /* that block's first id in the group */
+  int64_t *aIdRead;               /* ids read back from that block, */
+  uint64_t iIdLo; size_t nIdRead; /* from this one of the block on */
   /* the groups are built on two threads when the log has threads for both:
   ** each reads the buffers of its threads (aSide[packet]==iSide), and the
   ** second's groups are its scan's (pHelper), given after this one's of the
@@ -230,6 +241,7 @@ int xray_call_next(TlScan*, const XrCall **pc);
 /* ---- Interface to code in xray_group.c ---------------------------------- */
 int xray_group_add_slow(TlScan*, int32_t funcId, int64_t dur);
 int xray_next_call_grouped(TlScan*, TlRow*);
+int xray_group_rowid(TlScan*, int64_t iRepeat, int64_t *piRowid);
 
 /* Add a call's dur to function funcId's group: to the group of a recent
 ** lookup while it has room, else the long way. (Once per call.) */

@@ -67,6 +67,8 @@ static void xrayScanClose(TlScan *s){
   free(s->aRead);
   tl_map_free(&s->groups);
   xrayScanClose(s->pHelper);
+  xrayScanClose(s->pIds);
+  free(s->aIdRead);
   free(s->aSideOwn);
   free(s->aOrd);
   if( s->fdTmp>=0 ) close(s->fdTmp);
@@ -384,14 +386,7 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
 static int xrayScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   const TlPacket *pk;
   XrEv e;
-  if( s->iTable==TL_TAB_XRAY_CALLS && s->f.bGroupName ){
-    /* grouped calls: their rows are numbered in the order given */
-    if( iRepeat<0 || iRepeat>=s->nGroupBatch ){
-      return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no grouped row %lld", (long long)iRepeat);
-    }
-    *piRowid = s->iGroupBase + iRepeat;
-    return TL_OK;
-  }
+  if( s->iTable==TL_TAB_XRAY_CALLS && s->f.bGroupName ) return xray_group_rowid(s, iRepeat, piRowid);
   if( s->err.rc ) return s->err.rc;
   if( !s->bLazy || iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
     return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no counted row %lld", (long long)iRepeat);
