@@ -286,7 +286,6 @@ static inline int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int
 /* perf_sym.c: perf's records as inputs of the symbols model */
 int perf_sym_init(TlTrace*, PerfData*);
 int perf_maps_note(TlTrace*, PerfData*, const PerfRec*, int bTs, int64_t ts);
-int perf_buildids_note(PerfData*, TlBytes list);
 int perf_buildid_entry(PerfData*, uint16_t misc, TlBytes body);
 void perf_maps_finish(PerfData*);
 void perf_sym_free(PerfData*);

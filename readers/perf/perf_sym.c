@@ -42,31 +42,9 @@ int perf_symbols_next(TlTrace *pTrace, const PerfData *p, size_t *piFile, size_t
 ** TL_ENOMEM.
 */
 int perf_buildid_entry(PerfData *p, uint16_t misc, TlBytes e){
-  const uint8_t *aId, *aName;
-  const char *z, *zNul;
-  size_t n, nId;
-  n = tl_bytes_left(&e) >= 28 ? tl_bytes_left(&e) - 28 : 0;
-  if( tl_bytes_skip(&e, 4) || tl_bytes_ptr(&e, 24, &aId) || tl_bytes_ptr(&e, n, &aName) ) return TL_OK;
-  z = (const char*)aName;
-  zNul = n ? memchr(z, 0, n) : 0;
-  if( zNul ) n = (size_t)(zNul - z);
-  nId = (misc & 0x8000) && aId[20] && aId[20]<=20 ? aId[20] : 20;
-  return tl_symbols_add_build_id(p->pSyms, z, n, aId, nId);
-}
-
-/* The BUILD_ID feature: a list of build_id_event records. */
-int perf_buildids_note(PerfData *p, TlBytes b){
-  while( tl_bytes_left(&b)>=8 ){
-    uint32_t type;
-    uint16_t misc, size;
-    TlBytes e;
-    size_t iStart = b.i;
-    if( tl_bytes_u32e(&b, &type) || tl_bytes_u16e(&b, &misc) || tl_bytes_u16e(&b, &size) || size<8 ) break;
-    b.i = iStart;
-    if( tl_bytes_sub(&b, size, &e) || tl_bytes_skip(&e, 8) ) break;   /* a cut list ends */
-    if( perf_buildid_entry(p, misc, e) ) return TL_ENOMEM;
-  }
-  return TL_OK;
+  PerfBuildId id;
+  if( perf_buildid_parse(misc, e, &id) ) return TL_OK;   /* cut short: skipped */
+  return tl_symbols_add_build_id(p->pSyms, id.zName, id.nName, id.aId, (size_t)id.nId);
 }
 
 /* A FORK, MMAP or MMAP2 record (others are ignored); 0, or TL_ENOMEM. */
