@@ -88,10 +88,12 @@ struct TlCursor {
 
 /* Set the vtab's error message from a TlErr, naming the file; return rc. */
 static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr){
-  char zMsg[TL_ERR_MSG + 512];
-  tl_err_format(pErr, zPath, zMsg, (int)sizeof(zMsg));
+  int n = tl_err_format(pErr, zPath, 0, 0);    /* the length: any */
   sqlite3_free(pVtab->zErrMsg);
-  pVtab->zErrMsg = sqlite3_mprintf("%s", zMsg);
+  pVtab->zErrMsg = sqlite3_malloc(n + 1);
+  if( pVtab->zErrMsg ) tl_err_format(pErr, zPath, pVtab->zErrMsg, n + 1);
+  /* Only a failed allocation is SQLITE_NOMEM: a cap (TL_ELIMIT) is an
+  ** error with its message, which SQLITE_NOMEM would lose. */
   switch( pErr->rc ){
     case TL_ENOMEM:   return SQLITE_NOMEM;
     case TL_ECORRUPT: return SQLITE_CORRUPT_VTAB;
