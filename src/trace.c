@@ -235,7 +235,7 @@ const char *tl_trace_sniff(const char *zPath){
     iBest = probe_best(0, 0, zPath, 1);
   }else{
     if( !S_ISREG(st.st_mode) ) return 0;  /* a FIFO would be consumed */
-    fd = open(zPath, O_RDONLY | O_CLOEXEC);
+    fd = open(zPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if( fd<0 ) return 0;
     while( nHead<sizeof(aHead) ){
       ssize_t nRead = read(fd, aHead+nHead, sizeof(aHead)-nHead);
@@ -335,7 +335,7 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   }else if( S_ISDIR(pSt->st_mode) ){
     p->bDir = 1;
   }else{
-    rc = tl_source_open(zPath, &p->pSrc, pErr);
+    rc = tl_source_open_stream(zPath, &p->pSrc, pErr);
     if( rc ) goto open_error;
   }
   rc = choose_reader(p, pErr);
