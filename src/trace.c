@@ -374,8 +374,9 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
     TlProgress prog, *pPrev;
     int eMode = TL_PROGRESS_OFF;
     if( !pMemSrc ) tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode);
-    pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath,
-        eMode==TL_PROGRESS_OFF ? 0 : p->pSrc ? p->pSrc->nSize : tl_path_size(zPath));
+    pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath, p->pSrc ? p->pSrc->nSize : 0);
+    /* a directory's size is a walk of it: only when it will be shown */
+    if( p->pSrc==0 && prog.eMode!=TL_PROGRESS_OFF ) prog.nTotal = tl_path_size(zPath);
     rc = p->pReader->xOpen(p, pErr);
     if( rc==TL_OK ) prog.nDone = prog.nTotal;   /* headers and trailers too */
     tl_progress_end(&prog, pPrev);
