@@ -101,6 +101,11 @@ static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr)
   }
 }
 
+int tl_value_has_nul(sqlite3_value *v){
+  const char *z = (const char*)sqlite3_value_text(v);
+  return z && strlen(z) < (size_t)sqlite3_value_bytes(v);
+}
+
 /* Strip one level of '...' or "..." quotes; returns a sqlite3_malloc copy. */
 static char *unquote(const char *z, int n){
   char *zOut;
@@ -670,6 +675,12 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   if( idxStr==0 ) idxStr = "";
   filter_begin(pCur, idxNum, idxStr);
   for(i=0; i<argc && idxStr[i] && idxStr[i]!=':'; i++){
+    if( (idxStr[i]=='P' || idxStr[i]=='O') && tl_value_has_nul(argv[i]) ){
+      sqlite3_free(cur->pVtab->zErrMsg);
+      cur->pVtab->zErrMsg = sqlite3_mprintf("%s: the %s holds a NUL character: \"%s\"",
+          pDef->zName, idxStr[i]=='P' ? "trace path" : "options string", sqlite3_value_text(argv[i]));
+      return SQLITE_ERROR;
+    }
     if( idxStr[i]=='P' ){
       if( sqlite3_value_type(argv[i])==SQLITE_NULL ){
         sqlite3_free(cur->pVtab->zErrMsg);
@@ -904,6 +915,7 @@ static int plan_options(const TlVtab *p, sqlite3_index_info *pInfo, int iOptions
   if( iOptions>=0 ){
     sqlite3_value *v = 0;
     if( sqlite3_vtab_rhs_value(pInfo, iOptions, &v)!=SQLITE_OK || v==0 ) goto plan_options_none;
+    if( tl_value_has_nul(v) ) goto plan_options_none;
     if( tl_opts_parse(pOpts, (const char*)sqlite3_value_text(v), &err) ) goto plan_options_none;
   }
   return 1;
@@ -927,6 +939,7 @@ static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan
   if( pPlan->iPath>=0 ){
     sqlite3_value *v = 0;
     if( sqlite3_vtab_rhs_value(pInfo, pPlan->iPath, &v)!=SQLITE_OK || v==0 ) return;
+    if( tl_value_has_nul(v) ) return;   /* an error in xFilter */
     zPath = (const char*)sqlite3_value_text(v);
   }
   if( zPath==0 ) return;
