@@ -234,23 +234,29 @@ static void max_memory_bad_values_are_errors(void **state){
   tl_test_db_close(db);
 }
 
-static void nul_in_a_path_is_an_error(void **state){
+/* The SQL of each row of az[][2] fails with a message holding its text. */
+static void sql_errors_hold(const char *const az[][2], size_t n){
   sqlite3 *db = tl_test_db();
-  char *z;
-  (void)state;
-  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" TD "perf/multi.data' || char(0) || 'x')");
-  assert_non_null(z);
-  assert_non_null(strstr(z, "the trace path holds a NUL character"));
-  free(z);
-  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" TD "perf/multi.data', 'accel=on' || char(0) || 'x')");
-  assert_non_null(z);
-  assert_non_null(strstr(z, "the options string holds a NUL character"));
-  free(z);
-  z = tl_test_sql_error(db, "SELECT count(*) FROM trace_files('/tmp/*' || char(0) || 'x')");
-  assert_non_null(z);
-  assert_non_null(strstr(z, "NUL character"));
-  free(z);
+  size_t i;
+  for(i=0; i<n; i++){
+    char *z = tl_test_sql_error(db, "%s", az[i][0]);
+    if( z==0 || strstr(z, az[i][1])==0 ) fail_msg("%s: got \"%s\"", az[i][0], z ? z : "no error");
+    free(z);
+  }
   tl_test_db_close(db);
+}
+
+static void nul_in_a_path_is_an_error(void **state){
+  static const char *const az[][2] = {
+    { "SELECT count(*) FROM events('" TD "perf/multi.data' || char(0) || 'x')",
+      "the trace path holds a NUL character" },
+    { "SELECT count(*) FROM events('" TD "perf/multi.data', 'accel=on' || char(0) || 'x')",
+      "the options string holds a NUL character" },
+    { "SELECT count(*) FROM trace_files('/tmp/*' || char(0) || 'x')",
+      "the pattern holds a NUL character" },
+  };
+  (void)state;
+  sql_errors_hold(az, sizeof(az)/sizeof(az[0]));
 }
 
 /* ---- errors reach the caller whole ----------------------------------------- */
