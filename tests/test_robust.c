@@ -127,6 +127,39 @@ static void fifo_without_writer_as_trace_is_an_error(void **state){
   assert_non_null(strstr(j->zMsg, "no writer"));
 }
 
+/* Writes demo.cpel into a FIFO late and in two parts with a pause between. */
+static void *late_writer(void *pArg){
+  const char *zFifo = pArg;
+  size_t n;
+  char *a = tl_test_read_file(TD "cpel/demo.cpel", &n);
+  FILE *f;
+  usleep(700000);                 /* the reader waits for a writer */
+  f = fopen(zFifo, "wb");
+  if( f && a ){
+    fwrite(a, 1, n/2, f);
+    fflush(f);
+    usleep(400000);               /* the reader waits for bytes */
+    fwrite(a + n/2, 1, n - n/2, f);
+  }
+  if( f ) fclose(f);
+  free(a);
+  return 0;
+}
+
+/* A writer that comes late, and pauses, is waited for: the whole file. */
+static void fifo_with_a_late_writer_is_read_whole(void **state){
+  static char zFifo[512];
+  pthread_t th;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zFifo, sizeof(zFifo), "%s", make_fifo("late.fifo"));
+  assert_int_equal(pthread_create(&th, 0, late_writer, zFifo), 0);
+  /* demo.cpel: 300 events (testdata/cpel/README.md) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", zFifo), 300);
+  pthread_join(th, 0);
+  tl_test_db_close(db);
+}
+
 static void fifo_as_binary_or_kallsyms_is_an_error(void **state){
   const char *zFifo = make_fifo("option.fifo");
   char zOpts[700];
@@ -332,6 +365,7 @@ static void limit_error_reaches_python_as_operational_error(void **state){
 
 TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
+  cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
   cmocka_unit_test(fifo_as_binary_or_kallsyms_is_an_error),
   cmocka_unit_test(source_open_refuses_fifos_and_devices),
   cmocka_unit_test(symlink_loop_ends_at_once),
