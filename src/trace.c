@@ -20,6 +20,7 @@
 #define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
 #define TL_WARN_MAX  1000         /* warnings kept per trace */
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
+#define TL_MAX_MEMORY_MB_MAX 1048576 /* max_memory= at most 1 TiB */
 
 const char *const tl_common_options[] = { "format", "max_memory", "progress", "accel", 0 };
 
@@ -145,9 +146,31 @@ static void trace_free(TlTrace *p){
   free(p);
 }
 
+/*
+** Options that name a file the readers read whole (binary=, kallsyms=):
+** it must be a regular file. Checked here, before any reader opens it, so
+** that a FIFO (whose open would wait for a writer) or a device is an error
+** naming the option and the file. A missing file is left to the reader.
+*/
+static int check_option_files(const TlOpts *pOpts, TlErr *pErr){
+  static const char *const azFile[] = { "binary", "kallsyms", 0 };
+  int i;
+  for(i=0; azFile[i]; i++){
+    const char *z = tl_opts_get(pOpts, azFile[i]);
+    struct stat st;
+    if( z==0 || stat(z, &st)!=0 || S_ISREG(st.st_mode) ) continue;
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "%s=%s: is %s, expected a regular file", azFile[i], z,
+        S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+        : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+  }
+  return TL_OK;
+}
+
 /* Check every option key against the common and the readers' lists. */
 static int check_options(const TlOpts *pOpts, TlErr *pErr){
   int i, j, k, eMode, bAccel;
+  uint64_t nMax;
   for(i=0; i<pOpts->n; i++){
     int bKnown = 0;
     const char *zKey = pOpts->azKey[i];
@@ -172,7 +195,13 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
         "accel=%s: expected on or off", tl_opts_get(pOpts, "accel"));
   }
-  return TL_OK;
+  if( tl_opts_uint(pOpts, "max_memory", 1, TL_MAX_MEMORY_MB_MAX,
+                   TL_DEFAULT_MAX_MEMORY_MB, &nMax) ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "max_memory=%s: expected a whole number of MiB from 1 to %llu",
+        tl_opts_get(pOpts, "max_memory"), (unsigned long long)TL_MAX_MEMORY_MB_MAX);
+  }
+  return check_option_files(pOpts, pErr);
 }
 
 /*
@@ -235,7 +264,7 @@ const char *tl_trace_sniff(const char *zPath){
     iBest = probe_best(0, 0, zPath, 1);
   }else{
     if( !S_ISREG(st.st_mode) ) return 0;  /* a FIFO would be consumed */
-    fd = open(zPath, O_RDONLY | O_CLOEXEC);
+    fd = open(zPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if( fd<0 ) return 0;
     while( nHead<sizeof(aHead) ){
       ssize_t nRead = read(fd, aHead+nHead, sizeof(aHead)-nHead);
@@ -335,7 +364,7 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   }else if( S_ISDIR(pSt->st_mode) ){
     p->bDir = 1;
   }else{
-    rc = tl_source_open(zPath, &p->pSrc, pErr);
+    rc = tl_source_open_stream(zPath, &p->pSrc, pErr);
     if( rc ) goto open_error;
   }
   rc = choose_reader(p, pErr);
@@ -345,8 +374,9 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
     TlProgress prog, *pPrev;
     int eMode = TL_PROGRESS_OFF;
     if( !pMemSrc ) tl_progress_mode(tl_opts_get(pOpts, "progress"), &eMode);
-    pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath,
-        eMode==TL_PROGRESS_OFF ? 0 : p->pSrc ? p->pSrc->nSize : tl_path_size(zPath));
+    pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath, p->pSrc ? p->pSrc->nSize : 0);
+    /* a directory's size is a walk of it: only when it will be shown */
+    if( p->pSrc==0 && prog.eMode!=TL_PROGRESS_OFF ) prog.nTotal = tl_path_size(zPath);
     rc = p->pReader->xOpen(p, pErr);
     if( rc==TL_OK ) prog.nDone = prog.nTotal;   /* headers and trailers too */
     tl_progress_end(&prog, pPrev);
@@ -780,10 +810,8 @@ void tl_query_close(TlQuery *q){
 }
 
 uint64_t tl_trace_max_memory(const TlTrace *p){
-  const char *z = tl_opts_get(&p->opts, "max_memory");
-  uint64_t v = 0;
-  if( z==0 || z[0]==0 ) return (uint64_t)TL_DEFAULT_MAX_MEMORY_MB << 20;
-  for(; *z>='0' && *z<='9' && v < ((uint64_t)1<<40); z++) v = v*10 + (uint64_t)(*z - '0');
-  if( v==0 ) v = 1;
+  uint64_t v;                     /* checked at open: in range */
+  if( tl_opts_uint(&p->opts, "max_memory", 1, TL_MAX_MEMORY_MB_MAX,
+                   TL_DEFAULT_MAX_MEMORY_MB, &v) ) v = TL_DEFAULT_MAX_MEMORY_MB;
   return v << 20;
 }

@@ -88,15 +88,22 @@ struct TlCursor {
 
 /* Set the vtab's error message from a TlErr, naming the file; return rc. */
 static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr){
-  char zMsg[TL_ERR_MSG + 512];
-  tl_err_format(pErr, zPath, zMsg, (int)sizeof(zMsg));
+  int n = tl_err_format(pErr, zPath, 0, 0);    /* the length: any */
   sqlite3_free(pVtab->zErrMsg);
-  pVtab->zErrMsg = sqlite3_mprintf("%s", zMsg);
+  pVtab->zErrMsg = sqlite3_malloc(n + 1);
+  if( pVtab->zErrMsg ) tl_err_format(pErr, zPath, pVtab->zErrMsg, n + 1);
+  /* Only a failed allocation is SQLITE_NOMEM: a cap (TL_ELIMIT) is an
+  ** error with its message, which SQLITE_NOMEM would lose. */
   switch( pErr->rc ){
     case TL_ENOMEM:   return SQLITE_NOMEM;
     case TL_ECORRUPT: return SQLITE_CORRUPT_VTAB;
     default:          return SQLITE_ERROR;
   }
+}
+
+int tl_value_has_nul(sqlite3_value *v){
+  const char *z = (const char*)sqlite3_value_text(v);
+  return z && strlen(z) < (size_t)sqlite3_value_bytes(v);
 }
 
 /* Strip one level of '...' or "..." quotes; returns a sqlite3_malloc copy. */
@@ -668,6 +675,12 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   if( idxStr==0 ) idxStr = "";
   filter_begin(pCur, idxNum, idxStr);
   for(i=0; i<argc && idxStr[i] && idxStr[i]!=':'; i++){
+    if( (idxStr[i]=='P' || idxStr[i]=='O') && tl_value_has_nul(argv[i]) ){
+      sqlite3_free(cur->pVtab->zErrMsg);
+      cur->pVtab->zErrMsg = sqlite3_mprintf("%s: the %s holds a NUL character: \"%s\"",
+          pDef->zName, idxStr[i]=='P' ? "trace path" : "options string", sqlite3_value_text(argv[i]));
+      return SQLITE_ERROR;
+    }
     if( idxStr[i]=='P' ){
       if( sqlite3_value_type(argv[i])==SQLITE_NULL ){
         sqlite3_free(cur->pVtab->zErrMsg);
@@ -902,6 +915,7 @@ static int plan_options(const TlVtab *p, sqlite3_index_info *pInfo, int iOptions
   if( iOptions>=0 ){
     sqlite3_value *v = 0;
     if( sqlite3_vtab_rhs_value(pInfo, iOptions, &v)!=SQLITE_OK || v==0 ) goto plan_options_none;
+    if( tl_value_has_nul(v) ) goto plan_options_none;
     if( tl_opts_parse(pOpts, (const char*)sqlite3_value_text(v), &err) ) goto plan_options_none;
   }
   return 1;
@@ -925,6 +939,7 @@ static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan
   if( pPlan->iPath>=0 ){
     sqlite3_value *v = 0;
     if( sqlite3_vtab_rhs_value(pInfo, pPlan->iPath, &v)!=SQLITE_OK || v==0 ) return;
+    if( tl_value_has_nul(v) ) return;   /* an error in xFilter */
     zPath = (const char*)sqlite3_value_text(v);
   }
   if( zPath==0 ) return;

@@ -41,6 +41,9 @@ struct TlTableDef {
 /* Register the module for pDef (static storage). Returns an SQLite code. */
 int tl_vtab_register(sqlite3 *db, const TlTableDef *pDef);
 
+/* Does text value v hold a NUL before its end (a path would be cut)? */
+int tl_value_has_nul(sqlite3_value *v);
+
 /* Per-table registration functions, one per file under vtab/. */
 int events_vtab_register(sqlite3*);
 int tracks_vtab_register(sqlite3*);

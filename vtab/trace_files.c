@@ -125,6 +125,11 @@ static int tfFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   if( idxNum!=1 || argc<1 ) return SQLITE_OK;
   zPattern = (const char*)sqlite3_value_text(argv[0]);
   if( zPattern==0 || zPattern[0]==0 ) return SQLITE_OK;
+  if( tl_value_has_nul(argv[0]) ){
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("trace_files: the pattern holds a NUL character: \"%s\"", zPattern);
+    return SQLITE_ERROR;
+  }
   rc = glob(zPattern, 0, 0, &pCur->g);
   if( rc==0 ){
     pCur->bGlob = 1;

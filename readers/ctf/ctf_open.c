@@ -188,12 +188,79 @@ int tl_ctf_cmp_str(const void *a, const void *b){
   return strcmp(*(char*const*)a, *(char*const*)b);
 }
 
+static void ctf_list_free(char **az, int n){
+  while( n>0 ) free(az[--n]);
+  free(az);
+}
+
+/*
+** Discovery bounds, besides CTF_MAX_DEPTH and CTF_MAX_TRACES: directories
+** listed, and entries looked at in them, below one path. Symbolic links
+** are followed, so each directory is listed once, by (device, inode): a
+** link loop, or /proc/<pid>/cwd leading back up, costs one visit each.
+*/
+#define CTF_MAX_DIRS     8192
+#define CTF_MAX_ENTRIES  (1<<17)
+
+typedef struct CtfDirKey CtfDirKey;
+struct CtfDirKey { uint64_t dev, ino; int bUsed; };
+
+/* The state of one search for traces. */
+typedef struct CtfFind CtfFind;
+struct CtfFind {
+  CtfData *p;                     /* traces found go here */
+  CtfDirKey *aSeen;               /* directories listed: open addressing */
+  size_t nSeen, nSlot;            /* used, allocated (a power of two) */
+  long nEntry;                    /* directory entries looked at */
+};
+
+static size_t ctf_dir_hash(uint64_t dev, uint64_t ino, size_t nSlot){
+  uint64_t h = (ino * 0x9E3779B97F4A7C15ull) ^ (dev * 0xC2B2AE3D27D4EB4Full);
+  return (size_t)(h >> 17) & (nSlot - 1);
+}
+
+/*
+** Note directory (dev, ino) as listed. 1 if it was new, 0 if it was seen
+** before, or TL_ENOMEM / TL_ELIMIT (more than CTF_MAX_DIRS).
+*/
+static int ctf_dir_new(CtfFind *f, uint64_t dev, uint64_t ino){
+  size_t h;
+  if( f->nSeen*2 >= f->nSlot ){
+    size_t nNew = f->nSlot ? f->nSlot*2 : 256, k;
+    CtfDirKey *aNew;
+    if( f->nSeen >= CTF_MAX_DIRS ) return TL_ELIMIT;
+    aNew = calloc(nNew, sizeof(*aNew));
+    if( aNew==0 ) return TL_ENOMEM;
+    for(k=0; k<f->nSlot; k++){
+      if( !f->aSeen[k].bUsed ) continue;
+      h = ctf_dir_hash(f->aSeen[k].dev, f->aSeen[k].ino, nNew);
+      while( aNew[h].bUsed ) h = (h+1) & (nNew-1);
+      aNew[h] = f->aSeen[k];
+    }
+    free(f->aSeen);
+    f->aSeen = aNew;
+    f->nSlot = nNew;
+  }
+  h = ctf_dir_hash(dev, ino, f->nSlot);
+  while( f->aSeen[h].bUsed ){
+    if( f->aSeen[h].dev==dev && f->aSeen[h].ino==ino ) return 0;
+    h = (h+1) & (f->nSlot-1);
+  }
+  f->aSeen[h].dev = dev;
+  f->aSeen[h].ino = ino;
+  f->aSeen[h].bUsed = 1;
+  f->nSeen++;
+  return 1;
+}
+
 /*
 ** The names in directory zDir (not starting with '.'), sorted; bDirs picks
-** subdirectories (symbolic links to directories too: the search depth is
-** bounded, so a link loop ends), else regular files.
+** subdirectories (symbolic links to directories too), else regular files.
+** *pnEntry counts the entries looked at; past CTF_MAX_ENTRIES the listing
+** stops with TL_ELIMIT.
 */
-static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn){
+static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn,
+                    long *pnEntry){
   DIR *dir = opendir(zDir);
   struct dirent *e;
   char **az = 0;
@@ -206,11 +273,22 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn){
     char *zPath;
     int bOk;
     if( e->d_name[0]=='.' ) continue;
-    zPath = ctf_join(zDir, e->d_name);
-    if( zPath==0 ) goto oom;
-    bOk = bDirs ? (stat(zPath, &st)==0 && S_ISDIR(st.st_mode))
-                : (stat(zPath, &st)==0 && S_ISREG(st.st_mode));
-    free(zPath);
+    if( pnEntry && ++*pnEntry > CTF_MAX_ENTRIES ){
+      closedir(dir);
+      ctf_list_free(az, n);
+      return TL_ELIMIT;
+    }
+    if( e->d_type==DT_DIR || e->d_type==DT_REG ){
+      bOk = bDirs ? e->d_type==DT_DIR : e->d_type==DT_REG;   /* no stat needed */
+    }else if( e->d_type!=DT_LNK && e->d_type!=DT_UNKNOWN ){
+      bOk = 0;                                   /* a FIFO, socket, device */
+    }else{
+      zPath = ctf_join(zDir, e->d_name);
+      if( zPath==0 ) goto oom;
+      bOk = bDirs ? (stat(zPath, &st)==0 && S_ISDIR(st.st_mode))
+                  : (stat(zPath, &st)==0 && S_ISREG(st.st_mode));
+      free(zPath);
+    }
     if( !bOk ) continue;
     if( n>=nAlloc ){
       char **azNew;
@@ -230,15 +308,10 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn){
   return TL_OK;
 oom:
   closedir(dir);
-  while( n>0 ) free(az[--n]);
-  free(az);
+  ctf_list_free(az, n);
   return TL_ENOMEM;
 }
 
-static void ctf_list_free(char **az, int n){
-  while( n>0 ) free(az[--n]);
-  free(az);
-}
 
 static int ctf_has_metadata(const char *zDir){
   struct stat st;
@@ -263,21 +336,41 @@ static int ctf_add_trace(CtfData *p, const char *zDir, const char *zRel){
   return a->zDir && a->zRel ? TL_OK : TL_ENOMEM;
 }
 
-/* Find the traces at or below zDir. A trace directory is not searched further. */
-static int ctf_find(CtfData *p, const char *zDir, const char *zRel, int nDepth){
+/*
+** Find the traces at or below zDir. A trace directory is not searched
+** further; any other directory is listed once. Returns TL_OK, TL_ENOMEM,
+** TL_EUNSUPPORTED (more than CTF_MAX_TRACES) or TL_ELIMIT (more than
+** CTF_MAX_DIRS directories or CTF_MAX_ENTRIES entries).
+*/
+static int ctf_find(CtfFind *f, const char *zDir, const char *zRel, int nDepth){
+  struct stat st;
   char **az;
   int n, i, rc;
-  if( ctf_has_metadata(zDir) ) return ctf_add_trace(p, zDir, zRel);
-  if( nDepth >= CTF_MAX_DEPTH ) return TL_OK;
-  if( ctf_list(zDir, 1, &az, &n) ) return TL_OK;   /* unreadable: skipped */
-  for(i=0, rc=TL_OK; i<n && rc==TL_OK; i++){
+  if( ctf_has_metadata(zDir) ) return ctf_add_trace(f->p, zDir, zRel);
+  if( nDepth >= CTF_MAX_DEPTH || stat(zDir, &st) ) return TL_OK;
+  rc = ctf_dir_new(f, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+  if( rc<=0 ) return rc;                           /* seen: TL_OK */
+  rc = ctf_list(zDir, 1, &az, &n, &f->nEntry);
+  if( rc ) return rc==TL_EIO ? TL_OK : rc;         /* unreadable: skipped */
+  for(i=0; i<n && rc==TL_OK; i++){
     char *zSub = ctf_join(zDir, az[i]);
     char *zSubRel = zRel[0] ? ctf_join(zRel, az[i]) : strdup(az[i]);
-    rc = zSub && zSubRel ? ctf_find(p, zSub, zSubRel, nDepth+1) : TL_ENOMEM;
+    rc = zSub && zSubRel ? ctf_find(f, zSub, zSubRel, nDepth+1) : TL_ENOMEM;
     free(zSub);
     free(zSubRel);
   }
   ctf_list_free(az, n);
+  return rc;
+}
+
+/* ctf_find() from zDir, the path opened, into p. */
+static int ctf_find_all(CtfData *p, const char *zDir){
+  CtfFind f;
+  int rc;
+  memset(&f, 0, sizeof(f));
+  f.p = p;
+  rc = ctf_find(&f, zDir, "", 0);
+  free(f.aSeen);
   return rc;
 }
 
@@ -417,7 +510,7 @@ static int ctf_open_streams(TlTrace *t, CtfData *p, int iTr, TlErr *pErr){
   CtfTr *pTr = &p->aTr[iTr];
   char **az;
   int n, i, rc = TL_OK;
-  if( ctf_list(pTr->zDir, 0, &az, &n) ){
+  if( ctf_list(pTr->zDir, 0, &az, &n, 0) ){
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "cannot list trace directory %s", pTr->zDir);
   }
   for(i=0; i<n && rc==TL_OK; i++){
@@ -465,7 +558,7 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
   }
   p->bExact = zClock && strcmp(zClock, "exact")==0;
   if( t->bDir ){
-    rc = ctf_find(p, t->zPath, "", 0);
+    rc = ctf_find_all(p, t->zPath);
     if( rc==TL_OK && p->nTr==0 ){
       rc = tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "no CTF trace (no metadata file) below this directory");
     }
@@ -494,6 +587,11 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
   if( rc==TL_EUNSUPPORTED ){
     rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "more than %d traces below this directory", CTF_MAX_TRACES);
   }
+  if( rc==TL_ELIMIT ){
+    rc = tl_err_set(pErr, rc, TL_NO_OFFSET,
+        "the search for CTF traces below this directory passed %d directories or %d entries:"
+        " name a directory nearer the traces", CTF_MAX_DIRS, CTF_MAX_ENTRIES);
+  }
   for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_load_metadata(&p->aTr[i], 0, pErr);
   for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_open_streams(t, p, i, pErr);
   if( rc==TL_OK && tl_ctf_mark_duplicates(t, p) ){
@@ -512,7 +610,7 @@ static int ctfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
     CtfData d;
     int nTr;
     memset(&d, 0, sizeof(d));
-    ctf_find(&d, zPath, "", 0);
+    (void)ctf_find_all(&d, zPath);          /* capped: whatever was found */
     nTr = d.nTr;
     while( d.nTr>0 ){ d.nTr--; free(d.aTr[d.nTr].zDir); free(d.aTr[d.nTr].zRel); }
     free(d.aTr);

@@ -16,13 +16,17 @@ void tl_err_clear(TlErr *p){
 
 int tl_err_set(TlErr *p, int rc, uint64_t iOff, const char *zFmt, ...){
   va_list ap;
+  int n;
   if( p==0 ) return rc;
   if( p->rc!=TL_OK ) return p->rc;
   p->rc = rc;
   p->iOff = iOff;
   va_start(ap, zFmt);
-  vsnprintf(p->zMsg, sizeof(p->zMsg), zFmt, ap);
+  n = vsnprintf(p->zMsg, sizeof(p->zMsg), zFmt, ap);
   va_end(ap);
+  if( n>=(int)sizeof(p->zMsg) ){     /* cut: say so */
+    memcpy(p->zMsg + sizeof(p->zMsg) - 4, "...", 4);
+  }
   return rc;
 }
 
@@ -32,14 +36,16 @@ void tl_err_file(TlErr *p, const char *zFile){
   }
 }
 
-void tl_err_format(const TlErr *p, const char *zPath, char *z, int nz){
+int tl_err_format(const TlErr *p, const char *zPath, char *z, int nz){
   const char *zSep = p->zFile[0] ? "/" : "";
-  if( nz<=0 ) return;
+  int n;
+  if( nz<=0 ){ z = 0; nz = 0; }
   if( zPath==0 ) zPath = "";
   if( p->iOff!=TL_NO_OFFSET ){
-    snprintf(z, (size_t)nz, "%s%s%s: offset %llu: %s", zPath, zSep, p->zFile,
-             (unsigned long long)p->iOff, p->zMsg);
+    n = snprintf(z, (size_t)nz, "%s%s%s: offset %llu: %s", zPath, zSep, p->zFile,
+                 (unsigned long long)p->iOff, p->zMsg);
   }else{
-    snprintf(z, (size_t)nz, "%s%s%s: %s", zPath, zSep, p->zFile, p->zMsg);
+    n = snprintf(z, (size_t)nz, "%s%s%s: %s", zPath, zSep, p->zFile, p->zMsg);
   }
+  return n<0 ? 0 : n;
 }

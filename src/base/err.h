@@ -4,7 +4,8 @@
 ** Codes: 0 OK, positive TL_ROW/TL_DONE, negative errors. A TlErr holds the
 ** first error of an operation (errors are sticky), the byte offset where it
 ** was found and a message. The message never allocates: it is a fixed
-** buffer, truncated if it must be.
+** buffer, long enough for a path of PATH_MAX bytes and its explanation; a
+** longer message is cut and ends in "...".
 **
 ** Message form, once the file name is prefixed by the table layer:
 **     <file>: offset N: <what was expected>
@@ -17,14 +18,15 @@
 #define TL_OK            0
 #define TL_ROW           1        /* a row is ready */
 #define TL_DONE          2        /* no more rows */
-#define TL_ENOMEM       (-1)      /* out of memory or over a memory cap */
+#define TL_ENOMEM       (-1)      /* an allocation failed (nothing else) */
 #define TL_EIO          (-2)      /* the operating system failed a read */
 #define TL_ECORRUPT     (-3)      /* the bytes break the format's rules */
 #define TL_EUNSUPPORTED (-4)      /* valid, but a feature we do not read */
 #define TL_EMISUSE      (-5)      /* bad option, wrong file kind, ... */
+#define TL_ELIMIT       (-6)      /* over a cap: max_memory=, fields, sizes */
 
 #define TL_NO_OFFSET UINT64_MAX   /* the error is not about a byte offset */
-#define TL_ERR_MSG 320
+#define TL_ERR_MSG 4608           /* PATH_MAX and 512 bytes more */
 
 typedef struct TlErr TlErr;
 struct TlErr {
@@ -51,8 +53,10 @@ int tl_err_set(TlErr*, int rc, uint64_t iOff, const char *zFmt, ...)
 void tl_err_file(TlErr*, const char *zFile);
 
 /*
-** Format "<zPath>: offset N: <msg>" (or without the offset) into z[nz].
+** Format "<zPath>: offset N: <msg>" (or without the offset) into z[nz], cut
+** to fit. Returns the length of the whole text (as snprintf), so that a
+** call with nz 0 (z may then be NULL) sizes the buffer for a second call.
 */
-void tl_err_format(const TlErr*, const char *zPath, char *z, int nz);
+int tl_err_format(const TlErr*, const char *zPath, char *z, int nz);
 
 #endif /* TL_ERR_H */

@@ -125,6 +125,22 @@ int tl_opts_onoff(const TlOpts *p, const char *zKey, int bDefault, int *pbOn){
   return TL_EMISUSE;
 }
 
+int tl_opts_uint(const TlOpts *p, const char *zKey, uint64_t nMin, uint64_t nMax,
+                 uint64_t nDefault, uint64_t *pv){
+  const char *z = tl_opts_get(p, zKey);
+  uint64_t v = 0;
+  *pv = nDefault;
+  if( z==0 ) return TL_OK;
+  if( *z==0 ) return TL_EMISUSE;
+  for(; *z; z++){
+    if( *z<'0' || *z>'9' || (uint64_t)(*z - '0')>nMax || v > (nMax - (uint64_t)(*z - '0'))/10 ) return TL_EMISUSE;
+    v = v*10 + (uint64_t)(*z - '0');
+  }
+  if( v<nMin ) return TL_EMISUSE;
+  *pv = v;
+  return TL_OK;
+}
+
 static int cmp_idx(const TlOpts *p, int a, int b){
   return strcmp(p->azKey[a], p->azKey[b]);
 }

@@ -13,6 +13,8 @@
 #ifndef TL_OPTS_H
 #define TL_OPTS_H
 
+#include <stdint.h>
+
 #include "err.h"
 
 #define TL_OPTS_MAX 16
@@ -45,6 +47,14 @@ const char *tl_opts_get(const TlOpts*, const char *zKey);
 ** "on", 0 for "off". Returns TL_OK, or TL_EMISUSE for any other value.
 */
 int tl_opts_onoff(const TlOpts*, const char *zKey, int bDefault, int *pbOn);
+
+/*
+** The whole number of zKey, digits only, in *pv: nDefault when the key is
+** absent. Returns TL_OK, or TL_EMISUSE (and *pv nDefault) for an empty
+** value, a sign, any other character, or a number outside nMin..nMax.
+*/
+int tl_opts_uint(const TlOpts*, const char *zKey, uint64_t nMin, uint64_t nMax,
+                 uint64_t nDefault, uint64_t *pv);
 
 /*
 ** Canonical text of the options (keys sorted, values quoted) in a malloc'd

@@ -6,33 +6,128 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr){
-  TlSource *p;
-  struct stat st;
-  int fd;
-  *ppSrc = 0;
-  fd = open(zPath, O_RDONLY | O_CLOEXEC);
+/*
+** Open zPath without blocking (a FIFO with no writer would block open(2)
+** for ever) and stat what was opened. A directory is refused; so is any
+** file that is not regular unless bStream. Regular files are put back in
+** blocking mode; others stay non-blocking for source_slurp(). Returns TL_OK
+** with *pFd and *pSt set, or an error naming what the file is.
+*/
+static int source_open_fd(const char *zPath, int bStream, int *pFd,
+                          struct stat *pSt, TlErr *pErr){
+  int fd = open(zPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  const char *zKind = 0;
+  *pFd = -1;
   if( fd<0 ){
-    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "cannot open: %s",
-                      strerror(errno));
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "cannot open: %s", strerror(errno));
   }
-  if( fstat(fd, &st) ){
+  if( fstat(fd, pSt) ){
     int e = errno;
     close(fd);
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "cannot stat: %s", strerror(e));
   }
-  if( S_ISDIR(st.st_mode) ){
+  if( S_ISDIR(pSt->st_mode) ){
     close(fd);
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
                       "is a directory, expected a trace file");
   }
-  p = calloc(1, sizeof(*p));
+  if( S_ISREG(pSt->st_mode) ){
+    int fl = fcntl(fd, F_GETFL);
+    if( fl>=0 ) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  }else if( !bStream ){
+    zKind = S_ISFIFO(pSt->st_mode) ? "a FIFO" : S_ISSOCK(pSt->st_mode) ? "a socket"
+          : S_ISCHR(pSt->st_mode) || S_ISBLK(pSt->st_mode) ? "a device" : "not a file";
+    close(fd);
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+                      "is %s, expected a regular file", zKind);
+  }
+  *pFd = fd;
+  return TL_OK;
+}
+
+/*
+** Wait up to ms milliseconds for fd to have bytes or an end. Returns the
+** poll(2) events (0 on timeout or a signal).
+*/
+static int source_wait(int fd, int ms){
+  struct pollfd pfd;
+  pfd.fd = fd;
+  pfd.events = POLLIN;
+  pfd.revents = 0;
+  if( poll(&pfd, 1, ms)<=0 ) return 0;
+  return pfd.revents;
+}
+
+/*
+** Read the whole of non-blocking descriptor fd (a FIFO, a device) into a
+** new buffer, up to TL_WIN_MAX bytes. A FIFO that no writer has opened
+** reads as empty at once: it is waited for, in steps of 100 ms, for at
+** most TL_FIFO_WAIT_MS, then it is an error. Once a writer has been seen
+** (or bytes read) the read goes on until the writer closes.
+*/
+static int source_slurp(int fd, int bFifo, uint8_t **pa, size_t *pn, TlErr *pErr){
+  size_t nAlloc = 0, n = 0;
+  uint8_t *a = 0;
+  int bWriter = 0, bHup = 0, msWaited = 0, ev;
+  *pa = 0;
+  *pn = 0;
+  for(;;){
+    ssize_t got;
+    if( n==nAlloc ){
+      uint8_t *aNew;
+      if( nAlloc>=TL_WIN_MAX ){
+        free(a);
+        return tl_err_set(pErr, TL_ELIMIT, n,
+            "stream is larger than %zu bytes, the limit for non-regular files",
+            (size_t)TL_WIN_MAX);
+      }
+      nAlloc = nAlloc ? nAlloc*2 : 65536;
+      aNew = realloc(a, nAlloc);
+      if( aNew==0 ){ free(a); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+      a = aNew;
+    }
+    got = read(fd, a+n, nAlloc-n);
+    if( got>0 ){ n += (size_t)got; bWriter = 1; continue; }
+    if( got<0 && errno==EINTR ) continue;
+    if( got<0 && (errno==EAGAIN || errno==EWOULDBLOCK) ){
+      bWriter = 1;                  /* a writer is there, with nothing yet */
+      (void)source_wait(fd, 100);
+      continue;
+    }
+    if( got<0 ){
+      int e = errno;
+      free(a);
+      return tl_err_set(pErr, TL_EIO, n, "read failed: %s", strerror(e));
+    }
+    /* got==0: the end, unless a FIFO still waits for its first writer */
+    if( !bFifo || bWriter || bHup ) break;
+    ev = source_wait(fd, 100);
+    if( ev & POLLHUP ){
+      bHup = 1;                     /* a writer came and went: read what it left */
+    }else if( ev==0 && (msWaited += 100)>=TL_FIFO_WAIT_MS ){
+      free(a);
+      return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+          "a FIFO that no writer opened within %d seconds", TL_FIFO_WAIT_MS/1000);
+    }
+  }
+  *pa = a;
+  *pn = n;
+  return TL_OK;
+}
+
+/* The source of open descriptor fd (owned from here on) with stat st. */
+static int source_new(const char *zPath, int fd, const struct stat *pSt,
+                      TlSource **ppSrc, TlErr *pErr){
+  TlSource *p = calloc(1, sizeof(*p));
+  int rc;
+  *ppSrc = 0;
   if( p ) p->zPath = strdup(zPath);
   if( p==0 || p->zPath==0 ){
     free(p);
@@ -40,57 +135,92 @@ int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr){
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   p->fd = fd;
-  p->nSize = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-  p->mtimeSec = (int64_t)st.st_mtim.tv_sec;
-  p->mtimeNsec = (int64_t)st.st_mtim.tv_nsec;
-  if( S_ISREG(st.st_mode) && st.st_size>0 && (uint64_t)st.st_size<=SIZE_MAX ){
-    void *pMap = mmap(0, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  p->nSize = S_ISREG(pSt->st_mode) ? (uint64_t)pSt->st_size : 0;
+  p->mtimeSec = (int64_t)pSt->st_mtim.tv_sec;
+  p->mtimeNsec = (int64_t)pSt->st_mtim.tv_nsec;
+  if( S_ISREG(pSt->st_mode) && pSt->st_size>0 && (uint64_t)pSt->st_size<=SIZE_MAX ){
+    void *pMap = mmap(0, (size_t)pSt->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if( pMap!=MAP_FAILED ){
       p->aMap = pMap;
       p->pOwn = pMap;
       p->bMapped = 1;
-      (void)madvise(pMap, (size_t)st.st_size, MADV_SEQUENTIAL);
+      (void)madvise(pMap, (size_t)pSt->st_size, MADV_SEQUENTIAL);
     }
   }
-  if( !S_ISREG(st.st_mode) ){
+  if( !S_ISREG(pSt->st_mode) ){
     /* A FIFO or device: read it all into memory, under the window cap.
     ** Such sources cannot be re-read, so this is the only way to scan them
     ** more than once. */
-    size_t nAlloc = 0, n = 0;
-    uint8_t *a = 0;
-    for(;;){
-      ssize_t got;
-      if( n==nAlloc ){
-        uint8_t *aNew;
-        if( nAlloc>=TL_WIN_MAX ){
-          free(a);
-          tl_source_close(p);
-          return tl_err_set(pErr, TL_ENOMEM, n,
-              "stream is larger than %zu bytes, the limit for non-regular files",
-              (size_t)TL_WIN_MAX);
-        }
-        nAlloc = nAlloc ? nAlloc*2 : 65536;
-        aNew = realloc(a, nAlloc);
-        if( aNew==0 ){ free(a); tl_source_close(p);
-          return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
-        a = aNew;
-      }
-      got = read(fd, a+n, nAlloc-n);
-      if( got<0 && errno==EINTR ) continue;
-      if( got<0 ){
-        int e = errno;
-        free(a);
-        tl_source_close(p);
-        return tl_err_set(pErr, TL_EIO, n, "read failed: %s", strerror(e));
-      }
-      if( got==0 ) break;
-      n += (size_t)got;
-    }
+    uint8_t *a;
+    size_t n;
+    rc = source_slurp(fd, S_ISFIFO(pSt->st_mode), &a, &n, pErr);
+    if( rc ){ tl_source_close(p); return rc; }
     p->aMap = a;
     p->pOwn = a;
     p->nSize = n;
   }
   *ppSrc = p;
+  return TL_OK;
+}
+
+int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr){
+  struct stat st;
+  int fd;
+  int rc = source_open_fd(zPath, 0, &fd, &st, pErr);
+  *ppSrc = 0;
+  return rc ? rc : source_new(zPath, fd, &st, ppSrc, pErr);
+}
+
+int tl_source_open_stream(const char *zPath, TlSource **ppSrc, TlErr *pErr){
+  struct stat st;
+  int fd;
+  int rc = source_open_fd(zPath, 1, &fd, &st, pErr);
+  *ppSrc = 0;
+  return rc ? rc : source_new(zPath, fd, &st, ppSrc, pErr);
+}
+
+int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr){
+  struct stat st;
+  char *a = 0;
+  size_t n = 0, nAlloc = 0;
+  int fd;
+  int rc = source_open_fd(zPath, 0, &fd, &st, pErr);
+  *pz = 0;
+  *pn = 0;
+  if( rc ) return rc;
+  for(;;){                        /* /proc files say size 0: read to the end */
+    ssize_t got;
+    if( n==nAlloc ){
+      char *aNew;
+      if( nAlloc>=nMax ) break;   /* the rest is not read */
+      nAlloc = nAlloc ? nAlloc*2 : 65536;
+      if( nAlloc>nMax ) nAlloc = nMax;
+      aNew = realloc(a, nAlloc + 1);
+      if( aNew==0 ){
+        free(a);
+        close(fd);
+        return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      }
+      a = aNew;
+    }
+    got = read(fd, a+n, nAlloc-n);
+    if( got<0 && errno==EINTR ) continue;
+    if( got<0 ){
+      int e = errno;
+      free(a);
+      close(fd);
+      return tl_err_set(pErr, TL_EIO, n, "read failed: %s", strerror(e));
+    }
+    if( got==0 ) break;
+    n += (size_t)got;
+  }
+  close(fd);
+  if( a==0 && (a = malloc(1))==0 ){
+    return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  a[n] = 0;
+  *pz = a;
+  *pn = n;
   return TL_OK;
 }
 
@@ -158,7 +288,7 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   const TlSource *p = w->pSrc;
   size_t nGot = 0;
   if( n > TL_WIN_MAX ){
-    return tl_err_set(pErr, TL_ENOMEM, iOff,
+    return tl_err_set(pErr, TL_ELIMIT, iOff,
                       "read of %zu bytes exceeds the %zu byte window limit",
                       n, (size_t)TL_WIN_MAX);
   }

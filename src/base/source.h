@@ -3,8 +3,9 @@
 **
 ** A TlSource is opened once per file and shared by every scan (it is
 ** immutable after open). Regular files are mapped read-only; where mapping
-** fails (FIFOs, some special files) reads fall back to pread into a buffer
-** owned by a TlWin, the per-scan window holder.
+** fails reads fall back to pread into a buffer owned by a TlWin, the
+** per-scan window holder. A FIFO or device (tl_source_open_stream() only)
+** is read whole into memory at open.
 */
 #ifndef TL_SOURCE_H
 #define TL_SOURCE_H
@@ -27,10 +28,29 @@ struct TlSource {
 };
 
 /*
-** Open zPath read-only. Returns TL_OK or an error in pErr (missing file,
-** a directory, permissions). *ppSrc must be freed with tl_source_close().
+** Open zPath read-only: a regular file (binary=, symbol files, a CTF
+** trace's files). Anything else is an error naming what it is (a FIFO, a
+** device, a directory); opening never blocks. *ppSrc must be freed with
+** tl_source_close().
 */
 int tl_source_open(const char *zPath, TlSource **ppSrc, TlErr *pErr);
+
+/*
+** As tl_source_open(), but a FIFO or a device is accepted too and read
+** whole into memory (up to TL_WIN_MAX bytes, else TL_ELIMIT): for a trace
+** named by the user, which may come through a pipe. A FIFO that no writer
+** opens within TL_FIFO_WAIT_MS is an error; one whose writer is there is
+** read until the writer closes it.
+*/
+int tl_source_open_stream(const char *zPath, TlSource **ppSrc, TlErr *pErr);
+
+/*
+** The first nMax bytes (or all) of regular file zPath, read to its end
+** rather than to the size it reports (/proc/kallsyms says 0), into a new
+** NUL-terminated buffer *pz of *pn bytes (free() it). A FIFO, device or
+** directory is an error naming what it is; opening never blocks.
+*/
+int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr);
 
 /*
 ** A source over n bytes of memory (fuzzers, tests). The bytes are copied
@@ -62,7 +82,7 @@ void tl_win_free(TlWin*);
 ** A window of n bytes at file offset iOff in *pOut (byte order bo). Near the
 ** end of the file the window is shorter; past it, empty. The bytes are
 ** borrowed until the next call on this TlWin. Returns TL_OK, or TL_EIO /
-** TL_ENOMEM (n over the 256 MiB cap on unmapped sources) in pErr.
+** TL_ELIMIT (n over the 256 MiB cap on unmapped sources) in pErr.
 */
 int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                TlErr *pErr);
@@ -78,5 +98,6 @@ int tl_win_read(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr);
 
 #define TL_WIN_MAX ((size_t)256<<20)
+#define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
 
 #endif /* TL_SOURCE_H */

@@ -1,0 +1,377 @@
+/*
+** test_robust.c: odd file-system objects, searches that could run away,
+** option values, and errors that must reach the caller whole.
+**
+** Every case that blocked or ran for minutes before runs on a helper
+** thread; the test fails (rather than hangs) when it is not done within
+** TL_ROBUST_WAIT seconds. A thread still blocked then is left behind.
+*/
+#include "tltest.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "source.h"
+#include "trace.h"
+
+#define TL_ROBUST_WAIT 20        /* seconds: well over the FIFO wait (3 s) */
+
+#define TD TL_TESTDATA_DIR "/"
+
+typedef struct Job Job;
+struct Job {
+  const char *zPath;              /* the trace */
+  const char *zOpts;              /* its options, or NULL */
+  int bSql;                       /* through SQL (events()) rather than the C API */
+  int rc;                         /* tl_trace_open()'s code */
+  char zMsg[8192];                /* its message, or the SQL error */
+  int bDone;                      /* set when the work is over */
+  pthread_mutex_t mu;
+};
+
+static void *job_run(void *pArg){
+  Job *j = pArg;
+  if( j->bSql ){
+    sqlite3 *db = tl_test_db();
+    char *z = tl_test_sql_error(db, "SELECT count(*) FROM events('%s', '%s')",
+                                j->zPath, j->zOpts ? j->zOpts : "");
+    snprintf(j->zMsg, sizeof(j->zMsg), "%s", z ? z : "");
+    j->rc = z ? -1 : 0;
+    free(z);
+    tl_test_db_close(db);
+  }else{
+    TlTrace *p = 0;
+    TlErr e;
+    tl_err_clear(&e);
+    j->rc = tl_trace_open(j->zPath, j->zOpts, &p, &e);
+    snprintf(j->zMsg, sizeof(j->zMsg), "%s", e.zMsg);
+    tl_trace_release(p);
+  }
+  pthread_mutex_lock(&j->mu);
+  j->bDone = 1;
+  pthread_mutex_unlock(&j->mu);
+  return 0;
+}
+
+/*
+** Open zPath with zOpts on a thread; fail if it takes over TL_ROBUST_WAIT
+** seconds. *pSec is the time it took. The Job is static storage so that a
+** thread left blocked never writes to a dead stack.
+*/
+static Job *run_within(const char *zPath, const char *zOpts, int bSql, double *pSec){
+  static Job aJob[16];
+  static int nJob = 0;
+  Job *j;
+  pthread_t th;
+  struct timespec t0, t1;
+  int bDone = 0;
+  assert_true(nJob < 16);
+  j = &aJob[nJob++];
+  memset(j, 0, sizeof(*j));
+  pthread_mutex_init(&j->mu, 0);
+  j->zPath = zPath;
+  j->zOpts = zOpts;
+  j->bSql = bSql;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  assert_int_equal(pthread_create(&th, 0, job_run, j), 0);
+  for(;;){
+    double dt;
+    pthread_mutex_lock(&j->mu);
+    bDone = j->bDone;
+    pthread_mutex_unlock(&j->mu);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    dt = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec)/1e9;
+    if( bDone ){ *pSec = dt; break; }
+    if( dt > TL_ROBUST_WAIT ){
+      pthread_detach(th);
+      fail_msg("opening %s (%s) did not end within %d s", zPath, zOpts ? zOpts : "", TL_ROBUST_WAIT);
+    }
+    usleep(20000);
+  }
+  pthread_join(th, 0);
+  return j;
+}
+
+/* A FIFO (that no one writes to) named zName in the tmpdir. */
+static const char *make_fifo(const char *zName){
+  static char az[4][512];
+  static int i = 0;
+  char *z = az[i++ & 3];
+  snprintf(z, 512, "%s/%s", tl_test_tmpdir(), zName);
+  unlink(z);
+  assert_int_equal(mkfifo(z, 0600), 0);
+  return z;
+}
+
+/* ---- FIFOs with no writer ---------------------------------------------- */
+
+static void fifo_without_writer_as_trace_is_an_error(void **state){
+  const char *zFifo = make_fifo("nowriter.fifo");
+  double dt;
+  Job *j;
+  (void)state;
+  j = run_within(zFifo, 0, 0, &dt);
+  assert_int_equal(j->rc, TL_EIO);
+  assert_non_null(strstr(j->zMsg, "a FIFO that no writer opened within 3 seconds"));
+  assert_true(dt < 10);
+  /* through SQL the message names the file */
+  j = run_within(zFifo, 0, 1, &dt);
+  assert_int_not_equal(j->rc, 0);
+  assert_non_null(strstr(j->zMsg, zFifo));
+  assert_non_null(strstr(j->zMsg, "no writer"));
+}
+
+/* Writes demo.cpel into a FIFO late and in two parts with a pause between. */
+static void *late_writer(void *pArg){
+  const char *zFifo = pArg;
+  size_t n;
+  char *a = tl_test_read_file(TD "cpel/demo.cpel", &n);
+  FILE *f;
+  usleep(700000);                 /* the reader waits for a writer */
+  f = fopen(zFifo, "wb");
+  if( f && a ){
+    fwrite(a, 1, n/2, f);
+    fflush(f);
+    usleep(400000);               /* the reader waits for bytes */
+    fwrite(a + n/2, 1, n - n/2, f);
+  }
+  if( f ) fclose(f);
+  free(a);
+  return 0;
+}
+
+/* A writer that comes late, and pauses, is waited for: the whole file. */
+static void fifo_with_a_late_writer_is_read_whole(void **state){
+  static char zFifo[512];
+  pthread_t th;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zFifo, sizeof(zFifo), "%s", make_fifo("late.fifo"));
+  assert_int_equal(pthread_create(&th, 0, late_writer, zFifo), 0);
+  /* demo.cpel: 300 events (testdata/cpel/README.md) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", zFifo), 300);
+  pthread_join(th, 0);
+  tl_test_db_close(db);
+}
+
+static void fifo_as_binary_or_kallsyms_is_an_error(void **state){
+  const char *zFifo = make_fifo("option.fifo");
+  char zOpts[700];
+  double dt;
+  Job *j;
+  (void)state;
+  snprintf(zOpts, sizeof(zOpts), "binary='%s'", zFifo);
+  j = run_within(TD "xray/basic-default.xray", zOpts, 0, &dt);
+  assert_int_equal(j->rc, TL_EMISUSE);
+  assert_non_null(strstr(j->zMsg, "binary="));
+  assert_non_null(strstr(j->zMsg, zFifo));
+  assert_non_null(strstr(j->zMsg, "is a FIFO, expected a regular file"));
+  snprintf(zOpts, sizeof(zOpts), "kallsyms=\"%s\"", zFifo);
+  j = run_within(TD "perf/multi.data", zOpts, 1, &dt);
+  assert_int_not_equal(j->rc, 0);
+  assert_non_null(strstr(j->zMsg, "kallsyms="));
+  assert_non_null(strstr(j->zMsg, "is a FIFO, expected a regular file"));
+}
+
+/* The shared openers refuse what is not a regular file, at once. */
+static void source_open_refuses_fifos_and_devices(void **state){
+  const char *zFifo = make_fifo("src.fifo");
+  TlSource *p = 0;
+  TlErr e;
+  char *z = 0;
+  size_t n = 0;
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(zFifo, &p, &e), TL_EMISUSE);
+  assert_null(p);
+  assert_string_equal(e.zMsg, "is a FIFO, expected a regular file");
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open("/dev/null", &p, &e), TL_EMISUSE);
+  assert_string_equal(e.zMsg, "is a device, expected a regular file");
+  tl_err_clear(&e);
+  assert_int_equal(tl_file_read(zFifo, 1<<20, &z, &n, &e), TL_EMISUSE);
+  assert_null(z);
+  tl_err_clear(&e);
+  assert_int_equal(tl_file_read(TD "perf/multi.buildids.txt", 1<<20, &z, &n, &e), TL_OK);
+  assert_true(n > 0);
+  assert_int_equal(z[n], 0);
+  free(z);
+  /* /proc files report size 0 but read to their end */
+  tl_err_clear(&e);
+  assert_int_equal(tl_file_read("/proc/self/status", 1<<20, &z, &n, &e), TL_OK);
+  assert_non_null(strstr(z, "Name:"));
+  free(z);
+}
+
+/* ---- searches that could run away ---------------------------------------- */
+
+/*
+** A directory with three symbolic links to itself: each level used to
+** list three more, 3^16 directories in all.
+*/
+static void symlink_loop_ends_at_once(void **state){
+  char zDir[512], zLink[600];
+  const char *azName[] = { "a", "b", "c" };
+  double dt;
+  Job *j;
+  int i;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/loop", tl_test_tmpdir());
+  assert_int_equal(tl_test_mkdirs(zDir), 0);
+  for(i=0; i<3; i++){
+    snprintf(zLink, sizeof(zLink), "%s/%s", zDir, azName[i]);
+    unlink(zLink);
+    assert_int_equal(symlink(".", zLink), 0);
+  }
+  j = run_within(zDir, 0, 0, &dt);
+  assert_int_equal(j->rc, TL_EMISUSE);
+  assert_non_null(strstr(j->zMsg, "not a trace"));
+  assert_true(dt < 5);
+}
+
+/* /proc/self/cwd and /proc/self/root lead back up into the whole tree. */
+static void proc_self_ends_within_seconds(void **state){
+  double dt;
+  Job *j;
+  (void)state;
+  j = run_within("/proc/self", 0, 1, &dt);
+  assert_int_not_equal(j->rc, 0);
+  assert_non_null(strstr(j->zMsg, "/proc/self"));
+  assert_true(dt < 15);
+}
+
+/* ---- option values ------------------------------------------------------- */
+
+static void max_memory_bad_values_are_errors(void **state){
+  static const char *const az[] = { "-1", "0", "abc", "99999999999999999999999", "12abc", "2000000" };
+  sqlite3 *db = tl_test_db();
+  size_t i;
+  (void)state;
+  for(i=0; i<sizeof(az)/sizeof(az[0]); i++){
+    char zWant[128];
+    char *z = tl_test_sql_error(db,
+        "SELECT count(*) FROM events('" TD "perf/multi.data', 'max_memory=%s')", az[i]);
+    assert_non_null(z);
+    snprintf(zWant, sizeof(zWant), "max_memory=%s: expected a whole number of MiB from 1 to 1048576", az[i]);
+    if( strstr(z, zWant)==0 ) fail_msg("max_memory=%s: got \"%s\"", az[i], z);
+    free(z);
+  }
+  assert_true(tl_test_sql_int(db,
+      "SELECT count(*) FROM events('" TD "perf/multi.data', 'max_memory=1048576')") > 0);
+  tl_test_db_close(db);
+}
+
+/* The SQL of each row of az[][2] fails with a message holding its text. */
+static void sql_errors_hold(const char *const az[][2], size_t n){
+  sqlite3 *db = tl_test_db();
+  size_t i;
+  for(i=0; i<n; i++){
+    char *z = tl_test_sql_error(db, "%s", az[i][0]);
+    if( z==0 || strstr(z, az[i][1])==0 ) fail_msg("%s: got \"%s\"", az[i][0], z ? z : "no error");
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
+static void nul_in_a_path_is_an_error(void **state){
+  static const char *const az[][2] = {
+    { "SELECT count(*) FROM events('" TD "perf/multi.data' || char(0) || 'x')",
+      "the trace path holds a NUL character" },
+    { "SELECT count(*) FROM events('" TD "perf/multi.data', 'accel=on' || char(0) || 'x')",
+      "the options string holds a NUL character" },
+    { "SELECT count(*) FROM trace_files('/tmp/*' || char(0) || 'x')",
+      "the pattern holds a NUL character" },
+  };
+  (void)state;
+  sql_errors_hold(az, sizeof(az)/sizeof(az[0]));
+}
+
+/* ---- errors reach the caller whole ----------------------------------------- */
+
+static void long_messages_arrive_whole(void **state){
+  char zVal[2001];
+  TlErr e;
+  sqlite3 *db;
+  char *z;
+  size_t n;
+  (void)state;
+  memset(zVal, '7', 2000);
+  zVal[2000] = 0;
+  db = tl_test_db();
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('" TD "perf/multi.data', 'max_memory=%s')", zVal);
+  assert_non_null(z);
+  assert_true(strlen(z) > 2000);
+  assert_non_null(strstr(z, zVal));
+  assert_non_null(strstr(z, ": expected a whole number of MiB from 1 to 1048576"));
+  free(z);
+  tl_test_db_close(db);
+  /* past the buffer a message is cut and says so */
+  tl_err_clear(&e);
+  assert_int_equal(tl_err_set(&e, TL_EIO, TL_NO_OFFSET, "%09000d", 1), TL_EIO);
+  n = strlen(e.zMsg);
+  assert_int_equal(n, TL_ERR_MSG - 1);
+  assert_string_equal(e.zMsg + n - 3, "...");
+}
+
+/*
+** A cap is an error with its message, not SQLITE_NOMEM: Python raises
+** sqlite3.OperationalError naming the file, not a bare MemoryError.
+** /dev/zero is read as a stream up to the 256 MiB cap on non-regular files.
+*/
+static void limit_error_reaches_python_as_operational_error(void **state){
+  static const char zScript[] =
+    "import sqlite3, sys\n"
+    "c = sqlite3.connect(':memory:')\n"
+    "c.enable_load_extension(True)\n"
+    "c.load_extension(sys.argv[1])\n"
+    "try:\n"
+    "    c.execute(\"SELECT count(*) FROM events('/dev/zero')\").fetchall()\n"
+    "    print('no error')\n"
+    "except sqlite3.Error as e:\n"
+    "    print(type(e).__name__ + ': ' + str(e))\n"
+    "except MemoryError as e:\n"
+    "    print('MemoryError: ' + str(e))\n";
+  char zPy[512], zCmd[1200], zOut[1024];
+  FILE *f;
+  size_t n;
+  (void)state;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  printf("[     SKIP ] %s: a sanitizer build cannot be loaded by python3\n", __func__);
+  skip();
+#endif
+  if( access(TL_PYTHON, X_OK)!=0 ){
+    printf("[     SKIP ] %s: " TL_PYTHON " is not installed\n", __func__);
+    skip();
+  }
+  snprintf(zPy, sizeof(zPy), "%s/limit.py", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPy, zScript, sizeof(zScript)-1), 0);
+  snprintf(zCmd, sizeof(zCmd), "'%s' '%s' '" TL_BUILD_DIR "/tracelite'", TL_PYTHON, zPy);
+  f = popen(zCmd, "r");
+  assert_non_null(f);
+  n = fread(zOut, 1, sizeof(zOut)-1, f);
+  zOut[n] = 0;
+  assert_int_equal(pclose(f), 0);
+  if( strstr(zOut, "OperationalError: /dev/zero: ")!=zOut
+   || strstr(zOut, "the limit for non-regular files")==0 ){
+    fail_msg("python printed: %s", zOut);
+  }
+}
+
+TL_DEFINE_GROUP(robust,
+  cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
+  cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
+  cmocka_unit_test(fifo_as_binary_or_kallsyms_is_an_error),
+  cmocka_unit_test(source_open_refuses_fifos_and_devices),
+  cmocka_unit_test(symlink_loop_ends_at_once),
+  cmocka_unit_test(proc_self_ends_within_seconds),
+  cmocka_unit_test(max_memory_bad_values_are_errors),
+  cmocka_unit_test(nul_in_a_path_is_an_error),
+  cmocka_unit_test(long_messages_arrive_whole),
+  cmocka_unit_test(limit_error_reaches_python_as_operational_error),
+);
