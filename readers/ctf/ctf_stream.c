@@ -73,7 +73,7 @@ static int64_t dec_node(TlCtfDec *d, const TlCtfField *f, const char *zName, TlE
     uint32_t n = d->nAlloc ? d->nAlloc*2 : 256;
     TlCtfVal *a;
     if( d->nVal >= TL_CTF_MAX_VALS ){
-      tl_err_set(pErr, TL_ENOMEM, dec_off(d),
+      tl_err_set(pErr, TL_ELIMIT, dec_off(d),
                  "more than %u fields in one event", TL_CTF_MAX_VALS);
       return -1;
     }
@@ -83,7 +83,7 @@ static int64_t dec_node(TlCtfDec *d, const TlCtfField *f, const char *zName, TlE
       /* (the decoders of a scan's two counting threads share the count) */
       if( __atomic_add_fetch(d->pnShared, nMore, __ATOMIC_RELAXED) > d->nSharedMax ){
         __atomic_sub_fetch(d->pnShared, nMore, __ATOMIC_RELAXED);
-        tl_err_set(pErr, TL_ENOMEM, dec_off(d),
+        tl_err_set(pErr, TL_ELIMIT, dec_off(d),
                    "decoding this trace's events needs more than %llu MiB of field buffers (max_memory=)",
                    (unsigned long long)(d->nSharedMax>>20));
         return -1;

@@ -215,7 +215,7 @@ static int heap_push(TlScan *s){
   HeapEnt e;
   size_t i;
   if( s->nHeapBytes + s->r.body.n > 2*PERF_MAX_ORDER_BYTES ){
-    return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff,
+    return tl_err_set(&s->err, TL_ELIMIT, s->r.iOff,
         "ORDER BY ts needs more than %llu bytes of records in memory: query without it",
         (unsigned long long)(2*PERF_MAX_ORDER_BYTES));
   }

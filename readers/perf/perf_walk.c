@@ -59,7 +59,7 @@ static int walk_inflate(PerfWalk *w, const uint8_t *a, size_t n, uint64_t iOff){
       size_t nNew = w->nAlloc ? w->nAlloc*2 : 262144;
       uint8_t *aNew;
       if( nNew>w->nMaxOut ){
-        return tl_err_set(w->pErr, TL_ENOMEM, iOff,
+        return tl_err_set(w->pErr, TL_ELIMIT, iOff,
             "compressed record expands beyond %llu MiB (max_memory=)", (unsigned long long)(w->nMaxOut>>20));
       }
       aNew = realloc(w->aOut, nNew);
