@@ -596,39 +596,14 @@ static const SymEntry *file_symbol(const SymFile *f, uint64_t a){
 /* ---- kallsyms -------------------------------------------------------- */
 
 /*
-** The whole of file zPath into a new buffer, read as a stream: /proc/kallsyms
-** reports a size of 0 and cannot be mapped. 0 on success.
+** The kallsyms file into a new NUL-terminated buffer (its first
+** SYM_MAX_KALLSYMS bytes): read as a stream, since /proc/kallsyms reports
+** a size of 0; a FIFO or device is refused without blocking. 0 on success.
 */
 static int kallsyms_read(const char *zPath, char **pz, size_t *pn){
-  FILE *f = fopen(zPath, "rb");
-  char *a = 0;
-  size_t n = 0, nAlloc = 0;
-  if( f==0 ) return -1;
-  *pz = 0;
-  for(;;){
-    size_t got;
-    if( n==nAlloc ){
-      char *aNew;
-      if( nAlloc>=SYM_MAX_KALLSYMS ) break;       /* the rest is not read */
-      nAlloc = nAlloc ? nAlloc*2 : 1u<<20;
-      aNew = realloc(a, nAlloc);
-      if( aNew==0 ){ free(a); fclose(f); return -1; }
-      a = aNew;
-    }
-    got = fread(a+n, 1, nAlloc-n, f);
-    n += got;
-    if( got==0 ) break;
-  }
-  fclose(f);
-  if( n==nAlloc ){                                /* room for a NUL after the last line */
-    char *aNew = realloc(a, n+1);
-    if( aNew==0 ){ free(a); return -1; }
-    a = aNew;
-  }
-  a[n] = 0;
-  *pz = a;
-  *pn = n;
-  return 0;
+  TlErr err;
+  tl_err_clear(&err);
+  return tl_file_read(zPath, SYM_MAX_KALLSYMS, pz, pn, &err)==TL_OK ? 0 : -1;
 }
 
 /*
