@@ -51,6 +51,12 @@ static const Shape aShape[] = {
   { "distinct-name", "SELECT DISTINCT name FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "window", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
               "WHERE ts BETWEEN %lld AND %lld", SHAPE_WINDOW, 0 },
+  /* (counted rows: their ts, cpu and rowid asked one by one) */
+  { "window-values", "SELECT count(*), sum(ts %% 4294967291), sum(ts_raw %% 4294967291), "
+                     "sum(cpu), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
+                     "WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)", SHAPE_WINDOW, 0 },
+  { "window-samples", "SELECT count(*), sum(ts %% 4294967291) FROM events(%Q, %Q) "
+                      "WHERE ts BETWEEN %lld AND %lld AND type = 'SAMPLE'", SHAPE_WINDOW, 0 },
   { "cpu1", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu = 1", SHAPE_PLAIN, 0 },
   { "cpu-in", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1)", SHAPE_PLAIN, 0 },
   { "order-ts", "SELECT ts, cpu, name, rowid FROM events(%Q, %Q) ORDER BY ts LIMIT 50",
