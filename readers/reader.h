@@ -149,6 +149,21 @@ struct TlFilter {
                                   ** as without it. */
 };
 
+/*
+** The events columns (tables.h) that counted rows (xCountCols) give by
+** what the filter fixes: type (zType), cpu (a CPU set), ts and ts_raw (a
+** ts window), for readers whose xPacketValue answers those.
+*/
+static inline uint64_t tl_count_events_cols(const TlFilter *f){
+  uint64_t m = 0;
+  if( f->zType ) m |= (uint64_t)1<<TL_EV_TYPE;
+  if( f->nCpu>=0 ) m |= (uint64_t)1<<TL_EV_CPU;
+  if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
+    m |= ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
+  }
+  return m;
+}
+
 /* Is column i wanted? Readers skip building text/JSON that is not. */
 static inline int tl_col_used(const TlFilter *f, int i){
   return (f->mCols >> i) & 1;

@@ -29,15 +29,8 @@ struct PerfCount {
 };
 
 uint64_t perf_count_cols(const TlTrace *pTrace, int iTable, const TlFilter *f){
-  uint64_t m = 0;
   (void)pTrace;
-  if( iTable!=TL_TAB_EVENTS ) return 0;
-  if( f->zType ) m |= (uint64_t)1<<TL_EV_TYPE;
-  if( f->nCpu>=0 ) m |= (uint64_t)1<<TL_EV_CPU;
-  if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
-    m |= ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
-  }
-  return m;
+  return iTable==TL_TAB_EVENTS ? tl_count_events_cols(f) : 0;
 }
 
 int perf_count_open(TlTrace *pTrace, int iTable, const TlFilter *f, void **ppState,
