@@ -36,8 +36,8 @@
 **                            tl_packet_may_match the filter: the rows of it
 **                            that pass the ts window, CPU set and type
 **                            exactly; the engine gives them as one row
-**                            (nRepeat n, TL_ROWID_LAZY, used columns TL_LAZY
-**                            unless xPacketCount set them in aRow)
+**                            (nRepeat n, TL_ROWID_LAZY, xCountCols' columns
+**                            TL_LAZY unless xPacketCount set them in aRow)
 **   xPacketValue(state, iPacket, k, iCol, &val, err)
 **                            column iCol (-1: the rowid, in val.i) of the
 **                            k-th of those rows, in the packet's order
@@ -225,7 +225,8 @@ struct TlReaderDef {
   ** clock values at window edges, decoding the packet): TL_OK with *pn (0
   ** allowed), or a negative code with the error in *pErr. aRow holds the
   ** table's columns, the used ones TL_LAZY: it may set those that are the
-  ** same in all *pn rows (cpu, type, track) to their value.
+  ** same in all *pn rows (cpu, type, track) to their value. (The columns
+  ** TL_LAZY are all the ones xCountCols gave, used or not.)
   */
   int (*xPacketCount)(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
   /*

@@ -13,7 +13,9 @@ struct TlCount {
   TlFilter f;                     /* the scan's filter (aCpu borrowed) */
   void *pState;                   /* the reader's */
   int nCol;                       /* the table's columns */
-  uint64_t mUsed;                 /* columns used: TL_LAZY until the reader says */
+  uint64_t mLazy;                 /* columns counted rows give (the used ones and
+                                  ** those the filter is about, unused or not):
+                                  ** TL_LAZY unless the reader fixes them */
   size_t iNext;                   /* next packet to count */
   size_t iCur;                    /* the current row's packet */
   uint64_t nCur;                  /* its rows */
@@ -25,24 +27,28 @@ static uint64_t visible_cols(int nCol){
   return nCol>=64 ? ~(uint64_t)0 : (((uint64_t)1<<nCol) - 1);
 }
 
-/* May a scan with filter f be counted by reader r? */
-static int count_allowed(const TlTrace *pTrace, int iTable, int nCol, const TlFilter *f){
+/*
+** May a scan with filter f be counted by the trace's reader? 1 with
+** *pmCols the columns counted rows give (the used ones among them), or 0.
+*/
+static int count_allowed(const TlTrace *pTrace, int iTable, int nCol, const TlFilter *f,
+                         uint64_t *pmCols){
   const TlReaderDef *r = pTrace->pReader;
-  uint64_t mCols;
   if( !r->xCountCols || !r->xCountOpen || !r->xPacketCount || !r->xPacketValue ) return 0;
   if( f->bPlain || f->bOrdered || f->bGroupName || f->bGroupCpu ) return 0;
   if( f->bRowid || f->bKey || f->bDepth ) return 0;
   if( iTable<0 || iTable>=32 || !((r->mCount>>iTable) & 1) ) return 0;
-  mCols = r->xCountCols(pTrace, iTable, f);
-  return (f->mCols & visible_cols(nCol) & ~mCols)==0;
+  *pmCols = r->xCountCols(pTrace, iTable, f) & visible_cols(nCol);
+  return (f->mCols & visible_cols(nCol) & ~*pmCols)==0;
 }
 
 int tl_count_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f, TlCount **ppCount,
                   TlErr *pErr){
   TlCount *c;
+  uint64_t mCols = 0;
   int rc;
   *ppCount = 0;
-  if( !count_allowed(pTrace, iTable, nCol, f) ) return TL_DONE;
+  if( !count_allowed(pTrace, iTable, nCol, f, &mCols) ) return TL_DONE;
   c = calloc(1, sizeof(*c));
   if( c==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   rc = pTrace->pReader->xCountOpen(pTrace, iTable, f, &c->pState, pErr);
@@ -54,7 +60,7 @@ int tl_count_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f, TlCo
   c->pReader = pTrace->pReader;
   c->f = *f;
   c->nCol = nCol;
-  c->mUsed = f->mCols & visible_cols(nCol);
+  c->mLazy = mCols;
   c->iCur = SIZE_MAX;
   tl_err_clear(&c->err);
   *ppCount = c;
@@ -71,7 +77,7 @@ int tl_count_next(TlCount *c, TlRow *pRow){
     uint64_t n = 0;
     int j, rc;
     if( !tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) continue;
-    for(j=0; j<c->nCol; j++) a[j].t = (c->mUsed>>j & 1) ? TL_LAZY : TL_NULL;
+    for(j=0; j<c->nCol; j++) a[j].t = (c->mLazy>>j & 1) ? TL_LAZY : TL_NULL;
     rc = c->pReader->xPacketCount(c->pState, i, &n, a, &c->err);
     if( rc<0 ){
       if( c->err.rc==0 ) tl_err_set(&c->err, rc, TL_NO_OFFSET, "counting a packet failed");
