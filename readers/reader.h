@@ -24,6 +24,25 @@
 **                            files call tl_source_check() on them)
 **   xClose(pData)            free what xOpen made
 **
+** Counted scans (optional: a reader offers all of xCountCols, xCountOpen,
+** xPacketCount, xPacketValue and xCountClose, or none). When a scan uses
+** no column beyond the ones xCountCols says counted rows can give, and the
+** filter is not bPlain, bOrdered, grouped, or a rowid, key or depth seek,
+** the engine (src/count.c) scans instead of xScanOpen:
+**   xCountOpen(trace, table, filter, &state, err)
+**                            per-scan state (cursors); TL_DONE: not counted
+**   xPacketCount(state, iPacket, &n, aRow, err)
+**                            for each packet of trace->index that
+**                            tl_packet_may_match the filter: the rows of it
+**                            that pass the ts window, CPU set and type
+**                            exactly; the engine gives them as one row
+**                            (nRepeat n, TL_ROWID_LAZY, xCountCols' columns
+**                            TL_LAZY unless xPacketCount set them in aRow)
+**   xPacketValue(state, iPacket, k, iCol, &val, err)
+**                            column iCol (-1: the rowid, in val.i) of the
+**                            k-th of those rows, in the packet's order
+**   xCountClose(state)       NULL-safe
+**
 ** Filtering contract: the filter is a hint. A scan may return rows that do
 ** not match it (the vtab layer checks ts, cpu and rowid exactly), but must
 ** never drop a row that matches. When filter->bOrdered, rows of tables whose
@@ -130,6 +149,21 @@ struct TlFilter {
                                   ** as without it. */
 };
 
+/*
+** The events columns (tables.h) that counted rows (xCountCols) give by
+** what the filter fixes: type (zType), cpu (a CPU set), ts and ts_raw (a
+** ts window), for readers whose xPacketValue answers those.
+*/
+static inline uint64_t tl_count_events_cols(const TlFilter *f){
+  uint64_t m = 0;
+  if( f->zType ) m |= (uint64_t)1<<TL_EV_TYPE;
+  if( f->nCpu>=0 ) m |= (uint64_t)1<<TL_EV_CPU;
+  if( f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX ){
+    m |= ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
+  }
+  return m;
+}
+
 /* Is column i wanted? Readers skip building text/JSON that is not. */
 static inline int tl_col_used(const TlFilter *f, int i){
   return (f->mCols >> i) & 1;
@@ -146,6 +180,7 @@ struct TlReaderDef {
   uint32_t mGroupName;            /* bit t: table t can return its rows grouped
                                   ** by name (callchains: symbol) when that is
                                   ** the only column used (TlFilter.bGroupName) */
+  uint32_t mCount;                /* bit t: table t can be counted (xCountOpen) */
 
   /*
   ** Confidence 0..100 that the file is in this format. a[0..n) are the first
@@ -173,6 +208,36 @@ struct TlReaderDef {
   ** TlErr. NULL for readers that give no TL_LAZY value.
   */
   int (*xScanValue)(TlScan*, int64_t iRepeat, int iCol, TlVal *pOut);
+
+  /*
+  ** Counted scans (see the lifecycle above; NULL when not offered).
+  ** xCountCols: the columns of table iTable (a bit of mCount) that counted
+  ** rows can give for this filter (bit c for column c). A column counts as
+  ** given when xPacketCount sets it or xPacketValue answers it.
+  */
+  uint64_t (*xCountCols)(const TlTrace*, int iTable, const TlFilter*);
+  int (*xCountOpen)(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+  void (*xCountClose)(void *pState);
+  /*
+  ** The rows of packet iPacket that pass the filter given to xCountOpen
+  ** (ts window, CPU set, type; all exactly: the engine checks no lazy
+  ** value), by whatever is cheapest (the index's counts, event headers,
+  ** clock values at window edges, decoding the packet): TL_OK with *pn (0
+  ** allowed), or a negative code with the error in *pErr. aRow holds the
+  ** table's columns, the used ones TL_LAZY: it may set those that are the
+  ** same in all *pn rows (cpu, type, track) to their value. (The columns
+  ** TL_LAZY are all the ones xCountCols gave, used or not.)
+  */
+  int (*xPacketCount)(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
+  /*
+  ** Column iCol (-1: the rowid, in pOut->i as TL_INT) of the k-th (from 0)
+  ** row xPacketCount counted in packet iPacket, in the order a scan gives
+  ** them: TL_OK with *pOut (not TL_LAZY; text lasts until the next call),
+  ** or a negative code with the error in *pErr. The state keeps its cursor,
+  ** so that k, k+1, ... of one packet is a walk, not a walk each.
+  */
+  int (*xPacketValue)(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
+                      TlErr *pErr);
 };
 
 /*

@@ -3,6 +3,7 @@
 */
 #define _GNU_SOURCE 1
 #include "trace.h"
+#include "count.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -588,6 +589,7 @@ struct TlQuery {
   int iTable;                     /* TL_TAB_* */
   TlFilter filter;                /* copy of the filter (aCpu borrowed) */
   TlScan *pScan;                  /* reader scan, or NULL for built-in tables */
+  TlCount *pCount;                /* or a counted scan (count.h) */
   size_t i;                       /* next packet / warning (built-in tables) */
   TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
   int nCol;                       /* the table's columns (of aVal) */
@@ -633,7 +635,8 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       pPrev = tl_progress_begin(&q->progress, eMode, "scanning", pTrace->zPath, nTotal);
       q->bProgress = 1;
     }
-    rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
+    rc = tl_count_open(pTrace, iTable, q->nCol, pFilter, &q->pCount, pErr);
+    if( rc==TL_DONE ) rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
     if( q->bProgress && q->progress.eMode==TL_PROGRESS_OFF ){
       /* nothing will be shown (auto, stderr not a terminal): no report to
       ** switch to around every row */
@@ -649,6 +652,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       }
     }
     if( rc==TL_DONE ){ q->pScan = 0; q->i = SIZE_MAX; rc = TL_OK; }
+    if( rc ) tl_count_close(q->pCount);
     if( rc ){ free(q); return rc; }
   }
   *ppQuery = q;
@@ -759,7 +763,7 @@ static __attribute__((noinline)) int query_next_warning(TlQuery *q, TlRow *pRow)
 ** the usual path registers). */
 static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow){
   TlProgress *pPrev = tl_progress_swap(&q->progress);
-  int rc = q->pTrace->pReader->xScanNext(q->pScan, pRow);
+  int rc = q->pCount ? tl_count_next(q->pCount, pRow) : q->pTrace->pReader->xScanNext(q->pScan, pRow);
   tl_progress_swap(pPrev);
   if( rc!=TL_ROW ){ tl_progress_end(&q->progress, pPrev); q->bProgress = 0; }
   return rc;
@@ -770,30 +774,33 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   pRow->aVary = 0;
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
-  if( q->pScan==0 ) return TL_DONE;
+  if( q->pScan==0 && q->pCount==0 ) return TL_DONE;
   for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
   pRow->iRowid = 0;
   pRow->nRepeat = 0;
   if( q->bProgress ) return query_next_progress(q, pRow);
+  if( q->pCount ) return tl_count_next(q->pCount, pRow);
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
 }
 
 int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t iRepeat, int64_t *piRowid){
   *piRowid = pRow->iRowid;
-  if( pRow->iRowid!=TL_ROWID_LAZY || q->pScan==0 || q->pTrace->pReader->xScanRowid==0 ){
-    return TL_OK;
-  }
+  if( pRow->iRowid!=TL_ROWID_LAZY ) return TL_OK;
+  if( q->pCount ) return tl_count_rowid(q->pCount, iRepeat, piRowid);
+  if( q->pScan==0 || q->pTrace->pReader->xScanRowid==0 ) return TL_OK;
   return q->pTrace->pReader->xScanRowid(q->pScan, iRepeat, piRowid);
 }
 
 int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
   tl_val_null(pOut);
+  if( q->pCount ) return tl_count_value(q->pCount, iRepeat, iCol, pOut);
   if( q->pScan==0 || q->pTrace->pReader->xScanValue==0 ) return TL_OK;
   return q->pTrace->pReader->xScanValue(q->pScan, iRepeat, iCol, pOut);
 }
 
 const TlErr *tl_query_err(TlQuery *q){
+  if( q->pCount ) return tl_count_err(q->pCount);
   if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
   return &q->err;
 }
@@ -805,6 +812,7 @@ void tl_query_close(TlQuery *q){
     tl_progress_end(&q->progress, pPrev);
   }
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
+  tl_count_close(q->pCount);
   free(q->zTmp);
   free(q);
 }

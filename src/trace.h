@@ -109,8 +109,8 @@ struct TlFilterCols {
 
 /*
 ** Does pRow pass every constraint of f exactly? Readers treat the filter
-** as a hint; this is the check after them. A TL_LAZY ts passes: the
-** reader vouches for every repeat of the row.
+** as a hint; this is the check after them. A TL_LAZY ts, cpu or type
+** passes: the reader vouches for every repeat of the row.
 */
 static inline int tl_filter_match(const TlFilter *f, const TlFilterCols *c,
                                   const TlRow *pRow){
@@ -120,7 +120,7 @@ static inline int tl_filter_match(const TlFilter *f, const TlFilterCols *c,
     const TlVal *v = &a[c->iTs];
     if( v->t!=TL_LAZY && (v->t!=TL_INT || v->i<f->tsLo || v->i>f->tsHi) ) return 0;
   }
-  if( c->iCpu>=0 && f->nCpu>=0 ){
+  if( c->iCpu>=0 && f->nCpu>=0 && a[c->iCpu].t!=TL_LAZY ){
     const TlVal *v = &a[c->iCpu];
     int lo = 0, hi = f->nCpu;
     if( v->t!=TL_INT ) return 0;
@@ -140,7 +140,7 @@ static inline int tl_filter_match(const TlFilter *f, const TlFilterCols *c,
   }
   if( c->iType>0 && f->zType ){
     const TlVal *v = &a[c->iType];
-    if( v->t!=TL_TEXT || v->n!=c->nType || memcmp(v->z, f->zType, v->n)!=0 ) return 0;
+    if( v->t!=TL_LAZY && (v->t!=TL_TEXT || v->n!=c->nType || memcmp(v->z, f->zType, v->n)!=0) ) return 0;
   }
   return 1;
 }

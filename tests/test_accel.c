@@ -51,6 +51,12 @@ static const Shape aShape[] = {
   { "distinct-name", "SELECT DISTINCT name FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "window", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
               "WHERE ts BETWEEN %lld AND %lld", SHAPE_WINDOW, 0 },
+  /* (counted rows: their ts, cpu and rowid asked one by one) */
+  { "window-values", "SELECT count(*), sum(ts %% 4294967291), sum(ts_raw %% 4294967291), "
+                     "sum(cpu), sum(rowid %% 4294967291) FROM events(%Q, %Q) "
+                     "WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)", SHAPE_WINDOW, 0 },
+  { "window-samples", "SELECT count(*), sum(ts %% 4294967291) FROM events(%Q, %Q) "
+                      "WHERE ts BETWEEN %lld AND %lld AND type = 'SAMPLE'", SHAPE_WINDOW, 0 },
   { "cpu1", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu = 1", SHAPE_PLAIN, 0 },
   { "cpu-in", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1)", SHAPE_PLAIN, 0 },
   { "order-ts", "SELECT ts, cpu, name, rowid FROM events(%Q, %Q) ORDER BY ts LIMIT 50",
@@ -489,7 +495,69 @@ static void accel_is_not_part_of_the_cache_key(void **state){
   assert_non_null(strstr(err.zMsg, "accel=no"));
 }
 
+/* Rows of a scan of events with filter f: *pnRow rows standing for *pnAll. */
+static void count_rows(TlTrace *p, const TlFilter *f, int64_t *pnRow, int64_t *pnAll){
+  TlQuery *q = 0;
+  TlErr err;
+  TlRow r;
+  int rc;
+  tl_err_clear(&err);
+  *pnRow = *pnAll = 0;
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, f, &q, &err), TL_OK);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    (*pnRow)++;
+    *pnAll += r.nRepeat>1 ? r.nRepeat : 1;
+    if( !f->bPlain ) assert_int_equal(r.iRowid, TL_ROWID_LAZY);
+    if( !f->bPlain && r.nRepeat>=3 ){
+      /* the rowids of its repeats, asked out of order, are stable */
+      int64_t a0, a1, aLast, b0;
+      assert_int_equal(tl_query_rowid(q, &r, r.nRepeat-1, &aLast), TL_OK);
+      assert_int_equal(tl_query_rowid(q, &r, 0, &a0), TL_OK);
+      assert_int_equal(tl_query_rowid(q, &r, 1, &a1), TL_OK);
+      assert_int_equal(tl_query_rowid(q, &r, 0, &b0), TL_OK);
+      assert_true(a0!=a1 && a1!=aLast && a0!=aLast);
+      assert_int_equal(a0, b0);
+    }
+    memset(&r, 0, sizeof(r));
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+}
+
+/*
+** count(*) of events is the engine's counted scan for CTF, perf and XRay:
+** at most one row per packet of the index, each standing for its rows with
+** a lazy rowid, as many rows in all as the plain scan gives.
+*/
+static void accel_counts_are_one_row_per_packet(void **state){
+  static const char *const azPath[] = {
+    TD "ctf/ust-multi", TD "perf/cpu-clock-g.data", TD "xray/fdr.xray",
+  };
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azPath)/sizeof(azPath[0]); k++){
+    TlTrace *p = 0;
+    TlErr err;
+    TlFilter f;
+    int64_t nRow, nAll, nPlainRow, nPlainAll;
+    tl_err_clear(&err);
+    assert_int_equal(tl_trace_open(azPath[k], 0, &p, &err), TL_OK);
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    count_rows(p, &f, &nRow, &nAll);
+    f.bPlain = 1;
+    count_rows(p, &f, &nPlainRow, &nPlainAll);
+    assert_true(nRow>0 && (size_t)nRow <= p->index.n);
+    assert_true(nAll > nRow);
+    assert_int_equal(nAll, nPlainAll);
+    assert_int_equal(nPlainRow, nPlainAll);
+    tl_trace_release(p);
+  }
+}
+
 TL_DEFINE_GROUP(accel,
+  cmocka_unit_test(accel_counts_are_one_row_per_packet),
   cmocka_unit_test(accel_compare_finds_a_missing_row),
   cmocka_unit_test(accel_bad_value_is_an_error_naming_it),
   cmocka_unit_test(accel_off_plans_sort_in_sqlite),

@@ -1,8 +1,9 @@
 /*
-** ctf_count.c: events counted rather than read. count(*) counts each
-** packet's events with the header and skip plans alone (one repeated row
-** per packet; time windows compared as clock values); GROUP BY name counts
-** them by event class on helper threads while rows are given name by name.
+** ctf_count.c: events counted rather than read. The counting hooks
+** (reader.h) count each packet's events with the header and skip plans
+** alone (time windows compared as clock values) for the engine's counted
+** scans; GROUP BY name counts them by event class on helper threads while
+** rows are given name by name.
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -271,96 +272,6 @@ static int ctf_count_window(const CtfScan *pScan, CtfCur *c, int64_t *piFirst, u
   *piFirst = iFirst;
   *pn = n;
   return 0;
-}
-
-/*
-** count(*) (no value wanted but cpu, track, type, and ts or ts_raw only to
-** be checked against a time window): one row per packet standing for its
-** events, stream after stream; ts and ts_raw of its repeats are TL_LAZY.
-** A packet that crosses a bound of the window is read event by event, and
-** a stream with a packet the plans cannot count is, from there on.
-*/
-int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow){
-  TlVal *a = pScan->aCol;
-  int k;
-  for(;;){
-    CtfCur *c;
-    uint64_t n;
-    int64_t iFirst;
-    int rc, bPast, bOtherCpu;
-    if( pScan->iCountCur >= pScan->nCur ) return TL_DONE;
-    c = &pScan->aCur[pScan->iCountCur];
-    if( c->bByEvent || c->bPktByEvent ){
-      rc = ctf_cur_next(pScan, c);
-      if( rc<0 ) return rc;
-      if( rc==TL_DONE ){
-        /* the end of a packet read event by event: count from the next;
-        ** else the stream is past the window or done */
-        if( c->bPktByEvent && !c->bOpen ){ c->bPktByEvent = 0; continue; }
-        pScan->iCountCur++;
-        continue;
-      }
-      n = 0;
-    }else{
-      if( !c->bOpen ){
-        rc = ctf_cur_open_next(pScan, c, &pScan->err);
-        if( rc<0 ) return rc;
-        if( rc==TL_DONE ){ pScan->iCountCur++; continue; }
-      }
-      bOtherCpu = 0;
-      if( pScan->f.nCpu>=0 ){
-        /* every event of the packet has its cpu_id: all match or none;
-        ** none: still counted, for the damage a plain scan meets in it */
-        for(k=0; k<pScan->f.nCpu && pScan->f.aCpu[k]!=c->iCpu; k++){}
-        bOtherCpu = c->iCpu<0 || k>=pScan->f.nCpu;
-      }
-      iFirst = 0;
-      bPast = 0;
-      if( ctf_pkt_in_window(pScan, c) ){
-        if( ctf_count_packet(c, &n, 0) ){
-          c->bByEvent = 1;
-          continue;
-        }
-        if( n>0 && !ctf_pkt_end_in_window(pScan, c) ){
-          /* it runs past the window after all: count it again, event by event */
-          c->iPkt = c->iCurPkt;
-          rc = ctf_cur_open_next(pScan, c, &pScan->err);
-          if( rc<0 ) return rc;
-          if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){ c->bPktByEvent = 1; continue; }
-        }
-      }else if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){
-        c->bPktByEvent = 1;
-        continue;
-      }
-      if( bPast ){
-        /* the rest of the stream is past the window */
-        c->bOpen = 0;
-        c->iPkt = c->iPktEnd;
-      }
-      if( n==0 || bOtherCpu ) continue;
-    }
-    for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
-    if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
-    tl_val_int(&a[TL_EV_TRACK], c->iTrack);
-    tl_val_text(&a[TL_EV_TYPE], "event", 5);
-    pRow->a = a;
-    if( n ){
-      pScan->iCountPkt = c->iCurPkt;
-      pScan->iCountFirst = iFirst;
-      pScan->nReplayed = -1;
-      pRow->iRowid = TL_ROWID_LAZY;
-      pRow->nRepeat = (int64_t)n;
-      if( tl_col_used(&pScan->f, TL_EV_TS) || pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX ){
-        a[TL_EV_TS].t = TL_LAZY;
-      }
-      if( tl_col_used(&pScan->f, TL_EV_TS_RAW) ) a[TL_EV_TS_RAW].t = TL_LAZY;
-    }else{
-      if( c->bTs ) tl_val_int(&a[TL_EV_TS], c->ts);
-      if( c->bClock ) tl_val_int(&a[TL_EV_TS_RAW], (int64_t)c->clock);
-      pRow->iRowid = c->iRowid;
-    }
-    return TL_ROW;
-  }
 }
 
 /* The index of zName in the pipe's sorted names, or -1. */
@@ -781,23 +692,169 @@ int tl_ctf_scan_rowid(TlScan *pScan0, int64_t iRepeat, int64_t *piRowid){
     return tl_ctf_group_rowid(pScan, pp->azName[pScan->iName], pScan->iGroupBase + iRepeat,
                               piRowid);
   }
-  *piRowid = ((int64_t)pScan->iCountPkt << CTF_EV_BITS) + pScan->iCountFirst + iRepeat;
+  return tl_err_set(&pScan->err, TL_EMISUSE, TL_NO_OFFSET, "a rowid asked with no row");
+}
+
+/* ---- the counting hooks (reader.h: xCountCols ... xPacketValue) ---------- */
+
+uint64_t tl_ctf_count_cols(const TlTrace *pTrace, int iTable, const TlFilter *f){
+  (void)pTrace;
+  if( iTable!=TL_TAB_EVENTS ) return 0;
+  /* a packet fixes cpu, track and type; ts and ts_raw for a window only */
+  return ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)
+       | (f->tsLo!=TL_TS_MIN || f->tsHi!=TL_TS_MAX
+          ? ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW) : 0);
+}
+
+/* The state is an events scan: a cursor per stream, each counting its
+** stream's packets in order, and the replay cursor. */
+int tl_ctf_count_open(TlTrace *pTrace, int iTable, const TlFilter *f, void **ppState,
+                      TlErr *pErr){
+  TlScan *pScan = 0;
+  int rc;
+  *ppState = 0;
+  if( iTable!=TL_TAB_EVENTS ) return TL_DONE;
+  rc = tl_ctf_scan_open(pTrace, iTable, f, &pScan, pErr);
+  if( rc ) return rc;
+  *ppState = pScan;
+  return TL_OK;
+}
+
+void tl_ctf_count_close(void *pState){
+  tl_ctf_scan_close(pState);
+}
+
+/*
+** Events of cursor c's open packet read one by one (bPktByEvent): *pn of
+** them in the window (an event with no time is in none). A time past the
+** window ends the stream.
+*/
+static int ctf_count_by_event_pkt(CtfScan *pScan, CtfCur *c, uint64_t *pn){
+  int bWindow = pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX;
+  uint64_t n = 0;
+  int rc;
+  c->bPktByEvent = 1;
+  while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
+    if( !bWindow || c->bTs ) n++;
+  }
+  c->bPktByEvent = 0;
+  if( rc<0 ) return rc;
+  if( c->bOpen ){                 /* past the window: so is the rest */
+    c->bOpen = 0;
+    c->iPkt = c->iPktEnd;
+  }
+  *pn = n;
   return TL_OK;
 }
 
 /*
-** ts or ts_raw of the iRepeat-th event a counted row stands for: its packet
-** read again event by event (ctf_cur_next passes over the events before a
-** time window, as the count did, and the count took no event without a
-** time in one), onward from the event found last when it is not past this.
+** The events of packet iPkt of cursor c's stream in the scan's window:
+** TL_OK with *pn and, when they are consecutive, *piFirst events before
+** them (*pbArith: rowids follow), or an error in the scan's.
 */
-int tl_ctf_scan_value(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
-  CtfScan *pScan = (CtfScan*)pScan0;
+static int ctf_count_pkt(CtfScan *pScan, CtfCur *c, size_t iPkt, uint64_t *pn,
+                         int64_t *piFirst, int *pbArith){
+  const TlPacket *tp = &pScan->pTrace->index.a[iPkt];
+  uint64_t n = 0;
+  int64_t iFirst = 0;
+  int rc, k, bPast = 0, bOtherCpu = 0;
+  *pn = 0;
+  *pbArith = 0;
+  if( iPkt < c->iPkt || iPkt >= c->iPktEnd || (tp->flags & CTF_PF_DUP) ) return TL_OK;
+  if( tp->tsBegin!=TL_TS_MIN && tp->tsBegin > pScan->f.tsHi ){
+    c->iPkt = c->iPktEnd;         /* (the stream's later packets too) */
+    return TL_OK;
+  }
+  c->iPkt = iPkt;
+  c->bOpen = 0;
+  rc = ctf_cur_open_next(pScan, c, &pScan->err);
+  if( rc!=TL_ROW ) return rc<0 ? rc : TL_OK;
+  if( pScan->f.nCpu>=0 ){
+    /* every event of the packet has its cpu_id: all match or none; none:
+    ** still counted, for the damage a plain scan meets in it */
+    for(k=0; k<pScan->f.nCpu && pScan->f.aCpu[k]!=c->iCpu; k++){}
+    bOtherCpu = c->iCpu<0 || k>=pScan->f.nCpu;
+  }
+  if( c->bByEvent ){
+    rc = ctf_count_by_event_pkt(pScan, c, &n);
+    if( rc ) return rc;
+  }else if( ctf_pkt_in_window(pScan, c) ){
+    if( ctf_count_packet(c, &n, 0) ){
+      c->bByEvent = 1;            /* (a packet its plans cannot count: the
+                                  ** stream's others likely too) */
+      rc = ctf_count_by_event_pkt(pScan, c, &n);
+      if( rc ) return rc;
+    }else if( n>0 && !ctf_pkt_end_in_window(pScan, c) ){
+      /* it runs past the window after all: count it again by clock values */
+      c->iPkt = c->iCurPkt;
+      rc = ctf_cur_open_next(pScan, c, &pScan->err);
+      if( rc<0 ) return rc;
+      if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){
+        rc = ctf_count_by_event_pkt(pScan, c, &n);
+        if( rc ) return rc;
+      }else{
+        *pbArith = 1;
+      }
+    }else{
+      *pbArith = 1;
+    }
+  }else if( ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){
+    rc = ctf_count_by_event_pkt(pScan, c, &n);
+    if( rc ) return rc;
+  }else{
+    *pbArith = 1;
+  }
+  if( bPast ){
+    /* the rest of the stream is past the window */
+    c->bOpen = 0;
+    c->iPkt = c->iPktEnd;
+  }
+  *piFirst = iFirst;
+  *pn = bOtherCpu ? 0 : n;
+  return TL_OK;
+}
+
+int tl_ctf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr){
+  CtfScan *pScan = pState;
+  CtfCur *c;
+  int rc;
+  *pn = 0;
+  /* the cursor of the packet's stream (the index holds a stream's packets
+  ** together, streams in the cursors' order) */
+  while( pScan->iCountCur < pScan->nCur ){
+    const CtfStm *s = pScan->aCur[pScan->iCountCur].pStm;
+    if( iPacket < s->iPkt0 + s->nPkt ) break;
+    pScan->iCountCur++;
+  }
+  if( pScan->iCountCur >= pScan->nCur ) return TL_OK;
+  c = &pScan->aCur[pScan->iCountCur];
+  if( iPacket < c->pStm->iPkt0 ) return TL_OK;
+  rc = ctf_count_pkt(pScan, c, iPacket, pn, &pScan->iCountFirst, &pScan->bCountArith);
+  if( rc<0 ){
+    /* the error a plain scan reports, when it meets one */
+    TlErr err = pScan->err;
+    if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;
+    *pErr = pScan->err;
+    return pScan->err.rc;
+  }
+  pScan->iCountPkt = iPacket;
+  pScan->nReplayed = -1;
+  if( c->iCpu>=0 ) tl_val_int(&aRow[TL_EV_CPU], c->iCpu); else tl_val_null(&aRow[TL_EV_CPU]);
+  tl_val_int(&aRow[TL_EV_TRACK], c->iTrack);
+  tl_val_text(&aRow[TL_EV_TYPE], "event", 5);
+  return TL_OK;
+}
+
+/*
+** The k-th event counted in the current packet, read again event by event
+** into pScan->replay (ctf_cur_next passes over the events before a time
+** window, as the count did, and the count took no event without a time in
+** one), onward from the event found last when it is not past this one.
+*/
+static int ctf_replay_to(CtfScan *pScan, int64_t k){
   CtfCur *r = &pScan->replay;
   const CtfCur *c = &pScan->aCur[pScan->iCountCur < pScan->nCur ? pScan->iCountCur : 0];
   int rc;
-  tl_val_null(pOut);
-  if( !pScan->bCount || pScan->nCur==0 ) return TL_OK;
   if( !pScan->bReplay || r->pStm!=c->pStm ){
     if( pScan->bReplay ) tl_ctf_cur_free(r);
     memset(r, 0, sizeof(*r));
@@ -805,7 +862,7 @@ int tl_ctf_scan_value(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
     pScan->bReplay = 1;
     pScan->nReplayed = -1;
   }
-  if( pScan->nReplayed<0 || pScan->nReplayed > iRepeat || r->iCurPkt!=pScan->iCountPkt ){
+  if( pScan->nReplayed<0 || pScan->nReplayed > k+1 || r->iCurPkt!=pScan->iCountPkt ){
     r->iPkt = pScan->iCountPkt;
     r->iPktEnd = pScan->iCountPkt + 1;
     r->bOpen = 0;
@@ -817,7 +874,7 @@ int tl_ctf_scan_value(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
     }
     pScan->nReplayed = 0;
   }
-  while( pScan->nReplayed <= iRepeat ){
+  while( pScan->nReplayed <= k ){
     rc = ctf_cur_next(pScan, r);
     if( rc<0 ) return rc;
     if( rc==TL_ROW && !r->bTs && (pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX) ){
@@ -827,12 +884,30 @@ int tl_ctf_scan_value(TlScan *pScan0, int64_t iRepeat, int iCol, TlVal *pOut){
       pScan->nReplayed = -1;
       return tl_err_set(&pScan->err, TL_ECORRUPT, pScan->pTrace->index.a[pScan->iCountPkt].iOff,
                         "a packet read again has fewer events than its count (%lld)",
-                        (long long)iRepeat + 1);
+                        (long long)k + 1);
     }
     pScan->nReplayed++;
   }
+  return TL_OK;
+}
+
+int tl_ctf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
+                        TlErr *pErr){
+  CtfScan *pScan = pState;
+  const CtfCur *r = &pScan->replay;
+  int rc;
+  if( iPacket!=pScan->iCountPkt ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "packet %zu is not the one counted last",
+                      iPacket);
+  }
+  if( iCol<0 && pScan->bCountArith ){
+    tl_val_int(pOut, ((int64_t)iPacket << CTF_EV_BITS) + pScan->iCountFirst + (int64_t)k);
+    return TL_OK;
+  }
+  rc = ctf_replay_to(pScan, (int64_t)k);
+  if( rc<0 ){ *pErr = pScan->err; return rc; }
+  if( iCol<0 ) tl_val_int(pOut, r->iRowid);
   if( iCol==TL_EV_TS && r->bTs ) tl_val_int(pOut, r->ts);
   if( iCol==TL_EV_TS_RAW && r->bClock ) tl_val_int(pOut, (int64_t)r->clock);
   return TL_OK;
 }
-

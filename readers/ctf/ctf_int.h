@@ -130,9 +130,9 @@ struct CtfCur {
   const TlCtfSkip *aSkip;         /* its event classes' skip plans, or NULL */
   const TlCtfHdrPlan *pHdr;       /* its event header's plan, or NULL */
   int iClock;                     /* its clock, or -1 */
-  int bByEvent;                   /* count mode: this stream is read event by
+  int bByEvent;                   /* counting: this stream is read event by
                                   ** event (a packet its plans could not count) */
-  int bPktByEvent;                /* count mode: the open packet is read event
+  int bPktByEvent;                /* counting: the open packet is read event
                                   ** by event (it crosses a time bound); at its
                                   ** end ctf_cur_next stops */
   /* the current event */
@@ -194,13 +194,14 @@ struct CtfScan {
   int64_t nRidPassed;             /* events of that name rid has passed */
   int64_t iRidLast;               /* the rowid of the last of them */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
-  /* count(*): each packet's events are counted by the plans alone and one
-  ** row stands for them (TlRow.nRepeat); rowids are packet << bits | index */
-  int bCount;
+  /* a counted scan's state (the counting hooks, ctf_count.c): each
+  ** packet's events counted by the plans alone where they can be */
   int iCountCur;                  /* the stream being counted */
-  size_t iCountPkt;               /* the packet of the current row */
-  int64_t iCountFirst;            /* its first event's index in the packet */
-  /* ts and ts_raw of a counted packet's events (TL_LAZY), when SQLite asks:
+  size_t iCountPkt;               /* the packet counted last */
+  int64_t iCountFirst;            /* its first counted event's index in it */
+  int bCountArith;                /* its counted events are consecutive from
+                                  ** there: rowids are packet << bits | index */
+  /* ts, ts_raw and rowids of a counted packet's events, when SQLite asks:
   ** the packet read again event by event, onward from the last one asked */
   CtfCur replay;
   int bReplay;                    /* replay's window and decoder are set up */
@@ -260,14 +261,18 @@ const TlErr *tl_ctf_scan_err(TlScan *pScan);
 
 /**************** Interface to code in ctf_count.c ****************/
 
-/* count(*): one row per packet standing for its events (TlRow.nRepeat). */
-int tl_ctf_events_counted(CtfScan *pScan, TlRow *pRow);
 /* f.bGroupName: rows name by name, counted on helper threads. */
 int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow);
 /* Stop and free the helpers of a count by name (NULL pPipe: nothing). */
 void tl_ctf_pipe_free(CtfScan *pScan);
 int tl_ctf_scan_rowid(TlScan *pScan, int64_t iRepeat, int64_t *piRowid);
-int tl_ctf_scan_value(TlScan *pScan, int64_t iRepeat, int iCol, TlVal *pOut);
+/* The counting hooks (reader.h). */
+uint64_t tl_ctf_count_cols(const TlTrace*, int iTable, const TlFilter*);
+int tl_ctf_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+void tl_ctf_count_close(void *pState);
+int tl_ctf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
+int tl_ctf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
+                        TlErr *pErr);
 
 /**************** Interface to code in ctf_walk.c ****************/
 

@@ -643,5 +643,10 @@ const TlReaderDef tl_ctf_reader = {
   .xScanClose = tl_ctf_scan_close,
   .xScanErr   = tl_ctf_scan_err,
   .xScanRowid = tl_ctf_scan_rowid,
-  .xScanValue = tl_ctf_scan_value,
+  .mCount     = 1u<<TL_TAB_EVENTS,
+  .xCountCols = tl_ctf_count_cols,
+  .xCountOpen = tl_ctf_count_open,
+  .xCountClose = tl_ctf_count_close,
+  .xPacketCount = tl_ctf_packet_count,
+  .xPacketValue = tl_ctf_packet_value,
 };

@@ -297,15 +297,6 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   }
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
-  /* no column but those a packet fixes (cpu, track, type), no time: counts
-  ** (not under accel=off: one row per event there) */
-  pScan->bCount = iTable==TL_TAB_EVENTS && !pFilter->bPlain
-               && !pFilter->bGroupName && !pFilter->bGroupCpu
-               && !pFilter->bOrdered && !pFilter->bRowid
-               && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1)
-                   & ~(((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_TRACK) | ((uint64_t)1<<TL_EV_TYPE)
-                       | (pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX
-                          ? ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW) : 0)))==0;
   if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
   if( rc ){
     *pErr = pScan->err;
@@ -323,13 +314,13 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
   switch( pScan->iTable ){
     case TL_TAB_EVENTS:
       rc = pScan->f.bGroupName ? tl_ctf_events_grouped(pScan, pRow)
-         : pScan->bCount ? tl_ctf_events_counted(pScan, pRow) : ctf_events_next(pScan, pRow);
+         : ctf_events_next(pScan, pRow);
       break;
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
   }
-  if( rc<0 && pScan->iTable==TL_TAB_EVENTS && (pScan->f.bGroupName || pScan->bCount) ){
+  if( rc<0 && pScan->iTable==TL_TAB_EVENTS && pScan->f.bGroupName ){
     /* the error a plain scan reports, when it meets one */
     TlErr err = pScan->err;
     if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;

@@ -5,6 +5,7 @@
 **   perf_index.c    the walk over the records that builds the chunk index
 **   perf_threads.c  the thread list (tracks), built on first use
 **   perf_scan.c     events and callchains scans
+**   perf_count.c    counted events (count(*) and its filters), per chunk
 **   perf_group.c    grouped output (by cpu; callchains by symbol)
 **   perf_rows.c     args JSON, metadata tables' rows
 **   perf_walk.c     record walking (COMPRESSED containers unpacked)
@@ -52,4 +53,10 @@ const TlReaderDef tl_perf_reader = {
   .xScanClose = perf_scan_close,
   .xScanErr   = perfScanErr,
   .xScanRowid = perf_scan_rowid,
+  .mCount     = 1u<<TL_TAB_EVENTS,
+  .xCountCols = perf_count_cols,
+  .xCountOpen = perf_count_open,
+  .xCountClose = perf_count_close,
+  .xPacketCount = perf_packet_count,
+  .xPacketValue = perf_packet_value,
 };

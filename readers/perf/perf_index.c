@@ -215,6 +215,8 @@ static inline void chunk_note_ts_cpu(TlPacket *pk, const RecInfo *ri, int bSampl
   if( ri->bTs ){
     if( ri->ts<pk->tsBegin ) pk->tsBegin = ri->ts;
     if( ri->ts>pk->tsEnd ) pk->tsEnd = ri->ts;
+  }else{
+    pk->flags |= PERF_PKT_NOTS | (bSample ? PERF_PKT_SAMPLE_NOTS : 0);
   }
   /* a record without a cpu never matches a cpu filter: it sets no bit */
   if( ri->bCpu ) pk->mCpu |= cpu_bit(ri->cpu);
@@ -276,7 +278,8 @@ static inline int index_record(IndexCtx *x){
   if( rec_info(p, r, &ri) ){
     tl_trace_warn(x->pTrace, 0, r->iOff,
         "SAMPLE record of %u bytes is shorter than its sample_type needs", r->size);
-    pk->flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU;   /* its row has no cpu */
+    pk->flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU    /* its row has no cpu */
+               | PERF_PKT_NOTS | PERF_PKT_SAMPLE_NOTS;     /* nor time */
     chunk_key_note(&x->key, p, 0);
     return TL_OK;
   }

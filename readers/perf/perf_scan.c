@@ -1,7 +1,7 @@
 /*
 ** perf_scan.c: the scans of events and callchains of a perf.data trace:
-** the chunks that may match, counted chunks (count(*): a chunk's count
-** stands for its rows), runs of equal rows, time order over two rounds,
+** the chunks that may match, chunks whose rows are known alike (a
+** chunk's count stands for its rows), runs of equal rows, time order over two rounds,
 ** and the events and callchains rows. With accel=off (TlFilter.bPlain)
 ** none of these shortcuts: one row per record, none grouped.
 */
@@ -18,6 +18,15 @@ static size_t chunk_of_offset(const TlIndex *x, uint64_t iOff){
     if( x->a[mid].iOff + x->a[mid].nSize <= iOff ) lo = mid+1; else hi = mid;
   }
   return lo;
+}
+
+int perf_type_of_name(const char *zType){
+  int t;
+  for(t=0; t<PERF_USER_MAX; t++){
+    const char *z = tl_perf_type_name((uint32_t)t);
+    if( z && strcmp(z, zType)==0 ) break;
+  }
+  return t;
 }
 
 int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
@@ -53,12 +62,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   if( iTable==TL_TAB_EVENTS ){
     if( pFilter->zType ){
       /* type = 'X': the other types are skipped by their header alone */
-      int t;
-      for(t=0; t<PERF_USER_MAX; t++){
-        const char *z = tl_perf_type_name((uint32_t)t);
-        if( z && strcmp(z, pFilter->zType)==0 ) break;
-      }
-      s->eType = t;                       /* PERF_USER_MAX: no type has it */
+      s->eType = perf_type_of_name(pFilter->zType);
       s->nType = strlen(pFilter->zType);
     }
     /* The columns SQLite uses and the ones the vtab checks the filter on. */
@@ -73,10 +77,6 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     s->bInfo = (s->mNeed & ~((uint64_t)1<<TL_EV_TYPE))!=0
             || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
             || pFilter->bOrdered;
-    /* No column but a type that is known without reading: the index's
-    ** per-chunk counts of SAMPLE records (or of all records) are enough. */
-    s->bCount = !s->bInfo && !pFilter->bRowid && !pFilter->bPlain
-             && (s->eType==PERF_SAMPLE || (s->eType<0 && !(s->mNeed & ((uint64_t)1<<TL_EV_TYPE))));
   }
   if( (iTable==TL_TAB_TRACKS || (iTable==TL_TAB_EVENTS && (s->mNeed>>TL_EV_TRACK & 1)))
    && perf_threads_ready(pTrace, pErr) ){
@@ -97,7 +97,6 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     size_t k;
     s->bGroup = 1;
     s->bInfo = 1;
-    s->bCount = 0;
     s->mNeed |= (uint64_t)1<<TL_EV_CPU;
     s->iGroup = -2;
     s->iChunkFirst = s->iChunk;
@@ -145,15 +144,6 @@ static int next_record(TlScan *s){
         rc = perf_group_next(s);
         if( rc!=TL_ROW ) return rc;
         continue;
-      }
-      if( s->bCount && !(x->a[s->iChunk].flags & PERF_PKT_CUT) ){
-        const TlPacket *pk = &x->a[s->iChunk];
-        uint64_t n = s->eType==PERF_SAMPLE ? pk->iAux : pk->nEvents;
-        s->iCountChunk = s->iChunk++;
-        if( n==0 ) continue;
-        s->nBlock = n;
-        s->bLazy = 1;
-        return TL_ROW;
       }
       if( s->bKey && !(x->a[s->iChunk].flags & PERF_PKT_CUT)
        && s->p->aKey[s->iChunk].eState!=PERF_KEY_MIXED ){

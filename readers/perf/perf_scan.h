@@ -22,6 +22,8 @@
                                                     ** counts are not the rows a scan gives */
 #define PERF_PKT_NOCPU     4                        /* TlPacket.flags: a row without a cpu */
 #define PERF_PKT_SAMPLE_NOCPU 8                     /* TlPacket.flags: a SAMPLE row without a cpu */
+#define PERF_PKT_NOTS      16                       /* TlPacket.flags: a row without a time */
+#define PERF_PKT_SAMPLE_NOTS 32                     /* TlPacket.flags: a SAMPLE row without a time */
 /* TlPacket.nEvents: records with a known type; TlPacket.iAux: SAMPLE records */
 #define PERF_RUN_MAX       1024                     /* rows one repeated row stands for at most */
 #define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
@@ -128,11 +130,10 @@ struct TlScan {
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
   int bPeek;                      /* events: a ts or cpu filter to try before decoding */
   int bPeekChunk;                 /* the chunk holds other CPUs than its pass's */
-  /* count(*): a chunk's count stands for its rows (one row repeated), no
-  ** record is read; a rowid asked for is found by walking the chunk
-  ** (perfScanRowid), onward from the last one found */
-  int bCount;                     /* chunks' counts may stand for their rows */
-  int bLazy;                      /* the record read last is a counted chunk's rows */
+  /* a chunk whose SAMPLE rows are all alike (bKey) stands for its rows (one
+  ** row repeated), no record is read; a rowid asked for is found by walking
+  ** the chunk (perf_scan_rowid), onward from the last one found */
+  int bLazy;                      /* the record read last is such a chunk's rows */
   int bRowLazy;                   /* the row given last is (rowids: perfScanRowid) */
   uint64_t nBlock;                /* its rows */
   size_t iCountChunk;             /* the counted chunk */
@@ -246,6 +247,16 @@ int perf_scan_next(TlScan*, TlRow*);
 void perf_scan_close(TlScan*);
 int perf_scan_rowid(TlScan*, int64_t iRepeat, int64_t *piRowid);
 int perf_next_frame(TlScan*, TlRow*);
+/* The record type named zType, or PERF_USER_MAX when none is. */
+int perf_type_of_name(const char *zType);
+
+/* ---- perf_count.c: the counting hooks (reader.h) ------------------------- */
+uint64_t perf_count_cols(const TlTrace*, int iTable, const TlFilter*);
+int perf_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+void perf_count_close(void *pState);
+int perf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
+int perf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
+                      TlErr *pErr);
 
 /* ---- perf_group.c -------------------------------------------------------- */
 /* Start the next cpu group's pass: TL_ROW, TL_DONE after the last, or < 0. */

@@ -4,7 +4,7 @@
 **   xray_open.c    probe, open: the walk that builds the packet index and
 **                  the thread list
 **   xray_rec.h     the record cursor (inline: it runs per record)
-**   xray_scan.c    scans: events (and count(*) from the index), xray_calls
+**   xray_scan.c    scans: events, xray_calls
 **                  (entries and exits matched into calls by the model,
 **                  model_calls.h), tracks, xray_functions, rowids; the
 **                  reader's definition
@@ -12,6 +12,8 @@
 **                  on a helper thread for half of the threads; their
 **                  rowids, by a second pass only when asked
 **   xray_map.c     the instrumentation map of the binary= ELF
+**   xray_count.c   counted events (count(*), windows, CPUs, types): a
+**                  packet's rows from the index or by reading its records
 */
 #ifndef TL_XRAY_INT_H
 #define TL_XRAY_INT_H
@@ -57,6 +59,7 @@ int xray_demangle(const char *zMangled, TlStr *pOut);
 #define XR_MAX_THREADS (1u<<20)
 #define XR_PKT_CUT        1        /* TlPacket.flags: runs into damaged data, so its
                                    ** count is not the rows a scan gives */
+#define XR_PKT_NOTS       2        /* TlPacket.flags: a record without a ts */
 
 enum { XR_NEW_BUFFER = 0, XR_END_OF_BUFFER = 1, XR_NEW_CPU = 2, XR_TSC_WRAP = 3,
        XR_WALLCLOCK = 4, XR_CUSTOM = 5, XR_CALL_ARG = 6, XR_EXTENTS = 7,
@@ -161,15 +164,11 @@ struct TlScan {
   XrCur c;
   size_t iRow;
   TlStr args, text;
-  /* count(*): a packet's count stands for its events (one row repeated);
-  ** a rowid asked for is found by reading the packet (xrayScanRowid) */
-  int bCount;                     /* counts may stand for rows */
-  int bLazy;                      /* the current row is a counted packet's */
-  size_t iCountPacket;            /* that packet */
-  uint64_t nBlock;                /* its events */
-  XrCur cw;                       /* reads it for rowids */
+  /* a counted scan (xray_count.c): the rows of a packet, one by one */
+  XrCur cw;                       /* reads a packet for a counted row's values */
+  XrEv ew;                        /* the row cw read last */
   size_t iWalkPacket;             /* the packet cw reads, or SIZE_MAX */
-  uint64_t nWalked;               /* its events cw has passed */
+  uint64_t nWalked;               /* its rows cw has passed */
   /* xray_calls */
   TlMap stacks;                   /* tid -> index in aStack */
   XrStack *aStack; size_t nStack, nStackAlloc;
@@ -236,6 +235,16 @@ void xrayClose(void *pData);
 /* ---- Interface to code in xray_scan.c ----------------------------------- */
 void xray_scan_init(TlScan*, TlTrace*, int iTable, const TlFilter*);
 int xray_call_next(TlScan*, const XrCall **pc);
+int xray_scan_file(TlScan*, TlErr*);
+void xray_scan_free(TlScan*);
+
+/* ---- Interface to code in xray_count.c: the counting hooks (reader.h) --- */
+uint64_t xray_count_cols(const TlTrace*, int iTable, const TlFilter*);
+int xray_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+void xray_count_close(void *pState);
+int xray_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
+int xray_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
+                      TlErr *pErr);
 
 
 /* ---- Interface to code in xray_group.c ---------------------------------- */

@@ -300,6 +300,8 @@ static int walk_step(XrWalk *w){
     if( e.tsc<w->tscLo ) w->tscLo = e.tsc;
     if( e.tsc>w->tscHi ) w->tscHi = e.tsc;
     w->bPkTs = 1;
+  }else{
+    w->pk.flags |= XR_PKT_NOTS;
   }
   w->pk.mCpu |= e.cpu<63 ? ((uint64_t)1<<e.cpu) : ((uint64_t)1<<63);
   rc = walk_thread(w, e.tid, e.iOff, &iT);

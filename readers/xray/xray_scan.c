@@ -1,6 +1,5 @@
 /*
-** xray_scan.c: scans of an XRay log: events (count(*) from the packet
-** index, rowids of counted rows), xray_calls (GROUP BY func_id is in
+** xray_scan.c: scans of an XRay log: events, xray_calls (GROUP BY func_id is in
 ** xray_group.c), tracks, xray_functions; the reader's definition.
 */
 #include "xray_rec.h"
@@ -43,19 +42,20 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s = calloc(1, sizeof(*s));
   if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   xray_scan_init(s, pTrace, iTable, pFilter);
-  rc = tl_win_get(&s->win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
-  if( rc ){ tl_win_free(&s->win); free(s); return rc; }
-  /* no column, nothing to check: the packets' counts are the rows (not
-  ** for a plain scan, which reads every record) */
-  s->bCount = iTable==TL_TAB_EVENTS && !pFilter->bPlain
-           && (pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1))==0
-           && pFilter->zType==0 && !pFilter->bRowid && !pFilter->bOrdered && !pFilter->bGroupCpu
-           && pFilter->tsLo==TL_TS_MIN && pFilter->tsHi==TL_TS_MAX && pFilter->nCpu<0;
+  rc = xray_scan_file(s, pErr);
+  if( rc ){ free(s); return rc; }
   *ppScan = s;
   return TL_OK;
 }
 
-static void xrayScanClose(TlScan *s){
+/* Map the whole file for scan s: TL_OK, or an error in *pErr (s's window freed). */
+int xray_scan_file(TlScan *s, TlErr *pErr){
+  int rc = tl_win_get(&s->win, 0, (size_t)s->pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
+  if( rc ) tl_win_free(&s->win);
+  return rc;
+}
+
+void xray_scan_free(TlScan *s){
   size_t k;
   if( s==0 ) return;
   for(k=0; k<s->nStack; k++) tl_calls_free(&s->aStack[k].calls);
@@ -66,8 +66,8 @@ static void xrayScanClose(TlScan *s){
   free(s->aGroup);
   free(s->aRead);
   tl_map_free(&s->groups);
-  xrayScanClose(s->pHelper);
-  xrayScanClose(s->pIds);
+  xray_scan_free(s->pHelper);
+  xray_scan_free(s->pIds);
   free(s->aIdRead);
   free(s->aSideOwn);
   free(s->aOrd);
@@ -92,20 +92,6 @@ static int next_event(TlScan *s, TlRow *pRow){
   int bOk;
   int64_t ts;
   int rc;
-  s->bLazy = 0;
-  if( s->bCount && !s->bInPacket ){
-    const TlIndex *x = &s->pTrace->index;
-    while( s->iPacket < x->n && !(x->a[s->iPacket].flags & XR_PKT_CUT) ){
-      const TlPacket *pk = &x->a[s->iPacket];
-      s->iCountPacket = s->iPacket++;
-      if( pk->nEvents==0 ) continue;
-      s->bLazy = 1;
-      s->nBlock = pk->nEvents;
-      pRow->iRowid = TL_ROWID_LAZY;
-      pRow->nRepeat = (int64_t)pk->nEvents;
-      return TL_ROW;
-    }
-  }
   rc = next_raw(s, &e, 0);
   if( rc!=TL_ROW ) return rc;
   pRow->iRowid = (int64_t)e.iOff;
@@ -379,40 +365,12 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
   }
 }
 
-/*
-** The rowid of the iRepeat-th event of a counted packet: read the packet
-** to it, onward from the event found last when it is not past this one.
-*/
+static void xrayScanClose(TlScan *s){ xray_scan_free(s); }
+
+/* xray_calls grouped by func_id alone give rowids when asked. */
 static int xrayScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
-  const TlPacket *pk;
-  XrEv e;
   if( s->iTable==TL_TAB_XRAY_CALLS && s->f.bGroupName ) return xray_group_rowid(s, iRepeat, piRowid);
-  if( s->err.rc ) return s->err.rc;
-  if( !s->bLazy || iRepeat<0 || (uint64_t)iRepeat>=s->nBlock ){
-    return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no counted row %lld", (long long)iRepeat);
-  }
-  pk = &s->pTrace->index.a[s->iCountPacket];
-  if( s->iWalkPacket!=s->iCountPacket || s->nWalked > (uint64_t)iRepeat ){
-    cur_packet(s, &s->cw, pk);
-    tl_packet_note_read(pk);
-    s->iWalkPacket = s->iCountPacket;
-    s->nWalked = 0;
-  }
-  memset(&e, 0, sizeof(e));
-  while( s->nWalked <= (uint64_t)iRepeat ){
-    int rc = cur_next(&s->cw, &e);
-    if( rc!=TL_ROW ){
-      s->iWalkPacket = SIZE_MAX;
-      if( rc<0 ) return rc;
-      /* the file no longer holds what its index says */
-      return tl_err_set(&s->err, TL_ECORRUPT, pk->iOff + pk->nSize,
-                        "expected %llu more records in this part of the file",
-                        (unsigned long long)(s->nBlock - s->nWalked));
-    }
-    s->nWalked++;
-  }
-  *piRowid = (int64_t)e.iOff;
-  return TL_OK;
+  return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no counted row %lld", (long long)iRepeat);
 }
 
 static const char *const xrayOptions[] = { "binary", 0 };
@@ -430,5 +388,11 @@ const TlReaderDef tl_xray_reader = {
   .xScanClose = xrayScanClose,
   .xScanErr   = xrayScanErr,
   .xScanRowid = xrayScanRowid,
+  .mCount     = 1u<<TL_TAB_EVENTS,
+  .xCountCols = xray_count_cols,
+  .xCountOpen = xray_count_open,
+  .xCountClose = xray_count_close,
+  .xPacketCount = xray_packet_count,
+  .xPacketValue = xray_packet_value,
 };
 
