@@ -46,6 +46,8 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->args);
   tl_str_init(&s->cc);
   tl_str_init(&s->tmp);
+  tl_str_init(&s->frames);
+  tl_str_init(&s->stack);
   s->iChunkEnd = pTrace->index.n;
   s->iWalkChunk = SIZE_MAX;
   s->eType = -1;
@@ -78,7 +80,8 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     s->bCount = !s->bInfo && !pFilter->bRowid && !pFilter->bPlain
              && (s->eType==PERF_SAMPLE || (s->eType<0 && !(s->mNeed & ((uint64_t)1<<TL_EV_TYPE))));
   }
-  if( (iTable==TL_TAB_TRACKS || (iTable==TL_TAB_EVENTS && (s->mNeed>>TL_EV_TRACK & 1)))
+  if( (iTable==TL_TAB_TRACKS
+       || (iTable==TL_TAB_EVENTS && (s->mNeed & (((uint64_t)1<<TL_EV_TRACK) | PERF_COLS_MODEL))))
    && perf_threads_ready(pTrace, pErr) ){
     perf_scan_close(s);
     return pErr->rc;
@@ -125,6 +128,8 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
+  tl_str_free(&s->frames);
+  tl_str_free(&s->stack);
   free(s);
 }
 
@@ -397,6 +402,7 @@ static int fill_event(TlScan *s, TlRow *pRow){
       tl_val_str(&v[TL_EV_CALLCHAIN], &s->cc);
     }
   }
+  if( m & PERF_COLS_MODEL ) perf_cols_fill(s, v);
   if( tl_col_used(&s->f, TL_EV_ARGS) ){
     tl_str_reset(&s->args);
     tl_json_obj_begin(&s->args);

@@ -122,6 +122,8 @@ struct TlScan {
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
+  TlStr frames, stack;            /* events: the stack column (perf_cols.c) */
+  char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
   int eType;                      /* events: the one record type wanted, or -1 */
   size_t nType;                   /* strlen(f.zType) */
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
@@ -252,6 +254,15 @@ int perf_next_frame(TlScan*, TlRow*);
 int perf_group_next(TlScan*);
 /* callchains grouped by symbol */
 int perf_next_frame_grouped(TlScan*, TlRow*);
+
+/* ---- perf_cols.c --------------------------------------------------------- */
+/* The events columns of an ip's symbol, and all the model answers. */
+#define PERF_COLS_IP (((uint64_t)1<<TL_EV_SYMBOL) | ((uint64_t)1<<TL_EV_DSO) \
+                      | ((uint64_t)1<<TL_EV_SYMOFF) | ((uint64_t)1<<TL_EV_DSO_OFFSET))
+#define PERF_COLS_MODEL (PERF_COLS_IP | ((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_STACK))
+/* comm, symbol, dso, symoff, dso_offset and stack of the current record,
+** those of s->mNeed (comm: the threads are built) */
+void perf_cols_fill(TlScan*, TlVal*);
 
 /* ---- perf_rows.c --------------------------------------------------------- */
 void perf_side_args(const TlScan*, TlStr*);
