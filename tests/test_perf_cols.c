@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 
 #define PERF_DIR TL_TESTDATA_DIR "/perf/"
@@ -65,9 +66,9 @@ static void lines_equal(const char *zWhat, TlLines *pGot, TlLines *pWant){
   tl_lines_sort(pGot);
   tl_lines_sort(pWant);
   for(i=0; i<pGot->n && i<pWant->n; i++){
-    if( strcmp(pGot->az[i], pWant->az[i]) ) fail_msg("%s: ours\n  %s\nperf's\n  %s", zWhat, pGot->az[i], pWant->az[i]);
+    if( strcmp(pGot->az[i], pWant->az[i]) ) fail_msg("%s: ours\n  %s\nthe reference's\n  %s", zWhat, pGot->az[i], pWant->az[i]);
   }
-  if( pGot->n!=pWant->n ) fail_msg("%s: %zu lines, perf has %zu", zWhat, pGot->n, pWant->n);
+  if( pGot->n!=pWant->n ) fail_msg("%s: %zu lines, the reference has %zu", zWhat, pGot->n, pWant->n);
 }
 
 /*
@@ -324,8 +325,49 @@ static void perf_dso_offset_equals_perf_report(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** CTF: comm is the procname context field, as babeltrace2 prints it
+** ("{ procname = "glxgears", vtid = 16073 }"), on a peer trace recorded
+** with LTTng's procname context (skipped when the peer traces or
+** babeltrace2 are absent); NULL in a trace without it.
+*/
+static void ctf_comm_equals_babeltrace2_procname(void **state){
+  const char *zPeer = getenv("TL_PEER_DIR");
+  char zTrace[1024], zCmd[1200], zLine[4096];
+  TlLines want = {0}, got = {0};
+  sqlite3 *db;
+  FILE *f;
+  char *zSql;
+  (void)state;
+  if( zPeer==0 || zPeer[0]==0 ) zPeer = TL_PEER_DIR;
+  snprintf(zTrace, sizeof(zTrace), "%s/ctf/tracecompass-test-traces/cyg-profile/glxgears-cyg-profile", zPeer);
+  snprintf(zCmd, sizeof(zCmd), "babeltrace2 '%s' 2>/dev/null", zTrace);
+  f = access(zTrace, R_OK)==0 ? popen(zCmd, "r") : 0;
+  if( f==0 ){ skip(); return; }
+  while( fgets(zLine, sizeof(zLine), f) ){
+    const char *z = strstr(zLine, "{ procname = \"");
+    const char *zEnd = z ? strchr(z + 14, '"') : 0;
+    char zOut[256];
+    if( zEnd==0 ) continue;
+    snprintf(zOut, sizeof(zOut), "%.*s", (int)(zEnd - (z + 14)), z + 14);
+    tl_lines_add(&want, zOut);
+  }
+  if( pclose(f)!=0 || want.n==0 ){ tl_lines_free(&want); skip(); return; }
+  db = tl_test_db();
+  zSql = sqlite3_mprintf("SELECT comm FROM events('%q')", zTrace);
+  query_lines(db, &got, zSql);
+  sqlite3_free(zSql);
+  lines_equal("glxgears-cyg-profile", &got, &want);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" TL_TESTDATA_DIR "/ctf/ust-pid') "
+                                   "WHERE comm IS NOT NULL"), 0);
+  tl_lines_free(&want);
+  tl_lines_free(&got);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_cols,
   cmocka_unit_test(perf_sample_columns_equal_perf_script),
   cmocka_unit_test(perf_stack_equals_stackcollapse),
   cmocka_unit_test(perf_dso_offset_equals_perf_report),
+  cmocka_unit_test(ctf_comm_equals_babeltrace2_procname),
 );
