@@ -15,12 +15,15 @@
 --   sqlite> .parameter set @trace 'perf.data'
 --   sqlite> .read sql/perf_report_dso.sql
 -- Columns: event, samples, period, overhead, dso
-WITH s AS (
-  SELECT name AS event, value AS period,
-         replace(dso, rtrim(dso, replace(dso, '/', '')), '') AS dso
+WITH g AS (
+  SELECT name AS event, dso, count(*) AS n, sum(value) AS period
   FROM events(@trace, @options) WHERE type = 'SAMPLE' AND ip IS NOT NULL
+  GROUP BY name, dso
+), s AS (
+  -- the file's base name, as perf shows it
+  SELECT event, n, period, replace(dso, rtrim(dso, replace(dso, '/', '')), '') AS dso FROM g
 )
-SELECT event, count(*) AS samples, sum(period) AS period,
+SELECT event, sum(n) AS samples, sum(period) AS period,
        printf('%.2f%%', 100.0 * sum(period) / sum(sum(period)) OVER (PARTITION BY event)) AS overhead,
        dso
 FROM s GROUP BY event, dso
