@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "perf/perf_scan.h"
+
 #define PERF_DIR TL_TESTDATA_DIR "/perf/"
 #define SYM_OPTS "symfs=\"" PERF_DIR "sym/symfs\" kallsyms=\"" PERF_DIR "sym/kallsyms\" " \
                  "buildid_dir=\"" PERF_DIR "sym/no-cache\""
@@ -299,6 +301,57 @@ static void perf_stack_equals_stackcollapse(void **state){
 }
 
 /*
+** The naming rules on made-up frames, each against the rules applied to the
+** line perf script would print for it ("\tADDR SYMBOL (DSO)"): parameters,
+** anonymous namespaces, Go methods, quotes, ';', "->" inlining, unknown
+** symbols of known and unknown files, a dso holding " (" and '('. Java: the
+** script's own example.
+*/
+static void perf_stack_naming_rules(void **state){
+  static const char *aFrame[][2] = {
+    { "foo(int) const", "/usr/bin/x" },
+    { "(anonymous namespace)::f", "/usr/bin/x" },
+    { "ns::(anonymous namespace)::g(int)", "/usr/bin/x" },
+    { "net/http.(*Client).Do", "/usr/bin/goprog" },
+    { "a;b\"c'd", "/usr/bin/x" },
+    { "inl1->inl2->outer", "/usr/bin/x" },
+    { "Foo::operator->", "/usr/bin/x" },
+    { "x->[unknown]", "/lib/liba.so" },
+    { "[unknown]", "/memfd:jit (deleted)" },
+    { "sym", "/memfd:jit (deleted)" },
+    { "[unknown]", "[unknown]" },
+    { "[unknown]", "/lib/libfoo(1).so" },
+    { "[unknown]", "[kernel.kallsyms]" },
+    { "[unknown]", "/lib/x;y\"z.so" },
+  };
+  TlStr line, out;
+  size_t k;
+  (void)state;
+  tl_str_init(&line);
+  tl_str_init(&out);
+  for(k=0; k<sizeof(aFrame)/sizeof(aFrame[0]); k++){
+    char *zLine = sqlite3_mprintf("\t    55d0c1 %s (%s)", aFrame[k][0], aFrame[k][1]);
+    sqlite3_str *pWant = sqlite3_str_new(0);
+    char *zWant;
+    collapse_line(zLine, pWant);
+    zWant = sqlite3_str_finish(pWant);
+    tl_str_reset(&out);
+    tl_str_append(&out, "", 0);
+    perf_cols_frame_names(aFrame[k][0], aFrame[k][1], 0, &line, &out);
+    if( strcmp(out.z, zWant ? zWant : "") ) fail_msg("%s: ours %s, the rules' %s", zLine, out.z, zWant);
+    sqlite3_free(zWant);
+    sqlite3_free(zLine);
+  }
+  tl_str_reset(&out);
+  tl_str_append(&out, "", 0);
+  perf_cols_frame_names("Lorg/mozilla/javascript/ContextFactory;.call(Lorg/mozilla/javascript/ContextAction;)"
+                        "Ljava/lang/Object;", "/tmp/perf-19982.map", 1, &line, &out);
+  assert_string_equal(out.z, "org/mozilla/javascript/ContextFactory:.call\n");
+  tl_str_free(&line);
+  tl_str_free(&out);
+}
+
+/*
 ** dso_offset is what perf report --sort sym lists for an address no symbol
 ** names: "[.] 0x<offset in the file>", kernel "[k] 0x<address>".
 */
@@ -368,6 +421,7 @@ static void ctf_comm_equals_babeltrace2_procname(void **state){
 TL_DEFINE_GROUP(perf_cols,
   cmocka_unit_test(perf_sample_columns_equal_perf_script),
   cmocka_unit_test(perf_stack_equals_stackcollapse),
+  cmocka_unit_test(perf_stack_naming_rules),
   cmocka_unit_test(perf_dso_offset_equals_perf_report),
   cmocka_unit_test(ctf_comm_equals_babeltrace2_procname),
 );

@@ -52,65 +52,50 @@ static int looks_like_go_method(const char *z, size_t n){
   return 0;
 }
 
+/*
+** z[0..n) tidied into pOut as the script's $tidy_generic does: ';' made
+** ':', from the first '(' not opening "(anonymous namespace)" on dropped
+** (unless a Go method), '"' and '\'' dropped. Returns 1 if it cut there.
+*/
+static int tidy_into(const char *z, size_t n, TlStr *pOut){
+  static const char zAnon[] = "(anonymous namespace)";
+  const size_t nAnon = sizeof(zAnon) - 1;
+  size_t i, nKeep = n;
+  if( !looks_like_go_method(z, n) ){
+    for(i=0; i<n; i++){
+      if( z[i]!='(' ) continue;
+      if( n-i>=nAnon && memcmp(z+i, zAnon, nAnon)==0 ){ i += nAnon - 1; continue; }
+      nKeep = i;
+      break;
+    }
+  }
+  for(i=0; i<nKeep; i++){
+    if( z[i]=='"' || z[i]=='\'' ) continue;
+    tl_str_appendc(pOut, z[i]==';' ? ':' : z[i]);
+  }
+  return nKeep<n;
+}
+
 /* One frame name (a piece of the symbol between "->") into pOut, tidied. */
 static void frame_piece(const char *z, size_t n, const char *zMod, size_t nMod,
                         int bJava, int bInlined, TlStr *pOut){
-  static const char zAnon[] = "(anonymous namespace)";
-  const size_t nAnon = sizeof(zAnon) - 1;
-  size_t i, iStart = pOut->n, nCut = n;
-  int bBase = 0;
-  if( n==9 && memcmp(z, "[unknown]", 9)==0 ){
-    if( !(nMod==9 && memcmp(zMod, "[unknown]", 9)==0) ){
-      /* "[" the dso's base name "]" */
-      size_t k = nMod;
-      while( k>0 && zMod[k-1]!='/' ) k--;
-      tl_str_appendc(pOut, '[');
-      tl_str_append(pOut, zMod + k, nMod - k);
-      tl_str_appendc(pOut, ']');
-      bBase = 1;
-    }
-  }
-  if( !bBase ){
-    if( !looks_like_go_method(z, n) ){
-      for(i=0; i<n; i++){
-        if( z[i]!='(' ) continue;
-        if( n-i>=nAnon && memcmp(z+i, zAnon, nAnon)==0 ){ i += nAnon - 1; continue; }
-        nCut = i;
-        break;
-      }
-    }
-    for(i=0; i<nCut; i++){
-      char c = z[i];
-      if( c=='"' || c=='\'' ) continue;
-      tl_str_appendc(pOut, c==';' ? ':' : c);
-    }
+  size_t iStart = pOut->n;
+  if( n==9 && memcmp(z, "[unknown]", 9)==0 && !(nMod==9 && memcmp(zMod, "[unknown]", 9)==0) ){
+    /* "[" the dso's base name "]", tidied as a whole */
+    size_t k = nMod;
+    while( k>0 && zMod[k-1]!='/' ) k--;
+    tl_str_appendc(pOut, '[');
+    if( !tidy_into(zMod + k, nMod - k, pOut) ) tl_str_appendc(pOut, ']');
   }else{
-    /* the dso's name is tidied too */
-    size_t n2 = pOut->n - iStart;
-    char *zB = pOut->z ? pOut->z + iStart : 0;
-    size_t j = 0;
-    if( zB && !looks_like_go_method(zB, n2) ){
-      for(i=0; i<n2; i++){
-        if( zB[i]=='(' && !(n2-i>=nAnon && memcmp(zB+i, zAnon, nAnon)==0) ){ n2 = i; break; }
-      }
-    }
-    for(i=0; zB && i<n2; i++){
-      char c = zB[i];
-      if( c=='"' || c=='\'' ) continue;
-      zB[j++] = c==';' ? ':' : c;
-    }
-    pOut->n = iStart + j;
-    if( pOut->z ) pOut->z[pOut->n] = 0;
+    tidy_into(z, n, pOut);
   }
-  if( bJava && pOut->z && pOut->n>iStart && pOut->z[iStart]=='L'
-   && memchr(pOut->z + iStart, '/', pOut->n - iStart) ){
+  if( pOut->bErr || pOut->z==0 ) return;
+  if( bJava && pOut->n>iStart && pOut->z[iStart]=='L' && memchr(pOut->z + iStart, '/', pOut->n - iStart) ){
     memmove(pOut->z + iStart, pOut->z + iStart + 1, pOut->n - iStart - 1);
     pOut->n--;
     pOut->z[pOut->n] = 0;
   }
-  if( bInlined && !(pOut->z && strstr(pOut->z + iStart, "_[i]")) ){
-    tl_str_append(pOut, "_[i]", 4);
-  }
+  if( bInlined && !strstr(pOut->z + iStart, "_[i]") ) tl_str_append(pOut, "_[i]", 4);
 }
 
 /*
@@ -119,7 +104,7 @@ static void frame_piece(const char *z, size_t n, const char *zMod, size_t nMod,
 ** come from ELF and kallsyms strings, NUL-terminated). 0 frames when the
 ** script skips the line.
 */
-static void frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut){
+void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut){
   const char *zRaw, *zMod, *z;
   size_t nRaw, nMod, nLine, i;
   int bFirst = 1;
@@ -168,7 +153,7 @@ static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
     if( tl_bytes_u64e(&b, &ip) ) break;    /* (the decoder checked the size) */
     if( ip>=PERF_CONTEXT_MAX ){ bKernelCtx = ip==PERF_CONTEXT_KERNEL; continue; }
     tl_symbols_at(s->p->pSyms, s->pTrace, pid, ts, ip, bKernelCtx<0 ? (int)(ip>>63) : bKernelCtx, &at);
-    frame_names(at.zSym, at.zDso, bJava, &s->cc, &s->frames);
+    perf_cols_frame_names(at.zSym, at.zDso, bJava, &s->cc, &s->frames);
   }
   /* the frames were innermost first: join them outermost first */
   tl_str_reset(&s->stack);

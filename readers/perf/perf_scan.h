@@ -263,6 +263,10 @@ int perf_next_frame_grouped(TlScan*, TlRow*);
 /* comm, symbol, dso, symoff, dso_offset and stack of the current record,
 ** those of s->mNeed (comm: the threads are built) */
 void perf_cols_fill(TlScan*, TlVal*);
+/* The stack frames stackcollapse-perf.pl makes of the callchain entry
+** "SYMBOL (DSO)", each ended by '\n', appended to pOut (pLine: scratch);
+** bJava: the command starts with "java". */
+void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut);
 
 /* ---- perf_rows.c --------------------------------------------------------- */
 void perf_side_args(const TlScan*, TlStr*);
