@@ -32,7 +32,9 @@
 */
 #include "perf_scan.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PERF_CONTEXT_KERNEL ((uint64_t)-128)
@@ -69,9 +71,12 @@ static int tidy_into(const char *z, size_t n, TlStr *pOut){
       break;
     }
   }
-  for(i=0; i<nKeep; i++){
-    if( z[i]=='"' || z[i]=='\'' ) continue;
-    tl_str_appendc(pOut, z[i]==';' ? ':' : z[i]);
+  for(i=0; i<nKeep; ){
+    size_t j = i;
+    while( j<nKeep && z[j]!='"' && z[j]!='\'' && z[j]!=';' ) j++;
+    tl_str_append(pOut, z + i, j - i);       /* a run kept as it is */
+    if( j<nKeep && z[j]==';' ) tl_str_appendc(pOut, ':');
+    i = j + 1;
   }
   return nKeep<n;
 }
@@ -105,23 +110,24 @@ static void frame_piece(const char *z, size_t n, const char *zMod, size_t nMod,
 ** script skips the line.
 */
 void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut){
-  const char *zRaw, *zMod, *z;
-  size_t nRaw, nMod, nLine, i;
+  const char *zRaw = zSym, *zMod = zDso, *z, *zSplit = 0;
+  size_t nRaw = strlen(zSym), nMod = strlen(zDso);
   int bFirst = 1;
-  /* the line as perf script prints it, split as the script splits it */
-  tl_str_reset(pLine);
-  tl_str_appendz(pLine, zSym);
-  tl_str_append(pLine, " (", 2);
-  tl_str_appendz(pLine, zDso);
-  tl_str_appendc(pLine, ')');
-  if( pLine->bErr || pLine->z==0 ) return;
-  nLine = pLine->n;
-  for(i=nLine-2; i>0 && !(pLine->z[i-1]==' ' && pLine->z[i]=='('); i--){}
-  if( i==0 ) return;
-  zRaw = pLine->z;
-  nRaw = i - 1;
-  zMod = pLine->z + i + 1;
-  nMod = nLine - 1 - (i + 1);
+  /* The script splits the line "SYMBOL (DSO)" at its last " (": the one
+  ** between them, unless the dso holds one (then the symbol takes what is
+  ** before it in the dso, and the dso is the rest, with the line's ')'). */
+  for(z=zDso; (z = strstr(z, " ("))!=0; z++) zSplit = z;
+  if( zSplit ){
+    tl_str_reset(pLine);
+    tl_str_append(pLine, zSym, nRaw);
+    tl_str_append(pLine, " (", 2);
+    tl_str_append(pLine, zDso, (size_t)(zSplit - zDso));
+    if( pLine->bErr || pLine->z==0 ) return;
+    zRaw = pLine->z;
+    nRaw = pLine->n;
+    zMod = zSplit + 2;
+    nMod = strlen(zMod);
+  }
   if( nRaw==0 || zRaw[0]=='(' ) return;
   /* split at "->": trailing empty pieces dropped, as perl's split does */
   while( nRaw>=2 && zRaw[nRaw-2]=='-' && zRaw[nRaw-1]=='>' ) nRaw -= 2;
@@ -135,9 +141,59 @@ void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr 
   }
 }
 
-/* The stack column of the current sample into s->stack (s->cc: scratch). */
+/*
+** The stack column's state: frame names made once per (symbol, file)
+** (the model's strings live as long as the trace: their addresses are a
+** key), kept in a pool, found through a direct-mapped cache.
+*/
+#define PERF_NAME_CACHE 4096                      /* entries, a power of 2 */
+#define PERF_NAME_POOL_MAX ((size_t)8<<20)        /* pool bytes before a reset */
+typedef struct PerfName PerfName;
+struct PerfName {
+  const char *zSym, *zDso;        /* the key (zSym NULL: empty entry) */
+  int bJava;
+  uint32_t iOff, n;               /* its frames in pool: "a\nb\n" */
+};
+struct PerfCols {
+  TlStr line, frames, stack, pool;
+  PerfName aName[PERF_NAME_CACHE];
+};
+
+void perf_cols_free(PerfCols *c){
+  if( c==0 ) return;
+  tl_str_free(&c->line);
+  tl_str_free(&c->frames);
+  tl_str_free(&c->stack);
+  tl_str_free(&c->pool);
+  free(c);
+}
+
+/* The frames of (zSym, zDso) appended to c->frames, made on first use. */
+static void frame_names_cached(PerfCols *c, const char *zSym, const char *zDso, int bJava){
+  uintptr_t h = ((uintptr_t)zSym >> 3) * 31 + ((uintptr_t)zDso >> 3) + (uintptr_t)bJava;
+  PerfName *e = &c->aName[(h ^ (h >> 13)) & (PERF_NAME_CACHE - 1)];
+  if( e->zSym!=zSym || e->zDso!=zDso || e->bJava!=bJava ){
+    size_t iOff;
+    if( c->pool.n > PERF_NAME_POOL_MAX ){
+      memset(c->aName, 0, sizeof(c->aName));
+      tl_str_reset(&c->pool);
+    }
+    iOff = c->pool.n;
+    perf_cols_frame_names(zSym, zDso, bJava, &c->line, &c->pool);
+    if( c->pool.bErr ) return;
+    e->zSym = zSym;
+    e->zDso = zDso;
+    e->bJava = bJava;
+    e->iOff = (uint32_t)iOff;
+    e->n = (uint32_t)(c->pool.n - iOff);
+  }
+  if( e->n ) tl_str_append(&c->frames, c->pool.z + e->iOff, e->n);
+}
+
+/* The stack column of the current sample. */
 static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
   const PerfSample *x = &s->ri.s;
+  PerfCols *c = s->pCols;
   uint64_t k;
   int bKernelCtx = -1;                    /* no context marker yet */
   int bJava = zComm && strncmp(zComm, "java", 4)==0;
@@ -145,7 +201,11 @@ static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
   int64_t ts = s->ri.bTs ? s->ri.ts : TL_SYMBOLS_NO_TS;
   size_t iEnd, i;
   TlBytes b;
-  tl_str_reset(&s->frames);
+  if( c==0 ){
+    c = s->pCols = calloc(1, sizeof(*c));
+    if( c==0 ) return;                    /* (NULL: as much as the row can say) */
+  }
+  tl_str_reset(&c->frames);
   b = tl_bytes(x->aCallchain, (size_t)x->nCallchain*8, s->p->bo);
   for(k=0; k<x->nCallchain; k++){
     uint64_t ip;
@@ -153,20 +213,20 @@ static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
     if( tl_bytes_u64e(&b, &ip) ) break;    /* (the decoder checked the size) */
     if( ip>=PERF_CONTEXT_MAX ){ bKernelCtx = ip==PERF_CONTEXT_KERNEL; continue; }
     tl_symbols_at(s->p->pSyms, s->pTrace, pid, ts, ip, bKernelCtx<0 ? (int)(ip>>63) : bKernelCtx, &at);
-    perf_cols_frame_names(at.zSym, at.zDso, bJava, &s->cc, &s->frames);
+    frame_names_cached(c, at.zSym, at.zDso, bJava);
   }
   /* the frames were innermost first: join them outermost first */
-  tl_str_reset(&s->stack);
-  tl_str_append(&s->stack, "", 0);
-  iEnd = s->frames.n;
-  while( iEnd>0 && s->frames.z ){
+  tl_str_reset(&c->stack);
+  tl_str_append(&c->stack, "", 0);
+  iEnd = c->frames.n;
+  while( iEnd>0 && c->frames.z ){
     i = iEnd - 1;                         /* the '\n' ending the frame */
-    while( i>0 && s->frames.z[i-1]!='\n' ) i--;
-    if( s->stack.n ) tl_str_appendc(&s->stack, ';');
-    tl_str_append(&s->stack, s->frames.z + i, iEnd - 1 - i);
+    while( i>0 && c->frames.z[i-1]!='\n' ) i--;
+    if( c->stack.n ) tl_str_appendc(&c->stack, ';');
+    tl_str_append(&c->stack, c->frames.z + i, iEnd - 1 - i);
     iEnd = i;
   }
-  if( !s->frames.bErr ) tl_val_str(pVal, &s->stack);
+  if( !c->frames.bErr && !c->pool.bErr ) tl_val_str(pVal, &c->stack);
 }
 
 /* The thread's name as perf script prints it (s->zTidName: the buffer). */

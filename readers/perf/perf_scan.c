@@ -46,8 +46,6 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->args);
   tl_str_init(&s->cc);
   tl_str_init(&s->tmp);
-  tl_str_init(&s->frames);
-  tl_str_init(&s->stack);
   s->iChunkEnd = pTrace->index.n;
   s->iWalkChunk = SIZE_MAX;
   s->eType = -1;
@@ -128,8 +126,7 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
-  tl_str_free(&s->frames);
-  tl_str_free(&s->stack);
+  perf_cols_free(s->pCols);
   free(s);
 }
 

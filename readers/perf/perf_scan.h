@@ -122,7 +122,7 @@ struct TlScan {
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
-  TlStr frames, stack;            /* events: the stack column (perf_cols.c) */
+  struct PerfCols *pCols;         /* events: the stack column's state (perf_cols.c) */
   char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
   int eType;                      /* events: the one record type wanted, or -1 */
   size_t nType;                   /* strlen(f.zType) */
@@ -256,6 +256,8 @@ int perf_group_next(TlScan*);
 int perf_next_frame_grouped(TlScan*, TlRow*);
 
 /* ---- perf_cols.c --------------------------------------------------------- */
+typedef struct PerfCols PerfCols;
+void perf_cols_free(PerfCols*);     /* NULL-safe */
 /* The events columns of an ip's symbol, and all the model answers. */
 #define PERF_COLS_IP (((uint64_t)1<<TL_EV_SYMBOL) | ((uint64_t)1<<TL_EV_DSO) \
                       | ((uint64_t)1<<TL_EV_SYMOFF) | ((uint64_t)1<<TL_EV_DSO_OFFSET))
