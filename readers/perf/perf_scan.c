@@ -79,7 +79,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
              && (s->eType==PERF_SAMPLE || (s->eType<0 && !(s->mNeed & ((uint64_t)1<<TL_EV_TYPE))));
   }
   if( (iTable==TL_TAB_TRACKS
-       || (iTable==TL_TAB_EVENTS && (s->mNeed & (((uint64_t)1<<TL_EV_TRACK) | PERF_COLS_MODEL))))
+       || (iTable==TL_TAB_EVENTS && (s->mNeed & (((uint64_t)1<<TL_EV_TRACK) | PERF_COLS_THREADS))))
    && perf_threads_ready(pTrace, pErr) ){
     perf_scan_close(s);
     return pErr->rc;

@@ -262,6 +262,8 @@ void perf_cols_free(PerfCols*);     /* NULL-safe */
 #define PERF_COLS_IP (((uint64_t)1<<TL_EV_SYMBOL) | ((uint64_t)1<<TL_EV_DSO) \
                       | ((uint64_t)1<<TL_EV_SYMOFF) | ((uint64_t)1<<TL_EV_DSO_OFFSET))
 #define PERF_COLS_MODEL (PERF_COLS_IP | ((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_STACK))
+/* those that need the threads: comm (and stack, by the command's name) */
+#define PERF_COLS_THREADS (((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_STACK))
 /* comm, symbol, dso, symoff, dso_offset and stack of the current record,
 ** those of s->mNeed (comm: the threads are built) */
 void perf_cols_fill(TlScan*, TlVal*);
