@@ -69,8 +69,9 @@ SYM_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/sym/symfs", TD + "/perf/sym/kallsyms", TD + "/perf/sym/no-cache")
 
 # no file to name addresses from, as perf was run for the references
-# (--symfs=/nonexistent --kallsyms=/dev/null): addresses as perf lists them
-NOSYM_OPTS = 'symfs="/nonexistent" kallsyms="/dev/null" buildid_dir="/nonexistent"'
+# (--symfs=/nonexistent --kallsyms=no-kallsyms, an empty file): addresses as
+# perf lists them
+NOSYM_OPTS = 'symfs="/nonexistent" kallsyms="%s" buildid_dir="/nonexistent"' % (TD + "/perf/no-kallsyms")
 
 CXX_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/cxx/symfs", TD + "/perf/cxx/kallsyms", TD + "/perf/cxx/no-cache")

@@ -33,7 +33,7 @@
                  "buildid_dir=\"" PERF_DIR "sym/no-cache\""
 #define CXX_OPTS "symfs=\"" PERF_DIR "cxx/symfs\" kallsyms=\"" PERF_DIR "cxx/kallsyms\" " \
                  "buildid_dir=\"" PERF_DIR "cxx/no-cache\""
-#define NOSYM_OPTS "symfs=\"/nonexistent\" kallsyms=\"/dev/null\" buildid_dir=\"/nonexistent\""
+#define NOSYM_OPTS "symfs=\"/nonexistent\" kallsyms=\"" PERF_DIR "no-kallsyms\" buildid_dir=\"/nonexistent\""
 
 typedef struct ColTrace ColTrace;
 struct ColTrace {

@@ -18,5 +18,5 @@ rm -rf $d
 $PERF script -f -i threads-inherit.data -F comm,pid,tid,time > threads-inherit.script.txt 2>/dev/null
 $PERF report -f -i threads-inherit.data --no-children -g none -n --stdio -w 8,12,40 --sort pid \
     > threads-inherit.report-pid.txt 2>/dev/null
-PERF_BUILDID_DIR="$(mktemp -d)" $PERF script -f -i threads-inherit.data --symfs=/nonexistent --kallsyms=/dev/null \
+PERF_BUILDID_DIR="$(mktemp -d)" $PERF script -f -i threads-inherit.data --symfs=/nonexistent --kallsyms=no-kallsyms \
     -F comm,tid,time,ip,sym,symoff,dso > threads-inherit.samples.txt 2>/dev/null
