@@ -4,8 +4,8 @@
 -- their sample count, period and share of the event's period, as
 --   perf report --no-children -g none --sort dso -n --stdio
 -- prints them (the file's base name, `[kernel.kallsyms]` for the kernel).
--- Needs samples with callchains (`perf record -g`): the file of a sample
--- is the one of its innermost frame (callchains.depth = 0).
+-- The file of a sample is the one of its own address (events.dso), with or
+-- without callchains. One pass over the samples.
 --
 -- Parameters:
 --   @trace    the perf.data file
@@ -15,13 +15,15 @@
 --   sqlite> .parameter set @trace 'perf.data'
 --   sqlite> .read sql/perf_report_dso.sql
 -- Columns: event, samples, period, overhead, dso
-WITH s AS (
-  SELECT e.name AS event, e.value AS period,
-         replace(c.dso, rtrim(c.dso, replace(c.dso, '/', '')), '') AS dso
-  FROM callchains(@trace, @options) c JOIN events(@trace, @options) e ON e.rowid = c.event
-  WHERE c.depth = 0
+WITH g AS (
+  SELECT name AS event, dso, count(*) AS n, sum(value) AS period
+  FROM events(@trace, @options) WHERE type = 'SAMPLE' AND ip IS NOT NULL
+  GROUP BY name, dso
+), s AS (
+  -- the file's base name, as perf shows it
+  SELECT event, n, period, replace(dso, rtrim(dso, replace(dso, '/', '')), '') AS dso FROM g
 )
-SELECT event, count(*) AS samples, sum(period) AS period,
+SELECT event, sum(n) AS samples, sum(period) AS period,
        printf('%.2f%%', 100.0 * sum(period) / sum(sum(period)) OVER (PARTITION BY event)) AS overhead,
        dso
 FROM s GROUP BY event, dso

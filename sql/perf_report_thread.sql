@@ -6,6 +6,7 @@
 -- prints them (its Pid:Command column is the thread id and the thread's
 -- last name). Threads are tracks: a tid the kernel reused is two rows.
 -- Thread 0 is `swapper`, a thread never named `:tid`, as perf prints them.
+-- One pass over the samples, then one name per thread.
 --
 -- Parameters:
 --   @trace    the perf.data file
@@ -15,13 +16,13 @@
 --   sqlite> .read sql/perf_report_thread.sql
 -- Columns: event, samples, period, overhead, tid, comm
 WITH s AS (
-  SELECT e.name AS event, e.value AS period, e.tid, e.track
-  FROM events(@trace) e WHERE e.type = 'SAMPLE'
+  SELECT name AS event, track, tid, count(*) AS samples, sum(value) AS period
+  FROM events(@trace) WHERE type = 'SAMPLE'
+  GROUP BY name, track, tid
 )
-SELECT s.event, count(*) AS samples, sum(s.period) AS period,
-       printf('%.2f%%', 100.0 * sum(s.period) / sum(sum(s.period)) OVER (PARTITION BY s.event)) AS overhead,
+SELECT s.event, s.samples, s.period,
+       printf('%.2f%%', 100.0 * s.period / sum(s.period) OVER (PARTITION BY s.event)) AS overhead,
        s.tid,
        coalesce(t.name, CASE WHEN s.tid = 0 THEN 'swapper' ELSE ':' || s.tid END) AS comm
 FROM s LEFT JOIN tracks(@trace) t ON t.id = s.track
-GROUP BY s.event, s.track
-ORDER BY s.event, sum(s.period) DESC, s.tid;
+ORDER BY s.event, s.period DESC, s.tid;

@@ -68,6 +68,11 @@ PERF = "perf/"
 SYM_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/sym/symfs", TD + "/perf/sym/kallsyms", TD + "/perf/sym/no-cache")
 
+# no file to name addresses from, as perf was run for the references
+# (--symfs=/nonexistent --kallsyms=no-kallsyms, an empty file): addresses as
+# perf lists them
+NOSYM_OPTS = 'symfs="/nonexistent" kallsyms="%s" buildid_dir="/nonexistent"' % (TD + "/perf/no-kallsyms")
+
 CXX_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/cxx/symfs", TD + "/perf/cxx/kallsyms", TD + "/perf/cxx/no-cache")
 
@@ -117,25 +122,36 @@ def _():
     for t in ("cxx", "plt"):
         n += check_report("perf_report_sym.sql", "perf/cxx/%s.data" % t, "perf/cxx/%s.report.txt" % t,
                           lambda k: k[0], CXX_OPTS)
-    return n
+    # recorded without -g: the sample's own ip, user and kernel addresses
+    # perf cannot name listed by their offset in the file or their value
+    return n + check_report("perf_report_sym.sql", "perf/threads-inherit.data",
+                            "perf/threads-inherit.report-sym.txt", lambda k: k[0], NOSYM_OPTS)
 
 
 @check("perf_report_dso.sql")
 def _():
-    return check_report("perf_report_dso.sql", "perf/sym/sym.data", "perf/sym/sym.report-dso.txt",
-                        lambda k: k[0], SYM_OPTS)
+    n = check_report("perf_report_dso.sql", "perf/sym/sym.data", "perf/sym/sym.report-dso.txt",
+                     lambda k: k[0], SYM_OPTS)
+    # recorded without -g
+    return n + check_report("perf_report_dso.sql", "perf/threads-inherit.data",
+                            "perf/threads-inherit.report-dso.txt", lambda k: k[0], NOSYM_OPTS)
 
 
 @check("perf_report_comm.sql")
 def _():
     n = check_report("perf_report_comm.sql", "perf/sched.data", "perf/sched.report-comm.txt", lambda k: k[0])
-    return n + check_report("perf_report_comm.sql", "perf/lost.data", "perf/lost.report-comm.txt", lambda k: k[0])
+    n += check_report("perf_report_comm.sql", "perf/lost.data", "perf/lost.report-comm.txt", lambda k: k[0])
+    # threads named after the thread that made them
+    return n + check_report("perf_report_comm.sql", "perf/threads-inherit.data",
+                            "perf/threads-inherit.report-comm.txt", lambda k: k[0])
 
 
 @check("perf_report_thread.sql")
 def _():
-    return check_report("perf_report_thread.sql", "perf/sched.data", "perf/sched.report-pid.txt",
-                        lambda k: "%s:%s" % (k[0], k[1]))
+    n = check_report("perf_report_thread.sql", "perf/sched.data", "perf/sched.report-pid.txt",
+                     lambda k: "%s:%s" % (k[0], k[1]))
+    return n + check_report("perf_report_thread.sql", "perf/threads-inherit.data",
+                            "perf/threads-inherit.report-pid.txt", lambda k: "%s:%s" % (k[0], k[1]))
 
 
 @check("perf_report_cpu.sql")

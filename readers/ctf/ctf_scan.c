@@ -199,6 +199,19 @@ static int ctf_stream_next(CtfScan *pScan){
   return TL_DONE;
 }
 
+/* comm: the procname context field (LTTng's add-context -t procname), as text. */
+static void ctf_comm(const TlCtfDec *pDec, TlVal *pVal){
+  static const int aiScope[2] = { TL_CTF_SCOPE_EV_SCONTEXT, TL_CTF_SCOPE_EV_CONTEXT };
+  int s;
+  for(s=0; s<2; s++){
+    int i = tl_ctf_dec_member(pDec, pDec->aRoot[aiScope[s]], "procname");
+    if( i>=0 && pDec->aVal[i].z ){
+      tl_val_text(pVal, pDec->aVal[i].z, pDec->aVal[i].n);
+      return;
+    }
+  }
+}
+
 /* One row per event: of the merged streams, or (plain, unordered) in file order. */
 static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   CtfCur *c;
@@ -230,6 +243,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
       }
     }
   }
+  if( tl_col_used(&pScan->f, TL_EV_COMM) ) ctf_comm(&c->dec, &a[TL_EV_COMM]);
   if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
     TlCtfScopes sc;
     sc.aVal = c->dec.aVal;
@@ -296,6 +310,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
     pScan->f.aCpu = pScan->aCpu;
   }
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
+               && !tl_col_used(pFilter, TL_EV_COMM)
                && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
   if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
   if( rc ){

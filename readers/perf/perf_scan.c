@@ -78,7 +78,8 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
             || pFilter->tsLo!=TL_TS_MIN || pFilter->tsHi!=TL_TS_MAX || pFilter->nCpu>=0
             || pFilter->bOrdered;
   }
-  if( (iTable==TL_TAB_TRACKS || (iTable==TL_TAB_EVENTS && (s->mNeed>>TL_EV_TRACK & 1)))
+  if( (iTable==TL_TAB_TRACKS
+       || (iTable==TL_TAB_EVENTS && (s->mNeed & (((uint64_t)1<<TL_EV_TRACK) | PERF_COLS_THREADS))))
    && perf_threads_ready(pTrace, pErr) ){
     perf_scan_close(s);
     return pErr->rc;
@@ -124,6 +125,7 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
+  perf_cols_free(s->pCols);
   free(s);
 }
 
@@ -387,6 +389,7 @@ static int fill_event(TlScan *s, TlRow *pRow){
       tl_val_str(&v[TL_EV_CALLCHAIN], &s->cc);
     }
   }
+  if( m & PERF_COLS_MODEL ) perf_cols_fill(s, v);
   if( tl_col_used(&s->f, TL_EV_ARGS) ){
     tl_str_reset(&s->args);
     tl_json_obj_begin(&s->args);

@@ -124,6 +124,8 @@ struct TlScan {
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
+  struct PerfCols *pCols;         /* events: the stack column's state (perf_cols.c) */
+  char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
   int eType;                      /* events: the one record type wanted, or -1 */
   size_t nType;                   /* strlen(f.zType) */
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
@@ -263,6 +265,23 @@ int perf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal 
 int perf_group_next(TlScan*);
 /* callchains grouped by symbol */
 int perf_next_frame_grouped(TlScan*, TlRow*);
+
+/* ---- perf_cols.c --------------------------------------------------------- */
+typedef struct PerfCols PerfCols;
+void perf_cols_free(PerfCols*);     /* NULL-safe */
+/* The events columns of an ip's symbol, and all the model answers. */
+#define PERF_COLS_IP (((uint64_t)1<<TL_EV_SYMBOL) | ((uint64_t)1<<TL_EV_DSO) \
+                      | ((uint64_t)1<<TL_EV_SYMOFF) | ((uint64_t)1<<TL_EV_DSO_OFFSET))
+#define PERF_COLS_MODEL (PERF_COLS_IP | ((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_STACK))
+/* those that need the threads: comm (and stack, by the command's name) */
+#define PERF_COLS_THREADS (((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_STACK))
+/* comm, symbol, dso, symoff, dso_offset and stack of the current record,
+** those of s->mNeed (comm: the threads are built) */
+void perf_cols_fill(TlScan*, TlVal*);
+/* The stack frames stackcollapse-perf.pl makes of the callchain entry
+** "SYMBOL (DSO)", each ended by '\n', appended to pOut (pLine: scratch);
+** bJava: the command starts with "java". */
+void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut);
 
 /* ---- perf_rows.c --------------------------------------------------------- */
 void perf_side_args(const TlScan*, TlStr*);

@@ -21,6 +21,10 @@ report -i sym/sym.data $SYM --sort dso > sym/sym.report-dso.txt
 for s in comm pid cpu; do report -i sched.data --sort $s > sched.report-$s.txt; done
 for t in multi wakeup neigh; do report -i $t.data --sort cpu > $t.report-cpu.txt; done
 report -i lost.data --sort comm > lost.report-comm.txt
+# a recording without -g, and no file to name its addresses from (a symfs
+# root that does not exist, an empty kallsyms: no-kallsyms): perf lists them by address
+NOSYM="--symfs=/nonexistent --kallsyms=no-kallsyms"
+for s in sym dso comm; do report -i threads-inherit.data $NOSYM --sort $s > threads-inherit.report-$s.txt; done
 
 $PERF sched timehist -f -i sched.data > sched.timehist.txt 2>/dev/null
 $PERF sched timehist -f -i sched.data -s > sched.timehist-summary.txt 2>/dev/null

@@ -5,6 +5,8 @@
 #
 #   threads-inherit.script.txt      perf script -F comm,pid,tid,time
 #   threads-inherit.report-pid.txt  perf report --sort pid
+#   threads-inherit.samples.txt     perf script -F comm,tid,time,ip,sym,symoff,dso
+#                                   with no file to name addresses from
 #
 # Run as root:  cd testdata/perf && sh threads-inherit.sh
 set -e
@@ -16,3 +18,5 @@ rm -rf $d
 $PERF script -f -i threads-inherit.data -F comm,pid,tid,time > threads-inherit.script.txt 2>/dev/null
 $PERF report -f -i threads-inherit.data --no-children -g none -n --stdio -w 8,12,40 --sort pid \
     > threads-inherit.report-pid.txt 2>/dev/null
+PERF_BUILDID_DIR="$(mktemp -d)" $PERF script -f -i threads-inherit.data --symfs=/nonexistent --kallsyms=no-kallsyms \
+    -F comm,tid,time,ip,sym,symoff,dso > threads-inherit.samples.txt 2>/dev/null

@@ -16,7 +16,8 @@ counts the trace's pages mapped from the page cache, which grow with the
 trace and are not ours to free; RssAnon is what the process allocated. A
 peer that fails is shown as failed in its row; the run goes on. Paths come
 from record.sh's output. --only limits the rows to some groups (ctf, perf,
-xray, small, scale). The scale group times the same queries on the small and
+cookbook, xray, small, scale); cookbook times the sql/ library's perf files
+against the perf commands they answer like and compares their top rows. The scale group times the same queries on the small and
 the full recordings (--scale-small names the small ones) in a second table.
 Standard library only.
 """
@@ -208,6 +209,40 @@ def measure_second(so, first, query, runs, log, repeat=20):
     return _cache[key]
 
 
+SQL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "sql")
+
+
+def sql_file(so, name, trace, options, sep="|"):
+    """The sqlite3 shell reading sql/NAME with @trace and @options set."""
+    return [SQLITE, "-batch", "-separator", sep, "-cmd", ".load " + so,
+            "-cmd", ".parameter set @trace '%s'" % trace, "-cmd", ".parameter set @options '%s'" % options,
+            ":memory:", ".read " + os.path.join(SQL_DIR, name)]
+
+
+def top_rows(name, tl, peer, n=5):
+    """The n first rows of a cookbook file and of its perf command, as
+    (samples, key) (folded stacks: (value, stack)); None if either failed."""
+    try:
+        ours = subprocess.run(tl, capture_output=True, text=True, check=True).stdout.splitlines()
+        theirs = subprocess.run(peer, capture_output=True, text=True, check=True).stdout.splitlines()
+    except (subprocess.CalledProcessError, OSError):
+        return None
+    if name == "perf_folded.sql":
+        top = lambda lines: sorted(((int(l.rsplit(" ", 1)[1]), l.rsplit(" ", 1)[0]) for l in lines if " " in l),
+                                   reverse=True)[:n]
+        return top(ours), top(theirs)
+    a = []
+    for r in ours[:n]:
+        f = r.split("|")
+        a.append((int(f[1]), ":".join(f[4:]) if name == "perf_report_thread.sql" else f[4]))
+    b = []
+    for line in theirs:
+        m = re.match(r"\s+\d+\.\d\d%\s+(\d+)\s+(.*?)\s*$", line)
+        if m and len(b) < n:
+            b.append((int(m.group(1)), m.group(2)))
+    return a, b
+
+
 def sql_value(so, query):
     out = subprocess.run(sql(so, query), capture_output=True, text=True, check=True).stdout
     return [int(v) for v in out.split("|")]
@@ -284,7 +319,7 @@ def main():
     ap.add_argument("--self-runs", type=int, default=11,
                     help="runs of the rows comparing two tracelite queries")
     ap.add_argument("--log", required=True)
-    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, xray, small, scale")
+    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, cookbook, xray, small, scale")
     ap.add_argument("--small", required=True, help="a small perf.data")
     ap.add_argument("--scale-small", default="",
                     help="the small recordings for the scale table: CTF=dir,perf=file,XRay=file")
@@ -348,6 +383,29 @@ def main():
                              "GROUP BY 1 ORDER BY 2 DESC LIMIT 10" % P),
                      ["perf", "report", "-i", a.perf, "--no-children", "-g", "none", "--sort", "sym", "--stdio"], 1))
 
+    cookbook = []   # (sql file, tracelite argv, perf argv, key of a perf line) whose top rows are compared
+    if on("cookbook"):
+        # the sql/ library's perf files against the perf commands they answer
+        # like; the same kernel symbols on both sides (perf reads
+        # /proc/kallsyms by itself when it matches the recorded kernel)
+        opts = "kallsyms=/proc/kallsyms"
+        report = ["perf", "report", "-i", a.perf, "--no-children", "-g", "none", "-n", "--stdio"]
+        for f, sort, goal in (("perf_report_sym.sql", "sym", 1), ("perf_report_dso.sql", "dso", 1),
+                              ("perf_report_comm.sql", "comm", 1), ("perf_report_thread.sql", "pid", 1)):
+            tl = sql_file(so, f, a.perf, opts)
+            rows.append(("cookbook %s" % f, tl, report + ["--sort", sort], goal))
+            cookbook.append((f, tl, report + ["--sort", sort]))
+        # folded stacks: perf script through stackcollapse-perf.pl (FlameGraph,
+        # STACKCOLLAPSE=its path), else through perf's own stackcollapse report
+        # (other names and sample counts: timed, not compared)
+        sc = os.environ.get("STACKCOLLAPSE", "")
+        fold = ["sh", "-c", "perf script -i '%s' 2>/dev/null | LC_ALL=C perl '%s'" % (a.perf, sc)] if sc else \
+            ["sh", "-c", "perf script report stackcollapse -i '%s' 2>/dev/null" % a.perf]
+        tl = sql_file(so, "perf_folded.sql", a.perf, opts, sep=" ")
+        rows.append(("cookbook perf_folded.sql", tl, fold, 1))
+        if sc:
+            cookbook.append(("perf_folded.sql", tl, fold))
+
     if on("xray"):
         # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log
         # ("Error processing record", then fails); -keep-going lets it finish,
@@ -396,6 +454,17 @@ def main():
                       "-" if peer and peer[0] == "self" else rss(p)))
     if len(table) > 1:
         print_table(table)
+    if cookbook:
+        print("\ncookbook: the top rows (samples or value, key) of each file and of its perf command")
+        for name, tl, peer in cookbook:
+            got = top_rows(name, tl, peer)
+            if got is None:
+                print("  %s: failed" % name)
+                continue
+            print("  %s: %s" % (name, "the same" if got[0] == got[1] else "DIFFER"))
+            if got[0] != got[1]:
+                for x, y in zip(got[0], got[1]):
+                    print("    ours %r\n    perf %r" % (x, y))
     if on("scale"):
         if a.scale_small:
             small = dict(kv.split("=", 1) for kv in a.scale_small.split(","))

@@ -8,9 +8,11 @@
 #   BENCH_RUNS  timed runs per command (default 5, at least 5)
 #   BENCH_SELF_RUNS  timed runs of the rows comparing two tracelite queries
 #               (default 11, at least BENCH_RUNS)
-#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,xray,small,scale
+#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,cookbook,xray,small,scale
 #               (default all; scale compares the small and full recordings,
 #               so it runs at full scale only)
+#   STACKCOLLAPSE  FlameGraph's stackcollapse-perf.pl: the cookbook group folds
+#               perf script through it (else through perf's own stackcollapse)
 set -e
 export BENCH_DATA=${BENCH_DATA:-/tmp/tracelite-bench}
 export BENCH_SCALE=${BENCH_SCALE:-full}

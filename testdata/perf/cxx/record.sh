@@ -34,6 +34,8 @@ for t in cxx plt; do $PERF script -f -i $t.data -F ip 2>/dev/null; done > $DIR/i
 sh ../kallsyms-for.sh $DIR/ips.txt > kallsyms
 for t in cxx plt; do
   $PERF script -f -i $t.data --symfs=symfs --kallsyms=kallsyms -F ip,sym,symoff,dso > $t.script.txt 2>/dev/null
+  $PERF script -f -i $t.data --symfs=symfs --kallsyms=kallsyms -G -F comm,tid,time,ip,sym,symoff,dso \
+    > $t.samples.txt 2>/dev/null
   $PERF report -f -i $t.data --symfs=symfs --kallsyms=kallsyms --no-children --sort sym -g none -n --stdio \
     > $t.report.txt 2>/dev/null
 done

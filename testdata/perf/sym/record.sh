@@ -26,6 +26,7 @@ export PERF_BUILDID_DIR="$(mktemp -d)"
 $PERF script -f -i sym.data -F ip > /tmp/tracelite-sym/ips.txt 2>/dev/null
 sh ../kallsyms-for.sh /tmp/tracelite-sym/ips.txt > kallsyms
 $PERF script -f -i sym.data --symfs=symfs --kallsyms=kallsyms -F comm,tid,time,ip,sym,dso > sym.script.txt 2>/dev/null
+$PERF script -f -i sym.data --symfs=symfs --kallsyms=kallsyms -G -F comm,tid,time,ip,sym,symoff,dso > sym.samples.txt 2>/dev/null
 $PERF report -f -i sym.data --symfs=symfs --kallsyms=kallsyms --no-children -g none --sort sym -n --stdio > sym.report.txt 2>/dev/null
 rm -rf "$PERF_BUILDID_DIR"
 readelf -sW symfs$BIN > symprog.readelf.txt
