@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "cpel.h"
+#include "cpel/cpel.h"
 #include "cpel_writer.h"
 #include "trace.h"
 
