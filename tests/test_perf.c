@@ -1062,82 +1062,6 @@ static void perf_print_hex_and_addresses_equal_perf_script(void **state){
 
 /* ---- accel=off: the plain scan gives the accelerated scan's rows -------- */
 
-/* A scan's rows, each repeat of a repeated row on a line of its own. */
-typedef struct ScanOut ScanOut;
-struct ScanOut {
-  TlLines rows;
-  int64_t nRepeatMax;             /* largest TlRow.nRepeat */
-  int bLazy;                      /* a TL_LAZY value or a TL_ROWID_LAZY rowid */
-  int bScattered;                 /* a value of the group column came back
-                                  ** after rows of another value */
-};
-
-static void val_text(const TlVal *v, char *z, size_t n){
-  switch( v->t ){
-    case TL_INT:  snprintf(z, n, "%lld", (long long)v->i); break;
-    case TL_TEXT: snprintf(z, n, "'%.*s'", (int)v->n, v->z); break;
-    case TL_NULL: snprintf(z, n, "NULL"); break;
-    default:      snprintf(z, n, "type %d", v->t); break;
-  }
-}
-
-/*
-** Scan table iTable of p with filter f into o: the rowid (when bRowid),
-** then the columns of f->mCols, per row. iGroupCol >= 0: note whether the
-** rows come grouped by that column.
-*/
-static void scan_rows(TlTrace *p, int iTable, const TlFilter *f, int bRowid, int iGroupCol,
-                      ScanOut *o){
-  TlQuery *q;
-  TlErr e;
-  TlRow row;
-  TlLines seen;                   /* group values met, the last one current */
-  int rc;
-  memset(o, 0, sizeof(*o));
-  memset(&seen, 0, sizeof(seen));
-  tl_err_clear(&e);
-  assert_int_equal(tl_query_open(p, iTable, f, &q, &e), TL_OK);
-  while( (rc = tl_query_next(q, &row))==TL_ROW ){
-    int64_t k, n = row.nRepeat>1 ? row.nRepeat : 1;
-    if( row.nRepeat>o->nRepeatMax ) o->nRepeatMax = row.nRepeat;
-    if( row.iRowid==TL_ROWID_LAZY ) o->bLazy = 1;
-    for(k=0; k<n; k++){
-      char zLine[2048], zVal[512];
-      size_t nLine = 0;
-      int i;
-      zLine[0] = 0;
-      if( bRowid ){
-        int64_t iRowid;
-        assert_int_equal(tl_query_rowid(q, &row, k, &iRowid), TL_OK);
-        nLine += (size_t)snprintf(zLine, sizeof(zLine), "%lld", (long long)iRowid);
-      }
-      for(i=0; i<TL_MAX_NCOL; i++){
-        TlVal v;
-        if( !((f->mCols>>i) & 1) ) continue;
-        v = row.a[i];
-        if( v.t==TL_LAZY ){
-          o->bLazy = 1;
-          assert_int_equal(tl_query_value(q, k, i, &v), TL_OK);
-        }else if( row.aVary && i==row.iVary ){
-          tl_val_int(&v, row.aVary[k]);
-        }
-        val_text(&v, zVal, sizeof(zVal));
-        nLine += (size_t)snprintf(zLine + nLine, sizeof(zLine) - nLine, "|%s", zVal);
-        if( i==iGroupCol && (seen.n==0 || strcmp(seen.az[seen.n-1], zVal)) ){
-          size_t j;
-          for(j=0; j<seen.n; j++) if( strcmp(seen.az[j], zVal)==0 ) o->bScattered = 1;
-          tl_lines_add(&seen, zVal);
-        }
-      }
-      tl_lines_add(&o->rows, zLine);
-    }
-  }
-  if( rc<0 ) fail_msg("scan of table %d: %s", iTable, tl_query_err(q)->zMsg);
-  tl_query_close(q);
-  tl_lines_free(&seen);
-  tl_lines_sort(&o->rows);
-}
-
 /* "SAMPLE events: N" of the Aggregated section of perf report --stats. */
 static int64_t stats_samples(const char *zFile){
   char zPath[512], zLine[512];
@@ -1183,7 +1107,7 @@ static void perf_plain_scan_equals_accelerated(void **state){
     assert_int_equal(tl_trace_open(zPath, zOpts, &p, &e), TL_OK);
     for(iShape=0; iShape<SH_N; iShape++){
       TlFilter f;
-      ScanOut accel, plain;
+      TlScanLines accel, plain;
       int iTable = iShape==SH_SYMBOL ? TL_TAB_CALLCHAINS : TL_TAB_EVENTS;
       int iGroupCol = iShape==SH_CPU ? TL_EV_CPU : iShape==SH_SYMBOL ? TL_CC_SYMBOL : -1;
       size_t i;
@@ -1212,13 +1136,13 @@ static void perf_plain_scan_equals_accelerated(void **state){
         default:
           break;
       }
-      scan_rows(p, iTable, &f, iShape!=SH_SYMBOL, iGroupCol, &accel);
+      tl_test_scan_lines(p, iTable, &f, f.mCols, iShape!=SH_SYMBOL, iGroupCol, &accel);
       f.bPlain = 1;                        /* (the group flags left set: ignored) */
-      scan_rows(p, iTable, &f, iShape!=SH_SYMBOL, -1, &plain);
-      if( plain.nRepeatMax>1 || plain.bLazy ){
+      tl_test_scan_lines(p, iTable, &f, f.mCols, iShape!=SH_SYMBOL, -1, &plain);
+      if( plain.nRepeated>0 || plain.nLazy>0 ){
         fail_msg("%s, shape %d: the plain scan repeats or defers rows", zPath, iShape);
       }
-      if( accel.nRepeatMax>1 || accel.bLazy ) aAccel[iShape]++;
+      if( accel.nRepeated>0 || accel.nLazy>0 ) aAccel[iShape]++;
       if( iGroupCol>=0 && accel.bScattered ){
         fail_msg("%s, shape %d: the grouped scan's rows are not grouped", zPath, iShape);
       }

@@ -1201,65 +1201,15 @@ static void calls_model_follows_llvm_xray_rules(void **state){
 
 /* ---- accel=off: a plain scan gives the same rows ------------------------- */
 
-/* What a scan gave: every row (each repeat its own) as text, and how many
-** rows came repeated or with a value or rowid worked out later. */
-typedef struct ScanRows ScanRows;
-struct ScanRows { TlLines rows; int nRepeated, nLazy; };
-
-static size_t val_append(char *z, size_t n, size_t m, const TlVal *v){
-  if( m>=n ) return m;
-  switch( v->t ){
-    case TL_NULL: return m + (size_t)snprintf(z+m, n-m, "|NULL");
-    case TL_INT:  return m + (size_t)snprintf(z+m, n-m, "|%lld", (long long)v->i);
-    case TL_TEXT: return m + (size_t)snprintf(z+m, n-m, "|%.*s", (int)v->n, v->z);
-    default:      return m + (size_t)snprintf(z+m, n-m, "|type %d", v->t);
-  }
-}
-
-/*
-** Scan table iTable of log zLog (with options zOpts) under filter f: its
-** rows as "rowid|col|col..." (aCol's columns; the rowid when bRowid),
-** repeats unrolled, sorted.
-*/
-static void scan_rows(const char *zLog, const char *zOpts, int iTable, const TlFilter *f,
-                      int bRowid, const int *aCol, int nCol, ScanRows *pOut){
+/* A scan of log zLog (options zOpts): tl_test_scan_lines() on it. */
+static void scan_log(const char *zLog, const char *zOpts, int iTable, const TlFilter *f,
+                     int bRowid, TlScanLines *pOut){
   TlTrace *p;
-  TlQuery *q;
   TlErr e;
-  TlRow r;
-  int rc, j;
-  memset(pOut, 0, sizeof(*pOut));
   tl_err_clear(&e);
   assert_int_equal(tl_trace_open(zLog, zOpts, &p, &e), TL_OK);
-  assert_int_equal(tl_query_open(p, iTable, f, &q, &e), TL_OK);
-  while( (rc = tl_query_next(q, &r))==TL_ROW ){
-    int64_t k, n = r.nRepeat>1 ? r.nRepeat : 1;
-    if( r.nRepeat>1 ) pOut->nRepeated++;
-    if( r.iRowid==TL_ROWID_LAZY ) pOut->nLazy++;
-    for(j=0; j<nCol; j++) if( r.a[aCol[j]].t==TL_LAZY ) pOut->nLazy++;
-    for(k=0; k<n; k++){
-      char zRow[512];
-      size_t m = 0;
-      int64_t iRowid = 0;
-      assert_int_equal(tl_query_rowid(q, &r, k, &iRowid), TL_OK);
-      zRow[0] = 0;
-      if( bRowid ) m = (size_t)snprintf(zRow, sizeof(zRow), "%lld", (long long)iRowid);
-      for(j=0; j<nCol; j++){
-        TlVal v = r.a[aCol[j]];
-        if( v.t==TL_LAZY ){
-          assert_int_equal(tl_query_value(q, k, aCol[j], &v), TL_OK);
-        }else if( r.aVary && r.iVary==aCol[j] ){
-          v.i = r.aVary[k];
-        }
-        m = val_append(zRow, sizeof(zRow), m, &v);
-      }
-      tl_lines_add(&pOut->rows, zRow);
-    }
-  }
-  assert_int_equal(rc, TL_DONE);
-  tl_query_close(q);
+  tl_test_scan_lines(p, iTable, f, f->mCols, bRowid, -1, pOut);
   tl_trace_release(p);
-  tl_lines_sort(&pOut->rows);
 }
 
 static void assert_lines_equal(const TlLines *a, const TlLines *b){
@@ -1277,13 +1227,12 @@ static void assert_lines_equal(const TlLines *a, const TlLines *b){
 */
 static void xray_plain_scans_equal_accelerated(void **state){
   static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default" };
-  static const int aCallCol[] = { TL_XC_FUNC_ID, TL_XC_NAME, TL_XC_DUR };
   size_t k;
   (void)state;
   for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
     char zLog[512], zOpts[512], zLine[512];
     TlFilter f;
-    ScanRows acc, plain;
+    TlScanLines acc, plain;
     TlLines want = {0}, got = {0};
     FILE *fa;
     size_t i;
@@ -1292,9 +1241,9 @@ static void xray_plain_scans_equal_accelerated(void **state){
     memset(&f, 0, sizeof(f));
     f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
     /* events, count(*) */
-    scan_rows(zLog, zOpts, TL_TAB_EVENTS, &f, 1, 0, 0, &acc);
+    scan_log(zLog, zOpts, TL_TAB_EVENTS, &f, 1, &acc);
     f.bPlain = 1;
-    scan_rows(zLog, zOpts, TL_TAB_EVENTS, &f, 1, 0, 0, &plain);
+    scan_log(zLog, zOpts, TL_TAB_EVENTS, &f, 1, &plain);
     assert_true(acc.nRepeated > 0);
     assert_int_equal(plain.nRepeated, 0);
     assert_int_equal(plain.nLazy, 0);
@@ -1306,10 +1255,10 @@ static void xray_plain_scans_equal_accelerated(void **state){
     f.bPlain = 0;
     f.bGroupName = 1;
     f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_NAME) | (1u<<TL_XC_DUR);
-    scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, aCallCol, 3, &acc);
+    scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, &acc);
     f.bPlain = 1;
     f.bGroupName = 0;
-    scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, aCallCol, 3, &plain);
+    scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, &plain);
     assert_int_equal(plain.nRepeated, 0);
     assert_int_equal(plain.nLazy, 0);
     assert_lines_equal(&acc.rows, &plain.rows);
@@ -1387,7 +1336,6 @@ static int grouped_rowids_any_order(const char *zLog, const char *zOpts, const T
 static void xray_grouped_rowids_are_the_calls(void **state){
   static const char *const azLog[] = { "fdr", "basic", "fdr-O2", "fdr-default", "basic-default",
                                        "many-calls.xray", "many-calls-cut.xray" };
-  static const int aCallCol[] = { TL_XC_FUNC_ID, TL_XC_DUR };
   sqlite3 *db = tl_test_db();
   size_t k;
   int m;
@@ -1396,7 +1344,7 @@ static void xray_grouped_rowids_are_the_calls(void **state){
     for(m=0; m<2; m++){
       char zLog[512], zOpts[512], zPlain[600];
       TlFilter f;
-      ScanRows grouped, plain;
+      TlScanLines grouped, plain;
       char *z, *zLine, *zNext;
       int nRows = 0;
       if( k>=5 ){
@@ -1413,10 +1361,10 @@ static void xray_grouped_rowids_are_the_calls(void **state){
       f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
       f.bGroupName = 1;
       f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_DUR);
-      scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, aCallCol, 2, &grouped);
+      scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, &grouped);
       f.bGroupName = 0;
       f.bPlain = 1;
-      scan_rows(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, aCallCol, 2, &plain);
+      scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, &plain);
       assert_true(grouped.nRepeated > 0);
       assert_true(plain.rows.n > 5);
       assert_lines_equal(&grouped.rows, &plain.rows);

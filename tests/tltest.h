@@ -55,4 +55,26 @@ void tl_lines_add(TlLines*, const char *z);     /* a copy */
 void tl_lines_sort(TlLines*);
 void tl_lines_free(TlLines*);
 
+/*
+** A scan through the trace API (tests/scanutil.c): every row of table
+** iTable under filter f, each repeat of a repeated row a line of its own,
+** "ROWID|v|v..." (the rowid when bRowid; then the columns of mCols in
+** column order, each an integer, text or NULL), sorted. Lazy rowids and
+** values are asked for and must be given (a rowid for every row, shown or
+** not); a varying column takes each repeat's value. iGroupCol >= 0: whether
+** a value of that column came back after rows of another (bScattered).
+*/
+typedef struct TlTrace TlTrace;
+typedef struct TlFilter TlFilter;
+typedef struct TlScanLines TlScanLines;
+struct TlScanLines {
+  TlLines rows;
+  int nRepeated;                  /* rows with TlRow.nRepeat > 1 */
+  int nLazy;                      /* TL_ROWID_LAZY rowids and TL_LAZY values
+                                  ** of mCols met */
+  int bScattered;
+};
+void tl_test_scan_lines(TlTrace*, int iTable, const TlFilter*, uint64_t mCols,
+                        int bRowid, int iGroupCol, TlScanLines*);
+
 #endif
