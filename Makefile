@@ -137,16 +137,28 @@ demo:
 LIBDIR  ?= $(PREFIX)/lib
 DATADIR ?= $(PREFIX)/share/tracelite
 SQL_FILES = $(wildcard sql/*.sql)
+# The Python package (python/tracelite) where PYTHON finds it: Debian's
+# dist-packages of /usr, or of PREFIX for its python3.X.
+PY_FILES = $(wildcard python/tracelite/*.py)
+PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PYDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
 install: $(SO)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples
 	install -m 0755 $(SO) $(DESTDIR)$(LIBDIR)/tracelite.so
 	install -m 0644 $(SQL_FILES) $(DESTDIR)$(DATADIR)/sql/
 	install -m 0755 examples/query.py $(DESTDIR)$(DATADIR)/examples/query.py
+	install -d $(DESTDIR)$(PYDIR)/tracelite
+	install -m 0644 $(PY_FILES) $(DESTDIR)$(PYDIR)/tracelite/
+	printf "SO = '%s'\nSQL_DIR = '%s'\n" '$(LIBDIR)/tracelite.so' '$(DATADIR)/sql' \
+	  > $(DESTDIR)$(PYDIR)/tracelite/_install.py
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/tracelite.so $(DESTDIR)$(DATADIR)/examples/query.py
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/sql/,$(notdir $(SQL_FILES)))
 	-rmdir $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PYDIR)/tracelite/,$(notdir $(PY_FILES)) _install.py)
+	rm -rf $(DESTDIR)$(PYDIR)/tracelite/__pycache__
+	-rmdir $(DESTDIR)$(PYDIR)/tracelite $(DESTDIR)$(PYDIR) $(dir $(DESTDIR)$(PYDIR)) 2>/dev/null
 
 # The layering, size and unchecked-load rules (docs/architecture.md).
 lint:
