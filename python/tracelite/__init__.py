@@ -17,7 +17,7 @@ import re
 import sqlite3
 import threading
 
-__all__ = ["connect", "query", "sql_text", "parameters", "bind", "find_so",
+__all__ = ["connect", "query", "sql_text", "parameters", "bind", "execute", "shared", "find_so",
            "sql_dir", "columns_of", "Error"]
 
 # realpath: the source tree links tracelite/ at its root to python/tracelite
@@ -163,7 +163,7 @@ def execute(db, sql, params):
 _local = threading.local()
 
 
-def _shared():
+def shared():
     """One connection per thread and extension path, kept for later queries
     (the extension keeps each trace's index between queries)."""
     so = find_so()
@@ -181,7 +181,7 @@ def query(sql, db=None, pandas=False, **params):
     pandas=True. db: a connection from connect() (default: one kept per
     thread)."""
     text = sql_text(sql)
-    cols, rows = execute(db if db is not None else _shared(), text, params)
+    cols, rows = execute(db if db is not None else shared(), text, params)
     if not pandas:
         return rows
     try:
