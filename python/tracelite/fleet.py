@@ -277,6 +277,22 @@ def run(sql, traces, scheduler=None, combine=None, out=None, batch=None,
             c.close()
 
 
+def _results(client, ac):
+    """(future, its value or its exception) as they complete: the futures
+    done together are gathered in one round trip, one by one if that fails."""
+    for done in ac.batches():
+        try:
+            values = client.gather(done)
+        except Exception:
+            values = []
+            for f in done:
+                try:
+                    values.append(f.result())
+                except Exception as e:
+                    values.append(e)
+        yield from zip(done, values)
+
+
 def _run(client, text, pairs, combine, out, batch, progress, so, params):
     from distributed import as_completed
     res = Result()
@@ -321,10 +337,12 @@ def _run(client, text, pairs, combine, out, batch, progress, so, params):
     res.ntasks = len(futures)
     bar = _Progress(ntraces, progress)
     ac = as_completed(list(futures))
-    for f in ac:
+    for f, value in _results(client, ac):
         host, b, attempt = futures.pop(f)
         try:
-            worker, got = f.result()
+            if isinstance(value, BaseException):
+                raise value
+            worker, got = value
             for label, cols, rows, err, secs in got:
                 results[label] = (worker, cols, rows, err, secs)
         except Exception as e:
