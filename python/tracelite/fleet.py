@@ -319,7 +319,9 @@ def _run(client, text, pairs, combine, out, batch, progress, so, params):
             if label not in results:
                 order.append(label)
                 results[label] = None
-                groups.setdefault(host, []).append((label, p))
+                # a path of this machine's is made absolute: a worker's
+                # folder is not ours (the trace column keeps it as given)
+                groups.setdefault(host, []).append((label, p if host else os.path.abspath(p)))
     ntraces = sum(len(v) for v in groups.values())
     size = batch or max(1, min(MAX_BATCH, ntraces // (4 * nthreads)))
     futures = {}        # future -> (host, batch, attempt)
