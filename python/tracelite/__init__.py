@@ -106,10 +106,10 @@ def connect(so=None):
 def sql_text(sql):
     """The SQL of sql: a cookbook file by name (`perf_report_sym` or
     `perf_report_sym.sql`), a path to a .sql file, or SQL itself."""
-    if re.search(r"\s", sql.strip()):
-        return sql
-    if os.path.isfile(sql):
+    if "\n" not in sql and "\0" not in sql and os.path.isfile(sql):
         path = sql
+    elif re.search(r"\s", sql.strip()):
+        return sql
     else:
         name = sql if sql.endswith(".sql") else sql + ".sql"
         path = os.path.join(sql_dir(), os.path.basename(name))
