@@ -5,12 +5,16 @@
 ** maps of each process (address range, file offset, file name, time),
 ** FORK records each process's parent, and BUILD_ID (the feature, or the
 ** HEADER_BUILD_ID records of a pipe) and MMAP2 the build ids of the
-** files. This file takes them out of perf's records and hands them to the
+** files ("[kernel.kallsyms]": the kernel's). The kernel's MMAP record,
+** named "[kernel.kallsyms]_text", carries in pgoff where _text was when
+** recorded, which relocates kallsyms of another boot. This file takes them out of perf's records and hands them to the
 ** model (readers/model_symbols.h), which answers what an address is.
 */
 #include <string.h>
 
 #include "perf_int.h"
+
+#define PERF_KERNEL_MAP "[kernel.kallsyms]"   /* the kernel's map is this name and its reference symbol */
 
 /* The trace's symbols model, from its options; TL_OK or TL_ENOMEM. */
 int perf_sym_init(TlTrace *pTrace, PerfData *p){
@@ -73,6 +77,10 @@ int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int6
     if( (r->misc & 0x4000) && a24[0]>0 && a24[0]<=20 ){ aId = a24 + 4; nId = a24[0]; }
   }
   if( tl_bytes_cstr(&b, &z, &n) ) return TL_OK;
+  if( (r->misc & 7)==1 && n>sizeof(PERF_KERNEL_MAP)-1 && memcmp(z, PERF_KERNEL_MAP, sizeof(PERF_KERNEL_MAP)-1)==0 ){
+    /* "[kernel.kallsyms]_text": where _text was (pgoff) when recorded */
+    tl_symbols_set_kernel_ref(p->pSyms, z + sizeof(PERF_KERNEL_MAP)-1, n - (sizeof(PERF_KERNEL_MAP)-1), pgoff);
+  }
   /* cpumode kernel: a map of every process */
   rc = tl_symbols_add_map(p->pSyms, (r->misc & 7)==1 ? TL_SYMBOLS_EVERY_PID : (int64_t)(int32_t)pid,
                           bTs ? ts : TL_SYMBOLS_NO_TS, addr, len, pgoff, z, n);

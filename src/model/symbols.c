@@ -37,6 +37,9 @@
 #define SYM_MAX_SYMS      (1u<<22)    /* symbols loaded in all */
 #define SYM_MAX_KALLSYMS  (256u<<20)  /* bytes of the kallsyms file read */
 #define SYM_MAX_GENERATIONS 8         /* parents looked through */
+#define SYM_MAX_NOTES     (64u<<10)   /* bytes of /sys/kernel/notes read */
+#define SYM_HOST_NOTES    "/sys/kernel/notes"
+#define SYM_HOST_KALLSYMS "/proc/kallsyms"
 #define SYM_KERNEL_DSO    "[kernel.kallsyms]"
 #define SYM_UNKNOWN       "[unknown]"
 
@@ -94,8 +97,12 @@ struct TlSymbols {
   size_t nSymTotal;               /* symbols loaded from every file */
   char *zSymfs;                   /* prefix of mapped paths ("" for none) */
   char *zBuildidDir;              /* the build-id cache, or NULL */
-  char *zKallsyms;                /* the kallsyms file, or NULL */
+  char *zKallsyms;                /* the kallsyms file, or NULL: found as perf finds it */
   int eKallsyms;                  /* SYM_NOT_READ, SYM_READ, SYM_NONE */
+  uint8_t aKernId[20]; int nKernId; /* the recorded kernel's build id, if any */
+  char zKernRef[64];              /* the kernel's reference symbol ("" if none) */
+  uint64_t kernRef;               /* its address when the trace was recorded */
+  uint64_t ksDelta;               /* kallsyms's address of it minus kernRef */
   char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
   SymEntry *aKsym; size_t nKsym;  /* its text symbols, sorted by addr */
 };
@@ -118,6 +125,8 @@ TlSymbols *tl_symbols_new(const char *zSymfs, const char *zBuildidDir, const cha
   if( p==0 ) return 0;
   tl_map_init(&p->fileByName);
   tl_map_init(&p->parent);
+  /* as perf: the cache is ~/.debug, or SYMFS/.debug under a symfs */
+  if( zSymfs && zSymfs[0] && strcmp(zSymfs, "/") ) zHome = zSymfs;
   if( zBuildidDir==0 && zHome
    && (size_t)snprintf(zDefault, sizeof(zDefault), "%s/.debug", zHome) < sizeof(zDefault) ){
     zBuildidDir = zDefault;
@@ -197,12 +206,24 @@ static int64_t file_get(TlSymbols *p, const char *z, size_t n){
 int tl_symbols_add_build_id(TlSymbols *p, const char *zFile, size_t nFile,
                             const uint8_t *aId, size_t nId){
   int64_t iFile;
+  if( nFile==sizeof(SYM_KERNEL_DSO)-1 && memcmp(zFile, SYM_KERNEL_DSO, nFile)==0 && nId>0 && nId<=20 ){
+    memcpy(p->aKernId, aId, nId);
+    p->nKernId = (int)nId;
+    return TL_OK;
+  }
   if( nFile==0 || zFile[0]!='/' || nId==0 || nId>20 ) return TL_OK;   /* [kernel.kallsyms], [vdso], ... */
   iFile = file_get(p, zFile, nFile);
   if( iFile<0 ) return TL_ENOMEM;
   memcpy(p->aFile[iFile].aBuildId, aId, nId);
   p->aFile[iFile].nBuildId = (int)nId;
   return TL_OK;
+}
+
+void tl_symbols_set_kernel_ref(TlSymbols *p, const char *zSym, size_t nSym, uint64_t addr){
+  if( nSym==0 || nSym>=sizeof(p->zKernRef) ) return;
+  memcpy(p->zKernRef, zSym, nSym);
+  p->zKernRef[nSym] = 0;
+  p->kernRef = addr;
 }
 
 int tl_symbols_add_parent(TlSymbols *p, int64_t pid, int64_t ppid){
@@ -282,19 +303,32 @@ static int elf_open(const char *zPath, const char *zName, TlSource **ppSrc, TlEl
   return rc ? -1 : 0;
 }
 
+/*
+** The GNU build id (type 3, name "GNU") among the ELF notes of b (each:
+** namesz, descsz, type, then name and desc, each padded to 4 bytes) as hex
+** into z (of nz bytes); 0 if found.
+*/
+static int notes_build_id(TlBytes b, char *z, size_t nz){
+  uint32_t namesz, descsz, type, i;
+  const uint8_t *aName, *aDesc;
+  while( tl_bytes_u32e(&b, &namesz)==0 && tl_bytes_u32e(&b, &descsz)==0 && tl_bytes_u32e(&b, &type)==0 ){
+    if( namesz>256 || descsz>4096 || tl_bytes_ptr(&b, namesz, &aName)
+     || tl_bytes_skip(&b, (4 - namesz%4) % 4) || tl_bytes_ptr(&b, descsz, &aDesc) ) return -1;
+    if( type==3 && namesz==4 && memcmp(aName, "GNU", 4)==0 ){
+      if( descsz==0 || descsz>64 || 2*(size_t)descsz+1>nz ) return -1;
+      for(i=0; i<descsz; i++) snprintf(z + 2*i, 3, "%02x", aDesc[i]);
+      return 0;
+    }
+    if( tl_bytes_skip(&b, (4 - descsz%4) % 4) ) return -1;
+  }
+  return -1;
+}
+
 /* The GNU build id of e as hex into z (at least 41+ bytes); 0 if found. */
 static int elf_build_id(const TlElf *e, char *z, size_t nz){
   uint32_t k = tl_elf_find_sec(e, ".note.gnu.build-id");
-  TlBytes b;
-  uint32_t namesz, descsz, type, i;
-  const uint8_t *aName, *aDesc;
   if( k==UINT32_MAX ) return -1;
-  b = tl_elf_sec(e, k);
-  if( tl_bytes_u32e(&b, &namesz) || tl_bytes_u32e(&b, &descsz) || tl_bytes_u32e(&b, &type)
-   || type!=3 || namesz!=4 || tl_bytes_ptr(&b, 4, &aName) || memcmp(aName, "GNU", 4)
-   || descsz==0 || descsz>64 || 2*(size_t)descsz+1>nz || tl_bytes_ptr(&b, descsz, &aDesc) ) return -1;
-  for(i=0; i<descsz; i++) snprintf(z + 2*i, 3, "%02x", aDesc[i]);
-  return 0;
+  return notes_build_id(tl_elf_sec(e, k), z, nz);
 }
 
 /* The first symbol table section of e (.symtab, else .dynsym when bDyn). */
@@ -644,11 +678,93 @@ static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
   return 0;
 }
 
+/*
+** The build id of the running kernel (its notes, in its own byte order:
+** a first namesz too big for a note is the other order) as hex into z;
+** 0 if known.
+*/
+static int host_kernel_id(char *z, size_t nz){
+  char *zNotes;
+  size_t n;
+  TlErr err;
+  int rc;
+  uint32_t namesz;
+  TlBytes b;
+  tl_err_clear(&err);
+  if( tl_file_read(SYM_HOST_NOTES, SYM_MAX_NOTES, &zNotes, &n, &err) ) return -1;
+  b = tl_bytes((const uint8_t*)zNotes, n, TL_LE);
+  if( tl_bytes_u32e(&b, &namesz)==0 && namesz>0xffff ) b = tl_bytes((const uint8_t*)zNotes, n, TL_BE);
+  else b = tl_bytes((const uint8_t*)zNotes, n, TL_LE);
+  rc = notes_build_id(b, z, nz);
+  free(zNotes);
+  return rc;
+}
+
+/*
+** The kallsyms file to read when kallsyms= names none, as perf 6.1 finds
+** it (dso__load_kernel_sym, dso__find_kallsyms; tracelite reads no vmlinux
+** or kcore): none under a symfs; /proc/kallsyms when the trace recorded no kernel build id, or when the
+** running kernel's (/sys/kernel/notes) is the recorded one; else the copy
+** perf record keeps in the build-id cache,
+** BUILDID_DIR/[kernel.kallsyms]/<build id>/kallsyms. Its path into zPath
+** and 0, or -1 after a warning saying which option names kernel frames.
+*/
+static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_t nPath){
+  char zWant[64], zHost[160];
+  struct stat st;
+  int i;
+  if( p->zSymfs[0] && strcmp(p->zSymfs, "/") ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kernel frames are not named: with symfs= no local kallsyms is "
+                  "read (as perf does); kallsyms=FILE names them");
+    return -1;
+  }
+  if( p->nKernId==0 ){
+    snprintf(zPath, nPath, "%s", SYM_HOST_KALLSYMS);
+    return 0;
+  }
+  for(i=0; i<p->nKernId; i++) snprintf(zWant + 2*i, 3, "%02x", p->aKernId[i]);
+  if( host_kernel_id(zHost, sizeof(zHost))==0 && strcmp(zHost, zWant)==0 ){
+    snprintf(zPath, nPath, "%s", SYM_HOST_KALLSYMS);
+    return 0;
+  }
+  if( p->zBuildidDir
+   && (size_t)snprintf(zPath, nPath, "%s/" SYM_KERNEL_DSO "/%s/kallsyms", p->zBuildidDir, zWant) < nPath
+   && stat(zPath, &st)==0 && S_ISREG(st.st_mode) ){
+    return 0;
+  }
+  tl_trace_warn(pTrace, 0, TL_NO_OFFSET,
+                "kernel frames are not named: the trace's kernel (build id %s) is not the running one and "
+                "the build-id cache (%s) has no kallsyms of it; kallsyms=FILE or buildid_dir=DIR names them",
+                zWant, p->zBuildidDir ? p->zBuildidDir : "none");
+  return -1;
+}
+
+/*
+** How far kallsyms's addresses are from the recorded ones: the kernel
+** may be relocated differently (KASLR) from the trace's boot. As perf's
+** kallsyms__delta: the reference symbol's address in kallsyms minus the
+** one the trace recorded (0 when either is unknown).
+*/
+static uint64_t kallsyms_delta(const TlSymbols *p){
+  size_t i;
+  if( p->zKernRef[0]==0 ) return 0;
+  for(i=0; i<p->nKsym; i++){
+    if( strcmp(p->aKsym[i].zName, p->zKernRef)==0 && p->aKsym[i].zMod==0 ) return p->aKsym[i].addr - p->kernRef;
+  }
+  return 0;
+}
+
 /* Read and parse the kallsyms file (the caller holds the trace lock). */
-static int kallsyms_load(TlSymbols *p){
+static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   char *z, *zEnd;
+  char zFound[4096];
+  const char *zFile = p->zKallsyms;
   size_t nAlloc = 0, i;
-  if( p->zKallsyms==0 || kallsyms_read(p->zKallsyms, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
+  if( zFile==0 ){
+    if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ) return SYM_NONE;
+    zFile = zFound;
+  }
+  if( kallsyms_read(zFile, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
   z = p->zKsBuf;
   zEnd = z + p->nKsBuf;
   while( z<zEnd ){
@@ -670,6 +786,11 @@ static int kallsyms_load(TlSymbols *p){
   if( p->nKsym>1 ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
   /* as perf does: a kallsyms symbol ends where the next one starts */
   for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
+  p->ksDelta = kallsyms_delta(p);
+  if( p->nKsym==0 && p->zKallsyms==0 ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%s: no kernel text symbols could be read; kallsyms=FILE names "
+                  "kernel frames", zFile);
+  }
   return p->nKsym ? SYM_READ : SYM_NONE;
 }
 
@@ -679,7 +800,7 @@ static int kallsyms_ready(TlSymbols *p, TlTrace *pTrace){
   if( e==SYM_NOT_READ ){
     tl_trace_lock(pTrace);
     if( p->eKallsyms==SYM_NOT_READ ){
-      e = kallsyms_load(p);
+      e = kallsyms_load(p, pTrace);
       if( p->zKallsyms && e!=SYM_READ ){
         tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kallsyms=%s: no kernel text symbols could be read",
                       p->zKallsyms);
@@ -728,21 +849,23 @@ static const SymMap *map_find(const TlSymbols *p, int64_t pid, uint64_t ip, int6
 */
 static void kernel_at(TlSymbols *p, TlTrace *pTrace, uint64_t ip, TlSymbolAt *pOut){
   size_t lo = 0, hi;
+  uint64_t a;
   pOut->zDso = SYM_KERNEL_DSO;
   pOut->dsooff = ip;
   if( !kallsyms_ready(p, pTrace) ) return;
+  a = ip + p->ksDelta;                             /* where kallsyms has it */
   hi = p->nKsym;
   while( lo<hi ){
     size_t mid = lo + (hi-lo)/2;
-    if( p->aKsym[mid].addr<=ip ) lo = mid+1; else hi = mid;
+    if( p->aKsym[mid].addr<=a ) lo = mid+1; else hi = mid;
   }
-  if( lo==0 || (lo==p->nKsym && ip>=kallsyms_last_end(p->aKsym[lo-1].addr)) ){
+  if( lo==0 || (lo==p->nKsym && a>=kallsyms_last_end(p->aKsym[lo-1].addr)) ){
     pOut->zDso = SYM_UNKNOWN;
     pOut->dsooff = 0;
   }else{
     const SymEntry *y = &p->aKsym[lo-1];
     pOut->zSym = y->zName;
-    pOut->symoff = ip - y->addr;
+    pOut->symoff = a - y->addr;
     if( y->zMod ) pOut->zDso = y->zMod;
   }
 }
@@ -793,7 +916,7 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
       y = &f->aSym[*piSym];
       zModule = f->zName;
     }else if( *piFile==p->nFile ){
-      if( *piSym==0 && (p->zKallsyms==0 || !kallsyms_ready(p, pTrace)) ) return TL_DONE;
+      if( *piSym==0 && !kallsyms_ready(p, pTrace) ) return TL_DONE;
       if( *piSym >= p->nKsym ) return TL_DONE;
       y = &p->aKsym[*piSym];
       zModule = y->zMod ? y->zMod : SYM_KERNEL_DSO;
@@ -803,7 +926,7 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
     pRow->iRowid = (int64_t)(((uint64_t)*piFile << 32) | *piSym);
     (*piSym)++;
     tl_val_int(&v[TL_SY_ID], pRow->iRowid);
-    tl_val_int(&v[TL_SY_ADDR], (int64_t)y->addr);
+    tl_val_int(&v[TL_SY_ADDR], (int64_t)(*piFile < p->nFile ? y->addr : y->addr - p->ksDelta));
     if( y->size || *piFile < p->nFile ) tl_val_int(&v[TL_SY_SIZE], (int64_t)y->size);
     tl_val_textz(&v[TL_SY_NAME], y->zName);
     tl_val_textz(&v[TL_SY_MODULE], zModule);
