@@ -112,6 +112,23 @@ void tl_symbols_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_
                    int bKernel, TlSymbolAt *pOut);
 
 /*
+** JIT maps: a map of file "/tmp/perf-PID.map" (the name perf gives a
+** process's anonymous executable memory) is named from that file, read
+** under zSymfs on first use: one "START SIZE NAME" line per function
+** (START and SIZE hex, "0x" allowed, one space or tab apart; NAME the rest
+** of the line, 3 bytes or more as perf wants), at absolute addresses (dsooff is the address itself). A
+** malformed line is skipped and counted in one warning.
+**
+** tl_symbols_jit_line parses one line z[0..n) (without its newline):
+** 0 with its start, size and where its name starts, or -1 if malformed.
+** tl_symbols_jit_check parses a whole map from memory (tests and fuzzing):
+** *pnSym symbols, *pnBad malformed lines; TL_ECORRUPT if a symbol is not
+** found at its own start (a bug), TL_ENOMEM, or TL_OK.
+*/
+int tl_symbols_jit_line(const char *z, size_t n, uint64_t *pStart, uint64_t *pSize, size_t *piName);
+int tl_symbols_jit_check(const char *z, size_t n, size_t *pnSym, size_t *pnBad);
+
+/*
 ** The next row of the symbols table (tables.h, TL_SY_*): the symbols of
 ** every mapped file that can be read (every alias, and the PLT stubs, by
 ** address), then kallsyms's. *piFile and *piSym

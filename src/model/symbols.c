@@ -86,6 +86,8 @@ struct SymFile {
   TlElf dbg;
   SymEntry *aSym; size_t nSym;    /* sorted by addr */
   uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
+  int bJit;                       /* a JIT map, /tmp/perf-PID.map: absolute addresses */
+  char *zJitBuf;                  /* its bytes, names NUL-ended in place */
 };
 
 struct TlSymbols {
@@ -150,6 +152,7 @@ void tl_symbols_free(TlSymbols *p){
       if( p->aFile[i].aSym[j].bOwned ) free((void*)(uintptr_t)p->aFile[i].aSym[j].zName);
     }
     free(p->aFile[i].zName);
+    free(p->aFile[i].zJitBuf);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
     tl_elf_free(&p->aFile[i].dbg);
@@ -175,6 +178,19 @@ static uint64_t name_hash(const char *z, size_t n){
   return h;
 }
 
+/*
+** Is z[0..n) a JIT map's name, "/tmp/perf-PID.map"? Such a file holds
+** "START SIZE NAME" lines of absolute addresses (written by node
+** --perf-basic-prof, the JVM's agents, .NET, Python's perf trampoline),
+** as perf reads it for a process's anonymous executable memory.
+*/
+static int jit_name(const char *z, size_t n){
+  size_t i;
+  if( n<=sizeof("/tmp/perf-.map")-1 || memcmp(z, "/tmp/perf-", 10) || memcmp(z + n - 4, ".map", 4) ) return 0;
+  for(i=10; i<n-4; i++) if( z[i]<'0' || z[i]>'9' ) return 0;
+  return 1;
+}
+
 /* The index of the file named z[0..n), added if new; -1 on OOM or the cap. */
 static int64_t file_get(TlSymbols *p, const char *z, size_t n){
   uint64_t h = name_hash(z, n);
@@ -195,6 +211,7 @@ static int64_t file_get(TlSymbols *p, const char *z, size_t n){
   }
   f = &p->aFile[p->nFile];
   memset(f, 0, sizeof(*f));
+  f->bJit = jit_name(z, n);
   f->zName = tl_strndup(z, n);
   if( f->zName==0 || tl_map_put(&p->fileByName, h, (uint32_t)p->nFile) ){
     free(f->zName);
@@ -575,12 +592,150 @@ static int file_add_plt(TlSymbols *p, TlTrace *pTrace, SymFile *f, size_t *pnAll
   return 0;
 }
 
+/* ---- JIT maps -------------------------------------------------------- */
+
+static const SymEntry *file_symbol(const SymFile*, uint64_t);
+
+/* A hex number at z[*pi..n) (perf's hex2u64: strtoull base 16, "0x" allowed); 0 if one. */
+static int jit_hex(const char *z, size_t n, size_t *pi, uint64_t *pv){
+  size_t i = *pi, nDigit = 0;
+  uint64_t v = 0;
+  if( n-i>=2 && z[i]=='0' && (z[i+1]=='x' || z[i+1]=='X') ) i += 2;
+  for(; i<n; i++, nDigit++){
+    int d = z[i]>='0'&&z[i]<='9' ? z[i]-'0' : z[i]>='a'&&z[i]<='f' ? z[i]-'a'+10 : z[i]>='A'&&z[i]<='F' ? z[i]-'A'+10 : -1;
+    if( d<0 ) break;
+    if( nDigit>=16 ) return -1;
+    v = (v<<4) | (uint64_t)d;
+  }
+  if( nDigit==0 ) return -1;
+  *pi = i;
+  *pv = v;
+  return 0;
+}
+
+int tl_symbols_jit_line(const char *z, size_t n, uint64_t *pStart, uint64_t *pSize, size_t *piName){
+  size_t i = 0;
+  /* as perf: one separator after each number, and a name of 3 bytes or
+  ** more (dso__load_perf_map skips a line with less left) */
+  if( jit_hex(z, n, &i, pStart) || i>=n || (z[i]!=' ' && z[i]!='\t') ) return -1;
+  i++;
+  if( jit_hex(z, n, &i, pSize) || i>=n || (z[i]!=' ' && z[i]!='\t') ) return -1;
+  i++;
+  if( n-i<3 ) return -1;
+  *piName = i;
+  return 0;
+}
+
+/*
+** The symbols of JIT map z[0..n) (NUL after it) into f, names NUL-ended
+** in place; at most nMax. Malformed lines are counted in *pnBad, the
+** first one's number in *piBad; empty lines are skipped. 0, or -1 on OOM.
+** As perf's dso__load_perf_map: each line a function of that start and
+** size, not demangled; where a later line covers an earlier one's start
+** (code moved, memory reused), the later one is found.
+*/
+static int jit_parse(SymFile *f, char *z, size_t n, size_t nMax, size_t *pnBad, size_t *piBad){
+  size_t nAlloc = 0, iLine = 0, i;
+  char *zEnd = z + n;
+  *pnBad = 0;
+  *piBad = 0;
+  while( z<zEnd ){
+    char *zNl = memchr(z, '\n', (size_t)(zEnd - z));
+    char *zLineEnd = zNl ? zNl : zEnd;
+    size_t nLine = (size_t)(zLineEnd - z), iName;
+    uint64_t start, size;
+    iLine++;
+    if( nLine && z[nLine-1]=='\r' ) nLine--;
+    if( nLine==0 ){ z = zLineEnd + 1; continue; }
+    if( tl_symbols_jit_line(z, nLine, &start, &size, &iName) || memchr(z, 0, nLine) ){
+      if( (*pnBad)++==0 ) *piBad = iLine;
+    }else if( f->nSym<nMax ){
+      SymEntry *y;
+      if( f->nSym==nAlloc ){
+        size_t nNew = nAlloc ? nAlloc*2 : 256;
+        SymEntry *aNew = realloc(f->aSym, nNew*sizeof(SymEntry));
+        if( aNew==0 ) return -1;
+        f->aSym = aNew;
+        nAlloc = nNew;
+      }
+      y = &f->aSym[f->nSym];
+      memset(y, 0, sizeof(*y));
+      y->iOrder = (uint32_t)f->nSym++;
+      y->addr = start;
+      y->size = size;
+      y->end = start + (size ? size : 1);         /* size 0: its own address only, as perf */
+      if( y->end < start ) y->end = UINT64_MAX;
+      z[nLine] = 0;                               /* at worst the NUL after the bytes */
+      y->zName = z + iName;
+      y->bFunc = 1;
+      y->bind = TL_ELF_STB_GLOBAL;
+      y->eRank = SYM_CHOSEN;
+    }
+    z = zLineEnd + 1;
+  }
+  /* by address, then the order read: a lookup takes the last one at or below */
+  if( f->nSym>1 ) qsort(f->aSym, f->nSym, sizeof(SymEntry), cmp_sym);
+  for(i=0; i+1<f->nSym; i++){
+    if( f->aSym[i].addr==f->aSym[i+1].addr ) f->aSym[i].eRank = SYM_ALIAS;
+  }
+  return 0;
+}
+
+/*
+** Read JIT map f: the file at its name under symfs, as perf reads the map
+** of a process's anonymous executable memory. Malformed lines are skipped,
+** counted in one warning.
+*/
+static void jit_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
+  char zPath[4096];
+  size_t n, nBad, iBad;
+  TlErr err;
+  tl_err_clear(&err);
+  if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath)
+   || tl_file_read(zPath, SYM_MAX_KALLSYMS, &f->zJitBuf, &n, &err) ) return;
+  if( n==SYM_MAX_KALLSYMS ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET, "JIT map larger than %u MiB: the rest is not read",
+                  SYM_MAX_KALLSYMS>>20);
+  }
+  if( jit_parse(f, f->zJitBuf, n, SYM_MAX_SYMS - p->nSymTotal, &nBad, &iBad) ) return;
+  p->nSymTotal += f->nSym;
+  if( nBad ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET, "%zu malformed JIT map lines skipped (the first: line %zu; "
+                  "expected \"START SIZE NAME\", START and SIZE in hex)", nBad, iBad);
+  }
+  f->eState = SYM_READ;
+}
+
+int tl_symbols_jit_check(const char *z, size_t n, size_t *pnSym, size_t *pnBad){
+  SymFile f;
+  char *zCopy = malloc(n + 1);
+  size_t i, iBad;
+  int rc = TL_OK;
+  if( zCopy==0 ) return TL_ENOMEM;
+  memcpy(zCopy, z, n);
+  zCopy[n] = 0;
+  memset(&f, 0, sizeof(f));
+  if( jit_parse(&f, zCopy, n, SYM_MAX_SYMS, pnBad, &iBad) ) rc = TL_ENOMEM;
+  *pnSym = f.nSym;
+  for(i=0; rc==TL_OK && i<f.nSym; i++){           /* every start finds a symbol at it */
+    const SymEntry *s = f.aSym[i].addr==UINT64_MAX ? &f.aSym[i] : file_symbol(&f, f.aSym[i].addr);
+    if( s==0 || s->addr!=f.aSym[i].addr || strlen(s->zName)==0 ) rc = TL_ECORRUPT;
+  }
+  free(f.aSym);
+  free(zCopy);
+  return rc;
+}
+
 /* Read the symbols of f (once; the caller holds the trace lock). */
 static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   const TlElf *pTab;
   uint32_t iTab;
   size_t nAlloc = 0;
   f->eState = SYM_NONE;
+  if( f->bJit ){
+    jit_load(p, pTrace, f);
+    return;
+  }
   if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
   if( file_open(p, pTrace, f) ) return;
   iTab = file_symtab(p, pTrace, f, &pTab);
@@ -890,11 +1045,12 @@ void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint6
   }
   if( m==0 ) return;
   pOut->zDso = p->aFile[m->iFile].zName;
-  pOut->dsooff = ip - m->start + m->pgoff;
+  /* a JIT map names addresses as they are (perf's identity map) */
+  pOut->dsooff = p->aFile[m->iFile].bJit ? ip : ip - m->start + m->pgoff;
   if( file_ready(p, pTrace, m->iFile) ){
     const SymFile *f = &p->aFile[m->iFile];
-    uint64_t va;
-    if( tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
+    uint64_t va = ip;
+    if( f->bJit || tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
       const SymEntry *s = file_symbol(f, va);
       if( s ){
         pOut->zSym = s->zName;
