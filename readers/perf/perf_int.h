@@ -170,6 +170,7 @@ struct PerfData {
   TlSymbols *pSyms;               /* maps, files and their symbols (perf_sym.c) */
   PerfChunkKey *aKey;             /* per chunk, or NULL: attrs came after samples */
   size_t nKey, nKeyAlloc;
+  uint8_t *aImage;                /* a data directory's merged image (perf_dir.c), or NULL */
 };
 
 /* A decoded sample (or the sample_id trailer of another record). */
@@ -282,6 +283,15 @@ static inline int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int
   if( !p->bTidReused ) return tid;
   return tl_threads_id(p->pThreads, tid, bTs ? ts : TL_THREADS_NO_TS);
 }
+
+/* perf_open.c: the header (pipe mode: none) and the features the records need */
+int perf_open_header(TlTrace*, PerfData*, TlErr*);
+
+/* perf_dir.c: perf data directories (perf record --threads) */
+int perf_dir_probe(const char *zPath, int bDir);
+int perf_dir_part_error(TlTrace*, TlErr*);    /* DIR/data.N given alone: an error */
+int perf_dir_open(TlTrace*, PerfData*, TlErr*); /* a directory (or DIR/data): pTrace->pSrc
+                                                ** becomes its merged image */
 
 /* perf_sym.c: perf's records as inputs of the symbols model */
 int perf_sym_init(TlTrace*, PerfData*);
