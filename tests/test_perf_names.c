@@ -67,16 +67,6 @@ static int frame_parse(const char *zLine, Frame *p){
   return 0;
 }
 
-/* Rows of ours (freed) equal the lines of pRef (finished), less its last newline. */
-static void rows_equal_lines(char *zOurs, sqlite3_str *pRef){
-  char *z = sqlite3_str_finish(pRef);
-  size_t n = z ? strlen(z) : 0;
-  if( n ) z[n-1] = 0;
-  assert_string_equal(zOurs, z ? z : "");
-  sqlite3_free(z);
-  free(zOurs);
-}
-
 /*
 ** Every frame perf script printed (zScript) equals the callchains row of
 ** the same sample and depth: frames whose dso is LIKE zDsoLike by
@@ -111,14 +101,14 @@ static void frames_equal_perf_script(const char *zScript, const char *zData, con
   fclose(f);
   assert_true(iSample>=50);
   assert_true(nSeen>=nNamed);
-  rows_equal_lines(tl_test_sql_rows(db,
+  tl_test_rows_equal_text(tl_test_sql_rows(db,
       "SELECT s.n, CASE WHEN c.dso LIKE %Q THEN printf('%%x', c.ip) ELSE '' END, "
       "       CASE WHEN c.dso LIKE %Q THEN c.symbol ELSE '' END, c.dso "
       "FROM callchains(%Q, %Q) c "
       "JOIN (SELECT rowid AS id, row_number() OVER (ORDER BY rowid) - 1 AS n "
       "      FROM events(%Q) WHERE type = 'SAMPLE') s ON s.id = c.event "
       "ORDER BY s.n, c.depth", zDsoLike, zDsoLike, zData, zOpts, zData), pRef);
-  rows_equal_lines(tl_test_sql_rows(db,
+  tl_test_rows_equal_text(tl_test_sql_rows(db,
       "SELECT n, symbol, coalesce(symoff, 0) FROM (SELECT row_number() OVER (ORDER BY rowid) - 1 AS n, "
       "symbol, symoff, dso FROM events(%Q, %Q) WHERE type = 'SAMPLE') "
       "WHERE dso LIKE %Q ORDER BY n", zData, zOpts, zDsoLike), pTop);

@@ -287,6 +287,10 @@ static inline int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int
 /* perf_open.c: the header (pipe mode: none) and the features the records need */
 int perf_open_header(TlTrace*, PerfData*, TlErr*);
 
+/* perf_args.c: args of STAT, STAT_ROUND, STAT_CONFIG, THREAD_MAP, CPU_MAP,
+** NAMESPACES, BPF_EVENT, TEXT_POKE; 1 if r is one of them */
+int perf_more_args(const PerfData*, const PerfRec*, TlStr*);
+
 /* perf_dir.c: perf data directories (perf record --threads) */
 int perf_dir_probe(const char *zPath, int bDir);
 int perf_dir_part_error(TlTrace*, TlErr*);    /* DIR/data.N given alone: an error */
