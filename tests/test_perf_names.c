@@ -8,7 +8,10 @@
 ** lines of that kallsyms its frames need, under
 ** [kernel.kallsyms]/<build id>/kallsyms, where perf record keeps its copy.
 ** On the machine that recorded it the running kernel is used; elsewhere
-** the cache's copy: either way perf's names.
+** the cache's copy: either way perf's names. testdata/perf/kmem/ is the
+** same for kmem tracepoints, whose text names call sites with %pS;
+** testdata/perf/vdso/ for frames in the vdso, whose image perf record
+** keeps in the build-id cache.
 **
 ** testdata/perf/jit/: jit.data (record.sh: callchains of node running
 ** fib.js with --perf-basic-prof), what perf script and perf report
@@ -37,6 +40,10 @@
 #define JIT_DIR   TL_TESTDATA_DIR "/perf/jit/"
 #define JIT_DATA  JIT_DIR "jit.data"
 #define JIT_OPTS  "symfs=\"" JIT_DIR "symfs\" buildid_dir=\"/nonexistent\""
+#define KMEM_DIR  TL_TESTDATA_DIR "/perf/kmem/"
+#define KMEM_OPTS "buildid_dir=\"" KMEM_DIR "buildid\""
+#define VDSO_DIR  TL_TESTDATA_DIR "/perf/vdso/"
+#define VDSO_OPTS "buildid_dir=\"" VDSO_DIR "buildid\" symfs=\"/nonexistent\""
 #define KERNEL_DSO "[kernel.kallsyms]"
 #define JIT_DSO   "/tmp/perf-%.map"        /* a LIKE pattern */
 
@@ -73,10 +80,12 @@ static int frame_parse(const char *zLine, Frame *p){
 ** address, symbol and file, the rest by file (perf named those from the
 ** recording machine's files); the sample's own ip, when in such a frame,
 ** has perf's symbol and offset in events. At least nNamed frames are named,
-** and no warning is LIKE zWarnLike.
+** and no warning is LIKE zWarnLike. perf prints the address of a frame in
+** an ELF file (the vdso's) as the file's: addresses are compared only
+** when bAddr.
 */
 static void frames_equal_perf_script(const char *zScript, const char *zData, const char *zOpts,
-                                     const char *zDsoLike, size_t nNamed, const char *zWarnLike){
+                                     const char *zDsoLike, int bAddr, size_t nNamed, const char *zWarnLike){
   sqlite3 *db = tl_test_db();
   FILE *f = fopen(zScript, "r");
   char zLine[4096];
@@ -90,7 +99,7 @@ static void frames_equal_perf_script(const char *zScript, const char *zData, con
     if( bFirst ) iSample++;
     assert_int_equal(frame_parse(zLine, &fr), 0);
     if( sqlite3_strlike(zDsoLike, fr.zDso, 0)==0 ){
-      sqlite3_str_appendf(pRef, "%d|%llx|%s|%s\n", iSample, fr.addr, fr.zSym, fr.zDso);
+      sqlite3_str_appendf(pRef, "%d|%llx|%s|%s\n", iSample, bAddr ? fr.addr : 0, fr.zSym, fr.zDso);
       if( strcmp(fr.zSym, "[unknown]") ) nSeen++;
       if( bFirst ) sqlite3_str_appendf(pTop, "%d|%s|%llu\n", iSample, fr.zSym, fr.off);
     }else{
@@ -102,12 +111,12 @@ static void frames_equal_perf_script(const char *zScript, const char *zData, con
   assert_true(iSample>=50);
   assert_true(nSeen>=nNamed);
   tl_test_rows_equal_text(tl_test_sql_rows(db,
-      "SELECT s.n, CASE WHEN c.dso LIKE %Q THEN printf('%%x', c.ip) ELSE '' END, "
+      "SELECT s.n, CASE WHEN c.dso LIKE %Q THEN printf('%%x', c.ip * %d) ELSE '' END, "
       "       CASE WHEN c.dso LIKE %Q THEN c.symbol ELSE '' END, c.dso "
       "FROM callchains(%Q, %Q) c "
       "JOIN (SELECT rowid AS id, row_number() OVER (ORDER BY rowid) - 1 AS n "
       "      FROM events(%Q) WHERE type = 'SAMPLE') s ON s.id = c.event "
-      "ORDER BY s.n, c.depth", zDsoLike, zDsoLike, zData, zOpts, zData), pRef);
+      "ORDER BY s.n, c.depth", zDsoLike, bAddr!=0, zDsoLike, zData, zOpts, zData), pRef);
   tl_test_rows_equal_text(tl_test_sql_rows(db,
       "SELECT n, symbol, coalesce(symoff, 0) FROM (SELECT row_number() OVER (ORDER BY rowid) - 1 AS n, "
       "symbol, symoff, dso FROM events(%Q, %Q) WHERE type = 'SAMPLE') "
@@ -178,7 +187,7 @@ static int host_is(const char *zId){
 */
 static void perf_kernel_frames_as_perf_finds_them(void **state){
   (void)state;
-  frames_equal_perf_script(KERN_DIR "kern.script.txt", KERN_DATA, KERN_OPTS, KERNEL_DSO, 2000, "%kernel%");
+  frames_equal_perf_script(KERN_DIR "kern.script.txt", KERN_DATA, KERN_OPTS, KERNEL_DSO, 1, 2000, "%kernel%");
 }
 
 /* perf report's kernel symbols ("[k] NAME") and their sample counts. */
@@ -278,12 +287,51 @@ static void perf_kernel_unnamed_says_which_option(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Tracepoint text whose print format shows a kernel address with %pS
+** (kmem:kmalloc's and kmem:kfree's call_site) names it as perf script
+** does, from the kernel's symbols found as for frames: every sample's text
+** equals its line of perf script -F trace.
+*/
+static void perf_trace_text_names_kernel_addresses(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(KMEM_DIR "kmem.trace.txt", "r");
+  char zLine[1024];
+  sqlite3_str *pRef = sqlite3_str_new(0);
+  int nNamed = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char *z = zLine + strspn(zLine, " ");
+    size_t n = strlen(z);
+    while( n && (z[n-1]=='\n' || z[n-1]==' ') ) z[--n] = 0;
+    if( strncmp(z, "call_site=0x", 12) && strncmp(z, "call_site=", 10)==0 ) nNamed++;
+    sqlite3_str_appendf(pRef, "%s\n", z);
+  }
+  fclose(f);
+  assert_true(nNamed>=50);
+  tl_test_rows_equal_text(tl_test_sql_rows(db,
+      "SELECT text FROM events('" KMEM_DIR "kmem.data', '" KMEM_OPTS "') WHERE type = 'SAMPLE' ORDER BY rowid"),
+      pRef);
+  tl_test_db_close(db);
+}
+
+/*
+** Frames in the vdso, named from the image perf record keeps in the
+** build-id cache ([vdso]/ID/vdso) as perf names them.
+*/
+static void perf_vdso_frames_equal_perf_script(void **state){
+  (void)state;
+  frames_equal_perf_script(VDSO_DIR "vdso.script.txt", VDSO_DIR "vdso.data", VDSO_OPTS, "[vdso]", 0, 10,
+                           "%vdso%");
+}
+
 /* ---- JIT maps ---------------------------------------------------------- */
 
 /* Frames in node's JIT code as perf script printed them. */
 static void perf_jit_frames_equal_perf_script(void **state){
   (void)state;
-  frames_equal_perf_script(JIT_DIR "jit.script.txt", JIT_DATA, JIT_OPTS, JIT_DSO, 50, "%JIT%");
+  frames_equal_perf_script(JIT_DIR "jit.script.txt", JIT_DATA, JIT_OPTS, JIT_DSO, 1, 50, "%JIT%");
 }
 
 /* perf report's JIT symbols ("[.] JS:...") and their sample counts. */
@@ -376,6 +424,8 @@ TL_DEFINE_GROUP(perf_names,
   cmocka_unit_test(perf_kernel_report_equals_perf_report),
   cmocka_unit_test(model_kallsyms_of_another_boot_is_moved_back),
   cmocka_unit_test(perf_kernel_unnamed_says_which_option),
+  cmocka_unit_test(perf_trace_text_names_kernel_addresses),
+  cmocka_unit_test(perf_vdso_frames_equal_perf_script),
   cmocka_unit_test(perf_jit_frames_equal_perf_script),
   cmocka_unit_test(perf_jit_report_equals_perf_report),
   cmocka_unit_test(perf_jit_malformed_lines_are_counted),

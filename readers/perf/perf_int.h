@@ -276,6 +276,8 @@ PerfPrintFmt *perf_printfmt_parse(const PerfTp*, const char *z, size_t n);
 int perf_printfmt_render(const PerfPrintFmt*, const PerfTp*, const uint8_t *a,
                          size_t n, int bo, TlStr *pOut);
 void perf_printfmt_free(PerfPrintFmt*);
+/* Name %pS, %ps (%pF, %pf) addresses with the kernel's symbols of pSyms. */
+void perf_printfmt_symbols(PerfPrintFmt*, TlTrace*, TlSymbols*);
 
 /* tracks.id of a record of tid at ts (once the threads are built): a
 ** direct call per row, and none while no tid was reused */

@@ -42,6 +42,7 @@
 #define SYM_HOST_KALLSYMS "/proc/kallsyms"
 #define SYM_KERNEL_DSO    "[kernel.kallsyms]"
 #define SYM_UNKNOWN       "[unknown]"
+#define SYM_VDSO          "[vdso]"
 
 /* The file states (SymFile.eState, TlSymbols.eKallsyms). */
 #define SYM_NOT_READ 0
@@ -228,7 +229,9 @@ int tl_symbols_add_build_id(TlSymbols *p, const char *zFile, size_t nFile,
     p->nKernId = (int)nId;
     return TL_OK;
   }
-  if( nFile==0 || zFile[0]!='/' || nId==0 || nId>20 ) return TL_OK;   /* [kernel.kallsyms], [vdso], ... */
+  /* files by path, and the vdso (its image is in the build-id cache) */
+  if( nFile==0 || nId==0 || nId>20 ) return TL_OK;
+  if( zFile[0]!='/' && !(nFile==sizeof(SYM_VDSO)-1 && memcmp(zFile, SYM_VDSO, nFile)==0) ) return TL_OK;
   iFile = file_get(p, zFile, nFile);
   if( iFile<0 ) return TL_ENOMEM;
   memcpy(p->aFile[iFile].aBuildId, aId, nId);
@@ -344,8 +347,12 @@ static int notes_build_id(TlBytes b, char *z, size_t nz){
 /* The GNU build id of e as hex into z (at least 41+ bytes); 0 if found. */
 static int elf_build_id(const TlElf *e, char *z, size_t nz){
   uint32_t k = tl_elf_find_sec(e, ".note.gnu.build-id");
-  if( k==UINT32_MAX ) return -1;
-  return notes_build_id(tl_elf_sec(e, k), z, nz);
+  if( k!=UINT32_MAX ) return notes_build_id(tl_elf_sec(e, k), z, nz);
+  /* else any note section (the vdso's is ".note", with Linux's notes) */
+  for(k=0; k<e->nSec; k++){
+    if( e->aSec[k].type==7 && notes_build_id(tl_elf_sec(e, k), z, nz)==0 ) return 0;   /* SHT_NOTE */
+  }
+  return -1;
 }
 
 /* The first symbol table section of e (.symtab, else .dynsym when bDyn). */
@@ -376,15 +383,20 @@ static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   int i;
   if( f->nBuildId ){
     for(i=0; i<f->nBuildId; i++) snprintf(zWant + 2*i, 3, "%02x", f->aBuildId[i]);
-    for(i=0; p->zBuildidDir && i<2; i++){
-      if( (size_t)snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", p->zBuildidDir, zWant,
-                           zWant+2, i==0 ? "/elf" : "") >= sizeof(zPath) ) continue;
+    for(i=0; p->zBuildidDir && i<3; i++){
+      /* .build-id/xx/rest/elf, .build-id/xx/rest (older perf), and the
+      ** vdso's image perf record keeps as [vdso]/ID/vdso */
+      int nz = i<2 ? snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", p->zBuildidDir, zWant,
+                              zWant+2, i==0 ? "/elf" : "")
+                   : snprintf(zPath, sizeof(zPath), "%s/" SYM_VDSO "/%s/vdso", p->zBuildidDir, zWant);
+      if( (size_t)nz >= sizeof(zPath) ) continue;
       if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace)==0 ){
         if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ) return 0;
         file_close(f);
       }
     }
   }
+  if( f->zName[0]!='/' ) return -1;              /* the vdso: only from the cache */
   if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath) ) return -1;
   if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace) ) return -1;
   if( f->nBuildId && elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)!=0 ){
@@ -736,7 +748,7 @@ static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
     jit_load(p, pTrace, f);
     return;
   }
-  if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
+  if( f->zName[0]!='/' && !(f->nBuildId && strcmp(f->zName, SYM_VDSO)==0) ) return;   /* //anon, [heap], ... */
   if( file_open(p, pTrace, f) ) return;
   iTab = file_symtab(p, pTrace, f, &pTab);
   /* as perf: the symbol table's symbols, their ends and choices among
