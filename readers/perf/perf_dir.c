@@ -66,11 +66,12 @@ static long dir_part_number(const char *zName){
 
 /* Does file zPath start with a perf.data magic? */
 static int dir_is_perf_file(const char *zPath){
-  FILE *f = fopen(zPath, "rb");
+  FILE *f;
   uint8_t a[8];
   int b = 0;
   struct stat st;
-  if( stat(zPath, &st) || !S_ISREG(st.st_mode) ) return 0;
+  if( stat(zPath, &st) || !S_ISREG(st.st_mode) ) return 0;   /* never open a FIFO */
+  f = fopen(zPath, "rb");
   if( f==0 ) return 0;
   if( fread(a, 1, 8, f)==8 ) b = memcmp(a, "PERFILE2", 8)==0 || memcmp(a, "2ELIFREP", 8)==0;
   fclose(f);
