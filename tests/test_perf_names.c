@@ -76,7 +76,7 @@ static int frame_parse(const char *zLine, Frame *p){
 
 /*
 ** Every frame perf script printed (zScript) equals the callchains row of
-** the same sample and depth: frames whose dso is LIKE zDsoLike by
+** the same sample (perf script's order: by time) and depth: frames whose dso is LIKE zDsoLike by
 ** address, symbol and file, the rest by file (perf named those from the
 ** recording machine's files); the sample's own ip, when in such a frame,
 ** has perf's symbol and offset in events. At least nNamed frames are named,
@@ -114,11 +114,11 @@ static void frames_equal_perf_script(const char *zScript, const char *zData, con
       "SELECT s.n, CASE WHEN c.dso LIKE %Q THEN printf('%%x', c.ip * %d) ELSE '' END, "
       "       CASE WHEN c.dso LIKE %Q THEN c.symbol ELSE '' END, c.dso "
       "FROM callchains(%Q, %Q) c "
-      "JOIN (SELECT rowid AS id, row_number() OVER (ORDER BY rowid) - 1 AS n "
+      "JOIN (SELECT rowid AS id, row_number() OVER (ORDER BY ts, rowid) - 1 AS n "
       "      FROM events(%Q) WHERE type = 'SAMPLE') s ON s.id = c.event "
       "ORDER BY s.n, c.depth", zDsoLike, bAddr!=0, zDsoLike, zData, zOpts, zData), pRef);
   tl_test_rows_equal_text(tl_test_sql_rows(db,
-      "SELECT n, symbol, coalesce(symoff, 0) FROM (SELECT row_number() OVER (ORDER BY rowid) - 1 AS n, "
+      "SELECT n, symbol, coalesce(symoff, 0) FROM (SELECT row_number() OVER (ORDER BY ts, rowid) - 1 AS n, "
       "symbol, symoff, dso FROM events(%Q, %Q) WHERE type = 'SAMPLE') "
       "WHERE dso LIKE %Q ORDER BY n", zData, zOpts, zDsoLike), pTop);
   assert_int_equal(tl_test_sql_int(db,
@@ -311,7 +311,7 @@ static void perf_trace_text_names_kernel_addresses(void **state){
   fclose(f);
   assert_true(nNamed>=50);
   tl_test_rows_equal_text(tl_test_sql_rows(db,
-      "SELECT text FROM events('" KMEM_DIR "kmem.data', '" KMEM_OPTS "') WHERE type = 'SAMPLE' ORDER BY rowid"),
+      "SELECT text FROM events('" KMEM_DIR "kmem.data', '" KMEM_OPTS "') WHERE type = 'SAMPLE' ORDER BY ts, rowid"),
       pRef);
   tl_test_db_close(db);
 }

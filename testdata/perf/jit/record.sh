@@ -14,11 +14,10 @@
 set -e
 PERF=${PERF:-perf}
 DIR=/tmp/tracelite-jit
-here=$(pwd)
 mkdir -p $DIR && cp fib.js $DIR/
-(cd $DIR && $PERF record -q -N -g -e cpu-clock -c 2500000 -o "$here/jit.data" -- \
+(cd $DIR && $PERF record -q -N -g -e cpu-clock -c 2500000 -o jit.data -- \
   node --perf-basic-prof fib.js >/dev/null 2>&1)
-rm -f jit.data.old
+mv $DIR/jit.data jit.data
 pid=$($PERF script -f -i jit.data -F pid 2>/dev/null | awk 'NF { print $1; exit }')
 map=/tmp/perf-$pid.map
 $PERF script -f -i jit.data -F ip,sym,symoff,dso > jit.script.txt 2>/dev/null
