@@ -102,6 +102,8 @@ CTF2_META_DIRS = $(wildcard tests/fuzz/ctf2-meta/ build-fuzz/corpus-ctf2-meta/)
 # The ELF target takes binaries: the XRay test maps and the perf symbol test's program.
 ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite-sym/symprog) \
             $(wildcard build-fuzz/corpus-elf/)
+# The JIT map target takes /tmp/perf-PID.map files.
+JITMAP_SEEDS = $(wildcard tests/fuzz/jitmap/ build-fuzz/corpus-jitmap/)
 # The SQL target takes trace files of any format.
 SQL_SEEDS = $(wildcard testdata/cpel/ testdata/perf/ testdata/xray/ build-fuzz/corpus-sql/)
 FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
@@ -113,15 +115,19 @@ $(BUILD)/replay-ctf2-meta: $(BUILD)/tests/fuzz/fuzz_ctf2_meta.o $(FUZZ_COMMON) $
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-elf: $(BUILD)/tests/fuzz/fuzz_elf.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+$(BUILD)/replay-jitmap: $(BUILD)/tests/fuzz/fuzz_jitmap.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 # SQL through the extension linked in (SQLITE_CORE: direct calls, no loading).
 $(BUILD)/replay-sql: tests/fuzz/fuzz_sql.c $(SQL_SRC) $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -DSQLITE_CORE -o $@ $^ -lsqlite3 $(LDLIBS_SO)
-replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql
+replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql \
+        $(BUILD)/replay-jitmap
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
 	$(BUILD)/replay-elf $(ELF_SEEDS)
 	$(BUILD)/replay-sql $(SQL_SEEDS)
+	$(BUILD)/replay-jitmap $(JITMAP_SEEDS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -204,6 +210,10 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-elf build-fuzz/seeds-elf
 	@cp $(filter-out build-fuzz/%,$(ELF_SEEDS)) build-fuzz/seeds-elf/
 	build-fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-elf build-fuzz/seeds-elf
+	@echo "fuzz: jitmap ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_jitmap tests/fuzz/fuzz_jitmap.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-jitmap
+	build-fuzz/fuzz_jitmap -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-jitmap tests/fuzz/jitmap
 	@echo "fuzz: sql ($(FUZZ_TIME) s)"
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DSQLITE_CORE -o build-fuzz/fuzz_sql tests/fuzz/fuzz_sql.c \
 	  $(SQL_SRC) $(CORE_SRC) -lsqlite3 $(LDLIBS_SO)
