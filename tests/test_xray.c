@@ -550,33 +550,6 @@ static void xray_names_equal_llvm_xray_symbolize(void **state){
   tl_test_db_close(db);
 }
 
-static void demangle_one(const char *zIn, const char *zWant){
-  TlStr s;
-  tl_str_init(&s);
-  if( zWant ){
-    assert_int_equal(xray_demangle(zIn, &s), 0);
-    assert_string_equal(s.z, zWant);
-  }else{
-    assert_int_equal(xray_demangle(zIn, &s), -1);
-  }
-  tl_str_free(&s);
-}
-
-/* The Itanium C++ ABI's mangling rules, for the forms handled. */
-static void xray_demangle_common_forms(void **state){
-  (void)state;
-  demangle_one("_Z3fibi", "fib(int)");
-  demangle_one("_Z4leafv", "leaf()");
-  demangle_one("_Z8with_argl", "with_arg(long)");
-  demangle_one("_ZN3foo3barEPKcRi", "foo::bar(char const*, int&)");
-  demangle_one("_ZN2ns5Outer5innerEmdb", "ns::Outer::inner(unsigned long, double, bool)");
-  demangle_one("_ZNK1A1fEv", "A::f()");
-  demangle_one("_Z1fIiEvT_", 0);                  /* templates: left mangled */
-  demangle_one("main", 0);
-  demangle_one("_Z99x", 0);                       /* a length past the end */
-  demangle_one("_Z", 0);
-}
-
 /* Files the fuzzer found (testdata/xray/bad/): read without a fault. */
 static void xray_fuzz_finds_are_read_cleanly(void **state){
   sqlite3 *db = tl_test_db();
@@ -1409,7 +1382,6 @@ TL_DEFINE_GROUP(xray,
   cmocka_unit_test(xray_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(xray_functions_equal_llvm_xray_extract),
   cmocka_unit_test(xray_names_equal_llvm_xray_symbolize),
-  cmocka_unit_test(xray_demangle_common_forms),
   cmocka_unit_test(account_sql_equals_llvm_xray_account),
   cmocka_unit_test(xray_index_equals_a_scan),
   cmocka_unit_test(xray_calls_matched_in_runs),

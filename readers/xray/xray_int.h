@@ -44,9 +44,6 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zName, XrMap*, TlErr*
 void xray_map_free(XrMap*);
 const XrFunc *xray_map_func(const XrMap*, int32_t id);
 const char *xray_sled_kind(unsigned k);
-/* Demangle an Itanium C++ function name into pOut; -1 (nothing written) if
-** it is not one of the forms handled. */
-int xray_demangle(const char *zMangled, TlStr *pOut);
 
 /* ---- the log, its records, the walk over them -------------------------- */
 
