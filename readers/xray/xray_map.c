@@ -16,7 +16,7 @@
 ** relocations (REL or RELA sections), which are applied here. Function ids are given as llvm-xray gives them: 1 for the function
 ** of the first sled, and one more each time the sled's function differs
 ** from the previous sled's. Kinds: 0 function-enter, 1 function-exit,
-** 2 function-tail-exit, 3 log-args-enter, 4 custom-event, 5 typed-event.
+** 2 tail-exit, 3 log-args-enter, 4 custom-event, 5 typed-event.
 **
 ** Names come from the symbol whose value is the function's address,
 ** demangled as llvm-xray demangles them (model_demangle.h).
@@ -31,8 +31,9 @@
 
 #define XM_MAX_SLEDS (1u<<24)
 
+/* as llvm-xray extract names them (it has no name for 5, typed-event) */
 static const char *const azSledKind[] = {
-  "function-enter", "function-exit", "function-tail-exit", "log-args-enter",
+  "function-enter", "function-exit", "tail-exit", "log-args-enter",
   "custom-event", "typed-event"
 };
 
