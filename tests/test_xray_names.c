@@ -1,7 +1,8 @@
 /*
 ** test_xray_names.c: XRay function names equal llvm-xray's (LLVM's
 ** demangler, model_demangle.h) on the C++ program of
-** testdata/xray/names.cc, recorded by testdata/xray/record-names.sh.
+** testdata/xray/names.cc, recorded by testdata/xray/record-names.sh, and
+** its calls' stacks (model_calls.h's paths) equal llvm-xray stack's.
 */
 #include "tltest.h"
 
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "model_calls.h"
 #include "model_demangle.h"
 #include "str.h"
 
@@ -162,7 +164,107 @@ static void xray_cxx_names_equal_llvm_xray(void **state){
 }
 
 
+/* Names for the paths test: function k is "f<k>". */
+static const char *path_name(const void *pCtx, int32_t funcId, TlStr *pScratch){
+  (void)pCtx;
+  tl_str_reset(pScratch);
+  tl_str_appendf(pScratch, "f%d", (int)funcId);
+  return pScratch->z;
+}
+
+/* The model's call paths: one node per distinct path, shared by threads,
+** texts outermost first joined by ';'. */
+static void calls_paths_name_stacks(void **state){
+  TlCallStack a, b;
+  TlCallPaths p;
+  uint32_t i1, i12, i123;
+  (void)state;
+  memset(&a, 0, sizeof(a));
+  memset(&b, 0, sizeof(b));
+  tl_paths_init(&p);
+  assert_string_equal(tl_paths_text(&p, 0, path_name, 0), "");
+  assert_int_equal(tl_calls_enter(&a, 1, 1, 10, 0), TL_OK);
+  assert_int_equal(tl_calls_path(&a, &p), TL_OK);
+  assert_int_equal(tl_calls_enter(&a, 2, 2, 20, 0), TL_OK);
+  assert_int_equal(tl_calls_path(&a, &p), TL_OK);
+  assert_int_equal(tl_calls_enter(&a, 3, 3, 30, 0), TL_OK);
+  assert_int_equal(tl_calls_path(&a, &p), TL_OK);
+  i1 = a.a[0].iPath; i12 = a.a[1].iPath; i123 = a.a[2].iPath;
+  assert_true(i1!=0 && i12!=i1 && i123!=i12);
+  assert_string_equal(tl_paths_text(&p, i123, path_name, 0), "f1;f2;f3");
+  assert_string_equal(tl_paths_text(&p, i12, path_name, 0), "f1;f2");
+  /* the same path on another thread is the same node */
+  assert_int_equal(tl_calls_enter(&b, 7, 1, 40, 0), TL_OK);
+  assert_int_equal(tl_calls_path(&b, &p), TL_OK);
+  assert_int_equal(tl_calls_enter(&b, 8, 2, 50, 0), TL_OK);
+  assert_int_equal(tl_calls_path(&b, &p), TL_OK);
+  assert_int_equal(b.a[1].iPath, i12);
+  assert_int_equal(tl_calls_enter(&b, 9, 3, 60, 0), TL_OK);
+  assert_int_equal(tl_calls_path(&b, &p), TL_OK);
+  assert_int_equal(b.a[2].iPath, i123);
+  assert_int_equal(p.n, 4);                 /* the empty path and three */
+  tl_calls_free(&a);
+  tl_calls_free(&b);
+  tl_paths_free(&p);
+}
+
+/* xray_calls.stack: the stacks llvm-xray stack -all-stacks prints (calls
+** nested in the calls that never return among them), each call's its
+** caller's and its own name; #id frames without the binary. */
+static void xray_stacks_equal_llvm_xray(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *azLog[] = { "names-fdr", "names-basic", "fdr", "fdr-O2" };
+  const char *azMap[] = { "names.map.elf", "names.map.elf", "app.map.elf", "app-O2.map.elf" };
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    char zCmd[512], zLine[65536];
+    FILE *f;
+    int nRef = 0;
+    snprintf(zCmd, sizeof(zCmd), "f=%s%s.flame-count.txt; if [ -f $f ]; then cat $f; else xz -dc $f.xz; fi",
+             XRAY_DIR, azLog[k]);
+    f = popen(zCmd, "r");
+    assert_non_null(f);
+    xray_exec(db, "CREATE TEMP TABLE want(stack TEXT)");
+    while( fgets(zLine, sizeof(zLine), f) ){
+      char *z = strrchr(zLine, ' ');
+      if( z==0 || z==zLine || z[-1]!=';' ) continue;
+      z[-1] = 0;                            /* llvm-xray's closing ';' */
+      xray_exec(db, "INSERT INTO want VALUES(%Q)", zLine);
+      nRef++;
+    }
+    assert_int_equal(pclose(f), 0);
+    assert_true(nRef>5);
+    xray_exec(db, "CREATE TEMP TABLE got AS SELECT DISTINCT 'thread_' || tid || ';' || stack AS stack "
+                  "FROM xray_calls('%s%s.xray', 'binary=%s%s')", XRAY_DIR, azLog[k], XRAY_DIR, azMap[k]);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT stack FROM want EXCEPT SELECT stack FROM got)"), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT stack FROM got EXCEPT SELECT stack FROM want)"), 0);
+    xray_exec(db, "DROP TABLE want");
+    xray_exec(db, "DROP TABLE got");
+    /* each call's stack: its caller's, then its name */
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM xray_calls('%s%s.xray', 'binary=%s%s') c "
+        "LEFT JOIN xray_calls('%s%s.xray', 'binary=%s%s') p ON p.id = c.parent "
+        "WHERE c.stack IS NOT (CASE WHEN c.parent IS NULL THEN c.name ELSE p.stack || ';' || c.name END)",
+        XRAY_DIR, azLog[k], XRAY_DIR, azMap[k], XRAY_DIR, azLog[k], XRAY_DIR, azMap[k]), 0);
+    /* without the binary: function ids */
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM xray_calls('%s%s.xray') WHERE stack NOT LIKE '%%#' || func_id",
+        XRAY_DIR, azLog[k]), 0);
+  }
+  /* names-fdr: run_all and flush_log never return; the calls inside count */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM xray_calls('" XRAY_DIR "names-fdr.xray', 'binary=" XRAY_DIR "names.map.elf') "
+      "WHERE stack = 'run_all()' AND dur IS NULL"), 1);
+  assert_true(tl_test_sql_int(db,
+      "SELECT count(*) FROM xray_calls('" XRAY_DIR "names-fdr.xray', 'binary=" XRAY_DIR "names.map.elf') "
+      "WHERE stack LIKE 'run_all();%%' AND dur IS NOT NULL") > 10);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(xray_names,
   cmocka_unit_test(xray_demangle_as_llvm),
   cmocka_unit_test(xray_cxx_names_equal_llvm_xray),
+  cmocka_unit_test(calls_paths_name_stacks),
+  cmocka_unit_test(xray_stacks_equal_llvm_xray),
 );

@@ -172,6 +172,8 @@ struct TlScan {
   size_t iStackLast;              /* the stack of the last record's thread */
   XrCall *aOut; size_t nOut, iOut, nOutAlloc;  /* calls ready to return */
   int bDrained;                   /* the events are all read */
+  int bPaths;                     /* the stack column is used: calls' paths */
+  TlCallPaths paths;
   size_t iDrainStack;             /* open calls returned at the end */
   /* xray_calls GROUP BY func_id (f.bGroupName, no column but func_id, name,
   ** dur): every call's dur is kept by function first (XR_GROUP_MEM bytes in
