@@ -280,17 +280,21 @@ def _():
 
 # ---------------------------------------------------------------- XRay
 
-XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"))
+XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"),
+             ("names-fdr", "names.map.elf"), ("names-basic", "names.map.elf"))
 
 
 def xray_flame(path):
     """llvm-xray stack -stack-format=flame: {stack: value}, the stack
-    without llvm-xray's closing ';'."""
+    without llvm-xray's closing ';'. Two paths of different functions with
+    the same names (a destructor's D0 and D1) are two lines there and one
+    stack here: their values are summed, as flamegraph.pl sums them."""
     out = {}
     for line in text(path).splitlines():
         m = re.match(r"(.*);? (\d+)$", line)
         if m:
-            out[m.group(1).rstrip(";")] = int(m.group(2))
+            k = m.group(1).rstrip(";")
+            out[k] = out.get(k, 0) + int(m.group(2))
     return out
 
 
