@@ -28,18 +28,22 @@
 --     -cmd ".parameter set @binary './app'" -cmd ".parameter set @value 'self'" \
 --     :memory: '.read sql/xray_folded.sql' | flamegraph.pl > xray.svg
 -- Columns: stack, value
-WITH c AS (
-  SELECT tid, stack, dur
+WITH c AS NOT MATERIALIZED (
+  SELECT tid, stack, dur, name, func_id, depth
   FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
 ),
 -- self time: each call's dur at its stack, and taken from its caller's
--- (the stack without its last frame: the text up to its last ';')
+-- (the stack without its last frame: its name, #id without one, else the
+-- text after the last ';')
 v AS (
   SELECT tid, stack, dur, dur AS self FROM c
   UNION ALL
-  SELECT tid, substr(p, 1, length(p) - 1), NULL, -dur
-  FROM (SELECT tid, dur, rtrim(stack, replace(stack, ';', '')) AS p FROM c
-        WHERE @value = 'self' AND dur IS NOT NULL AND instr(stack, ';') > 0)
+  SELECT tid, substr(stack, 1, length(stack) - 1 - CASE
+           WHEN name IS NOT NULL THEN length(name)
+           WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
+           ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END), NULL, -dur
+  FROM c
+  WHERE @value = 'self' AND dur IS NOT NULL AND depth > 0
 )
 SELECT 'thread_' || tid || ';' || stack AS stack,
        CASE coalesce(@value, 'time')
