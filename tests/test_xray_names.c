@@ -40,6 +40,30 @@ static void xray_demangle_as_llvm(void **state){
   demangle_one("main", "main");
   demangle_one("_Z99x", "_Z99x");
   demangle_one("_Z", "_Z");
+  /* nesting as deep as the symbol is long (a pointer to a pointer to ...
+  ** int): demangled on a stack of its size; past 1 MiB kept as it is */
+  {
+    size_t aN[] = { 100000, (1u<<20) + 1 };
+    size_t k;
+    for(k=0; k<2; k++){
+      size_t n = aN[k];
+      char *zIn = malloc(n + 6), *z;
+      assert_non_null(zIn);
+      memcpy(zIn, "_Z1f", 4);
+      memset(zIn + 4, 'P', n);
+      memcpy(zIn + 4 + n, "i", 2);
+      z = tl_demangle_llvm(zIn);
+      assert_non_null(z);
+      if( k==0 ){
+        assert_int_equal(strlen(z), n + 6);            /* f(int***...*) */
+        assert_memory_equal(z, "f(int**", 7);
+      }else{
+        assert_string_equal(z, zIn);
+      }
+      free(z);
+      free(zIn);
+    }
+  }
 }
 
 /* Run SQL made by sqlite3_mprintf(zFmt, ...); fail the test on an error. */
