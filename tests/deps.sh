@@ -3,7 +3,11 @@
 # can (root with apt-get). Otherwise say what is missing.
 set -e
 need=""
-for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libcmocka-dev python3 llvm-14-dev xz-utils; do
+for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libcmocka-dev python3; do
+  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
+# LLVM's demangler (XRay names as llvm-xray prints them); xz for test references
+for p in llvm-14-dev xz-utils; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 [ -z "$need" ] && exit 0
