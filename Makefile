@@ -26,8 +26,13 @@ override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
                    -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
 # libiberty (static, built -fPIC) demangles C++ symbol names as perf does;
 # its symbols are not exported from the extension
-LDLIBS_SO = -lzstd -liberty -lpthread -lm
-SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a
+# LLVM's demangler (static, C++, built -fPIC) names XRay functions as
+# llvm-xray does (src/model/demangle_llvm.cc); not exported either
+LLVM_DIR ?= /usr/lib/llvm-14
+DEMANGLE_OBJ = $(BUILD)/src/model/demangle_llvm.o
+LDLIBS_SO = -lzstd -liberty -lpthread -lm $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a -lstdc++
+SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a \
+             -Wl,--exclude-libs,libLLVMDemangle.a
 
 # The layers, each using only those before it (docs/architecture.md):
 # base, readers, model, engine (src/*.c), vtab.
@@ -35,7 +40,7 @@ BASE_SRC   = $(sort $(wildcard src/base/*.c))
 READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
 MODEL_SRC  = $(sort $(wildcard src/model/*.c))
 CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/formats.c
-SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
+SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/percentile.c
 TEST_SRC = $(sort $(wildcard tests/*.c))
 
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -58,6 +63,14 @@ $(SO): $(CORE_OBJ) $(SQL_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The one C++ file: CFLAGS less the C-only ones
+$(DEMANGLE_OBJ): src/model/demangle_llvm.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS)) \
+	  -std=c++17 -fno-exceptions -fno-rtti -I$(LLVM_DIR)/include -c -o $@ $<
+$(SO) $(TESTBIN) $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta \
+  $(BUILD)/replay-elf $(BUILD)/replay-sql fuzz: | $(DEMANGLE_OBJ)
 
 $(BUILD)/tests/%.o: override CFLAGS += -Wno-missing-prototypes \
     -DTL_TESTDATA_DIR='"$(CURDIR)/testdata"' -DTL_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \

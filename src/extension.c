@@ -5,13 +5,15 @@
 **     sqlite> SELECT name, count(*) FROM events('perf.data') GROUP BY name;
 **
 ** Registers every table (one per file under vtab/, trace_files included)
-** and the scalar function tracelite_version(). Only sqlite3_tracelite_init
+** the scalar function tracelite_version() and, where SQLite lacks them,
+** the percentile aggregates (percentile.c). Only sqlite3_tracelite_init
 ** is exported.
 */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
 
 #include "trace.h"
+#include "percentile.h"
 #include "vtab_util.h"
 
 #define TL_EXPORT __attribute__((visibility("default")))
@@ -48,6 +50,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     xray_calls_vtab_register,
     trace_warnings_vtab_register,
     trace_files_vtab_register,
+    tl_percentile_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -8,6 +8,10 @@ for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libcmo
     python3-distributed python3-apsw; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
+# LLVM's demangler (XRay names as llvm-xray prints them); xz for test references
+for p in llvm-14-dev xz-utils; do
+  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing:$need"

@@ -53,7 +53,13 @@ def run(name, sep="|", **params):
 
 
 def text(path):
-    with open(os.path.join(TD, path), encoding="utf-8", errors="replace") as f:
+    """The file testdata/PATH, or PATH.xz decompressed when only it is there."""
+    full = os.path.join(TD, path)
+    if not os.path.exists(full) and os.path.exists(full + ".xz"):
+        import lzma
+        with lzma.open(full + ".xz", "rt", encoding="utf-8", errors="replace") as f:
+            return f.read()
+    with open(full, encoding="utf-8", errors="replace") as f:
         return f.read()
 
 
@@ -303,17 +309,21 @@ def _():
 
 # ---------------------------------------------------------------- XRay
 
-XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"))
+XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"),
+             ("names-fdr", "names.map.elf"), ("names-basic", "names.map.elf"))
 
 
 def xray_flame(path):
     """llvm-xray stack -stack-format=flame: {stack: value}, the stack
-    without llvm-xray's closing ';'."""
+    without llvm-xray's closing ';'. Two paths of different functions with
+    the same names (a destructor's D0 and D1) are two lines there and one
+    stack here: their values are summed, as flamegraph.pl sums them."""
     out = {}
     for line in text(path).splitlines():
         m = re.match(r"(.*);? (\d+)$", line)
         if m:
-            out[m.group(1).rstrip(";")] = int(m.group(2))
+            k = m.group(1).rstrip(";")
+            out[k] = out.get(k, 0) + int(m.group(2))
     return out
 
 
@@ -321,8 +331,9 @@ def xray_flame(path):
 def _():
     name = "xray_account.sql"
     n = 0
-    for log in ("fdr", "basic", "fdr-O2", "fdr-default", "basic-default"):
-        binary = "app-O2.map.elf" if log == "fdr-O2" else "app.map.elf"
+    for log in ("fdr", "basic", "fdr-O2", "fdr-default", "basic-default", "names-fdr", "names-basic"):
+        binary = {"fdr-O2": "app-O2.map.elf", "names-fdr": "names.map.elf",
+                  "names-basic": "names.map.elf"}.get(log, "app.map.elf")
         want = []
         for line in text("xray/%s.account.txt" % log).splitlines():
             # "funcid count [min, med, 90p, 99p, max] sum <file>:<line>:<col>: name"
@@ -338,7 +349,19 @@ def _():
         got = run(name, trace=TD + "/xray/%s.xray" % log)
         equal(name, log + " account without names", got, [w[:8] + [""] for w in want])
         n += len(got)
-    return n
+    # durations half-way between two printed values (make-halfway.py):
+    # llvm-xray rounds the double, 8500 ns to 0.000008
+    want = []
+    for line in text("xray/halfway.account.txt").splitlines():
+        m = re.match(r"\s*(\d+)\s+(\d+)\s+\[\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^\]]+)\]"
+                     r"\s+(\S+)\s+\(unknown\): #\d+$", line)
+        if m:
+            want.append([x.strip() for x in m.groups()] + [""])
+    if len(want) != 6:
+        fail(name, "halfway: reference has %d functions" % len(want))
+    got = run(name, trace=TD + "/xray/halfway.xray")
+    equal(name, "halfway account", got, want)
+    return n + len(got)
 
 
 @check("xray_folded.sql")

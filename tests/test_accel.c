@@ -69,6 +69,8 @@ static const Shape aShape[] = {
                     "GROUP BY func_id", SHAPE_PLAIN, 0 },
   { "xray-by-func-rowids", "SELECT func_id, count(*), sum(rowid %% 4294967291) "
                           "FROM xray_calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
+  { "xray-by-stack", "SELECT tid, stack, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
+                    "GROUP BY tid, stack", SHAPE_PLAIN, 0 },
   { "cc-by-depth", "SELECT depth, count(*) FROM callchains(%Q, %Q) GROUP BY depth",
     SHAPE_PLAIN, 0 },
   { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",

@@ -425,6 +425,18 @@ def main():
         rows.append(("XRay per-function stats",
                      sql(so, "SELECT func_id, count(*), min(dur), max(dur), sum(dur) FROM xray_calls(%s, "
                              "'binary=%s') GROUP BY func_id" % (X, a.xray_bin)), acct, 5))
+        # the sql/ XRay files against the llvm-xray commands they answer like
+        # (account -keep-going drops records of this log: timed, not compared)
+        def xray_file(name):
+            return [SQLITE, "-batch", "-cmd", ".load " + so, "-cmd", ".parameter set @trace '%s'" % a.xray,
+                    "-cmd", ".parameter set @binary '%s'" % a.xray_bin, ":memory:",
+                    ".read " + os.path.join(SQL_DIR, name)]
+        stack = "llvm-xray stack -all-stacks -stack-format=flame -instr_map='%s' '%s'" % (a.xray_bin, a.xray)
+        rows.append(("cookbook xray_account.sql", xray_file("xray_account.sql"), acct, 2))
+        rows.append(("cookbook xray_folded.sql", xray_file("xray_folded.sql"),
+                     ["sh", "-c", stack + " 2>/dev/null"], 2))
+        rows.append(("cookbook xray_stacks.sql", xray_file("xray_stacks.sql"),
+                     ["sh", "-c", stack.replace(" -all-stacks", " -all-stacks -aggregate-threads") + " 2>/dev/null"], 2))
     if on("small"):
         rows.append(("small trace, whole process (<=20 ms)",
                      sql(so, "SELECT count(*) FROM events('%s')" % a.small), None, None))
