@@ -176,6 +176,14 @@ int tl_sched_current(const TlSched*, int64_t cpu, int64_t *pTid, int64_t *pPid,
 ** and a description of the first one (NULL when none). */
 uint64_t tl_sched_oddities(const TlSched*, const char **pzFirst);
 
+/*
+** The reader's loop: TL_ROW with the next row of table iTable in a[] (text
+** borrowed from *pOut, which the caller keeps until the next call),
+** TL_DONE when every row was given, or TL_OK when the model needs the next
+** record (tl_sched_feed), or tl_sched_finish() when there is none.
+*/
+int tl_sched_next(TlSched*, int iTable, TlSchedOut *pOut, TlVal *a);
+
 /* Output o as a row of table iTable (sched_slices or thread_states) into
 ** a[] (text borrowed from o). 0 when o is not of that table. */
 int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a);

@@ -30,7 +30,6 @@ struct PerfSched {
   TlSched *pModel;
   PerfSchedAttr *aAttr;           /* one per attr */
   int iTable;
-  int bEnd;                       /* no more records: the model finished */
   TlSchedOut out;                 /* the current row's output */
   TlVal aCol[TL_MAX_NCOL];
 };
@@ -184,25 +183,20 @@ void perf_sched_close(TlScan *s){
 
 int perf_sched_next(TlScan *s, TlRow *pRow){
   PerfSched *ps = s->pSched;
-  for(;;){
-    int rc;
+  int rc;
+  while( (rc = tl_sched_next(ps->pModel, ps->iTable, &ps->out, ps->aCol))==TL_OK ){
     TlSchedRec rec;
-    if( tl_sched_take(ps->pModel, &ps->out) ){
-      if( !tl_sched_row(&ps->out, ps->iTable, ps->aCol) ) continue;
-      pRow->a = ps->aCol;
-      pRow->iRowid = ++s->iSchedRow;
-      return TL_ROW;
-    }
-    if( ps->bEnd ) return TL_DONE;
-    rc = tl_sched_done(ps->pModel) ? TL_DONE : perf_scan_next_ordered(s);
+    rc = perf_scan_next_ordered(s);
     if( rc<0 ) return rc;
     if( rc==TL_DONE ){
-      ps->bEnd = 1;
-      if( !tl_sched_done(ps->pModel) ) tl_sched_finish(ps->pModel);
-      continue;
-    }
-    if( sched_rec(s, &rec) && tl_sched_feed(ps->pModel, &rec) ){
+      tl_sched_finish(ps->pModel);
+    }else if( sched_rec(s, &rec) && tl_sched_feed(ps->pModel, &rec) ){
       return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
     }
   }
+  if( rc==TL_ROW ){
+    pRow->a = ps->aCol;
+    pRow->iRowid = ++s->iSchedRow;
+  }
+  return rc;
 }

@@ -663,3 +663,16 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
   }
   return 1;
 }
+
+int tl_sched_next(TlSched *p, int iTable, TlSchedOut *pOut, TlVal *a){
+  for(;;){
+    if( tl_sched_take(p, pOut) ){
+      if( tl_sched_row(pOut, iTable, a) ) return TL_ROW;
+      continue;
+    }
+    if( p->bFinish ) return TL_DONE;
+    /* nothing wanted is open past the window: what is left gives no row */
+    if( !tl_sched_done(p) ) return TL_OK;
+    tl_sched_finish(p);
+  }
+}
