@@ -210,6 +210,46 @@ def _():
     return len(got)
 
 
+def timehist_ref(path):
+    """perf sched timehist output at testdata/PATH: the lines as above."""
+    return [f[:6] for f in (line.split() for line in text(path).splitlines())
+            if len(f) >= 6 and re.match(r"\d+\.\d{6}$", f[0])]
+
+
+@check("sched_timehist.sql")
+def _():
+    n = 0
+    for trace, ref in (("perf/sched.data", "perf/sched.timehist.txt"),
+                       ("perf/wakeup.data", "perf/wakeup.timehist.txt"),
+                       ("sched/sched.data", "sched/sched.timehist.txt"),
+                       ("sched/tp.data", "sched/tp.timehist.txt")):
+        got = [r[:6] for r in run("sched_timehist.sql", trace=TD + "/" + trace)]
+        want = timehist_ref(ref)
+        if len(want) < 10:
+            fail("sched_timehist.sql", "%s: reference has %d lines" % (ref, len(want)))
+        equal("sched_timehist.sql", trace + " timehist lines", got, want)
+        n += len(got)
+    return n
+
+
+@check("sched_runtime.sql")
+def _():
+    name = "sched_runtime.sql"
+    n = 0
+    for trace, ref in (("perf/sched.data", "perf/sched.timehist-summary.txt"),
+                       ("sched/sched.data", "sched/sched.runtime.txt"),
+                       ("sched/tp.data", "sched/tp.runtime.txt")):
+        got = run(name, trace=TD + "/" + trace)
+        want = {}
+        for line in text(ref).splitlines():
+            f = line.split()
+            if len(f) == 9 and re.match(r".*\[[\d/]+\]$", f[0]):
+                want[f[0]] = [f[2], f[3], f[4], f[5], f[6]]
+        equal(name, trace + " task runtimes", {r[0]: r[1:6] for r in got}, want)
+        n += len(got)
+    return n
+
+
 def perf_stats(path):
     """perf report --stats: {(section, record type): count}; section is
     None for the aggregated stats, else the event name."""
