@@ -60,13 +60,15 @@ enum {
   TL_SF_CUR_TID,                  /* the thread running when the event was
                                   ** recorded (perf's common_pid) */
   TL_SF_CUR_PID,
+  TL_SF_CPU,                      /* the CPU, when the record's CPU is not set
+                                  ** (perf_cpu of older perf conversions) */
   TL_SF_PREV_TID, TL_SF_PREV_PRIO, TL_SF_PREV_STATE,
   TL_SF_NEXT_TID, TL_SF_NEXT_PRIO,
   TL_SF_TID, TL_SF_PID, TL_SF_PRIO, TL_SF_TARGET_CPU, TL_SF_ORIG_CPU, TL_SF_DEST_CPU,
   TL_SF_PARENT_TID, TL_SF_PARENT_PID, TL_SF_CHILD_TID, TL_SF_CHILD_PID,
   TL_SF_OLD_TID,
   /* text roles: TlSchedRec.az[role - TL_SF_PREV_COMM] */
-  TL_SF_PREV_COMM, TL_SF_NEXT_COMM, TL_SF_COMM, TL_SF_CHILD_COMM,
+  TL_SF_PREV_COMM, TL_SF_NEXT_COMM, TL_SF_COMM, TL_SF_CHILD_COMM, TL_SF_FILENAME,
   TL_SF_NROLE
 };
 #define TL_SF_NTEXT (TL_SF_NROLE - TL_SF_PREV_COMM)

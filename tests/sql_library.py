@@ -250,6 +250,53 @@ def _():
     return n
 
 
+def peer_dir():
+    """The peer traces (TL_PEER_DIR, else ../shared/peer-traces), or None."""
+    d = os.environ.get("TL_PEER_DIR") or os.path.join(ROOT, "..", "shared", "peer-traces")
+    return d if os.path.isdir(d) else None
+
+
+# LTTng kernel traces among the peer traces, with lttng-analyses' outputs
+# in testdata/sched/peer/ (testdata/sched/peer-refs.sh)
+LTTNG_KERNEL = (("flipping-endianness", "ctf/tracecompass-test-traces/flipping-endianness"),
+                ("tracefile-rotation", "ctf/babeltrace/ctf-traces/succeed/lttng-tracefile-rotation/kernel"))
+
+
+@check("cputop.sql")
+def _():
+    name = "cputop.sql"
+    peer = peer_dir()
+    if peer is None:
+        print("cputop.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-cputop")
+        return 0
+    n = 0
+    for ref, path in LTTNG_KERNEL:
+        got = run(name, trace=os.path.join(peer, path))
+        want_tid, want_cpu = {}, {}
+        for line in text("sched/peer/%s.cputop.txt" % ref).splitlines():
+            m = re.search(r"([\d.]+) %\s+(.*?) \((\d+)\)\s+\d+\s+\[", line)
+            if m:
+                want_tid[m.group(3)] = (m.group(1), m.group(2).strip())
+            m = re.search(r"([\d.]+) % CPU (\d+)$", line)
+            if m:
+                want_cpu[m.group(2)] = m.group(1)
+        got_tid = {}
+        for kind, what, pct, busy in got:
+            if kind == "tid":
+                m = re.match(r"(.*) \((\d+)\)$", what)
+                got_tid[m.group(2)] = (pct, m.group(1))
+            elif abs(float(pct) - float(want_cpu.get(what[4:], "-1"))) > 0.0101:
+                # (lttng-cputop's CPU shares differ by 0.01 on some CPUs)
+                fail(name, "%s: %s: %s%%, lttng-cputop %s%%" % (ref, what, pct, want_cpu.get(what[4:])))
+        equal(name, ref + " thread shares", {k: v[0] for k, v in got_tid.items()},
+              {k: v[0] for k, v in want_tid.items()})
+        # names where lttng-cputop knows one
+        equal(name, ref + " thread names", {k: v[1] for k, v in got_tid.items() if want_tid.get(k, ("", ""))[1]},
+              {k: v[1] for k, v in want_tid.items() if v[1]})
+        n += len(got)
+    return n
+
+
 def perf_stats(path):
     """perf report --stats: {(section, record type): count}; section is
     None for the aggregated stats, else the event name."""

@@ -49,7 +49,7 @@ int tl_sched_kind(const char *zName){
 */
 #define CUR_FIELDS \
   { "perf_tid", TL_SF_CUR_TID, 0 }, { "common_pid", TL_SF_CUR_TID, 0 }, \
-  { "perf_pid", TL_SF_CUR_PID, 0 }
+  { "perf_pid", TL_SF_CUR_PID, 0 }, { "perf_cpu", TL_SF_CPU, 0 }
 static const TlSchedField aSwitch[] = {
   CUR_FIELDS,
   { "prev_tid", TL_SF_PREV_TID, 0 }, { "prev_pid", TL_SF_PREV_TID, 0 },
@@ -77,6 +77,7 @@ static const TlSchedField aExec[] = {
   CUR_FIELDS,
   { "tid", TL_SF_TID, 0 }, { "pid", TL_SF_TID, 0 },
   { "old_tid", TL_SF_OLD_TID, 0 }, { "old_pid", TL_SF_OLD_TID, 0 },
+  { "filename", TL_SF_FILENAME, 0 },
 };
 static const TlSchedField aName[] = {   /* the state dump; perf's COMM records */
   { "tid", TL_SF_TID, 0 }, { "pid", TL_SF_PID, 0 }, { "name", TL_SF_COMM, 0 },
@@ -513,15 +514,34 @@ static int on_fork(TlSched *p, const TlSchedRec *r){
   if( child==0 ) return TL_OK;
   if( has(r, TL_SF_CHILD_PID) ){ child->bPid = 1; child->pid = r->a[TL_SF_CHILD_PID]; }
   if( has(r, TL_SF_PID) ){ child->bPid = 1; child->pid = r->a[TL_SF_PID]; }
-  if( !child->bNamed ){
+  if( has(r, TL_SF_CHILD_COMM) ){
+    /* the name the kernel gave the child */
+    name_field(r, TL_SF_CHILD_COMM, child);
+  }else if( !child->bNamed && bNamed ){
     /* a fork's child has its parent's name until it names itself */
-    if( bNamed ){
-      memcpy(child->zComm, zName, sizeof(zName));
-      child->bNamed = 1;
-    }else{
-      name_field(r, TL_SF_CHILD_COMM, child);
-    }
+    memcpy(child->zComm, zName, sizeof(zName));
+    child->bNamed = 1;
   }
+  return TL_OK;
+}
+
+/* An exec: the thread is named after the file (the kernel's comm: its base
+** name, 15 bytes at most) and the events' comm fields name it again. */
+static int on_exec(TlSched *p, const TlSchedRec *r){
+  Thr *t;
+  const char *z, *zBase;
+  size_t n;
+  if( !has(r, TL_SF_TID) || !has(r, TL_SF_FILENAME) ) return TL_OK;
+  t = thr_get(p, r->a[TL_SF_TID], 0);
+  if( t==0 || t->tid==0 ) return TL_OK;
+  z = r->az[TL_SF_FILENAME - TL_SF_PREV_COMM];
+  n = r->an[TL_SF_FILENAME - TL_SF_PREV_COMM];
+  for(zBase=z; z<r->az[TL_SF_FILENAME - TL_SF_PREV_COMM]+n; z++){
+    if( *z=='/' ) zBase = z+1;
+  }
+  n -= (size_t)(zBase - r->az[TL_SF_FILENAME - TL_SF_PREV_COMM]);
+  name_set(t, zBase, n<15 ? n : 15);
+  t->bNamed = 0;
   return TL_OK;
 }
 
@@ -539,9 +559,17 @@ static int on_name(TlSched *p, const TlSchedRec *r){
   return TL_OK;
 }
 
-int tl_sched_feed(TlSched *p, const TlSchedRec *r){
-  int bTs = r->bTs;
-  int64_t ts = r->ts;
+int tl_sched_feed(TlSched *p, const TlSchedRec *rIn){
+  int bTs = rIn->bTs;
+  int64_t ts = rIn->ts;
+  TlSchedRec rCpu;
+  const TlSchedRec *r = rIn;
+  if( !r->bCpu && has(r, TL_SF_CPU) ){
+    rCpu = *rIn;
+    rCpu.bCpu = 1;
+    rCpu.cpu = r->a[TL_SF_CPU];
+    r = &rCpu;
+  }
   if( bTs ){
     if( p->bLast && ts<p->tsLast ){
       /* older than a record already fed: its time is not used */
@@ -563,6 +591,7 @@ int tl_sched_feed(TlSched *p, const TlSchedRec *r){
       return on_wakeup(p, r, bTs, ts);
     case TL_SCHED_FORK: case TL_SCHED_NEW_THREAD: return on_fork(p, r);
     case TL_SCHED_NAME: return on_name(p, r);
+    case TL_SCHED_EXEC: return on_exec(p, r);
     case TL_SCHED_FREE: {
       Thr *t = has(r, TL_SF_TID) && r->a[TL_SF_TID]>0 ? thr_get(p, r->a[TL_SF_TID], 0) : 0;
       return t && t->eState!=ST_RUNNING ? state_end(p, t, bTs, ts) : TL_OK;
