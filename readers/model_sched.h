@@ -137,6 +137,8 @@ struct TlSchedOut {
                                   ** ("R", "R+", "S", "D", ...), or NULL */
   const char *zState;             /* states: its name, as above */
   int bWaker; int64_t waker;      /* states: the thread whose wakeup made it Runnable */
+  int eWakeup;                    /* states: the kind of event that made it Runnable
+                                  ** (TL_SCHED_WAKING, _WAKEUP, _WAKEUP_NEW), or 0 */
   /* slices, what perf sched timehist prints for the switch out: the time
   ** since its previous switch out (wait) and since it was woken or
   ** preempted (delay), up to this slice's start */

@@ -106,7 +106,7 @@ enum {
 /* thread_states: one row per interval of a thread's state (model_sched.h) */
 enum {
   TL_TS_TS, TL_TS_DUR, TL_TS_TID, TL_TS_PID, TL_TS_COMM, TL_TS_STATE, TL_TS_CPU,
-  TL_TS_WAKER_TID, TL_TS_IO_WAIT, TL_TS_TS_END,
+  TL_TS_WAKER_TID, TL_TS_IO_WAIT, TL_TS_TS_END, TL_TS_WAKEUP,
   TL_TS_NCOL
 };
 

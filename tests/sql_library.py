@@ -250,6 +250,40 @@ def _():
     return n
 
 
+def latency_lines(path):
+    """perf sched latency: [task, runtime, switches, avg, max, max start, max end]."""
+    out = []
+    for line in text(path).splitlines():
+        m = re.match(r"\s+(\S.*?)\s+\|\s+([\d.]+) ms \|\s+(\d+) \| avg:\s+([\d.]+) ms \| max:\s+([\d.]+) ms"
+                     r" \| max start:\s+([\d.]+) s \| max end:\s+([\d.]+) s", line)
+        if m:
+            out.append(list(m.groups()))
+    return out
+
+
+@check("sched_latency.sql")
+def _():
+    name = "sched_latency.sql"
+    n = 0
+    for trace in ("sched", "tp"):
+        want = latency_lines("sched/%s.latency.txt" % trace)
+        # perf names a thread no COMM record named ":TID" (the model names
+        # it from the events' comm fields): those are left out
+        unnamed = [w for w in want if w[0].startswith(":")]
+        want = [w for w in want if not w[0].startswith(":")]
+        got = run(name, trace=TD + "/sched/%s.data" % trace)
+        tasks = set(w[0] for w in want)
+        extra = [g for g in got if g[0] not in tasks]
+        got = [g for g in got if g[0] in tasks]
+        if len(want) < 10:
+            fail(name, "%s: reference has %d lines" % (trace, len(want)))
+        equal(name, trace + " latency lines", got, want)
+        if sum(int(g[2]) for g in extra) != sum(int(u[2]) for u in unnamed):
+            fail(name, "%s: tasks perf does not name: %r, perf: %r" % (trace, extra, unnamed))
+        n += len(got)
+    return n
+
+
 def peer_dir():
     """The peer traces (TL_PEER_DIR, else ../shared/peer-traces), or None."""
     d = os.environ.get("TL_PEER_DIR") or os.path.join(ROOT, "..", "shared", "peer-traces")

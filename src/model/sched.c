@@ -127,6 +127,7 @@ struct Thr {
   int bTs; int64_t ts;            /* its start */
   int bCpu; int64_t cpu;
   int bWaker; int64_t waker;
+  int eWakeup;                    /* the wakeup's kind, or 0 */
   int bWanted;                    /* counted in nPending */
   int bLastOut; int64_t tsLastOut;/* its last switch out */
   int bReady; int64_t tsReady;    /* woken or preempted since then */
@@ -313,6 +314,7 @@ static int state_end(TlSched *p, Thr *t, int bTs, int64_t ts){
     out_thread(o, t);
     o->zState = azState[t->eState];
     o->bWaker = t->bWaker; o->waker = t->waker;
+    o->eWakeup = t->eWakeup;
   }
   t->eState = ST_NONE;
   t->bWanted = 0;
@@ -326,6 +328,7 @@ static void state_begin(TlSched *p, Thr *t, int eState, int bTs, int64_t ts,
   t->bTs = bTs; t->ts = ts;
   t->bCpu = bCpu; t->cpu = cpu;
   t->bWaker = 0;
+  t->eWakeup = 0;
   t->bWanted = t->tid!=0 && wanted(p, TL_SCHED_OUT_STATE, bTs, ts, bCpu, cpu);
   if( t->bWanted ) p->nPending++;
 }
@@ -394,8 +397,8 @@ static int slice_take_over(TlSched *p, Cpu *c, const TlSchedRec *r, Thr *prev){
   }
   slice_begin(c, r, prev, TL_SF_PREV_PRIO);
   if( prev->eState!=ST_RUNNING ){
-    int bKnown = c->bTs && (!prev->bTs || prev->ts<=c->ts);
-    if( (rc = state_end(p, prev, bKnown, c->ts))!=0 ) return rc;
+    /* when it stopped waiting is not known: no switch in said */
+    if( (rc = state_end(p, prev, 0, 0))!=0 ) return rc;
     state_begin(p, prev, ST_RUNNING, c->bTs, c->ts, 1, r->cpu);
   }
   return TL_OK;
@@ -478,7 +481,11 @@ static int on_wakeup(TlSched *p, const TlSchedRec *r, int bTs, int64_t ts){
   name_field(r, TL_SF_COMM, t);
   if( has(r, TL_SF_PID) ){ t->bPid = 1; t->pid = r->a[TL_SF_PID]; }
   if( r->eKind==TL_SCHED_WAKING ) p->bWaking = 1;
-  if( t->eState==ST_RUNNING || t->eState==ST_RUNNABLE ) return TL_OK;
+  if( t->eState==ST_RUNNING ) return TL_OK;
+  /* Runnable already: only the sched_wakeup that follows a sched_waking
+  ** starts an interval of its own (perf sched latency waits from it) */
+  if( t->eState==ST_RUNNABLE
+   && !(t->eWakeup==TL_SCHED_WAKING && r->eKind==TL_SCHED_WAKEUP) ) return TL_OK;
   /* the first wakeup since it left a CPU makes it ready; with sched_waking
   ** in the trace, the sched_wakeup after it does not (perf sched's rule) */
   if( !t->bReady && !(p->bWaking && r->eKind==TL_SCHED_WAKEUP) ){
@@ -496,6 +503,7 @@ static int on_wakeup(TlSched *p, const TlSchedRec *r, int bTs, int64_t ts){
     state_begin(p, t, ST_RUNNABLE, bTs, ts, r->bCpu, r->cpu);
   }
   t->bWaker = bWaker; t->waker = waker;
+  t->eWakeup = r->eKind;
   return TL_OK;
 }
 
@@ -689,6 +697,9 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     val_opt(&a[TL_TS_WAKER_TID], o->bWaker, o->waker);
     tl_val_null(&a[TL_TS_IO_WAIT]);
     val_opt(&a[TL_TS_TS_END], o->bEnd, o->tsEnd);
+    tl_val_textz(&a[TL_TS_WAKEUP], o->eWakeup==TL_SCHED_WAKING ? "sched_waking"
+                 : o->eWakeup==TL_SCHED_WAKEUP ? "sched_wakeup"
+                 : o->eWakeup==TL_SCHED_WAKEUP_NEW ? "sched_wakeup_new" : 0);
   }
   return 1;
 }
