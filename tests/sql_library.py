@@ -173,43 +173,6 @@ def timehist_lines(trace="sched"):
     return out
 
 
-@check("perf_sched_timehist.sql")
-def _():
-    n = 0
-    # wakeup.data has sched_wakeup: its sch delay column is not all zero
-    for trace in ("sched", "wakeup"):
-        got = [r[:6] for r in run("perf_sched_timehist.sql", trace=TD + "/perf/%s.data" % trace)]
-        want = timehist_lines(trace)
-        if len(want) < 10:
-            fail("perf_sched_timehist.sql", "%s: reference has %d lines" % (trace, len(want)))
-        if trace == "wakeup" and all(w[4] == "0.000" for w in want):
-            fail("perf_sched_timehist.sql", "wakeup: the reference has no sch delay")
-        equal("perf_sched_timehist.sql", trace + " timehist lines", got, want)
-        n += len(got)
-    return n
-
-
-@check("perf_sched_runtime.sql")
-def _():
-    name = "perf_sched_runtime.sql"
-    got = run(name, trace=TD + "/perf/sched.data")
-    want = {}
-    for line in text("perf/sched.timehist-summary.txt").splitlines():
-        f = line.split()
-        if len(f) == 9 and re.match(r".*\[\d+\]$", f[0]):
-            want[f[0]] = [f[2], f[3], f[4], f[5], f[6]]
-    equal(name, "task runtimes", {r[0]: r[1:6] for r in got}, want)
-    # wait: the sum of timehist's wait column (each cut to the microsecond)
-    waits = {}
-    for t, cpu, task, wait, delay, run_ms in timehist_lines():
-        waits[task] = waits.get(task, 0) + float(wait)
-    for r in got:
-        n = int(r[1])
-        if abs(float(r[6]) - waits.get(r[0], 0)) > 0.001 * n + 1e-9:
-            fail(name, "%s wait %s, timehist's waits sum to %.3f" % (r[0], r[6], waits.get(r[0], 0)))
-    return len(got)
-
-
 def timehist_ref(path):
     """perf sched timehist output at testdata/PATH: the lines as above."""
     return [f[:6] for f in (line.split() for line in text(path).splitlines())
