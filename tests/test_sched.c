@@ -181,7 +181,32 @@ static void cut_recording_reads(void **state){
   free(a);
 }
 
+/* A kernel CTF event's thread is its CPU's current thread: in perf's CTF
+** the sample's own perf_tid says which (but where a switch was lost). */
+static void ctf_events_get_their_thread(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *z = SCHED_DIR "sched-ctf";
+  int64_t n, nSame, nNull;
+  (void)state;
+  n = tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", z);
+  nSame = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
+                          "WHERE tid = args ->> '$.perf_tid'", z);
+  /* a process is known once the thread's own events said it */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
+                   "WHERE tid = args ->> '$.perf_tid' AND pid != args ->> '$.perf_pid'", z), 0);
+  nNull = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE tid IS NULL", z);
+  assert_true(n>3000);
+  assert_true(nNull<=16);         /* before each CPU's first switch */
+  assert_true(nSame>=n - nNull - 16);
+  /* a ts window gives the same threads as the whole trace */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM (SELECT ts, tid, comm FROM events('%s') WHERE ts BETWEEN 8042300000000 AND 8042400000000 "
+      "EXCEPT SELECT ts, tid, comm FROM events('%s') WHERE +ts BETWEEN 8042300000000 AND 8042400000000)", z, z), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(sched,
+  cmocka_unit_test(ctf_events_get_their_thread),
   cmocka_unit_test(perf_and_its_ctf_agree),
   cmocka_unit_test(timehist_sql_equals_perf),
   cmocka_unit_test(pushdown_equals_filter),

@@ -219,7 +219,8 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   CtfCur *c;
   TlVal *a = pScan->aCol;
   int rc, k;
-  rc = pScan->f.bPlain && !pScan->f.bOrdered ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
+  rc = pScan->f.bPlain && !pScan->f.bOrdered && !pScan->pThreads
+     ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
   if( rc!=TL_ROW ) return rc;
   c = &pScan->aCur[pScan->iLast];
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
@@ -246,6 +247,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
     }
   }
   if( tl_col_used(&pScan->f, TL_EV_COMM) ) ctf_comm(&c->dec, &a[TL_EV_COMM]);
+  if( pScan->pThreads && tl_ctf_thread_cols(pScan, c, a) ) return pScan->err.rc;
   if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
     TlCtfScopes sc;
     sc.aVal = c->dec.aVal;
@@ -272,6 +274,7 @@ void tl_ctf_scan_close(TlScan *pScan0){
   int i;
   if( pScan==0 ) return;
   tl_ctf_sched_close(pScan);
+  tl_ctf_thread_close(pScan);
   tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
@@ -328,7 +331,12 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
     pScan->bSkip = 0;
     rc = tl_ctf_sched_open(pScan, pFilter);
   }
-  if( iTable==TL_TAB_EVENTS || (bSched && rc==TL_OK) ) rc = ctf_events_open(pScan);
+  if( iTable==TL_TAB_EVENTS && !pFilter->bGroupName
+   && (tl_col_used(pFilter, TL_EV_PID) || tl_col_used(pFilter, TL_EV_TID)
+       || tl_col_used(pFilter, TL_EV_COMM)) ){
+    rc = tl_ctf_thread_open(pScan);
+  }
+  if( rc==TL_OK && (iTable==TL_TAB_EVENTS || bSched) ) rc = ctf_events_open(pScan);
   if( rc ){
     *pErr = pScan->err;
     tl_ctf_scan_close((TlScan*)pScan);

@@ -120,3 +120,67 @@ int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow){
   }
   return rc;
 }
+
+/* ---- events: the thread of a kernel event ---------------------------------- */
+
+/* Does the trace hold a scheduler switch event class? */
+static int ctf_has_switch(const CtfData *p){
+  int t, s, e;
+  for(t=0; t<p->nTr; t++){
+    const TlCtfModel *m = &p->aTr[t].m;
+    if( !p->aTr[t].bModel ) continue;
+    for(s=0; s<m->nStream; s++){
+      for(e=0; e<m->aStream[s].nEvent; e++){
+        if( tl_sched_kind(m->aStream[s].aEvent[e].zName)==TL_SCHED_SWITCH ) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+int tl_ctf_thread_open(CtfScan *pScan){
+  CtfSched *ps;
+  if( !ctf_has_switch(pScan->p) ) return TL_OK;
+  ps = calloc(1, sizeof(*ps));
+  if( ps==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  tl_map_init(&ps->kinds);
+  ps->pModel = tl_sched_new(0, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  pScan->pThreads = ps;
+  if( ps->pModel==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  /* the thread at the window's start needs the switches before it */
+  pScan->f.tsLo = TL_TS_MIN;
+  return TL_OK;
+}
+
+void tl_ctf_thread_close(CtfScan *pScan){
+  CtfSched *ps = pScan->pThreads;
+  if( ps==0 ) return;
+  tl_sched_free(ps->pModel);
+  tl_map_free(&ps->kinds);
+  free(ps);
+  pScan->pThreads = 0;
+}
+
+int tl_ctf_thread_cols(CtfScan *pScan, const CtfCur *c, TlVal *a){
+  CtfSched *ps = pScan->pThreads;
+  TlSchedRec rec;
+  int64_t tid, pid;
+  const char *zComm;
+  int rc;
+  if( c->iCpu>=0 && tl_sched_current(ps->pModel, c->iCpu, &tid, &pid, &zComm) ){
+    if( a[TL_EV_TID].t==TL_NULL ) tl_val_int(&a[TL_EV_TID], tid);
+    if( a[TL_EV_PID].t==TL_NULL && pid>=0 ) tl_val_int(&a[TL_EV_PID], pid);
+    if( a[TL_EV_COMM].t==TL_NULL && zComm ){
+      size_t n = strlen(zComm);
+      if( n>=sizeof(ps->out.zComm) ) n = sizeof(ps->out.zComm)-1;
+      memcpy(ps->out.zComm, zComm, n);          /* (kept until the next row) */
+      ps->out.zComm[n] = 0;
+      tl_val_text(&a[TL_EV_COMM], ps->out.zComm, n);
+    }
+  }
+  /* the event itself moves the model on (a switch: for the events after it) */
+  rc = ctf_sched_rec(ps, c, &rec);
+  if( rc>0 ) rc = tl_sched_feed(ps->pModel, &rec);
+  if( rc<0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  return TL_OK;
+}
