@@ -294,6 +294,26 @@ def _():
     return n
 
 
+@check("irq_stats.sql")
+def _():
+    name = "irq_stats.sql"
+    peer = peer_dir()
+    if peer is None:
+        print("irq_stats.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-irqstats")
+        return 0
+    n = 0
+    for ref, path in LTTNG_KERNEL:
+        want = []
+        for line in text("sched/peer/%s.irqstats.txt" % ref).splitlines():
+            m = re.match(r"(\d+):\s+<(.*?)>\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.?]+)", line)
+            if m:
+                want.append(["hard"] + list(m.groups()))
+        got = [r for r in run(name, trace=os.path.join(peer, path)) if r[0] == "hard"]
+        equal(name, ref + " hard IRQs", got, want)
+        n += len(got)
+    return n
+
+
 def perf_stats(path):
     """perf report --stats: {(section, record type): count}; section is
     None for the aggregated stats, else the event name."""
