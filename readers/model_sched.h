@@ -49,6 +49,7 @@ enum {
   TL_SCHED_NONE,                  /* not a scheduler event */
   TL_SCHED_SWITCH, TL_SCHED_WAKEUP, TL_SCHED_WAKEUP_NEW, TL_SCHED_WAKING,
   TL_SCHED_MIGRATE, TL_SCHED_FORK, TL_SCHED_EXIT, TL_SCHED_EXEC, TL_SCHED_FREE,
+  TL_SCHED_STAT_RUNTIME,
   /* side-band facts about threads (perf's COMM and FORK records) */
   TL_SCHED_NAME,                  /* thread TID (of PID) is named COMM from ts */
   TL_SCHED_NEW_THREAD,            /* PID/TID made by PARENT_PID/PARENT_TID */
@@ -66,7 +67,7 @@ enum {
   TL_SF_NEXT_TID, TL_SF_NEXT_PRIO,
   TL_SF_TID, TL_SF_PID, TL_SF_PRIO, TL_SF_TARGET_CPU, TL_SF_ORIG_CPU, TL_SF_DEST_CPU,
   TL_SF_PARENT_TID, TL_SF_PARENT_PID, TL_SF_CHILD_TID, TL_SF_CHILD_PID,
-  TL_SF_OLD_TID,
+  TL_SF_OLD_TID, TL_SF_RUNTIME,
   /* text roles: TlSchedRec.az[role - TL_SF_PREV_COMM] */
   TL_SF_PREV_COMM, TL_SF_NEXT_COMM, TL_SF_COMM, TL_SF_CHILD_COMM, TL_SF_FILENAME,
   TL_SF_NROLE
@@ -144,6 +145,9 @@ struct TlSchedOut {
   ** preempted (delay), up to this slice's start */
   int bWait; int64_t wait;
   int bDelay; int64_t delay;
+  /* slices and Running states: the runtime sched_stat_runtime reported
+  ** for the thread since its previous Running interval ended */
+  int bRuntime; int64_t runtime;
 };
 
 typedef struct TlSched TlSched;

@@ -11,7 +11,8 @@
 -- sched latency takes neither sched_waking nor a preemption, R+); a thread first seen
 -- when it is switched in counts one switch with no wait (as perf counts
 -- it). The run time is the sum of the sched_stat_runtime events' runtime
--- (0 without them), as perf takes it. Tasks are `comm:tid` for one thread,
+-- (thread_states.runtime of its Running rows; 0 without them), as perf
+-- takes it. Tasks are `comm:tid` for one thread,
 -- `comm:(n)` for n threads of that name; the idle task is left out.
 -- Sorted as perf sorts by default: average, then maximum, switches, run
 -- time, all descending.
@@ -28,9 +29,9 @@
 WITH st AS MATERIALIZED (
   -- the states perf sched latency sees: it takes sched_wakeup and
   -- sched_wakeup_new, not sched_waking
-  SELECT tid, ts, dur, ts_end, state, comm FROM thread_states(@trace)
+  SELECT tid, ts, dur, ts_end, state, comm, runtime FROM thread_states(@trace)
   WHERE wakeup IS NOT 'sched_waking' AND state != 'Runnable (Preempted)'
-), w AS (
+), w AS MATERIALIZED (
   -- each switch in after waiting: its delay, start and end
   SELECT tid, dur AS delay, ts AS t0, ts_end AS t1 FROM st
   WHERE state LIKE 'Runnable%' AND ts IS NOT NULL AND ts_end IS NOT NULL
@@ -38,33 +39,31 @@ WITH st AS MATERIALIZED (
   SELECT tid, 0, 0, 0 FROM (
     SELECT tid, ts, state, row_number() OVER (PARTITION BY tid ORDER BY ts IS NOT NULL, ts) AS k FROM st)
   WHERE k = 1 AND state = 'Running' AND ts IS NOT NULL
-), rt AS (
-  SELECT args ->> '$.pid' AS tid, sum(args ->> '$.runtime') AS runtime
-  FROM events(@trace) WHERE name IN ('sched:sched_stat_runtime', 'sched_stat_runtime')
-  GROUP BY 1
-), nm AS (
+), rt AS MATERIALIZED (
+  SELECT tid, sum(runtime) AS runtime FROM st WHERE state = 'Running' GROUP BY tid
+), nm AS MATERIALIZED (
   SELECT tid, comm FROM (SELECT tid, comm, row_number() OVER (PARTITION BY tid ORDER BY ts_end IS NULL DESC, ts_end DESC) AS k FROM st)
   WHERE k = 1
-), th AS (
-  -- per thread; the longest wait first of equal ones, as perf keeps it
-  SELECT w.tid, nm.comm, count(*) AS switches, sum(delay) AS total, max(delay) AS mx,
-         (SELECT t0 FROM w w2 WHERE w2.tid = w.tid ORDER BY delay DESC, t0 LIMIT 1) AS mx0,
-         (SELECT t1 FROM w w2 WHERE w2.tid = w.tid ORDER BY delay DESC, t0 LIMIT 1) AS mx1,
-         coalesce((SELECT runtime FROM rt WHERE rt.tid = w.tid), 0) AS runtime
-  FROM w JOIN nm USING (tid) GROUP BY w.tid
+), wn AS MATERIALIZED (
+  -- the longest wait first of equal ones, as perf keeps it
+  SELECT w.*, nm.comm, row_number() OVER (PARTITION BY nm.comm ORDER BY delay DESC, t0) AS r
+  FROM w JOIN nm USING (tid)
 ), g AS (
-  SELECT comm, count(*) AS n, min(tid) AS tid, sum(switches) AS switches, sum(total) AS total,
-         max(mx) AS mx, sum(runtime) AS runtime,
-         (SELECT mx0 FROM th t2 WHERE t2.comm = th.comm ORDER BY mx DESC, mx0 LIMIT 1) AS mx0,
-         (SELECT mx1 FROM th t2 WHERE t2.comm = th.comm ORDER BY mx DESC, mx0 LIMIT 1) AS mx1
-  FROM th GROUP BY comm
+  SELECT comm, count(DISTINCT tid) AS n, min(tid) AS tid, count(*) AS switches,
+         sum(delay) AS total, max(delay) AS mx,
+         max(CASE WHEN r = 1 THEN t0 END) AS mx0, max(CASE WHEN r = 1 THEN t1 END) AS mx1
+  FROM wn GROUP BY comm
+), rc AS (
+  -- the run time of the threads with a switch, by name
+  SELECT nm.comm, sum(rt.runtime) AS runtime
+  FROM rt JOIN nm USING (tid) WHERE rt.tid IN (SELECT tid FROM w) GROUP BY nm.comm
 )
 SELECT CASE WHEN n = 1 THEN comm || ':' || tid ELSE comm || ':(' || n || ')' END AS task,
-       printf('%.3f', runtime / 1e6) AS runtime_ms,
+       printf('%.3f', coalesce(runtime, 0) / 1e6) AS runtime_ms,
        switches,
        printf('%.3f', (total / switches) / 1e6) AS avg_delay_ms,
        printf('%.3f', mx / 1e6) AS max_delay_ms,
        printf('%d.%06d', mx0 / 1000000000, mx0 / 1000 % 1000000) AS max_delay_start_s,
        printf('%d.%06d', mx1 / 1000000000, mx1 / 1000 % 1000000) AS max_delay_end_s
-FROM g
-ORDER BY total / switches DESC, mx DESC, switches DESC, runtime DESC;
+FROM g LEFT JOIN rc USING (comm)
+ORDER BY total / switches DESC, mx DESC, switches DESC, coalesce(runtime, 0) DESC;

@@ -23,7 +23,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef sched_slicesDef = {
   .zName    = "sched_slices",
   .iTable   = TL_TAB_SCHED_SLICES,
-  .zColumns = "ts INTEGER, dur INTEGER, cpu INTEGER, tid INTEGER, pid INTEGER, comm TEXT, prio INTEGER, end_state TEXT, ts_end INTEGER, wait_time INTEGER, sched_delay INTEGER",
+  .zColumns = "ts INTEGER, dur INTEGER, cpu INTEGER, tid INTEGER, pid INTEGER, comm TEXT, prio INTEGER, end_state TEXT, ts_end INTEGER, wait_time INTEGER, sched_delay INTEGER, runtime INTEGER",
   .nCol     = TL_SS_NCOL,
   .iTsCol   = TL_SS_TS,
   .iCpuCol  = TL_SS_CPU,

@@ -23,7 +23,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef thread_statesDef = {
   .zName    = "thread_states",
   .iTable   = TL_TAB_THREAD_STATES,
-  .zColumns = "ts INTEGER, dur INTEGER, tid INTEGER, pid INTEGER, comm TEXT, state TEXT, cpu INTEGER, waker_tid INTEGER, io_wait INTEGER, ts_end INTEGER, wakeup TEXT",
+  .zColumns = "ts INTEGER, dur INTEGER, tid INTEGER, pid INTEGER, comm TEXT, state TEXT, cpu INTEGER, waker_tid INTEGER, io_wait INTEGER, ts_end INTEGER, wakeup TEXT, runtime INTEGER",
   .nCol     = TL_TS_NCOL,
   .iTsCol   = TL_TS_TS,
   .iCpuCol  = TL_TS_CPU,

@@ -307,8 +307,8 @@ static int next_ordered(TlScan *s){
       continue;
     }
     if( !record_wanted(s) ) continue;
-    if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->xKeep && !s->xKeep(s) ) continue;
+    if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
     if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
     rc = heap_push(s);

@@ -171,7 +171,8 @@ struct TlScan {
   uint8_t *aOwned;                /* body of the row last popped */
   /* sched_slices, thread_states (perf_sched.c) */
   struct PerfSched *pSched;
-  int (*xKeep)(const TlScan*);    /* the time-order merge keeps only these */
+  int (*xKeep)(const TlScan*);    /* the time-order merge keeps only the records
+                                  ** this says yes to (before they are decoded) */
   int64_t iSchedRow;
 };
 

@@ -135,12 +135,13 @@ static int sched_rec(const TlScan *s, TlSchedRec *r){
   return 1;
 }
 
-/* Does the time-order merge keep the record (before it is copied)? */
+/* Does the time-order merge keep the record (s->r, not yet decoded)? */
 static int sched_keep(const TlScan *s){
+  int iAttr;
   if( s->r.type==PERF_COMM || s->r.type==PERF_FORK ) return 1;
-  if( s->r.type!=PERF_SAMPLE ) return 0;
-  return s->ri.iAttr>=0 && s->ri.iAttr<s->p->nAttr
-      && s->pSched->aAttr[s->ri.iAttr].eKind!=TL_SCHED_NONE;
+  if( s->r.type!=PERF_SAMPLE || s->p->nAttr==0 ) return 0;
+  iAttr = perf_attr_of(s->p, &s->r);
+  return iAttr>=0 && iAttr<s->p->nAttr && s->pSched->aAttr[iAttr].eKind!=TL_SCHED_NONE;
 }
 
 int perf_sched_open(TlScan *s, const TlFilter *pFilter){

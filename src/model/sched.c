@@ -29,6 +29,7 @@ static const struct { const char *zName; int eKind; } aKind[] = {
   { "sched:sched_process_exit", TL_SCHED_EXIT },    { "sched_process_exit", TL_SCHED_EXIT },
   { "sched:sched_process_exec", TL_SCHED_EXEC },    { "sched_process_exec", TL_SCHED_EXEC },
   { "sched:sched_process_free", TL_SCHED_FREE },    { "sched_process_free", TL_SCHED_FREE },
+  { "sched:sched_stat_runtime", TL_SCHED_STAT_RUNTIME }, { "sched_stat_runtime", TL_SCHED_STAT_RUNTIME },
   /* LTTng's state dump names the threads running when tracing started */
   { "lttng_statedump_process_state", TL_SCHED_NAME },
 };
@@ -64,6 +65,7 @@ static const TlSchedField aTask[] = {   /* wakeups, migrate, exit, free */
   { "prio", TL_SF_PRIO, 0 }, { "comm", TL_SF_COMM, 0 },
   { "target_cpu", TL_SF_TARGET_CPU, 0 },
   { "orig_cpu", TL_SF_ORIG_CPU, 0 }, { "dest_cpu", TL_SF_DEST_CPU, 0 },
+  { "runtime", TL_SF_RUNTIME, 0 },
 };
 static const TlSchedField aFork[] = {
   CUR_FIELDS,
@@ -90,6 +92,7 @@ const TlSchedField *tl_sched_fields(int eKind, int *pn){
     case TL_SCHED_SWITCH: *pn = N(aSwitch); return aSwitch;
     case TL_SCHED_WAKEUP: case TL_SCHED_WAKEUP_NEW: case TL_SCHED_WAKING:
     case TL_SCHED_MIGRATE: case TL_SCHED_EXIT: case TL_SCHED_FREE:
+    case TL_SCHED_STAT_RUNTIME:
       *pn = N(aTask); return aTask;
     case TL_SCHED_FORK: *pn = N(aFork); return aFork;
     case TL_SCHED_EXEC: *pn = N(aExec); return aExec;
@@ -131,6 +134,7 @@ struct Thr {
   int bWanted;                    /* counted in nPending */
   int bLastOut; int64_t tsLastOut;/* its last switch out */
   int bReady; int64_t tsReady;    /* woken or preempted since then */
+  int bRuntime; int64_t runtime;  /* sched_stat_runtime since its last run ended */
 };
 
 typedef struct Cpu Cpu;
@@ -315,7 +319,9 @@ static int state_end(TlSched *p, Thr *t, int bTs, int64_t ts){
     o->zState = azState[t->eState];
     o->bWaker = t->bWaker; o->waker = t->waker;
     o->eWakeup = t->eWakeup;
+    if( t->eState==ST_RUNNING ){ o->bRuntime = t->bRuntime; o->runtime = t->runtime; }
   }
+  if( t->eState==ST_RUNNING ){ t->bRuntime = 0; t->runtime = 0; }
   t->eState = ST_NONE;
   t->bWanted = 0;
   return TL_OK;
@@ -347,6 +353,7 @@ static int slice_end(TlSched *p, Cpu *c, int64_t cpu, Thr *t, int bTs, int64_t t
     o->bCpu = 1; o->cpu = cpu;
     if( t ){
       out_thread(o, t);
+      o->bRuntime = t->bRuntime; o->runtime = t->runtime;
     }else{
       o->tid = c->tid;
     }
@@ -600,6 +607,12 @@ int tl_sched_feed(TlSched *p, const TlSchedRec *rIn){
     case TL_SCHED_FORK: case TL_SCHED_NEW_THREAD: return on_fork(p, r);
     case TL_SCHED_NAME: return on_name(p, r);
     case TL_SCHED_EXEC: return on_exec(p, r);
+    case TL_SCHED_STAT_RUNTIME: {
+      Thr *t = has(r, TL_SF_TID) && has(r, TL_SF_RUNTIME) && r->a[TL_SF_TID]>0
+             ? thr_get(p, r->a[TL_SF_TID], 0) : 0;
+      if( t ){ t->bRuntime = 1; t->runtime += r->a[TL_SF_RUNTIME]; }
+      return TL_OK;
+    }
     case TL_SCHED_FREE: {
       Thr *t = has(r, TL_SF_TID) && r->a[TL_SF_TID]>0 ? thr_get(p, r->a[TL_SF_TID], 0) : 0;
       return t && t->eState!=ST_RUNNING ? state_end(p, t, bTs, ts) : TL_OK;
@@ -686,6 +699,7 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     val_opt(&a[TL_SS_TS_END], o->bEnd, o->tsEnd);
     val_opt(&a[TL_SS_WAIT_TIME], o->bWait, o->wait);
     val_opt(&a[TL_SS_SCHED_DELAY], o->bDelay, o->delay);
+    val_opt(&a[TL_SS_RUNTIME], o->bRuntime, o->runtime);
   }else{
     val_opt(&a[TL_TS_TS], o->bTs, o->ts);
     val_opt(&a[TL_TS_DUR], bDur, o->tsEnd - o->ts);
@@ -700,6 +714,7 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     tl_val_textz(&a[TL_TS_WAKEUP], o->eWakeup==TL_SCHED_WAKING ? "sched_waking"
                  : o->eWakeup==TL_SCHED_WAKEUP ? "sched_wakeup"
                  : o->eWakeup==TL_SCHED_WAKEUP_NEW ? "sched_wakeup_new" : 0);
+    val_opt(&a[TL_TS_RUNTIME], o->bRuntime, o->runtime);
   }
   return 1;
 }
