@@ -294,6 +294,32 @@ def _():
     return n
 
 
+@check("sched_stats.sql")
+def _():
+    name = "sched_stats.sql"
+    peer = peer_dir()
+    if peer is None:
+        print("sched_stats.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-schedstats")
+        return 0
+    n = 0
+    for ref, path in LTTNG_KERNEL:
+        want = {}
+        for line in text("sched/peer/%s.schedstats.txt" % ref).splitlines():
+            m = re.match(r"(.*?) \((\d+)\)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.?]+)", line)
+            if m:
+                want[m.group(2)] = [m.group(1).strip()] + list(m.groups()[2:])
+        got = {}
+        for r in run(name, trace=os.path.join(peer, path)):
+            m = re.match(r"(.*) \((\d+)\)$", r[0])
+            got[m.group(2)] = [m.group(1)] + r[1:]
+        if ref == "tracefile-rotation" and len(want) < 100:
+            fail(name, "%s: reference has %d threads" % (ref, len(want)))
+        # (flipping-endianness has no wakeup events: neither lists a thread)
+        equal(name, ref + " per-TID latencies", got, want)
+        n += len(got)
+    return n
+
+
 @check("irq_stats.sql")
 def _():
     name = "irq_stats.sql"
