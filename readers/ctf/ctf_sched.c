@@ -72,6 +72,8 @@ static int ctf_sched_rec(CtfSched *ps, const CtfCur *c, TlSchedRec *r){
   return 1;
 }
 
+static int ctf_has_switch(const CtfData *p, int bAny);
+
 int tl_ctf_sched_open(CtfScan *pScan, const TlFilter *pFilter){
   CtfSched *ps = calloc(1, sizeof(*ps));
   if( ps==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
@@ -80,6 +82,8 @@ int tl_ctf_sched_open(CtfScan *pScan, const TlFilter *pFilter){
   ps->pModel = tl_sched_new(tl_sched_out_of_table(pScan->iTable), pFilter->tsLo,
                             pFilter->tsHi, pFilter->aCpu, pFilter->nCpu);
   if( ps->pModel==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  /* no scheduler event in the trace: no row, nothing to read */
+  if( !ctf_has_switch(pScan->p, 1) ) tl_sched_finish(ps->pModel);
   return TL_OK;
 }
 
@@ -123,15 +127,17 @@ int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow){
 
 /* ---- events: the thread of a kernel event ---------------------------------- */
 
-/* Does the trace hold a scheduler switch event class? */
-static int ctf_has_switch(const CtfData *p){
+/* Does the trace hold a scheduler switch event class (bAny: any event
+** class the model takes)? */
+static int ctf_has_switch(const CtfData *p, int bAny){
   int t, s, e;
   for(t=0; t<p->nTr; t++){
     const TlCtfModel *m = &p->aTr[t].m;
     if( !p->aTr[t].bModel ) continue;
     for(s=0; s<m->nStream; s++){
       for(e=0; e<m->aStream[s].nEvent; e++){
-        if( tl_sched_kind(m->aStream[s].aEvent[e].zName)==TL_SCHED_SWITCH ) return 1;
+        int k = tl_sched_kind(m->aStream[s].aEvent[e].zName);
+        if( k==TL_SCHED_SWITCH || (bAny && k!=TL_SCHED_NONE) ) return 1;
       }
     }
   }
@@ -140,7 +146,7 @@ static int ctf_has_switch(const CtfData *p){
 
 int tl_ctf_thread_open(CtfScan *pScan){
   CtfSched *ps;
-  if( !ctf_has_switch(pScan->p) ) return TL_OK;
+  if( !ctf_has_switch(pScan->p, 0) ) return TL_OK;
   ps = calloc(1, sizeof(*ps));
   if( ps==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   tl_map_init(&ps->kinds);

@@ -156,6 +156,12 @@ int perf_sched_open(TlScan *s, const TlFilter *pFilter){
     return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   sched_attrs(s->p, ps->aAttr);
+  {
+    int i, bAny = 0;
+    for(i=0; i<s->p->nAttr; i++) bAny |= ps->aAttr[i].eKind!=TL_SCHED_NONE;
+    /* no scheduler tracepoint in the trace: no row, nothing to read */
+    if( !bAny ) tl_sched_finish(ps->pModel);
+  }
   /* every record from the start, in time order */
   s->f.tsLo = TL_TS_MIN;
   s->f.tsHi = TL_TS_MAX;
