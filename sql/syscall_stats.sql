@@ -130,7 +130,7 @@ WITH nr(id, name) AS (VALUES
 ), e AS MATERIALIZED (
   SELECT ts, tid, comm,
          name IN ('raw_syscalls:sys_enter', 'syscalls:sys_enter') OR name LIKE 'syscall_entry_%' AS bEnter,
-         CASE WHEN name LIKE 'syscall_e%' THEN substr(name, instr(name, 'y_') + 2)
+         CASE WHEN name LIKE 'syscall_entry_%' THEN substr(name, 15)
               WHEN name LIKE 'syscall_exit_%' THEN substr(name, 14) END AS lname,
          -- (perf's args hold the sample's id first, then the field id)
          (SELECT value FROM json_each(args) WHERE key = 'id' ORDER BY id DESC LIMIT 1) AS id,
@@ -141,9 +141,7 @@ WITH nr(id, name) AS (VALUES
 ), k AS MATERIALIZED (
   -- the call: its number (perf; -1, no call, is left out as perf leaves
   -- it) or name (LTTng)
-  SELECT *, coalesce(CASE WHEN lname IS NOT NULL
-                          THEN CASE WHEN bEnter THEN substr(lname, 7) ELSE substr(lname, 6) END END,
-                     (SELECT name FROM nr WHERE nr.id = e.id), 'syscall_' || id) AS call
+  SELECT *, coalesce(lname, (SELECT name FROM nr WHERE nr.id = e.id), 'syscall_' || id) AS call
   FROM e WHERE lname IS NOT NULL OR id >= 0
 ), p AS (
   SELECT *, lag(bEnter) OVER w AS pEnter, lag(call) OVER w AS pCall, lag(ts) OVER w AS pts
