@@ -132,16 +132,19 @@ WITH nr(id, name) AS (VALUES
          name IN ('raw_syscalls:sys_enter', 'syscalls:sys_enter') OR name LIKE 'syscall_entry_%' AS bEnter,
          CASE WHEN name LIKE 'syscall_entry_%' THEN substr(name, 15)
               WHEN name LIKE 'syscall_exit_%' THEN substr(name, 14) END AS lname,
-         -- (perf's args hold the sample's id first, then the field id)
-         (SELECT value FROM json_each(args) WHERE key = 'id' ORDER BY id DESC LIMIT 1) AS id,
-         args ->> '$.ret' AS ret
+         -- from the text as perf prints it (`NR 12 (...)`, `NR 12 = -2`) or
+         -- as babeltrace2 prints an LTTng exit (`{ ret = -2, ... }`)
+         CASE WHEN name LIKE 'raw_syscalls:%' THEN CAST(substr(text, 4) AS INTEGER) END AS id,
+         CASE WHEN name LIKE 'syscall_exit_%' THEN CAST(substr(text, instr(text, 'ret = ') + 6) AS INTEGER)
+              WHEN name = 'raw_syscalls:sys_exit' THEN CAST(substr(text, instr(text, ' = ') + 3) AS INTEGER)
+              END AS ret
   FROM events(@trace)
   WHERE name IN ('raw_syscalls:sys_enter', 'raw_syscalls:sys_exit')
      OR name LIKE 'syscall_entry_%' OR name LIKE 'syscall_exit_%'
 ), k AS MATERIALIZED (
   -- the call: its number (perf; -1, no call, is left out as perf leaves
   -- it) or name (LTTng)
-  SELECT *, coalesce(lname, (SELECT name FROM nr WHERE nr.id = e.id), 'syscall_' || id) AS call
+  SELECT *, coalesce(lname, id) AS call
   FROM e WHERE lname IS NOT NULL OR id >= 0
 ), p AS (
   SELECT *, lag(bEnter) OVER w AS pEnter, lag(call) OVER w AS pCall, lag(ts) OVER w AS pts
@@ -151,9 +154,8 @@ WITH nr(id, name) AS (VALUES
          ret < 0 AS bErr
   FROM p WHERE NOT bEnter
 ), th AS MATERIALIZED (
-  SELECT tid, count(*) AS nev,
-         (SELECT comm FROM k k2 WHERE k2.tid = k.tid ORDER BY ts DESC LIMIT 1) AS comm
-  FROM k GROUP BY tid
+  -- (comm: of the row with the latest ts, SQLite's rule for max())
+  SELECT tid, count(*) AS nev, max(ts) AS last, comm FROM k GROUP BY tid
 ), s AS (
   SELECT tid, call, count(*) AS n, sum(bErr) AS nerr, sum(ns) AS tot, min(ns) AS mn, max(ns) AS mx,
          avg(ns) AS av, sum((ns * 1.0) * ns) AS sq
@@ -161,11 +163,13 @@ WITH nr(id, name) AS (VALUES
 )
 SELECT coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
        printf('%.1f', 100.0 * th.nev / (SELECT count(*) FROM e)) AS events_pct,
-       call AS syscall, n AS calls, nerr AS errors,
+       coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
+                CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
+       n AS calls, nerr AS errors,
        printf('%.3f', n * av / 1e6) AS total_ms, printf('%.3f', mn / 1e6) AS min_ms,
        printf('%.3f', av / 1e6) AS avg_ms, printf('%.3f', mx / 1e6) AS max_ms,
        printf('%.2f', CASE WHEN n > 1 AND av > 0
                            THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
                            ELSE 0 END) AS stddev_pct
 FROM s JOIN th USING (tid)
-ORDER BY th.tid, tot DESC, call;
+ORDER BY th.tid, tot DESC, syscall;

@@ -412,7 +412,8 @@ def main():
         # the sql/ sched files against perf sched on the tracepoint recording
         for f, cmd, goal in (("sched_timehist.sql", ["sched", "timehist"], 1),
                              ("sched_runtime.sql", ["sched", "timehist", "-s"], 1),
-                             ("sched_latency.sql", ["sched", "latency"], 1)):
+                             ("sched_latency.sql", ["sched", "latency"], 1),
+                             ("syscall_stats.sql", ["trace", "-s"], None)):
             rows.append(("sched %s" % f, sql_file(so, f, a.perf_tp, ""),
                          ["perf"] + cmd + ["-i", a.perf_tp], goal))
 
