@@ -21,6 +21,8 @@ enum {
   TL_TAB_CALLCHAINS,
   TL_TAB_XRAY_CALLS,
   TL_TAB_WARNINGS,
+  TL_TAB_SCHED_SLICES,
+  TL_TAB_THREAD_STATES,
   TL_TAB_COUNT
 };
 
@@ -93,6 +95,20 @@ enum {
 enum {
   TL_TW_ID, TL_TW_FILE, TL_TW_OFFSET, TL_TW_MESSAGE,
   TL_TW_NCOL
+};
+
+/* sched_slices: one row per period a thread ran on a CPU (model_sched.h) */
+enum {
+  TL_SS_TS, TL_SS_DUR, TL_SS_CPU, TL_SS_TID, TL_SS_PID, TL_SS_COMM, TL_SS_PRIO,
+  TL_SS_END_STATE, TL_SS_TS_END, TL_SS_WAIT_TIME, TL_SS_SCHED_DELAY, TL_SS_RUNTIME,
+  TL_SS_NCOL
+};
+
+/* thread_states: one row per interval of a thread's state (model_sched.h) */
+enum {
+  TL_TS_TS, TL_TS_DUR, TL_TS_TID, TL_TS_PID, TL_TS_COMM, TL_TS_STATE, TL_TS_CPU,
+  TL_TS_WAKER_TID, TL_TS_IO_WAIT, TL_TS_TS_END, TL_TS_WAKEUP, TL_TS_RUNTIME,
+  TL_TS_NCOL
 };
 
 #define TL_MAX_NCOL 24

@@ -51,6 +51,8 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     trace_warnings_vtab_register,
     trace_files_vtab_register,
     tl_percentile_register,
+    sched_slices_vtab_register,
+    thread_states_vtab_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -606,6 +606,7 @@ int tl_table_ncol(int iTable){
     [TL_TAB_PACKETS] = TL_PK_NCOL, [TL_TAB_PERF_FEATURES] = TL_PF_NCOL,
     [TL_TAB_XRAY_FUNCTIONS] = TL_XF_NCOL, [TL_TAB_CALLCHAINS] = TL_CC_NCOL,
     [TL_TAB_XRAY_CALLS] = TL_XC_NCOL, [TL_TAB_WARNINGS] = TL_TW_NCOL,
+    [TL_TAB_SCHED_SLICES] = TL_SS_NCOL, [TL_TAB_THREAD_STATES] = TL_TS_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
 }

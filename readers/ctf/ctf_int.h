@@ -206,6 +206,8 @@ struct CtfScan {
   CtfCur replay;
   int bReplay;                    /* replay's window and decoder are set up */
   int64_t nReplayed;              /* events of iCountPkt replay has passed */
+  struct CtfSched *pSched;        /* sched_slices, thread_states (ctf_sched.c) */
+  struct CtfSched *pThreads;      /* events of a kernel trace: the CPUs' threads */
 };
 
 /* Where a cursor's decoder is, to go back to it (the bit, the last byte order). */
@@ -253,6 +255,18 @@ void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack)
 /* Set up cursor c (zeroed) on stream iStm as a plain scan reads it. */
 void tl_ctf_cur_start(CtfScan *pScan, CtfCur *c, int iStm);
 void tl_ctf_cur_free(CtfCur *c);
+/* ctf_scan.c: the next event of the time-order merge (pScan->iLast) */
+int tl_ctf_merge_next(CtfScan *pScan);
+/* ctf_sched.c: sched_slices and thread_states */
+typedef struct CtfSched CtfSched;
+int tl_ctf_sched_open(CtfScan *pScan, const TlFilter *pFilter);
+int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow);
+void tl_ctf_sched_close(CtfScan *pScan);
+/* events of a trace with sched_switch: tid, pid and comm of the CPU's
+** current thread when no context field gives them (from the first event) */
+int tl_ctf_thread_open(CtfScan *pScan);
+int tl_ctf_thread_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
+void tl_ctf_thread_close(CtfScan *pScan);
 int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
                      TlScan **ppScan, TlErr *pErr);
 int tl_ctf_scan_next(TlScan *pScan, TlRow *pRow);

@@ -36,6 +36,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   switch( iTable ){
     case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
     case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES:
       break;
     default:
       return TL_DONE;
@@ -110,6 +111,12 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
                           | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
   s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
+  if( (iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES)
+   && perf_sched_open(s, pFilter) ){
+    *pErr = s->err;
+    perf_scan_close(s);
+    return pErr->rc;
+  }
   *ppScan = s;
   return TL_OK;
 }
@@ -117,6 +124,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 void perf_scan_close(TlScan *s){
   size_t k;
   if( s==0 ) return;
+  perf_sched_close(s);
   for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
   free(s->aHeap);
   free(s->aOwned);
@@ -299,6 +307,7 @@ static int next_ordered(TlScan *s){
       continue;
     }
     if( !record_wanted(s) ) continue;
+    if( s->xKeep && !s->xKeep(s) ) continue;
     if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
     if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
@@ -306,6 +315,17 @@ static int next_ordered(TlScan *s){
     if( rc ) return rc;
   }
 }
+
+void perf_scan_ordered_begin(TlScan *s){
+  s->iPhase = 1;
+  s->iChunk = 0;
+  s->bInChunk = 0;
+  s->tsFlush = TL_TS_MIN;
+  s->tsMaxDone = TL_TS_MIN;
+  s->tsMaxCur = TL_TS_MIN;
+}
+
+int perf_scan_next_ordered(TlScan *s){ return next_ordered(s); }
 
 /* The next events row: file order, or time order when asked. */
 static int next_event_record(TlScan *s){
@@ -547,6 +567,7 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
     case TL_TAB_TRACKS:        return perf_next_track(s, pRow);
     case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
     case TL_TAB_PERF_FEATURES: return perf_next_feature(s, pRow);
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: return perf_sched_next(s, pRow);
     default:                   return TL_DONE;
   }
 }

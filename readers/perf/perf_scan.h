@@ -169,6 +169,11 @@ struct TlScan {
   int64_t tsMaxDone;              /* max ts of the rounds read before the current */
   int64_t tsMaxCur;               /* max ts of the round being read */
   uint8_t *aOwned;                /* body of the row last popped */
+  /* sched_slices, thread_states (perf_sched.c) */
+  struct PerfSched *pSched;
+  int (*xKeep)(const TlScan*);    /* the time-order merge keeps only the records
+                                  ** this says yes to (before they are decoded) */
+  int64_t iSchedRow;
 };
 
 typedef struct HeapEnt HeapEnt;
@@ -251,6 +256,16 @@ int perf_scan_rowid(TlScan*, int64_t iRepeat, int64_t *piRowid);
 int perf_next_frame(TlScan*, TlRow*);
 /* The record type named zType, or PERF_USER_MAX when none is. */
 int perf_type_of_name(const char *zType);
+
+/* The time-order merge from the first record (perf_sched.c's reading). */
+void perf_scan_ordered_begin(TlScan*);
+int perf_scan_next_ordered(TlScan*);
+
+/* ---- perf_sched.c: sched_slices and thread_states ------------------------ */
+typedef struct PerfSched PerfSched;
+int perf_sched_open(TlScan*, const TlFilter*);
+int perf_sched_next(TlScan*, TlRow*);
+void perf_sched_close(TlScan*);
 
 /* ---- perf_count.c: the counting hooks (reader.h) ------------------------- */
 uint64_t perf_count_cols(const TlTrace*, int iTable, const TlFilter*);

@@ -16,7 +16,8 @@ counts the trace's pages mapped from the page cache, which grow with the
 trace and are not ours to free; RssAnon is what the process allocated. A
 peer that fails is shown as failed in its row; the run goes on. Paths come
 from record.sh's output. --only limits the rows to some groups (ctf, perf,
-cookbook, xray, small, scale); cookbook times the sql/ library's perf files
+cookbook, sched, xray, small, scale); sched times the sql/ sched files
+against perf sched on the tracepoint recording (--perf-tp); cookbook times the sql/ library's perf files
 against the perf commands they answer like and compares their top rows. The scale group times the same queries on the small and
 the full recordings (--scale-small names the small ones) in a second table.
 Standard library only.
@@ -319,7 +320,8 @@ def main():
     ap.add_argument("--self-runs", type=int, default=11,
                     help="runs of the rows comparing two tracelite queries")
     ap.add_argument("--log", required=True)
-    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, cookbook, xray, small, scale")
+    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, cookbook, sched, xray, small, scale")
+    ap.add_argument("--perf-tp", default="", help="a perf.data of sched and raw_syscalls tracepoints")
     ap.add_argument("--small", required=True, help="a small perf.data")
     ap.add_argument("--scale-small", default="",
                     help="the small recordings for the scale table: CTF=dir,perf=file,XRay=file")
@@ -413,6 +415,15 @@ def main():
                           capture_output=True).returncode == 0:
             rows.append(("cookbook perf_stat.sql", sql_file(so, "perf_stat.sql", stat, ""),
                          ["perf", "stat", "report", "-i", stat], 1))
+
+    if on("sched") and a.perf_tp:
+        # the sql/ sched files against perf sched on the tracepoint recording
+        for f, cmd, goal in (("sched_timehist.sql", ["sched", "timehist"], 1),
+                             ("sched_runtime.sql", ["sched", "timehist", "-s"], 1),
+                             ("sched_latency.sql", ["sched", "latency"], 1),
+                             ("syscall_stats.sql", ["trace", "-s"], None)):
+            rows.append(("sched %s" % f, sql_file(so, f, a.perf_tp, ""),
+                         ["perf"] + cmd + ["-i", a.perf_tp], goal))
 
     if on("xray"):
         # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log

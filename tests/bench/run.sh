@@ -8,7 +8,7 @@
 #   BENCH_RUNS  timed runs per command (default 5, at least 5)
 #   BENCH_SELF_RUNS  timed runs of the rows comparing two tracelite queries
 #               (default 11, at least BENCH_RUNS)
-#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,cookbook,xray,small,scale,fleet
+#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,cookbook,sched,xray,small,scale,fleet
 #               (default all; scale compares the small and full recordings,
 #               so it runs at full scale only)
 #   STACKCOLLAPSE  FlameGraph's stackcollapse-perf.pl: the cookbook group folds
@@ -60,7 +60,8 @@ echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
 python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" --self-runs "${BENCH_SELF_RUNS:-11}" \
   --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --only "${BENCH_ONLY:-}" --small testdata/perf/multi.data \
   --scale-small "$scale_small" \
-  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
+  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN" \
+  --perf-tp "$PERFTP"
 case ",${BENCH_ONLY:-fleet}," in
   *,fleet,*) echo; "$PY" "$HERE/fleet.py" --so ./tracelite.so --runs "${BENCH_RUNS:-5}" ;;
 esac
