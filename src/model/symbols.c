@@ -83,6 +83,8 @@ struct SymFile {
   TlElf dbg;
   SymEntry *aSym; size_t nSym;    /* sorted by addr */
   uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
+  char *zPath;                    /* the file read for it, once open */
+  int eWhy;                       /* TL_SYMFILE_*: why it is or is not open */
 };
 
 struct TlSymbols {
@@ -141,6 +143,7 @@ void tl_symbols_free(TlSymbols *p){
       if( p->aFile[i].aSym[j].bOwned ) free((void*)(uintptr_t)p->aFile[i].aSym[j].zName);
     }
     free(p->aFile[i].zName);
+    free(p->aFile[i].zPath);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
     tl_elf_free(&p->aFile[i].dbg);
@@ -313,6 +316,13 @@ static void file_close(SymFile *f){
   f->pSrc = 0;
 }
 
+/* f is open from zPath: keep the path (the unwinder opens it again). */
+static int file_opened(SymFile *f, const char *zPath){
+  f->zPath = tl_strndup(zPath, strlen(zPath));
+  f->eWhy = TL_SYMFILE_OPEN;
+  return 0;
+}
+
 /*
 ** Open the ELF file of f, as perf finds it: with the build id the trace
 ** recorded, the build-id cache first (.build-id/xx/rest/elf, or
@@ -329,20 +339,24 @@ static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
       if( (size_t)snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", p->zBuildidDir, zWant,
                            zWant+2, i==0 ? "/elf" : "") >= sizeof(zPath) ) continue;
       if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace)==0 ){
-        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ) return 0;
+        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ){
+          return file_opened(f, zPath);
+        }
         file_close(f);
       }
     }
   }
+  f->eWhy = TL_SYMFILE_MISSING;
   if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath) ) return -1;
   if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace) ) return -1;
   if( f->nBuildId && elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)!=0 ){
     tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
                   "%s has build id %s, the trace's is %s: its symbols are not used", zPath, zHave, zWant);
     file_close(f);
+    f->eWhy = TL_SYMFILE_BUILD_ID;
     return -1;
   }
-  return 0;
+  return file_opened(f, zPath);
 }
 
 /*
@@ -547,6 +561,7 @@ static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   uint32_t iTab;
   size_t nAlloc = 0;
   f->eState = SYM_NONE;
+  f->eWhy = TL_SYMFILE_NOT_FILE;
   if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
   if( file_open(p, pTrace, f) ) return;
   iTab = file_symtab(p, pTrace, f, &pTab);
@@ -779,6 +794,37 @@ void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint6
       }
     }
   }
+}
+
+int tl_symbols_map_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                      TlMapAt *pOut){
+  const SymMap *m = 0;
+  int k;
+  memset(pOut, 0, sizeof(*pOut));
+  for(k=0; k<SYM_MAX_GENERATIONS && m==0; k++){
+    uint32_t parent;
+    m = map_find(p, pid, ip, ts);
+    if( m || !tl_map_get(&p->parent, (uint64_t)pid, &parent) ) break;
+    pid = (int32_t)parent;
+  }
+  if( m==0 ) return 0;
+  pOut->start = m->start;
+  pOut->len = m->len;
+  pOut->pgoff = m->pgoff;
+  pOut->iFile = m->iFile;
+  pOut->zName = p->aFile[m->iFile].zName;
+  (void)file_ready(p, pTrace, m->iFile);
+  {
+    const SymFile *f = &p->aFile[m->iFile];
+    pOut->eWhy = f->eWhy;
+    if( f->eWhy==TL_SYMFILE_OPEN ){
+      pOut->zPath = f->zPath;
+      pOut->aFile = f->pSrc ? f->pSrc->aMap : 0;
+      pOut->nFile = f->pSrc ? (size_t)f->pSrc->nSize : 0;
+      if( pOut->zPath==0 ) pOut->eWhy = TL_SYMFILE_MISSING;   /* (no memory for the path) */
+    }
+  }
+  return 1;
 }
 
 int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *piSym, TlRow *pRow){
