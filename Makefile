@@ -23,10 +23,12 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
        -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
-                   -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
+                   -iquote src/base -Isrc -Ireaders $(WARN) -MMD -MP
 # libiberty (static, built -fPIC) demangles C++ symbol names as perf does;
 # its symbols are not exported from the extension
-LDLIBS_SO = -lzstd -liberty -lpthread -lm
+# elfutils' libdw unwinds --call-graph dwarf stacks from their CFI, as perf does
+LIBDW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+LDLIBS_SO = -lzstd -liberty -lpthread -lm $(LIBDW_LIBS)
 SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a
 
 # The layers, each using only those before it (docs/architecture.md):
@@ -155,14 +157,14 @@ lint:
 check-headers:
 	@for h in src/base/*.h src/model/*.h src/*.h readers/*.h readers/*/*.h; do \
 	  [ -f "$$h" ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc/base -Isrc -Ireaders -I. -x c - || exit 1; \
+	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -iquote src/base -Isrc -Ireaders -I. -x c - || exit 1; \
 	done; echo "headers ok"
 
 # One libFuzzer target per reader: FUZZ_TIME seconds each, seeds from
 # testdata/<format>/, new inputs kept in build-fuzz/corpus-<format>/.
 FUZZ_FORMATS ?= $(filter $(notdir $(wildcard testdata/*)),cpel perf ctf xray)
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -Isrc/base -Isrc -Ireaders -D_DEFAULT_SOURCE
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -iquote src/base -Isrc -Ireaders -D_DEFAULT_SOURCE
 fuzz:
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_FORMATS); do \

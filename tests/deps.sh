@@ -3,7 +3,7 @@
 # can (root with apt-get). Otherwise say what is missing.
 set -e
 need=""
-for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libcmocka-dev python3; do
+for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libdw-dev pkg-config libcmocka-dev python3; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 [ -z "$need" ] && exit 0
