@@ -126,6 +126,7 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
   perf_cols_free(s->pCols);
+  perf_unwind_free(s->pUnwind);
   free(s);
 }
 
@@ -496,44 +497,55 @@ static const char *context_name(int64_t v){
 int perf_next_frame(TlScan *s, TlRow *pRow){
   TlVal *v = pRow->a;
   for(;;){
+    uint64_t ip;
+    const uint64_t *aUser;
+    int nUser;
     if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
-      uint64_t ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
-      const char *zCtx = context_name((int64_t)ip);
+      const char *zCtx;
+      ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
+      zCtx = context_name((int64_t)ip);
       s->iFrame++;
       if( zCtx ){ s->zContext = zCtx; continue; }
-      if( s->f.bDepth ){
-        /* a depth range: skip the frames above it, end the chain below it */
-        if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = s->ri.s.nCallchain; continue; }
-        if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
-      }
-      /* stable, not unique across every file: the sample's rowid, shifted,
-      ** with the frame's index in the chain */
-      pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
-      tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
-      if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
-      if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
-      tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
-      tl_val_int(&v[TL_CC_IP], (int64_t)ip);
-      if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
-      if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
-        const char *zSym, *zDso;
-        int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
-        perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
-                       s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
-        tl_val_textz(&v[TL_CC_SYMBOL], zSym);
-        tl_val_textz(&v[TL_CC_DSO], zDso);
-      }
-      s->iDepth++;
-      return TL_ROW;
-    }
-    {
+    }else if( s->r.type==PERF_SAMPLE && s->iFrame!=UINT64_MAX
+           && (nUser = perf_unwind_frames(s, &aUser)) > 0
+           && s->iFrame - s->ri.s.nCallchain < (uint64_t)nUser ){
+      /* after the kernel's chain, the user frames unwound from the stack */
+      ip = aUser[s->iFrame - s->ri.s.nCallchain];
+      s->zContext = "user";
+      s->iFrame++;
+    }else{
       int rc = next_record(s);
       if( rc!=TL_ROW ) return rc;
       if( s->f.bKey && s->r.iRowid!=s->f.iKey ){ s->r.type = 0; continue; }
       s->iFrame = 0;
       s->iDepth = 0;
       s->zContext = 0;
+      continue;
     }
+    if( s->f.bDepth ){
+      /* a depth range: skip the frames above it, end the chain below it */
+      if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = UINT64_MAX; continue; }
+      if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
+    }
+    /* stable, not unique across every file: the sample's rowid, shifted,
+    ** with the frame's index in the chain */
+    pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
+    tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
+    if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
+    if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
+    tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
+    tl_val_int(&v[TL_CC_IP], (int64_t)ip);
+    if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+    if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
+      const char *zSym, *zDso;
+      int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+      perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
+                     s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+      tl_val_textz(&v[TL_CC_SYMBOL], zSym);
+      tl_val_textz(&v[TL_CC_DSO], zDso);
+    }
+    s->iDepth++;
+    return TL_ROW;
   }
 }
 

@@ -125,6 +125,7 @@ struct TlScan {
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
   struct PerfCols *pCols;         /* events: the stack column's state (perf_cols.c) */
+  struct PerfUnwind *pUnwind;     /* user frames of dwarf samples (perf_unwind.c) */
   char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
   int eType;                      /* events: the one record type wanted, or -1 */
   size_t nType;                   /* strlen(f.zType) */
@@ -282,6 +283,14 @@ void perf_cols_fill(TlScan*, TlVal*);
 ** "SYMBOL (DSO)", each ended by '\n', appended to pOut (pLine: scratch);
 ** bJava: the command starts with "java". */
 void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut);
+
+/* ---- perf_unwind.c ------------------------------------------------------- */
+typedef struct PerfUnwind PerfUnwind;
+void perf_unwind_free(PerfUnwind*);   /* NULL-safe */
+/* The unwound user frames of the current record when it is a sample with
+** user registers and stack (*paIp, innermost first; computed once per
+** record): their number, 0 for none. */
+int perf_unwind_frames(TlScan*, const uint64_t **paIp);
 
 /* ---- perf_rows.c --------------------------------------------------------- */
 void perf_side_args(const TlScan*, TlStr*);

@@ -1,0 +1,232 @@
+/*
+** test_unwind.c: user stacks of --call-graph dwarf samples, unwound from
+** their registers and stack copies (src/model/unwind.c through the perf
+** reader), against perf script's frames on the recordings of
+** testdata/perf/dwarf/ (record.sh: C and C++ at -O0 and -O2, threads, a
+** shared library; perf may use only the files stored there).
+*/
+#include "tltest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#define DW_DIR TL_TESTDATA_DIR "/perf/dwarf/"
+#define DW_OPTS "symfs=" DW_DIR "symfs,kallsyms=" DW_DIR "kallsyms"
+
+/* A frame line "\t  IP SYMBOL (DSO)\n" of n bytes cut into its parts, in place. */
+static void split_frame(char *zLine, size_t n, unsigned long long *pIp, char **pzSym, char **pzDso){
+  char *zEnd = zLine + n, *zParen;
+  *pIp = strtoull(zLine, pzSym, 16);              /* (strtoull skips the blanks) */
+  assert_true(**pzSym==' ');
+  (*pzSym)++;
+  while( zEnd>zLine && (zEnd[-1]=='\n' || zEnd[-1]==')') ) *--zEnd = 0;
+  for(zParen=zEnd; zParen>*pzSym && !(zParen[-1]==' ' && zParen[0]=='('); zParen--){}
+  assert_true(zParen>*pzSym);
+  zParen[-1] = 0;
+  *pzDso = zParen + 1;
+}
+
+/*
+** The samples of perf script -F ip,sym,dso (file zName), in its order
+** (each an empty line, its frames, an empty line): each a line of frames "IP SYMBOL (DSO)" joined by ';', where IP is a
+** kernel address whole and a user address by its offset in its page (perf
+** prints a user frame's address within its file; pages map whole). perf's
+** inlined frames ("(inlined)") are left out; a frame perf shows only as
+** its inlined functions (the outermost inline's name is not the symbol's)
+** is "IP *". Counts the user frames in *pnUser.
+*/
+static void script_samples(const char *zName, TlLines *pOut, int *pnUser){
+  char zPath[512], *zAll, *zLine, *zNext;
+  char azFrame[256][512];
+  unsigned long long aIp[256];
+  int abInl[256], nFrame = 0, i, bInSample = 0;
+  snprintf(zPath, sizeof(zPath), DW_DIR "%s.script.txt", zName);
+  zAll = tl_test_read_file(zPath, 0);
+  assert_non_null(zAll);
+  for(zLine=zAll; ; zLine=zNext){
+    char *zOk = *zLine ? zLine : 0;               /* NULL at the end */
+    size_t n = strcspn(zLine, "\n");
+    char *zOpen, *zSym;
+    unsigned long long ip;
+    zNext = zLine + n + (zLine[n]=='\n');
+    zLine[n] = 0;
+    if( zOk && zLine[0]!='\t' && !bInSample ){ /* a sample's (empty) first line */
+      bInSample = 1;
+      continue;
+    }
+    if( zOk==0 || zLine[0]!='\t' ){              /* a sample ends */
+      if( bInSample ){
+        sqlite3_str *pS = sqlite3_str_new(0);
+        char *zS;
+        int iRun = 0;                 /* first frame of the current run at one ip */
+        for(i=0; i<nFrame; i++){
+          const char *zSep = sqlite3_str_length(pS) ? ";" : "";
+          if( i>0 && aIp[i]!=aIp[i-1] ) iRun = i;
+          if( !abInl[i] ){
+            sqlite3_str_appendf(pS, "%s%s", zSep, azFrame[i]);
+          }else if( (i+1==nFrame || aIp[i+1]!=aIp[i]) && abInl[iRun] ){
+            /* inlined functions with no frame of their own at their ip
+            ** (perf 6.1 shows some caller frames as the frame, then its
+            ** inlined functions: those are the frame's own) */
+            sqlite3_str_appendf(pS, "%s%llx *", zSep, aIp[i]);
+          }
+        }
+        zS = sqlite3_str_finish(pS);
+        tl_lines_add(pOut, zS ? zS : "");
+        sqlite3_free(zS);
+      }
+      bInSample = 0;
+      nFrame = 0;
+      if( zOk==0 ) break;
+      continue;
+    }
+    split_frame(zLine, n, &ip, &zSym, &zOpen);
+    if( ip < 0xffffffff80000000ull ){
+      ip &= 0xfff;
+      (*pnUser)++;
+    }
+    assert_true(nFrame<256);
+    aIp[nFrame] = ip;
+    abInl[nFrame] = strcmp(zOpen, "inlined")==0;
+    snprintf(azFrame[nFrame], sizeof(azFrame[0]), "%llx %s (%s)", ip, zSym, zOpen);
+    nFrame++;
+  }
+  free(zAll);
+}
+
+/* Our frames of every sample of trace zName (options zOpts), in time order, as script_samples. */
+static void our_samples(sqlite3 *db, const char *zName, const char *zOpts, TlLines *pOut){
+  char *zEvents, *zFrames, *zRow, *zNext;
+  TlLines frames = {0};
+  size_t i;
+  zEvents = tl_test_sql_rows(db, "SELECT rowid FROM events('" DW_DIR "%s.data', '%s') "
+                             "WHERE type='SAMPLE' ORDER BY ts, rowid", zName, zOpts);
+  zFrames = tl_test_sql_rows(db,
+      "SELECT event, printf('%%x %%s (%%s)', CASE WHEN context='kernel' THEN ip ELSE ip & 4095 END, "
+      "symbol, dso) FROM callchains('" DW_DIR "%s.data', '%s') ORDER BY event, depth", zName, zOpts);
+  for(zRow=zFrames; zRow && *zRow; zRow=zNext){
+    zNext = strchr(zRow, '\n');
+    if( zNext ) *zNext++ = 0; else zNext = zRow + strlen(zRow);
+    tl_lines_add(&frames, zRow);
+  }
+  for(zRow=zEvents; zRow && *zRow; zRow=zNext){
+    sqlite3_str *pS = sqlite3_str_new(0);
+    char *zS;
+    size_t nEv;
+    zNext = strchr(zRow, '\n');
+    if( zNext ) *zNext++ = 0; else zNext = zRow + strlen(zRow);
+    nEv = strlen(zRow);
+    for(i=0; i<frames.n; i++){
+      if( strncmp(frames.az[i], zRow, nEv)==0 && frames.az[i][nEv]=='|' ){
+        sqlite3_str_appendf(pS, "%s%s", sqlite3_str_length(pS) ? ";" : "", frames.az[i] + nEv + 1);
+      }
+    }
+    zS = sqlite3_str_finish(pS);
+    tl_lines_add(pOut, zS ? zS : "");
+    sqlite3_free(zS);
+  }
+  tl_lines_free(&frames);
+  free(zEvents);
+  free(zFrames);
+}
+
+/* Frame lists a and b equal, a frame "IP *" of b matching any frame at IP. */
+static int frames_match(const char *a, const char *b){
+  while( *a || *b ){
+    size_t na = strcspn(a, ";"), nb = strcspn(b, ";");
+    if( nb>=2 && b[nb-1]=='*' && b[nb-2]==' ' ){
+      if( na<nb-1 || memcmp(a, b, nb-1) ) return 0;
+    }else if( na!=nb || memcmp(a, b, na) ){
+      return 0;
+    }
+    a += na + (a[na]==';');
+    b += nb + (b[nb]==';');
+  }
+  return 1;
+}
+
+/*
+** Every frame of every sample equals perf script's (kernel frames, then
+** the user frames unwound from the stack copy, stopping at the first frame
+** of a file not in symfs), but for the inlined functions perf adds.
+*/
+static void unwind_frames_equal_perf_script(void **state){
+  static const char *const azName[] = { "c-O0", "c-O2", "cxx-O0", "cxx-O2" };
+  sqlite3 *db = tl_test_db();
+  size_t k, i;
+  (void)state;
+  for(k=0; k<sizeof(azName)/sizeof(azName[0]); k++){
+    TlLines want = {0}, got = {0};
+    int nUser = 0;
+    script_samples(azName[k], &want, &nUser);
+    our_samples(db, azName[k], DW_OPTS, &got);
+    assert_true(want.n>=8);
+    assert_true(nUser>=2*(int)want.n);          /* the test is about user frames */
+    if( got.n!=want.n ) fail_msg("%s: %zu samples, perf script has %zu", azName[k], got.n, want.n);
+    for(i=0; i<got.n; i++){
+      if( !frames_match(got.az[i], want.az[i]) ){
+        fail_msg("%s sample %zu:\nours        %s\nperf script %s", azName[k], i, got.az[i], want.az[i]);
+      }
+    }
+    tl_lines_free(&want);
+    tl_lines_free(&got);
+  }
+  tl_test_db_close(db);
+}
+
+/* The same frames under accel=off, and through the stack column (outermost first). */
+static void unwind_plain_and_stack_column(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  assert_int_equal(
+    tl_test_sql_int(db, "SELECT count(*) FROM callchains('" DW_DIR "c-O2.data', '" DW_OPTS "') WHERE context='user'"),
+    tl_test_sql_int(db, "SELECT count(*) FROM callchains('" DW_DIR "c-O2.data', '" DW_OPTS ",accel=off') WHERE context='user'"));
+  /* perf script: dw_lib_work, callback (middle inlined), dw_lib_call, worker, main, libc */
+  assert_true(tl_test_sql_int(db,
+    "SELECT count(*) FROM events('" DW_DIR "c-O2.data', '" DW_OPTS "') "
+    "WHERE stack LIKE '[libc.so.6];main;worker;dw_lib_call;callback;dw_lib_work'")>=1);
+  tl_test_db_close(db);
+}
+
+/*
+** A file that is not in symfs: the frames stop at its first frame (perf
+** shows it, then no more), and trace_warnings says so once.
+*/
+static void unwind_missing_file_stops_and_warns(void **state){
+  char zSymfs[512], zDir[600], zSrc[600], zDst[700], zOpts[1400];
+  void *a;
+  size_t n;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zSymfs, sizeof(zSymfs), "%s/dwsymfs", tl_test_tmpdir());
+  snprintf(zDir, sizeof(zDir), "%s/tmp/tracelite-dwarf", zSymfs);
+  assert_int_equal(0, tl_test_mkdirs(zDir));
+  snprintf(zSrc, sizeof(zSrc), DW_DIR "symfs/tmp/tracelite-dwarf/c-O2");
+  snprintf(zDst, sizeof(zDst), "%s/c-O2", zDir);
+  a = tl_test_read_file(zSrc, &n);
+  assert_non_null(a);
+  assert_int_equal(0, tl_test_write_file(zDst, a, n));
+  free(a);
+  snprintf(zOpts, sizeof(zOpts), "symfs=%s,kallsyms=" DW_DIR "kallsyms", zSymfs);
+  /* no frame after one in libdwlib.so */
+  assert_int_equal(0, tl_test_sql_int(db,
+    "SELECT count(*) FROM callchains('" DW_DIR "c-O2.data', '%s') a "
+    "JOIN callchains('" DW_DIR "c-O2.data', '%s') b ON a.event=b.event AND b.depth>a.depth "
+    "WHERE a.dso LIKE '%%libdwlib.so'", zOpts, zOpts));
+  assert_true(tl_test_sql_int(db,
+    "SELECT count(*) FROM callchains('" DW_DIR "c-O2.data', '%s') WHERE dso LIKE '%%libdwlib.so'", zOpts)>=1);
+  assert_int_equal(1, tl_test_sql_int(db,
+    "SELECT count(*) FROM trace_warnings('" DW_DIR "c-O2.data', '%s') "
+    "WHERE file LIKE '%%libdwlib.so' AND message LIKE 'user stacks stop at its frames: the file is not found'",
+    zOpts));
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(unwind,
+  cmocka_unit_test(unwind_frames_equal_perf_script),
+  cmocka_unit_test(unwind_plain_and_stack_column),
+  cmocka_unit_test(unwind_missing_file_stops_and_warns),
+);
