@@ -13,6 +13,10 @@
 
 #include <sqlite3.h>
 
+#include "model_unwind.h"
+#include "tables.h"
+#include "trace.h"
+
 #define DW_DIR TL_TESTDATA_DIR "/perf/dwarf/"
 #define DW_OPTS "symfs=" DW_DIR "symfs,kallsyms=" DW_DIR "kallsyms"
 
@@ -188,6 +192,10 @@ static void unwind_plain_and_stack_column(void **state){
   assert_true(tl_test_sql_int(db,
     "SELECT count(*) FROM events('" DW_DIR "c-O2.data', '" DW_OPTS "') "
     "WHERE stack LIKE '[libc.so.6];main;worker;dw_lib_call;callback;dw_lib_work'")>=1);
+  /* the exec's sample has no stack copy (perf shows its kernel frames only): said once */
+  assert_int_equal(1, tl_test_sql_int(db,
+    "SELECT count(*) FROM trace_warnings('" DW_DIR "c-O2.data', '" DW_OPTS "') "
+    "WHERE message = 'samples without a copy of the user stack: their user frames are not known'"));
   tl_test_db_close(db);
 }
 
@@ -225,8 +233,122 @@ static void unwind_missing_file_stops_and_warns(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- the model alone: made-up samples over a real file ---------------- */
+
+#define DW_PROG "/tmp/tracelite-dwarf/c-O2"
+#define DW_BASE 0x555555554000ull   /* where the made-up process maps it */
+
+/* The warnings of trace p as "file|message" lines. */
+static void warnings_of(TlTrace *p, TlScanLines *pOut){
+  TlFilter f;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  f.mCols = ((uint64_t)1<<TL_TW_FILE) | ((uint64_t)1<<TL_TW_MESSAGE);
+  memset(pOut, 0, sizeof(*pOut));
+  tl_test_scan_lines(p, TL_TAB_WARNINGS, &f, f.mCols, 0, -1, pOut);
+}
+
+/* Process 1 maps c-O2 whole at DW_BASE; aId: a build id the trace gives it, or NULL. */
+static TlSymbols *model_with_prog(const uint8_t *aId){
+  TlSymbols *p = tl_symbols_new(DW_DIR "symfs", DW_DIR "no-cache", 0);
+  assert_non_null(p);
+  assert_int_equal(tl_symbols_add_map(p, 1, TL_SYMBOLS_NO_TS, DW_BASE, 0x5000, 0, DW_PROG,
+                                      strlen(DW_PROG)), TL_OK);
+  if( aId ) assert_int_equal(tl_symbols_add_build_id(p, DW_PROG, strlen(DW_PROG), aId, 20), TL_OK);
+  tl_symbols_finish(p);
+  return p;
+}
+
+/*
+** By the x86-64 ABI and the program's CFI: at the first instruction of
+** callback (0x1200, readelf -s) the return address is the word at rsp;
+** the caller's frame is that address - 1 (in worker, which perf script
+** shows as 0x127a); worker's own return address lies past the 8 bytes of
+** stack given, which perf reads as 0: a last frame at 0 - 1.
+*/
+static void unwind_model_made_up_sample(void **state){
+  TlTrace *pTrace = 0;
+  TlErr err;
+  TlSymbols *pSyms = model_with_prog(0);
+  TlUnwind *u = tl_unwind_new(pSyms);
+  TlUnwindIn in;
+  uint8_t aStack[8];
+  uint64_t aIp[TL_UNWIND_MAX_FRAMES], ra = DW_BASE + 0x127b;
+  int i, n;
+  (void)state;
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(DW_DIR "c-O2.data", 0, &pTrace, &err), TL_OK);
+  assert_non_null(u);
+  memset(&in, 0, sizeof(in));
+  in.pid = in.tid = 1;
+  in.ts = TL_SYMBOLS_NO_TS;
+  in.aReg[TL_UNWIND_REG_IP] = DW_BASE + 0x1200;
+  in.aReg[TL_UNWIND_REG_SP] = 0x7ffc00001000ull;
+  in.mReg = (1u<<TL_UNWIND_REG_IP) | (1u<<TL_UNWIND_REG_SP);
+  for(i=0; i<8; i++) aStack[i] = (uint8_t)(ra >> (8*i));
+  in.aStack = aStack;
+  in.nStack = sizeof(aStack);
+  n = tl_unwind_frames(u, pTrace, &in, aIp, TL_UNWIND_MAX_FRAMES);
+  assert_int_equal(n, 3);
+  assert_true(aIp[0]==DW_BASE + 0x1200);
+  assert_true(aIp[1]==DW_BASE + 0x127a);
+  assert_true(aIp[2]==UINT64_MAX);
+  /* no stack at all: the pc, then the return address perf reads as 0 */
+  in.nStack = 0;
+  assert_int_equal(tl_unwind_frames(u, pTrace, &in, aIp, TL_UNWIND_MAX_FRAMES), 2);
+  assert_true(aIp[0]==DW_BASE + 0x1200 && aIp[1]==UINT64_MAX);
+  /* no rip: nothing */
+  in.mReg = 1u<<TL_UNWIND_REG_SP;
+  assert_int_equal(tl_unwind_frames(u, pTrace, &in, aIp, TL_UNWIND_MAX_FRAMES), 0);
+  tl_unwind_free(u);
+  tl_symbols_free(pSyms);
+  tl_trace_release(pTrace);
+}
+
+/* A file whose build id is not the trace's: its frame is the last, and a warning says why, once. */
+static void unwind_model_build_id_mismatch_warns(void **state){
+  static const uint8_t aWrong[20] = { 0xde, 0xad, 0xbe, 0xef };
+  TlTrace *pTrace = 0;
+  TlErr err;
+  TlSymbols *pSyms = model_with_prog(aWrong);
+  TlUnwind *u = tl_unwind_new(pSyms);
+  TlUnwindIn in;
+  TlScanLines w;
+  uint8_t aStack[64];
+  uint64_t aIp[4];
+  size_t i, nHit = 0;
+  (void)state;
+  tl_err_clear(&err);
+  /* a trace of its own: the warnings are the trace's */
+  assert_int_equal(tl_trace_open(DW_DIR "c-O0.data", "symfs=" DW_DIR "no-such-dir", &pTrace, &err), TL_OK);
+  memset(&in, 0, sizeof(in));
+  memset(aStack, 0x11, sizeof(aStack));
+  in.pid = in.tid = 1;
+  in.ts = TL_SYMBOLS_NO_TS;
+  in.aReg[TL_UNWIND_REG_IP] = DW_BASE + 0x1200;
+  in.aReg[TL_UNWIND_REG_SP] = 0x7ffc00001000ull;
+  in.mReg = (1u<<TL_UNWIND_REG_IP) | (1u<<TL_UNWIND_REG_SP);
+  in.aStack = aStack;
+  in.nStack = sizeof(aStack);
+  for(i=0; i<3; i++){
+    assert_int_equal(tl_unwind_frames(u, pTrace, &in, aIp, 4), 1);
+    assert_true(aIp[0]==DW_BASE + 0x1200);
+  }
+  warnings_of(pTrace, &w);
+  for(i=0; i<w.rows.n; i++){
+    if( strstr(w.rows.az[i], DW_PROG "|user stacks stop at its frames: no file with the trace's build id") ) nHit++;
+  }
+  assert_int_equal(nHit, 1);
+  tl_lines_free(&w.rows);
+  tl_unwind_free(u);
+  tl_symbols_free(pSyms);
+  tl_trace_release(pTrace);
+}
+
 TL_DEFINE_GROUP(unwind,
   cmocka_unit_test(unwind_frames_equal_perf_script),
   cmocka_unit_test(unwind_plain_and_stack_column),
   cmocka_unit_test(unwind_missing_file_stops_and_warns),
+  cmocka_unit_test(unwind_model_made_up_sample),
+  cmocka_unit_test(unwind_model_build_id_mismatch_warns),
 );
