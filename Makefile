@@ -105,6 +105,8 @@ ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite
             $(wildcard build-fuzz/corpus-elf/)
 # The SQL target takes trace files of any format.
 SQL_SEEDS = $(wildcard testdata/cpel/ testdata/perf/ testdata/xray/ build-fuzz/corpus-sql/)
+# The unwinder target takes registers, a stack copy and an ELF file (fuzz_unwind.c).
+UNWIND_SEEDS = $(wildcard tests/fuzz/unwind/ build-fuzz/corpus-unwind/)
 FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
 $(BUILD)/replay: $(BUILD)/tests/fuzz/fuzz_trace.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
@@ -114,15 +116,19 @@ $(BUILD)/replay-ctf2-meta: $(BUILD)/tests/fuzz/fuzz_ctf2_meta.o $(FUZZ_COMMON) $
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-elf: $(BUILD)/tests/fuzz/fuzz_elf.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+$(BUILD)/replay-unwind: $(BUILD)/tests/fuzz/fuzz_unwind.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 # SQL through the extension linked in (SQLITE_CORE: direct calls, no loading).
 $(BUILD)/replay-sql: tests/fuzz/fuzz_sql.c $(SQL_SRC) $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -DSQLITE_CORE -o $@ $^ -lsqlite3 $(LDLIBS_SO)
-replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql
+replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql \
+        $(BUILD)/replay-unwind
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
 	$(BUILD)/replay-elf $(ELF_SEEDS)
 	$(BUILD)/replay-sql $(SQL_SEEDS)
+	$(BUILD)/replay-unwind $(UNWIND_SEEDS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -199,6 +205,11 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-sql
 	build-fuzz/fuzz_sql -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build-fuzz/corpus-sql \
 	  testdata/cpel testdata/perf testdata/xray
+	@echo "fuzz: unwind ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_unwind tests/fuzz/fuzz_unwind.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-unwind
+	build-fuzz/fuzz_unwind -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=1024 \
+	  build-fuzz/corpus-unwind tests/fuzz/unwind
 
 # Traces recorded for the benchmark go here (kept between runs); BENCH_SCALE
 # (full, the default, or small) sizes them. See tests/bench/run.sh.
