@@ -10,7 +10,7 @@
 #   BENCH_XRAY_OPS     ops per thread of the XRay FDR program, 4 threads,
 #                      ~11 records per op (full 560000 = ~25M records, small 56000)
 # Prints the paths it made as shell assignments (CTF=, PERF=, PERFZ=, XRAY=,
-# XRAY_BIN=) on stdout; everything else goes to stderr. Run as root.
+# XRAY_BIN=, PERFD=) on stdout; everything else goes to stderr. Run as root.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 DATA=${BENCH_DATA:-/tmp/tracelite-bench}
@@ -68,6 +68,17 @@ for f in "$PERF" "$PERFZ"; do
   mv "$f.tmp" "$f"
 done
 
+# perf with DWARF call graphs (--call-graph dwarf): the user registers and
+# 4 KiB of the user stack with each sample, every 2 ms (each sample is a
+# stack copy: a sample per 20 us would be tens of GB).
+PERFD=$DATA/perf-dwarf-${PERF_SECONDS}s.data
+if [ ! -f "$PERFD" ]; then
+  echo "record: $(basename "$PERFD"), $PERF_SECONDS s"
+  perf record -q -e cpu-clock -c 2000000 --call-graph dwarf,4096 --sample-cpu -o "$PERFD.tmp" \
+    -- "$BIN/perf_load" 4 "$PERF_SECONDS"
+  mv "$PERFD.tmp" "$PERFD"
+fi
+
 # XRay: FDR mode, every function instrumented, 4 threads.
 XRAY=$DATA/xray-$XRAY_OPS.log
 if [ ! -f "$XRAY" ]; then
@@ -79,5 +90,5 @@ if [ ! -f "$XRAY" ]; then
   rmdir "$DATA/xray.tmp"
 fi
 
-printf 'CTF=%s\nPERF=%s\nPERFZ=%s\nXRAY=%s\nXRAY_BIN=%s\n' \
-  "$CTF" "$PERF" "$PERFZ" "$XRAY" "$BIN/xray_load" >&3
+printf 'CTF=%s\nPERF=%s\nPERFZ=%s\nXRAY=%s\nXRAY_BIN=%s\nPERFD=%s\n' \
+  "$CTF" "$PERF" "$PERFZ" "$XRAY" "$BIN/xray_load" "$PERFD" >&3

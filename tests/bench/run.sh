@@ -55,4 +55,5 @@ echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
 python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" --self-runs "${BENCH_SELF_RUNS:-11}" \
   --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --only "${BENCH_ONLY:-}" --small testdata/perf/multi.data \
   --scale-small "$scale_small" \
-  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
+  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN" \
+  --perf-dwarf "${PERFD:-}"
