@@ -65,4 +65,29 @@ void tl_unwind_free(TlUnwind*);      /* NULL-safe */
 */
 int tl_unwind_frames(TlUnwind*, TlTrace *pTrace, const TlUnwindIn*, uint64_t *aIp, int nMax);
 
+/*
+** Source lines and inlined functions of addresses (src/model/srcline.c):
+** what perf script -F srcline and --inline show for a frame, from the
+** DWARF of the file mapped there (the symbols model's file), kept per
+** (file, address).
+*/
+typedef struct TlSrclines TlSrclines;
+typedef struct TlSrcFrame TlSrcFrame;
+struct TlSrcFrame {
+  const char *zFunc;              /* an inlined function's name; NULL: the frame itself */
+  const char *zSrcline;           /* "FILE:LINE" (base name), NULL when unknown */
+};
+
+TlSrclines *tl_srclines_new(TlSymbols *pSyms);   /* NULL when out of memory */
+void tl_srclines_free(TlSrclines*);               /* NULL-safe */
+
+/*
+** The frames at user address ip of process pid at time ts, innermost
+** first: the inlined functions it is in, then the frame itself (zFunc
+** NULL), each with its source line. *paOut is good until the next call.
+** Returns their number, 0 when no readable file is mapped at ip.
+*/
+int tl_srclines_at(TlSrclines*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                   const TlSrcFrame **paOut);
+
 #endif /* TL_MODEL_UNWIND_H */
