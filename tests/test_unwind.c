@@ -102,15 +102,23 @@ static void script_samples(const char *zName, TlLines *pOut, int *pnUser){
 }
 
 /* Our frames of every sample of trace zName (options zOpts), in time order, as script_samples. */
+static void our_samples_as(sqlite3 *db, const char *zName, const char *zOpts, const char *zFrame,
+                           TlLines *pOut);
 static void our_samples(sqlite3 *db, const char *zName, const char *zOpts, TlLines *pOut){
+  our_samples_as(db, zName, zOpts, "printf('%x %s (%s)', CASE WHEN context='kernel' THEN ip "
+                 "ELSE ip & 4095 END, symbol, dso)", pOut);
+}
+
+/* The same, each frame made by the SQL expression zFrame of callchains' columns. */
+static void our_samples_as(sqlite3 *db, const char *zName, const char *zOpts, const char *zFrame,
+                           TlLines *pOut){
   char *zEvents, *zFrames, *zRow, *zNext;
   TlLines frames = {0};
   size_t i;
   zEvents = tl_test_sql_rows(db, "SELECT rowid FROM events('" DW_DIR "%s.data', '%s') "
                              "WHERE type='SAMPLE' ORDER BY ts, rowid", zName, zOpts);
-  zFrames = tl_test_sql_rows(db,
-      "SELECT event, printf('%%x %%s (%%s)', CASE WHEN context='kernel' THEN ip ELSE ip & 4095 END, "
-      "symbol, dso) FROM callchains('" DW_DIR "%s.data', '%s') ORDER BY event, depth", zName, zOpts);
+  zFrames = tl_test_sql_rows(db, "SELECT event, %s FROM callchains('" DW_DIR "%s.data', '%s') "
+                             "ORDER BY event, depth", zFrame, zName, zOpts);
   for(zRow=zFrames; zRow && *zRow; zRow=zNext){
     zNext = strchr(zRow, '\n');
     if( zNext ) *zNext++ = 0; else zNext = zRow + strlen(zRow);
@@ -188,10 +196,15 @@ static void unwind_plain_and_stack_column(void **state){
   assert_int_equal(
     tl_test_sql_int(db, "SELECT count(*) FROM callchains('" DW_DIR "c-O2.data', '" DW_OPTS "') WHERE context='user'"),
     tl_test_sql_int(db, "SELECT count(*) FROM callchains('" DW_DIR "c-O2.data', '" DW_OPTS ",accel=off') WHERE context='user'"));
-  /* perf script: dw_lib_work, callback (middle inlined), dw_lib_call, worker, main, libc */
+  /* perf script: dw_lib_work, middle (inlined), callback, dw_lib_call, worker, main, libc:
+  ** stackcollapse-perf.pl folds it outermost first, the inlined function a frame */
   assert_true(tl_test_sql_int(db,
     "SELECT count(*) FROM events('" DW_DIR "c-O2.data', '" DW_OPTS "') "
-    "WHERE stack LIKE '[libc.so.6];main;worker;dw_lib_call;callback;dw_lib_work'")>=1);
+    "WHERE stack = '[libc.so.6];main;worker;dw_lib_call;callback;middle;dw_lib_work'")>=1);
+  /* leaf (inlined), middle (inlined), callback, dw_lib_call, worker, libc */
+  assert_true(tl_test_sql_int(db,
+    "SELECT count(*) FROM events('" DW_DIR "c-O2.data', '" DW_OPTS "') "
+    "WHERE stack = '[libc.so.6];worker;dw_lib_call;callback;middle;leaf'")>=1);
   /* the exec's sample has no stack copy (perf shows its kernel frames only): said once */
   assert_int_equal(1, tl_test_sql_int(db,
     "SELECT count(*) FROM trace_warnings('" DW_DIR "c-O2.data', '" DW_OPTS "') "
@@ -230,6 +243,168 @@ static void unwind_missing_file_stops_and_warns(void **state){
     "SELECT count(*) FROM trace_warnings('" DW_DIR "c-O2.data', '%s') "
     "WHERE file LIKE '%%libdwlib.so' AND message LIKE 'user stacks stop at its frames: the file is not found'",
     zOpts));
+  tl_test_db_close(db);
+}
+
+/* ---- inlined frames and source lines --------------------------------- */
+
+/*
+** perf script's samples in file DW_DIR zName.zKind.txt, each its lines
+** after the (empty) first one, joined by ';': for -F ip,sym,dso each
+** frame "IP SYMBOL (DSO)", for -F ip,srcline each "IP SRCLINE" (an
+** inlined function's " (inlined)" dropped); IP as in script_samples.
+*/
+static void ref_samples(const char *zName, const char *zKind, TlLines *pOut){
+  char zPath[512], *zAll, *zLine, *zNext;
+  sqlite3_str *pS = 0;
+  unsigned long long ip = 0;
+  int bPend = 0;                                  /* an address whose line has not come */
+  snprintf(zPath, sizeof(zPath), DW_DIR "%s.%s.txt", zName, zKind);
+  zAll = tl_test_read_file(zPath, 0);
+  assert_non_null(zAll);
+  for(zLine=zAll; *zLine; zLine=zNext){
+    size_t n = strcspn(zLine, "\n");
+    zNext = zLine + n + (zLine[n]=='\n');
+    zLine[n] = 0;
+    if( bPend && (n==0 || zLine[0]=='\t') ){      /* perf printed no line for it */
+      sqlite3_str_appendf(pS, "%s%llx ?", sqlite3_str_length(pS) ? ";" : "", ip);
+    }
+    bPend = 0;
+    if( n==0 ){                                   /* a sample starts or ends */
+      if( pS ){
+        char *zS = sqlite3_str_finish(pS);
+        tl_lines_add(pOut, zS ? zS : "");
+        sqlite3_free(zS);
+        pS = 0;
+      }else{
+        pS = sqlite3_str_new(0);
+      }
+      continue;
+    }
+    assert_non_null(pS);
+    if( zLine[0]=='\t' ){
+      char *zSym, *zDso;
+      ip = strtoull(zLine, &zSym, 16);
+      if( ip < 0xffffffff80000000ull ) ip &= 0xfff;
+      if( *zSym==0 ){ bPend = 1; continue; }      /* srcline: the line follows */
+      split_frame(zLine, n, &ip, &zSym, &zDso);
+      if( ip < 0xffffffff80000000ull ) ip &= 0xfff;
+      sqlite3_str_appendf(pS, "%s%llx %s (%s)", sqlite3_str_length(pS) ? ";" : "", ip, zSym, zDso);
+    }else{
+      char *z = zLine + strspn(zLine, " "), *zIn = strstr(z, " (inlined)");
+      if( zIn ) *zIn = 0;
+      sqlite3_str_appendf(pS, "%s%llx %s", sqlite3_str_length(pS) ? ";" : "", ip, z);
+    }
+  }
+  free(zAll);
+}
+
+/* A frame list "a;b;c" cut into its n frames (in place, at most 256). */
+static int split_list(char *z, char **az){
+  int n = 0;
+  while( *z && n<256 ){
+    az[n++] = z;
+    z += strcspn(z, ";");
+    if( *z ) *z++ = 0;
+  }
+  return n;
+}
+
+/* The address part of a frame "IP REST". */
+static size_t ip_len(const char *z){ return strcspn(z, " "); }
+static int is_inlined(const char *z){
+  size_t n = strlen(z);
+  return n>=10 && strcmp(z + n - 10, " (inlined)")==0;
+}
+
+/*
+** Does our sample a (frames with their inlined functions) equal perf
+** script's b? A frame whose inlined functions come before it is named by
+** perf after the outermost function's DWARF name, marked "(inlined)", when
+** that name is not the symbol's (`_M_run` for
+** `std::thread::_State_impl<...>::_M_run`): any such name matches it.
+** Returns 1, 0, or -1 for a sample where perf shows a frame and then
+** inlined functions at its address (perf 6.1 does so where its addr2line
+** finds no inlined function at the very address: not compared).
+*/
+static int inline_frames_match(const char *zA, const char *zB){
+  char *a = strdup(zA), *b = strdup(zB), *azA[256], *azB[256];
+  int nA = split_list(a, azA), nB = split_list(b, azB), i, rc = nA==nB;
+  for(i=0; i+1<nB; i++){
+    if( !is_inlined(azB[i]) && is_inlined(azB[i+1]) && ip_len(azB[i])==ip_len(azB[i+1])
+     && memcmp(azB[i], azB[i+1], ip_len(azB[i]))==0 ){ rc = -1; break; }
+  }
+  for(i=0; rc==1 && i<nA; i++){
+    if( strcmp(azA[i], azB[i])==0 ) continue;
+    rc = i>0 && is_inlined(azA[i-1]) && !is_inlined(azA[i]) && is_inlined(azB[i])
+      && ip_len(azA[i])==ip_len(azB[i]) && memcmp(azA[i], azB[i], ip_len(azA[i]))==0;
+  }
+  free(a);
+  free(b);
+  return rc;
+}
+
+/* Our source lines ("IP ?" where we know none) against perf's, frame by frame. */
+static int srclines_match(const char *zA, const char *zB){
+  char *a = strdup(zA), *b = strdup(zB), *azA[256], *azB[256];
+  int nA = split_list(a, azA), nB = split_list(b, azB), i, rc = nA==nB;
+  for(i=0; rc && i<nA; i++){
+    size_t n = strlen(azA[i]);
+    if( n>=2 && strcmp(azA[i] + n - 2, " ?")==0 ) continue;   /* no line known here */
+    if( ip_len(azA[i])==ip_len(azB[i]) && memcmp(azA[i], azB[i], ip_len(azA[i]))==0
+     && strcmp(azB[i] + ip_len(azB[i]), " ?")==0 ){
+      rc = 0;                                     /* one perf does not know */
+      break;
+    }
+    rc = strcmp(azA[i], azB[i])==0;
+  }
+  free(a);
+  free(b);
+  return rc;
+}
+
+/*
+** With srcline or inlined asked for, every frame of every sample is
+** preceded by its inlined functions (inlined = 1), as perf script shows
+** them by default (and with --inline), and srcline is perf script -F
+** ip,srcline's, wherever the file's DWARF says it (the programs' frames;
+** libc's lines come from its debug file, which symfs does not hold).
+*/
+static void unwind_inlined_and_srcline_equal_perf_script(void **state){
+  static const char *const azName[] = { "c-O0", "c-O2", "cxx-O0", "cxx-O2" };
+  sqlite3 *db = tl_test_db();
+  size_t k, i;
+  int nInl = 0, nSrc = 0, nSkip = 0;
+  (void)state;
+  for(k=0; k<sizeof(azName)/sizeof(azName[0]); k++){
+    TlLines wantF = {0}, wantS = {0}, gotF = {0}, gotS = {0};
+    ref_samples(azName[k], "script", &wantF);
+    ref_samples(azName[k], "srcline", &wantS);
+    our_samples_as(db, azName[k], DW_OPTS,
+        "printf('%x %s (%s)', CASE WHEN context='kernel' THEN ip ELSE ip & 4095 END, symbol, "
+        "CASE WHEN inlined THEN 'inlined' ELSE dso END)", &gotF);
+    our_samples_as(db, azName[k], DW_OPTS,
+        "printf('%x %s', CASE WHEN context='kernel' THEN ip ELSE ip & 4095 END, coalesce(srcline, '?'))",
+        &gotS);
+    assert_int_equal(gotF.n, wantF.n);
+    assert_int_equal(gotS.n, wantS.n);
+    for(i=0; i<gotF.n; i++){
+      int rc = inline_frames_match(gotF.az[i], wantF.az[i]);
+      if( rc<0 ){ nSkip++; continue; }
+      if( rc==0 ) fail_msg("%s sample %zu:\nours        %s\nperf script %s", azName[k], i, gotF.az[i], wantF.az[i]);
+      if( !srclines_match(gotS.az[i], wantS.az[i]) ){
+        fail_msg("%s sample %zu srclines:\nours        %s\nperf script %s", azName[k], i, gotS.az[i], wantS.az[i]);
+      }
+      nInl += strstr(gotF.az[i], "(inlined)")!=0;
+      nSrc += strstr(gotS.az[i], ".c:")!=0 || strstr(gotS.az[i], ".cpp:")!=0;
+    }
+    tl_lines_free(&wantF); tl_lines_free(&wantS);
+    tl_lines_free(&gotF); tl_lines_free(&gotS);
+  }
+  /* the test is about samples with inlined functions and known lines */
+  assert_true(nInl>=10);
+  assert_true(nSrc>=30);
+  assert_true(nSkip<=2);
   tl_test_db_close(db);
 }
 
@@ -349,6 +524,7 @@ TL_DEFINE_GROUP(unwind,
   cmocka_unit_test(unwind_frames_equal_perf_script),
   cmocka_unit_test(unwind_plain_and_stack_column),
   cmocka_unit_test(unwind_missing_file_stops_and_warns),
+  cmocka_unit_test(unwind_inlined_and_srcline_equal_perf_script),
   cmocka_unit_test(unwind_model_made_up_sample),
   cmocka_unit_test(unwind_model_build_id_mismatch_warns),
 );

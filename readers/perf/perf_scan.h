@@ -121,6 +121,9 @@ struct TlScan {
   uint64_t iFrame;                /* callchains: next frame of r */
   uint64_t iDepth;                /* callchains: depth of the next real frame */
   const char *zContext;           /* callchains: current context */
+  const struct TlSrcFrame *aSrc;  /* callchains: a frame's inlined functions, then */
+  int nSrc, iSrc;                 /* itself, with source lines (srcline, inlined) */
+  uint64_t ipSrc;                 /* that frame's address */
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
@@ -291,6 +294,12 @@ void perf_unwind_free(PerfUnwind*);   /* NULL-safe */
 ** user registers and stack (*paIp, innermost first; computed once per
 ** record): their number, 0 for none. */
 int perf_unwind_frames(TlScan*, const uint64_t **paIp);
+/* The inlined functions at user address ip of the current record's
+** process, then the frame itself, with source lines (*paOut, good until
+** the next call): their number, 0 when no readable file holds ip. */
+int perf_unwind_srclines(TlScan*, uint64_t ip, const struct TlSrcFrame **paOut);
+/* The name of the k-th of them (an inlined function's; NULL for the frame). */
+const char *perf_src_func(const struct TlSrcFrame *a, int k);
 
 /* ---- perf_rows.c --------------------------------------------------------- */
 void perf_side_args(const TlScan*, TlStr*);

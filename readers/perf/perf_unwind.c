@@ -29,6 +29,7 @@ static const uint8_t aPerfOfDwarf[TL_UNWIND_NREG] = {
 
 struct PerfUnwind {
   TlUnwind *pU;
+  TlSrclines *pSrc;               /* source lines, made on first use */
   int eArch;                      /* 0 not known yet, 1 x86_64, 2 another */
   int64_t iRowid;                 /* the record aIp is of */
   int bValid;                     /* aIp holds its frames */
@@ -39,6 +40,7 @@ struct PerfUnwind {
 void perf_unwind_free(PerfUnwind *w){
   if( w==0 ) return;
   tl_unwind_free(w->pU);
+  tl_srclines_free(w->pSrc);
   free(w);
 }
 
@@ -105,17 +107,37 @@ static int unwind_input(TlScan *s, TlUnwindIn *in){
   return 1;
 }
 
-int perf_unwind_frames(TlScan *s, const uint64_t **paIp){
+/* The scan's unwinding state, made on first use; NULL when out of memory. */
+static PerfUnwind *unwind_state(TlScan *s){
   PerfUnwind *w = s->pUnwind;
+  if( w==0 ){
+    w = s->pUnwind = calloc(1, sizeof(*w));
+    if( w ) w->pU = tl_unwind_new(s->p->pSyms);
+    if( w==0 || w->pU==0 ) return 0;
+  }
+  return w;
+}
+
+int perf_unwind_srclines(TlScan *s, uint64_t ip, const TlSrcFrame **paOut){
+  PerfUnwind *w = unwind_state(s);
+  *paOut = 0;
+  if( w==0 ) return 0;
+  if( w->pSrc==0 && (w->pSrc = tl_srclines_new(s->p->pSyms))==0 ) return 0;
+  return tl_srclines_at(w->pSrc, s->pTrace, s->ri.bTid ? s->ri.pid : -1,
+                        s->ri.bTs ? s->ri.ts : TL_SYMBOLS_NO_TS, ip, paOut);
+}
+
+const char *perf_src_func(const TlSrcFrame *a, int k){
+  return a[k].zFunc;
+}
+
+int perf_unwind_frames(TlScan *s, const uint64_t **paIp){
+  PerfUnwind *w;
   TlUnwindIn in;
   *paIp = 0;
   if( s->r.type!=PERF_SAMPLE || !s->ri.bSample
    || (s->ri.s.mHave & (PS_REGS_USER|PS_STACK_USER))!=(PS_REGS_USER|PS_STACK_USER) ) return 0;
-  if( w==0 ){
-    w = s->pUnwind = calloc(1, sizeof(*w));
-    if( w ) w->pU = tl_unwind_new(s->p->pSyms);
-    if( w==0 || w->pU==0 ) return 0;              /* (out of memory: the kernel frames alone) */
-  }
+  if( (w = unwind_state(s))==0 ) return 0;        /* (out of memory: the kernel frames alone) */
   if( !w->bValid || w->iRowid!=s->r.iRowid ){
     w->nIp = unwind_input(s, &in) ? tl_unwind_frames(w->pU, s->pTrace, &in, w->aIp, TL_UNWIND_MAX_FRAMES) : 0;
     w->iRowid = s->r.iRowid;
