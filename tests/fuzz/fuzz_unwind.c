@@ -10,7 +10,9 @@
 **   the rest     an ELF file (its .eh_frame / .debug_frame are the CFI),
 **                mapped whole by process 1 at 0x400000
 **
-** What must hold: no crash, no hang, at most TL_UNWIND_MAX_FRAMES frames.
+** The frames' source lines and inlined functions are then looked up in
+** the same file's DWARF. What must hold: no crash, no hang, at most
+** TL_UNWIND_MAX_FRAMES frames.
 ** Built by `make fuzz` (target unwind); `make check` replays the seeds in
 ** tests/fuzz/unwind/ through it.
 */
@@ -94,6 +96,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
     if( u ){
       nIp = tl_unwind_frames(u, pTrace, &in, aIp, TL_UNWIND_MAX_FRAMES);
       if( nIp<0 || nIp>TL_UNWIND_MAX_FRAMES ) abort();
+      {
+        /* the source lines and inlined functions of those frames (DWARF) */
+        TlSrclines *pSrc = tl_srclines_new(pSyms);
+        const TlSrcFrame *aSrc;
+        int k;
+        for(k=0; pSrc && k<nIp; k++) (void)tl_srclines_at(pSrc, pTrace, 1, TL_SYMBOLS_NO_TS, aIp[k], &aSrc);
+        tl_srclines_free(pSrc);
+      }
       /* a second sample over the same Dwfl (the cached modules) */
       in.aReg[TL_UNWIND_REG_IP] ^= 1;
       nIp = tl_unwind_frames(u, pTrace, &in, aIp, TL_UNWIND_MAX_FRAMES);
