@@ -114,6 +114,8 @@ struct TlMapAt {
   uint32_t iFile;                 /* the model's number of that file */
   int eWhy;                       /* TL_SYMFILE_* */
   const char *zPath;              /* TL_SYMFILE_OPEN: the file read for it */
+  const char *zDebugPath;         /* its separate debug file (by build id under
+                                  ** symfs), when its symbols came from one; or NULL */
   const uint8_t *aFile; size_t nFile; /* TL_SYMFILE_OPEN: its bytes (NULL: not mapped) */
 };
 

@@ -14,7 +14,9 @@
 ** parameters, else its DW_AT_name.
 ** Lines are "BASENAME:LINE" as perf script -F srcline prints them.
 **
-** One libdw handle per file, opened on first use; the answers are kept per
+** One libdw handle per file (or its separate debug file, found by build id
+** under symfs as its symbols are, when the file has no DWARF), opened on
+** first use; the answers are kept per
 ** (file, address), up to SRC_MAX_CACHED frames, then the cache starts over.
 */
 #include "model_unwind.h"
@@ -38,8 +40,9 @@
 
 typedef struct SrcFile SrcFile;
 struct SrcFile {
-  int fd;
-  Elf *pElf;
+  int fd, fdDbg;
+  Elf *pElf;                      /* the file (its segments) */
+  Elf *pDbg;                      /* its separate debug file, or NULL */
   Dwarf *pDw;                     /* NULL: no DWARF (then lines are unknown) */
 };
 
@@ -109,6 +112,8 @@ void tl_srclines_free(TlSrclines *p){
     if( p->aFile[i].pDw ) dwarf_end(p->aFile[i].pDw);
     if( p->aFile[i].pElf ) elf_end(p->aFile[i].pElf);
     if( p->aFile[i].fd>=0 ) close(p->aFile[i].fd);
+    if( p->aFile[i].pDbg ) elf_end(p->aFile[i].pDbg);
+    if( p->aFile[i].fdDbg>=0 ) close(p->aFile[i].fdDbg);
   }
   free(p->aFile);
   free(p->aEntry);
@@ -124,7 +129,10 @@ static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
     size_t n = (size_t)m->iFile + 16, i;
     SrcFile *aNew = realloc(p->aFile, n*sizeof(*aNew));
     if( aNew==0 ) return 0;
-    for(i=p->nFile; i<n; i++){ aNew[i].fd = -2; aNew[i].pElf = 0; aNew[i].pDw = 0; }
+    for(i=p->nFile; i<n; i++){
+      aNew[i].fd = -2; aNew[i].fdDbg = -1;
+      aNew[i].pElf = aNew[i].pDbg = 0; aNew[i].pDw = 0;
+    }
     p->aFile = aNew;
     p->nFile = n;
   }
@@ -133,6 +141,12 @@ static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
     f->fd = open(m->zPath, O_RDONLY | O_CLOEXEC);
     if( f->fd>=0 ) f->pElf = elf_begin(f->fd, ELF_C_READ_MMAP, 0);
     if( f->pElf ) f->pDw = dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
+    if( f->pDw==0 && m->zDebugPath ){
+      /* no DWARF in it: its separate debug file's (the same addresses) */
+      f->fdDbg = open(m->zDebugPath, O_RDONLY | O_CLOEXEC);
+      if( f->fdDbg>=0 ) f->pDbg = elf_begin(f->fdDbg, ELF_C_READ_MMAP, 0);
+      if( f->pDbg ) f->pDw = dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
+    }
   }
   return f;
 }

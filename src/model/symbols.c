@@ -84,6 +84,7 @@ struct SymFile {
   SymEntry *aSym; size_t nSym;    /* sorted by addr */
   uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
   char *zPath;                    /* the file read for it, once open */
+  char *zDbgPath;                 /* its separate debug file, if one was opened */
   int eWhy;                       /* TL_SYMFILE_*: why it is or is not open */
 };
 
@@ -144,6 +145,7 @@ void tl_symbols_free(TlSymbols *p){
     }
     free(p->aFile[i].zName);
     free(p->aFile[i].zPath);
+    free(p->aFile[i].zDbgPath);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
     tl_elf_free(&p->aFile[i].dbg);
@@ -373,6 +375,7 @@ static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlE
    && (size_t)snprintf(zPath, sizeof(zPath), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
                        p->zSymfs, zId, zId+2) < sizeof(zPath)
    && elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace)==0 ){
+    f->zDbgPath = tl_strndup(zPath, strlen(zPath));
     iTab = elf_symtab(&f->dbg, 0);
     if( iTab!=UINT32_MAX ){
       *ppTab = &f->dbg;
@@ -819,6 +822,7 @@ int tl_symbols_map_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, ui
     pOut->eWhy = f->eWhy;
     if( f->eWhy==TL_SYMFILE_OPEN ){
       pOut->zPath = f->zPath;
+      pOut->zDebugPath = f->zDbgPath;
       pOut->aFile = f->pSrc ? f->pSrc->aMap : 0;
       pOut->nFile = f->pSrc ? (size_t)f->pSrc->nSize : 0;
       if( pOut->zPath==0 ) pOut->eWhy = TL_SYMFILE_MISSING;   /* (no memory for the path) */
