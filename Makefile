@@ -78,6 +78,7 @@ test: CFLAGS += -Werror
 test: $(SO) $(TESTBIN)
 	$(PYTHON) tests/lint.py
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
+	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/test_fleet.py --so $(SO))
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS
@@ -103,6 +104,8 @@ CTF2_META_DIRS = $(wildcard tests/fuzz/ctf2-meta/ build-fuzz/corpus-ctf2-meta/)
 # The ELF target takes binaries: the XRay test maps and the perf symbol test's program.
 ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite-sym/symprog) \
             $(wildcard build-fuzz/corpus-elf/)
+# The JIT map target takes /tmp/perf-PID.map files.
+JITMAP_SEEDS = $(wildcard tests/fuzz/jitmap/ build-fuzz/corpus-jitmap/)
 # The SQL target takes trace files of any format.
 SQL_SEEDS = $(wildcard testdata/cpel/ testdata/perf/ testdata/xray/ build-fuzz/corpus-sql/)
 # The unwinder target takes registers, a stack copy and an ELF file (fuzz_unwind.c).
@@ -116,18 +119,22 @@ $(BUILD)/replay-ctf2-meta: $(BUILD)/tests/fuzz/fuzz_ctf2_meta.o $(FUZZ_COMMON) $
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-elf: $(BUILD)/tests/fuzz/fuzz_elf.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+$(BUILD)/replay-jitmap: $(BUILD)/tests/fuzz/fuzz_jitmap.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-unwind: $(BUILD)/tests/fuzz/fuzz_unwind.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 # SQL through the extension linked in (SQLITE_CORE: direct calls, no loading).
 $(BUILD)/replay-sql: tests/fuzz/fuzz_sql.c $(SQL_SRC) $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -DSQLITE_CORE -o $@ $^ -lsqlite3 $(LDLIBS_SO)
 replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql \
+        $(BUILD)/replay-jitmap \
         $(BUILD)/replay-unwind
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
 	$(BUILD)/replay-elf $(ELF_SEEDS)
 	$(BUILD)/replay-sql $(SQL_SEEDS)
+	$(BUILD)/replay-jitmap $(JITMAP_SEEDS)
 	$(BUILD)/replay-unwind $(UNWIND_SEEDS)
 
 conformance: $(SO)
@@ -145,16 +152,28 @@ demo:
 LIBDIR  ?= $(PREFIX)/lib
 DATADIR ?= $(PREFIX)/share/tracelite
 SQL_FILES = $(wildcard sql/*.sql)
+# The Python package (python/tracelite) where PYTHON finds it: Debian's
+# dist-packages of /usr, or of PREFIX for its python3.X.
+PY_FILES = $(wildcard python/tracelite/*.py)
+PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PYDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
 install: $(SO)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples
 	install -m 0755 $(SO) $(DESTDIR)$(LIBDIR)/tracelite.so
 	install -m 0644 $(SQL_FILES) $(DESTDIR)$(DATADIR)/sql/
 	install -m 0755 examples/query.py $(DESTDIR)$(DATADIR)/examples/query.py
+	install -d $(DESTDIR)$(PYDIR)/tracelite
+	install -m 0644 $(PY_FILES) $(DESTDIR)$(PYDIR)/tracelite/
+	printf "SO = '%s'\nSQL_DIR = '%s'\n" '$(LIBDIR)/tracelite.so' '$(DATADIR)/sql' \
+	  > $(DESTDIR)$(PYDIR)/tracelite/_install.py
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/tracelite.so $(DESTDIR)$(DATADIR)/examples/query.py
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/sql/,$(notdir $(SQL_FILES)))
 	-rmdir $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PYDIR)/tracelite/,$(notdir $(PY_FILES)) _install.py)
+	rm -rf $(DESTDIR)$(PYDIR)/tracelite/__pycache__
+	-rmdir $(DESTDIR)$(PYDIR)/tracelite $(DESTDIR)$(PYDIR) $(dir $(DESTDIR)$(PYDIR)) 2>/dev/null
 
 # The layering, size and unchecked-load rules (docs/architecture.md).
 lint:
@@ -199,6 +218,10 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-elf build-fuzz/seeds-elf
 	@cp $(filter-out build-fuzz/%,$(ELF_SEEDS)) build-fuzz/seeds-elf/
 	build-fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-elf build-fuzz/seeds-elf
+	@echo "fuzz: jitmap ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_jitmap tests/fuzz/fuzz_jitmap.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-jitmap
+	build-fuzz/fuzz_jitmap -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-jitmap tests/fuzz/jitmap
 	@echo "fuzz: sql ($(FUZZ_TIME) s)"
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DSQLITE_CORE -o build-fuzz/fuzz_sql tests/fuzz/fuzz_sql.c \
 	  $(SQL_SRC) $(CORE_SRC) -lsqlite3 $(LDLIBS_SO)

@@ -3,7 +3,9 @@
 # can (root with apt-get). Otherwise say what is missing.
 set -e
 need=""
-for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libdw-dev pkg-config libcmocka-dev python3; do
+# python3-distributed, python3-apsw: tracelite.fleet on Dask and its test (docs/python.md)
+for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libdw-dev pkg-config libcmocka-dev python3 \
+    python3-distributed python3-apsw; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 [ -z "$need" ] && exit 0

@@ -279,6 +279,35 @@ def _():
     return n
 
 
+def perf_stat_report(path):
+    """perf stat report: [event, counts, unit, metric, metric unit] per
+    counter line, then the elapsed seconds."""
+    rows = []
+    for line in text(path).splitlines():
+        m = re.match(r"\s+([\d.]+)\s+(msec )?\s*(\S+)\s+#\s+([\d.]+) (.+?)\s*$", line)
+        if m:
+            rows.append([m.group(3), m.group(1), (m.group(2) or "").strip(), m.group(4), m.group(5)])
+            continue
+        m = re.match(r"\s+([\d.]+) seconds time elapsed", line)
+        if m:
+            rows.append(["seconds time elapsed", m.group(1), "", "", ""])
+    return rows
+
+
+@check("perf_stat.sql")
+def _():
+    name = "perf_stat.sql"
+    n = 0
+    for t in ("stat", "stat-a"):
+        got = [r[:5] for r in run(name, trace=TD + "/perf/stat/%s.data" % t)]
+        want = perf_stat_report("perf/stat/%s.report.txt" % t)
+        if len(want) < 4:
+            fail(name, "%s.report.txt: too few counters read" % t)
+        equal(name, "%s.data counters" % t, got, want)
+        n += len(got)
+    return n
+
+
 # ---------------------------------------------------------------- XRay
 
 XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"))

@@ -132,6 +132,7 @@ void perf_side_args(const TlScan *s, TlStr *o){
       if( perf_feature_name((int)u64a) ){ tl_json_key(o, "name"); tl_json_strz(o, perf_feature_name((int)u64a)); }
       break;
     default:
+      (void)perf_more_args(s->p, r, o);   /* perf_args.c */
       break;
   }
 }

@@ -413,6 +413,14 @@ def main():
         rows.append(("cookbook perf_folded.sql", tl, fold, 1))
         if sc:
             cookbook.append(("perf_folded.sql", tl, fold))
+        # perf stat's counters: a small perf stat record file made here
+        # (perf stat files hold one record per counter, CPU and thread)
+        stat = os.path.join(tempfile.mkdtemp(prefix="tracelite-stat-"), "stat.data")
+        if subprocess.run(["perf", "stat", "record", "-a", "-o", stat, "-e",
+                           "task-clock,context-switches,cpu-migrations,page-faults", "--", "sleep", "0.2"],
+                          capture_output=True).returncode == 0:
+            rows.append(("cookbook perf_stat.sql", sql_file(so, "perf_stat.sql", stat, ""),
+                         ["perf", "stat", "report", "-i", stat], 1))
 
     if on("xray"):
         # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log
