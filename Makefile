@@ -23,14 +23,16 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
        -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
-                   -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
+                   -iquote src/base -Isrc -Ireaders $(WARN) -MMD -MP
 # libiberty (static, built -fPIC) demangles C++ symbol names as perf does;
 # its symbols are not exported from the extension
 # LLVM's demangler (static, C++, built -fPIC) names XRay functions as
 # llvm-xray does (src/model/demangle_llvm.cc); not exported either
 LLVM_DIR ?= /usr/lib/llvm-14
 DEMANGLE_OBJ = $(BUILD)/src/model/demangle_llvm.o
-LDLIBS_SO = -lzstd -liberty -lpthread -lm $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a -lstdc++
+# elfutils' libdw unwinds --call-graph dwarf stacks from their CFI, as perf does
+LIBDW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+LDLIBS_SO = -lzstd -liberty -lpthread -lm $(LIBDW_LIBS) $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a -lstdc++
 SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a \
              -Wl,--exclude-libs,libLLVMDemangle.a
 
@@ -119,6 +121,8 @@ ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite
 JITMAP_SEEDS = $(wildcard tests/fuzz/jitmap/ build-fuzz/corpus-jitmap/)
 # The SQL target takes trace files of any format.
 SQL_SEEDS = $(wildcard testdata/cpel/ testdata/perf/ testdata/xray/ build-fuzz/corpus-sql/)
+# The unwinder target takes registers, a stack copy and an ELF file (fuzz_unwind.c).
+UNWIND_SEEDS = $(wildcard tests/fuzz/unwind/ build-fuzz/corpus-unwind/)
 FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
 $(BUILD)/replay: $(BUILD)/tests/fuzz/fuzz_trace.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
@@ -130,17 +134,21 @@ $(BUILD)/replay-elf: $(BUILD)/tests/fuzz/fuzz_elf.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-jitmap: $(BUILD)/tests/fuzz/fuzz_jitmap.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+$(BUILD)/replay-unwind: $(BUILD)/tests/fuzz/fuzz_unwind.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 # SQL through the extension linked in (SQLITE_CORE: direct calls, no loading).
 $(BUILD)/replay-sql: tests/fuzz/fuzz_sql.c $(SQL_SRC) $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -DSQLITE_CORE -o $@ $^ -lsqlite3 $(LDLIBS_SO)
 replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql \
-        $(BUILD)/replay-jitmap
+        $(BUILD)/replay-jitmap \
+        $(BUILD)/replay-unwind
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
 	$(BUILD)/replay-elf $(ELF_SEEDS)
 	$(BUILD)/replay-sql $(SQL_SEEDS)
 	$(BUILD)/replay-jitmap $(JITMAP_SEEDS)
+	$(BUILD)/replay-unwind $(UNWIND_SEEDS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -187,14 +195,14 @@ lint:
 check-headers:
 	@for h in src/base/*.h src/model/*.h src/*.h readers/*.h readers/*/*.h; do \
 	  [ -f "$$h" ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc/base -Isrc -Ireaders -I. -x c - || exit 1; \
+	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -iquote src/base -Isrc -Ireaders -I. -x c - || exit 1; \
 	done; echo "headers ok"
 
 # One libFuzzer target per reader: FUZZ_TIME seconds each, seeds from
 # testdata/<format>/, new inputs kept in build-fuzz/corpus-<format>/.
 FUZZ_FORMATS ?= $(filter $(notdir $(wildcard testdata/*)),cpel perf ctf xray)
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -Isrc/base -Isrc -Ireaders -D_DEFAULT_SOURCE
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -iquote src/base -Isrc -Ireaders -D_DEFAULT_SOURCE
 fuzz:
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_FORMATS); do \
@@ -233,6 +241,11 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-sql
 	build-fuzz/fuzz_sql -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build-fuzz/corpus-sql \
 	  testdata/cpel testdata/perf testdata/xray
+	@echo "fuzz: unwind ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_unwind tests/fuzz/fuzz_unwind.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-unwind
+	build-fuzz/fuzz_unwind -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=1024 \
+	  build-fuzz/corpus-unwind tests/fuzz/unwind
 
 # Traces recorded for the benchmark go here (kept between runs); BENCH_SCALE
 # (full, the default, or small) sizes them. See tests/bench/run.sh.

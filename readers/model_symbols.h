@@ -111,6 +111,34 @@ struct TlSymbolAt {
 void tl_symbols_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
                    int bKernel, TlSymbolAt *pOut);
 
+/* Why a mapped file is or is not read (TlMapAt.eWhy). */
+#define TL_SYMFILE_NOT_READ 0         /* not asked for yet */
+#define TL_SYMFILE_OPEN     1         /* open: zPath */
+#define TL_SYMFILE_MISSING  2         /* not found (under symfs=, in the build-id cache) */
+#define TL_SYMFILE_BUILD_ID 3         /* found, but its build id is not the trace's */
+#define TL_SYMFILE_NOT_FILE 4         /* no file: [vdso], [heap], //anon, a relative name */
+
+/* The map holding an address, and the file read for it. */
+typedef struct TlMapAt TlMapAt;
+struct TlMapAt {
+  uint64_t start, len, pgoff;     /* the map: [start, start+len) from file offset pgoff */
+  const char *zName;              /* the file as the trace names it */
+  uint32_t iFile;                 /* the model's number of that file */
+  int eWhy;                       /* TL_SYMFILE_* */
+  const char *zPath;              /* TL_SYMFILE_OPEN: the file read for it */
+  const char *zDebugPath;         /* its separate debug file (by build id under
+                                  ** symfs), when its symbols came from one; or NULL */
+  const uint8_t *aFile; size_t nFile; /* TL_SYMFILE_OPEN: its bytes (NULL: not mapped) */
+};
+
+/*
+** The map of process pid holding ip at time ts (as tl_symbols_at finds it,
+** through the parents), its file opened on first use. 1 with *pOut set, or
+** 0 if no map holds ip. Strings and bytes last as long as the model.
+*/
+int tl_symbols_map_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                      TlMapAt *pOut);
+
 /*
 ** JIT maps: a map of file "/tmp/perf-PID.map" (the name perf gives a
 ** process's anonymous executable memory) is named from that file, read

@@ -4,7 +4,7 @@
 set -e
 need=""
 # python3-distributed, python3-apsw: tracelite.fleet on Dask and its test (docs/python.md)
-for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libcmocka-dev python3 \
+for p in build-essential libsqlite3-dev sqlite3 libzstd-dev libiberty-dev libdw-dev pkg-config libcmocka-dev python3 \
     python3-distributed python3-apsw; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done

@@ -82,6 +82,9 @@ NOSYM_OPTS = 'symfs="/nonexistent" kallsyms="%s" buildid_dir="/nonexistent"' % (
 CXX_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/cxx/symfs", TD + "/perf/cxx/kallsyms", TD + "/perf/cxx/no-cache")
 
+DWARF_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
+    TD + "/perf/dwarf/symfs", TD + "/perf/dwarf/kallsyms", TD + "/perf/dwarf/no-cache")
+
 
 def perf_report(path):
     """perf report --stdio -n: {event: [(overhead, samples, key)]} and
@@ -128,6 +131,10 @@ def _():
     for t in ("cxx", "plt"):
         n += check_report("perf_report_sym.sql", "perf/cxx/%s.data" % t, "perf/cxx/%s.report.txt" % t,
                           lambda k: k[0], CXX_OPTS)
+    # --call-graph dwarf (registers and stack copies), C and C++ at -O0/-O2
+    for t in ("c-O0", "c-O2", "cxx-O0", "cxx-O2"):
+        n += check_report("perf_report_sym.sql", "perf/dwarf/%s.data" % t, "perf/dwarf/%s.report.txt" % t,
+                          lambda k: k[0], DWARF_OPTS)
     # recorded without -g: the sample's own ip, user and kernel addresses
     # perf cannot name listed by their offset in the file or their value
     return n + check_report("perf_report_sym.sql", "perf/threads-inherit.data",

@@ -186,6 +186,7 @@ struct PerfSample {
   const uint8_t *aBranch; uint64_t nBranch; uint64_t hwIdx; int bHwIdx;
   uint64_t regsUserAbi; const uint8_t *aRegsUser; uint64_t nRegsUser;
   uint64_t stackSize, stackDyn;
+  const uint8_t *aStackUser;      /* the stack copy (stackSize bytes), or NULL */
   uint64_t regsIntrAbi; const uint8_t *aRegsIntr; uint64_t nRegsIntr;
   uint64_t auxSize;
 };

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_unwind.h"
+
 /* First chunk that holds rowid (by file offset), or n. */
 static size_t chunk_of_offset(const TlIndex *x, uint64_t iOff){
   size_t lo = 0, hi = x->n;
@@ -134,6 +136,7 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
   perf_cols_free(s->pCols);
+  perf_unwind_free(s->pUnwind);
   free(s);
 }
 
@@ -513,47 +516,88 @@ static const char *context_name(int64_t v){
   }
 }
 
+/*
+** With srcline or inlined asked for, a user frame is its inlined functions'
+** rows, then its own (perf script --inline): 1 when s->aSrc holds them.
+*/
+static int frame_src_start(TlScan *s, uint64_t ip){
+  int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+  if( bKernel || !(tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED)) ) return 0;
+  s->nSrc = perf_unwind_srclines(s, ip, &s->aSrc);
+  s->iSrc = 0;
+  s->ipSrc = ip;
+  return s->nSrc>0;
+}
+
 int perf_next_frame(TlScan *s, TlRow *pRow){
   TlVal *v = pRow->a;
   for(;;){
-    if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
-      uint64_t ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
-      const char *zCtx = context_name((int64_t)ip);
+    uint64_t ip;
+    const uint64_t *aUser;
+    const char *zFunc = 0, *zSrc = 0;
+    int nUser, bSrc = 0;
+    if( s->iSrc < s->nSrc ){
+      /* a row of a frame's inlined functions, or of the frame itself */
+      ip = s->ipSrc;
+      zFunc = s->aSrc[s->iSrc].zFunc;
+      zSrc = s->aSrc[s->iSrc].zSrcline;
+      bSrc = 1;
+      s->iSrc++;
+    }else if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
+      const char *zCtx;
+      ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
+      zCtx = context_name((int64_t)ip);
       s->iFrame++;
       if( zCtx ){ s->zContext = zCtx; continue; }
-      if( s->f.bDepth ){
-        /* a depth range: skip the frames above it, end the chain below it */
-        if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = s->ri.s.nCallchain; continue; }
-        if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
-      }
-      /* stable, not unique across every file: the sample's rowid, shifted,
-      ** with the frame's index in the chain */
-      pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
-      tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
-      if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
-      if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
-      tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
-      tl_val_int(&v[TL_CC_IP], (int64_t)ip);
-      if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
-      if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
-        const char *zSym, *zDso;
-        int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
-        perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
-                       s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
-        tl_val_textz(&v[TL_CC_SYMBOL], zSym);
-        tl_val_textz(&v[TL_CC_DSO], zDso);
-      }
-      s->iDepth++;
-      return TL_ROW;
-    }
-    {
+      if( frame_src_start(s, ip) ) continue;
+    }else if( s->r.type==PERF_SAMPLE && s->iFrame!=UINT64_MAX
+           && (nUser = perf_unwind_frames(s, &aUser)) > 0
+           && s->iFrame - s->ri.s.nCallchain < (uint64_t)nUser ){
+      /* after the kernel's chain, the user frames unwound from the stack */
+      ip = aUser[s->iFrame - s->ri.s.nCallchain];
+      s->zContext = "user";
+      s->iFrame++;
+      if( frame_src_start(s, ip) ) continue;
+    }else{
       int rc = next_record(s);
       if( rc!=TL_ROW ) return rc;
       if( s->f.bKey && s->r.iRowid!=s->f.iKey ){ s->r.type = 0; continue; }
       s->iFrame = 0;
       s->iDepth = 0;
       s->zContext = 0;
+      s->nSrc = s->iSrc = 0;
+      continue;
     }
+    if( s->f.bDepth ){
+      /* a depth range: skip the frames above it, end the chain below it */
+      if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = UINT64_MAX; s->nSrc = 0; continue; }
+      if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
+    }
+    /* stable, not unique across every file: the sample's rowid, shifted,
+    ** with the frame's index in the chain (its depth when frames have
+    ** rows for their inlined functions) */
+    pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10)
+                             | ((bSrc ? s->iDepth : s->iFrame - 1) & 1023));
+    tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
+    if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
+    if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
+    tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
+    tl_val_int(&v[TL_CC_IP], (int64_t)ip);
+    if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+    if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
+      const char *zSym, *zDso;
+      int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+      perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
+                     s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+      tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
+      tl_val_textz(&v[TL_CC_DSO], zDso);
+    }
+    if( zSrc ) tl_val_textz(&v[TL_CC_SRCLINE], zSrc);
+    if( tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED) ){
+      tl_val_int(&v[TL_CC_INLINED], zFunc!=0);
+    }
+    s->iDepth++;
+    return TL_ROW;
   }
 }
 

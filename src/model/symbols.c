@@ -87,6 +87,9 @@ struct SymFile {
   TlElf dbg;
   SymEntry *aSym; size_t nSym;    /* sorted by addr */
   uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
+  char *zPath;                    /* the file read for it, once open */
+  char *zDbgPath;                 /* its separate debug file, if one was opened */
+  int eWhy;                       /* TL_SYMFILE_*: why it is or is not open */
   int bJit;                       /* a JIT map, /tmp/perf-PID.map: absolute addresses */
   char *zJitBuf;                  /* its bytes, names NUL-ended in place */
 };
@@ -153,6 +156,8 @@ void tl_symbols_free(TlSymbols *p){
       if( p->aFile[i].aSym[j].bOwned ) free((void*)(uintptr_t)p->aFile[i].aSym[j].zName);
     }
     free(p->aFile[i].zName);
+    free(p->aFile[i].zPath);
+    free(p->aFile[i].zDbgPath);
     free(p->aFile[i].zJitBuf);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
@@ -371,6 +376,13 @@ static void file_close(SymFile *f){
   f->pSrc = 0;
 }
 
+/* f is open from zPath: keep the path (the unwinder opens it again). */
+static int file_opened(SymFile *f, const char *zPath){
+  f->zPath = tl_strndup(zPath, strlen(zPath));
+  f->eWhy = TL_SYMFILE_OPEN;
+  return 0;
+}
+
 /*
 ** Open the ELF file of f, as perf finds it: with the build id the trace
 ** recorded, the build-id cache first (.build-id/xx/rest/elf, or
@@ -391,21 +403,25 @@ static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
                    : snprintf(zPath, sizeof(zPath), "%s/" SYM_VDSO "/%s/vdso", p->zBuildidDir, zWant);
       if( (size_t)nz >= sizeof(zPath) ) continue;
       if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace)==0 ){
-        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ) return 0;
+        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ){
+          return file_opened(f, zPath);
+        }
         file_close(f);
       }
     }
   }
-  if( f->zName[0]!='/' ) return -1;              /* the vdso: only from the cache */
+  f->eWhy = TL_SYMFILE_MISSING;
+  if( f->zName[0]!='/' ){ f->eWhy = TL_SYMFILE_NOT_FILE; return -1; }   /* the vdso: only from the cache */
   if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath) ) return -1;
   if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace) ) return -1;
   if( f->nBuildId && elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)!=0 ){
     tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
                   "%s has build id %s, the trace's is %s: its symbols are not used", zPath, zHave, zWant);
     file_close(f);
+    f->eWhy = TL_SYMFILE_BUILD_ID;
     return -1;
   }
-  return 0;
+  return file_opened(f, zPath);
 }
 
 /*
@@ -422,6 +438,7 @@ static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlE
    && (size_t)snprintf(zPath, sizeof(zPath), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
                        p->zSymfs, zId, zId+2) < sizeof(zPath)
    && elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace)==0 ){
+    f->zDbgPath = tl_strndup(zPath, strlen(zPath));
     iTab = elf_symtab(&f->dbg, 0);
     if( iTab!=UINT32_MAX ){
       *ppTab = &f->dbg;
@@ -744,6 +761,7 @@ static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   uint32_t iTab;
   size_t nAlloc = 0;
   f->eState = SYM_NONE;
+  f->eWhy = TL_SYMFILE_NOT_FILE;
   if( f->bJit ){
     jit_load(p, pTrace, f);
     return;
@@ -1070,6 +1088,38 @@ void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint6
       }
     }
   }
+}
+
+int tl_symbols_map_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                      TlMapAt *pOut){
+  const SymMap *m = 0;
+  int k;
+  memset(pOut, 0, sizeof(*pOut));
+  for(k=0; k<SYM_MAX_GENERATIONS && m==0; k++){
+    uint32_t parent;
+    m = map_find(p, pid, ip, ts);
+    if( m || !tl_map_get(&p->parent, (uint64_t)pid, &parent) ) break;
+    pid = (int32_t)parent;
+  }
+  if( m==0 ) return 0;
+  pOut->start = m->start;
+  pOut->len = m->len;
+  pOut->pgoff = m->pgoff;
+  pOut->iFile = m->iFile;
+  pOut->zName = p->aFile[m->iFile].zName;
+  (void)file_ready(p, pTrace, m->iFile);
+  {
+    const SymFile *f = &p->aFile[m->iFile];
+    pOut->eWhy = f->eWhy;
+    if( f->eWhy==TL_SYMFILE_OPEN ){
+      pOut->zPath = f->zPath;
+      pOut->zDebugPath = f->zDbgPath;
+      pOut->aFile = f->pSrc ? f->pSrc->aMap : 0;
+      pOut->nFile = f->pSrc ? (size_t)f->pSrc->nSize : 0;
+      if( pOut->zPath==0 ) pOut->eWhy = TL_SYMFILE_MISSING;   /* (no memory for the path) */
+    }
+  }
+  return 1;
 }
 
 int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *piSym, TlRow *pRow){

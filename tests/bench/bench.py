@@ -327,6 +327,7 @@ def main():
                     help="the small recordings for the scale table: CTF=dir,perf=file,XRay=file")
     for k in ("ctf", "perf", "perfz", "xray", "xray-bin"):
         ap.add_argument("--" + k, required=True)
+    ap.add_argument("--perf-dwarf", default="", help="a perf.data recorded with --call-graph dwarf")
     a = ap.parse_args()
     so, runs = os.path.abspath(a.so), max(a.runs, 5)
     self_runs = max(a.self_runs, runs)
@@ -397,6 +398,13 @@ def main():
             tl = sql_file(so, f, a.perf, opts)
             rows.append(("cookbook %s" % f, tl, report + ["--sort", sort], goal))
             cookbook.append((f, tl, report + ["--sort", sort]))
+        # --call-graph dwarf: the same symbols of the samples' own addresses
+        # (the user stacks are not needed for them, on either side)
+        if a.perf_dwarf:
+            report_d = ["perf", "report", "-i", a.perf_dwarf, "--no-children", "-g", "none", "-n", "--stdio"]
+            tl = sql_file(so, "perf_report_sym.sql", a.perf_dwarf, opts)
+            rows.append(("cookbook perf_report_sym.sql, dwarf", tl, report_d + ["--sort", "sym"], 2))
+            cookbook.append(("perf_report_sym.sql, dwarf", tl, report_d + ["--sort", "sym"]))
         # folded stacks: perf script through stackcollapse-perf.pl (FlameGraph,
         # STACKCOLLAPSE=its path), else through perf's own stackcollapse report
         # (other names and sample counts: timed, not compared)

@@ -13,7 +13,7 @@
 #                      perf record -a of the sched and raw_syscalls
 #                      tracepoints (full 800 = ~6.5M events, small 100)
 # Prints the paths it made as shell assignments (CTF=, PERF=, PERFZ=, XRAY=,
-# XRAY_BIN=) on stdout; everything else goes to stderr. Run as root.
+# XRAY_BIN=, PERFD=) on stdout; everything else goes to stderr. Run as root.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 DATA=${BENCH_DATA:-/tmp/tracelite-bench}
@@ -72,6 +72,17 @@ for f in "$PERF" "$PERFZ"; do
   mv "$f.tmp" "$f"
 done
 
+# perf with DWARF call graphs (--call-graph dwarf): the user registers and
+# 4 KiB of the user stack with each sample, every 2 ms (each sample is a
+# stack copy: a sample per 20 us would be tens of GB).
+PERFD=$DATA/perf-dwarf-${PERF_SECONDS}s.data
+if [ ! -f "$PERFD" ]; then
+  echo "record: $(basename "$PERFD"), $PERF_SECONDS s"
+  perf record -q -e cpu-clock -c 2000000 --call-graph dwarf,4096 --sample-cpu -o "$PERFD.tmp" \
+    -- "$BIN/perf_load" 4 "$PERF_SECONDS"
+  mv "$PERFD.tmp" "$PERFD"
+fi
+
 # XRay: FDR mode, every function instrumented, 4 threads.
 XRAY=$DATA/xray-$XRAY_OPS.log
 if [ ! -f "$XRAY" ]; then
@@ -96,5 +107,5 @@ if [ ! -f "$PERFTP" ]; then
   mv "$PERFTP.tmp" "$PERFTP"
 fi
 
-printf 'CTF=%s\nPERF=%s\nPERFZ=%s\nXRAY=%s\nXRAY_BIN=%s\nPERFTP=%s\n' \
-  "$CTF" "$PERF" "$PERFZ" "$XRAY" "$BIN/xray_load" "$PERFTP" >&3
+printf 'CTF=%s\nPERF=%s\nPERFZ=%s\nXRAY=%s\nXRAY_BIN=%s\nPERFTP=%s\nPERFD=%s\n' \
+  "$CTF" "$PERF" "$PERFZ" "$XRAY" "$BIN/xray_load" "$PERFTP" "$PERFD" >&3

@@ -61,7 +61,7 @@ python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" --self-runs 
   --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --only "${BENCH_ONLY:-}" --small testdata/perf/multi.data \
   --scale-small "$scale_small" \
   --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN" \
-  --perf-tp "$PERFTP"
+  --perf-tp "$PERFTP" --perf-dwarf "${PERFD:-}"
 case ",${BENCH_ONLY:-fleet}," in
   *,fleet,*) echo; "$PY" "$HERE/fleet.py" --so ./tracelite.so --runs "${BENCH_RUNS:-5}" ;;
 esac
