@@ -19,3 +19,4 @@ for f in sched tp; do
   perf sched latency -i $f.data > $f.latency.txt 2>/dev/null
 done
 perf trace -s -i trace.data > trace.summary.txt 2>&1
+perf script -i trace.data -F event,trace 2>/dev/null | grep raw_syscalls > trace.syscalls.txt
