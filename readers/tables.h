@@ -21,6 +21,7 @@ enum {
   TL_TAB_CALLCHAINS,
   TL_TAB_XRAY_CALLS,
   TL_TAB_WARNINGS,
+  TL_TAB_TRACE_INFO,
   TL_TAB_COUNT
 };
 
@@ -92,6 +93,12 @@ enum {
 enum {
   TL_TW_ID, TL_TW_FILE, TL_TW_OFFSET, TL_TW_MESSAGE,
   TL_TW_NCOL
+};
+
+/* trace_info: what a trace says about itself (TlReaderDef.xInfo) */
+enum {
+  TL_TI_ID, TL_TI_TRACE, TL_TI_KEY, TL_TI_VALUE, TL_TI_SOURCE,
+  TL_TI_NCOL
 };
 
 #define TL_MAX_NCOL 24

@@ -48,6 +48,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     xray_calls_vtab_register,
     trace_warnings_vtab_register,
     trace_files_vtab_register,
+    trace_info_vtab_register,
   };
   size_t i;
   int rc = SQLITE_OK;

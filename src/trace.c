@@ -573,6 +573,7 @@ double tl_trace_estimate(TlTrace *p, int iTable){
   switch( iTable ){
     case TL_TAB_PACKETS:  n = (double)p->index.n; break;
     case TL_TAB_WARNINGS: n = 10; break;
+    case TL_TAB_TRACE_INFO: n = 20; break;
     default:
       n = p->nEventsHint ? (double)p->nEventsHint : 1e6;
       if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_CALLCHAINS
@@ -597,6 +598,8 @@ struct TlQuery {
   char *zTmp;                     /* built-in tables: text of the current row */
   TlProgress progress;            /* the scan's progress report */
   int bProgress;                  /* progress is begun (ended at close) */
+  TlStr info;                     /* trace_info: the rows, packed (info_add) */
+  size_t iInfo;                   /* trace_info: offset of the next row in info */
 };
 
 int tl_table_ncol(int iTable){
@@ -606,8 +609,72 @@ int tl_table_ncol(int iTable){
     [TL_TAB_PACKETS] = TL_PK_NCOL, [TL_TAB_PERF_FEATURES] = TL_PF_NCOL,
     [TL_TAB_XRAY_FUNCTIONS] = TL_XF_NCOL, [TL_TAB_CALLCHAINS] = TL_CC_NCOL,
     [TL_TAB_XRAY_CALLS] = TL_XC_NCOL, [TL_TAB_WARNINGS] = TL_TW_NCOL,
+    [TL_TAB_TRACE_INFO] = TL_TI_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
+}
+
+/*
+** trace_info rows are kept packed in one string, each as: a flag byte
+** ('t' trace given, '-' none; then 'i' integer, 's' text, '0' NULL), then
+** trace, key, value (an integer as decimal), source, each NUL-terminated.
+*/
+static int info_add(void *pCtx, const TlInfo *p){
+  TlStr *s = pCtx;
+  char zNum[32];
+  const char *zVal = "";
+  char f = '0';
+  size_t nVal = 0;
+  if( p->val.t==TL_INT ){
+    snprintf(zNum, sizeof(zNum), "%lld", (long long)p->val.i);
+    zVal = zNum; nVal = strlen(zNum); f = 'i';
+  }else if( p->val.t==TL_TEXT ){
+    zVal = p->val.z; nVal = p->val.n; f = 's';
+    if( memchr(zVal, 0, nVal) ) nVal = strlen(zVal);
+  }
+  tl_str_append(s, p->zTrace ? "t" : "-", 1);
+  tl_str_append(s, &f, 1);
+  tl_str_appendz(s, p->zTrace ? p->zTrace : ""); tl_str_append(s, "", 1);
+  tl_str_appendz(s, p->zKey); tl_str_append(s, "", 1);
+  tl_str_append(s, zVal, nVal); tl_str_append(s, "", 1);
+  tl_str_appendz(s, p->zSource ? p->zSource : ""); tl_str_append(s, "", 1);
+  return s->bErr ? TL_ENOMEM : TL_OK;
+}
+
+/* The next trace_info row from q->info. */
+static __attribute__((noinline)) int query_next_info(TlQuery *q, TlRow *pRow){
+  TlVal *a = q->aVal;
+  const char *z;
+  int j;
+  if( q->iInfo >= q->info.n ) return TL_DONE;
+  z = q->info.z + q->iInfo;
+  for(j=0; j<TL_TI_NCOL; j++) tl_val_null(&a[j]);
+  tl_val_int(&a[TL_TI_ID], (int64_t)q->i);
+  if( z[0]=='t' ) tl_val_textz(&a[TL_TI_TRACE], z+2);
+  z += 2 + strlen(z+2) + 1;
+  tl_val_textz(&a[TL_TI_KEY], z);
+  z += strlen(z) + 1;
+  if( q->info.z[q->iInfo+1]=='i' ) tl_val_int(&a[TL_TI_VALUE], strtoll(z, 0, 10));
+  else if( q->info.z[q->iInfo+1]=='s' ) tl_val_textz(&a[TL_TI_VALUE], z);
+  z += strlen(z) + 1;
+  if( z[0] ) tl_val_textz(&a[TL_TI_SOURCE], z);
+  z += strlen(z) + 1;
+  q->iInfo = (size_t)(z - q->info.z);
+  pRow->iRowid = (int64_t)q->i;
+  pRow->a = a;
+  q->i++;
+  return TL_ROW;
+}
+
+/* Collect the trace's trace_info rows into q->info. */
+static int query_open_info(TlQuery *q, TlErr *pErr){
+  const TlReaderDef *r = q->pTrace->pReader;
+  int rc;
+  tl_str_init(&q->info);
+  if( r->xInfo==0 ) return TL_OK;
+  rc = r->xInfo(q->pTrace, info_add, &q->info, pErr);
+  if( rc==TL_ENOMEM || q->info.bErr ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  return rc;
 }
 
 int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
@@ -623,7 +690,10 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   q->iTable = iTable;
   q->filter = *pFilter;
   tl_err_clear(&q->err);
-  if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
+  if( iTable==TL_TAB_TRACE_INFO ){
+    rc = query_open_info(q, pErr);
+    if( rc ){ tl_str_free(&q->info); free(q); return rc; }
+  }else if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
     /* The scan reports the packets it decodes (tl_packet_note_read), out
     ** of all the index holds, while xScanOpen and tl_query_next run. */
     TlProgress *pPrev = 0;
@@ -774,6 +844,7 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   pRow->aVary = 0;
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
+  if( q->iTable==TL_TAB_TRACE_INFO ) return query_next_info(q, pRow);
   if( q->pScan==0 && q->pCount==0 ) return TL_DONE;
   for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
@@ -814,6 +885,7 @@ void tl_query_close(TlQuery *q){
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   tl_count_close(q->pCount);
   free(q->zTmp);
+  tl_str_free(&q->info);
   free(q);
 }
 

@@ -56,5 +56,6 @@ int callchains_vtab_register(sqlite3*);
 int xray_calls_vtab_register(sqlite3*);
 int trace_warnings_vtab_register(sqlite3*);
 int trace_files_vtab_register(sqlite3*);
+int trace_info_vtab_register(sqlite3*);
 
 #endif /* TL_VTAB_UTIL_H */

@@ -298,4 +298,9 @@ int tl_ctf_event_types_next(CtfScan *pScan, TlRow *pRow);
 /* tracks: one row per stream file. */
 int tl_ctf_tracks_next(CtfScan *pScan, TlRow *pRow);
 
+/**************** Interface to code in ctf_info.c ****************/
+
+/* trace_info: the env entries and clock classes of every trace (xInfo). */
+int tl_ctf_info(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr);
+
 #endif /* TL_CTF_INT_H */

@@ -648,5 +648,6 @@ const TlReaderDef tl_ctf_reader = {
   .xCountOpen = tl_ctf_count_open,
   .xCountClose = tl_ctf_count_close,
   .xPacketCount = tl_ctf_packet_count,
+  .xInfo      = tl_ctf_info,
   .xPacketValue = tl_ctf_packet_value,
 };

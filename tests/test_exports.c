@@ -1,0 +1,271 @@
+/*
+** test_exports.c: the trace_info table against what the reference tools
+** print about the same traces: `babeltrace2 -o ctf-metadata` (CTF env
+** and clock blocks), `perf report --header-only` (perf's header),
+** `llvm-xray convert -output-format=yaml` (the XRay file header), and for
+** CPEL the file header's bytes as its format defines them.
+*/
+#include "tltest.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TD TL_TESTDATA_DIR "/"
+
+/* The value of key zKey (and trace zTrace, when not NULL) in trace_info(zPath), malloc'd, or NULL. */
+static char *info(sqlite3 *db, const char *zPath, const char *zTrace, const char *zKey){
+  if( zTrace ){
+    return tl_test_sql_text(db, "SELECT group_concat(value, ',') FROM trace_info(%Q)"
+                            " WHERE key = %Q AND trace = %Q", zPath, zKey, zTrace);
+  }
+  return tl_test_sql_text(db, "SELECT group_concat(value, ',') FROM trace_info(%Q) WHERE key = %Q",
+                          zPath, zKey);
+}
+
+static void assert_info(sqlite3 *db, const char *zPath, const char *zTrace, const char *zKey,
+                        const char *zWant){
+  char *z = info(db, zPath, zTrace, zKey);
+  if( z==0 || strcmp(z, zWant) ) fail_msg("%s %s: got %s, want %s", zPath, zKey, z ? z : "NULL", zWant);
+  free(z);
+}
+
+/* ---- CTF: babeltrace2 -o ctf-metadata ------------------------------------ */
+
+/*
+** Every `key = value;` line of the env and clock blocks of the metadata
+** text zMeta (one or more traces, in the order of zTraces, ';'-separated
+** relative paths) is in trace_info: env entries under their source
+** "env.<key>", the clock's name, freq, offset and offset_s.
+*/
+static void check_ctf_metadata(const char *zTrace, const char *zMeta, const char *const *azRel,
+                               int nRel){
+  sqlite3 *db = tl_test_db();
+  char *z = tl_test_read_file(zMeta, 0);
+  char *zLine, *zSave = 0;
+  int iRel = -1, bEnv = 0, bClock = 0, nEnv = 0, nClock = 0;
+  assert_non_null(z);
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    char zKey[128], zVal[512];
+    size_t n;
+    if( strncmp(zLine, "# babeltrace2 ", 14)==0 ){ iRel++; continue; }
+    if( strcmp(zLine, "env {")==0 ){ bEnv = 1; continue; }
+    if( strcmp(zLine, "clock {")==0 ){ bClock = 1; continue; }
+    if( strcmp(zLine, "};")==0 ){ bEnv = bClock = 0; continue; }
+    if( !(bEnv || bClock) || sscanf(zLine, " %127s = %511[^;];", zKey, zVal)!=2 ) continue;
+    n = strlen(zVal);
+    if( n>=2 && zVal[0]=='"' ){ memmove(zVal, zVal+1, n-2); zVal[n-2] = 0; }
+    assert_true(iRel>=0 && iRel<nRel);
+    if( bEnv ){
+      char *zGot = tl_test_sql_text(db, "SELECT value FROM trace_info(%Q)"
+                                    " WHERE source = 'env.' || %Q AND trace = %Q",
+                                    zTrace, zKey, azRel[iRel]);
+      if( zGot==0 || strcmp(zGot, zVal) ) fail_msg("env %s: got %s, want %s", zKey, zGot, zVal);
+      free(zGot);
+      nEnv++;
+    }else{
+      static const char *const aMap[][2] = {
+        { "name", "clock" }, { "freq", "clock_freq" }, { "offset", "clock_offset" },
+        { "offset_s", "clock_offset_s" },
+      };
+      size_t k;
+      for(k=0; k<sizeof(aMap)/sizeof(aMap[0]); k++){
+        if( strcmp(zKey, aMap[k][0])==0 ){ assert_info(db, zTrace, azRel[iRel], aMap[k][1], zVal); nClock++; }
+      }
+    }
+  }
+  assert_int_equal(iRel, nRel-1);
+  assert_true(nEnv>=10*nRel);
+  assert_true(nClock>=3*nRel);
+  free(z);
+  tl_test_db_close(db);
+}
+
+static void trace_info_ctf_equals_babeltrace2_metadata(void **state){
+  static const char *const azTypes[] = { "ust/uid/0/64-bit" };
+  static const char *const azPid[] = { "ust/pid/tl_app-12451-20261122-153818",
+                                       "ust/pid/tl_app-12456-20261122-153818" };
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  check_ctf_metadata(TD "ctf/ust-types", TD "ctf/ust-types.metadata.txt", azTypes, 1);
+  check_ctf_metadata(TD "ctf/ust-pid", TD "ctf/ust-pid.metadata.txt", azPid, 2);
+  /* the shared keys: LTTng's names mapped */
+  assert_info(db, TD "ctf/ust-types", 0, "hostname", "vm");
+  assert_info(db, TD "ctf/ust-types", 0, "tracer", "lttng-ust");
+  assert_info(db, TD "ctf/ust-types", 0, "clock", "monotonic");
+  assert_info(db, TD "ctf/ust-pid", azPid[0], "tracer_version", "2.13.5");
+  assert_info(db, TD "ctf/ust-pid", azPid[1], "pid", "12456");
+  tl_test_db_close(db);
+}
+
+/* ---- perf: perf report --header-only ------------------------------------- */
+
+/*
+** The text after "# zLabel : " (or "# zLabel: ", as perf prints its clock
+** lines) in a header file (malloc'd, trailing spaces cut).
+*/
+static char *header_value(const char *zPath, const char *zLabel){
+  char *z = tl_test_read_file(zPath, 0);
+  char *zLine, *zSave = 0, *zOut = 0;
+  char zPre[128], zPre2[128];
+  assert_non_null(z);
+  snprintf(zPre, sizeof(zPre), "# %s : ", zLabel);
+  snprintf(zPre2, sizeof(zPre2), "# %s: ", zLabel);
+  for(zLine=strtok_r(z, "\n", &zSave); zLine && !zOut; zLine=strtok_r(0, "\n", &zSave)){
+    size_t nPre = strncmp(zLine, zPre, strlen(zPre))==0 ? strlen(zPre)
+                : strncmp(zLine, zPre2, strlen(zPre2))==0 ? strlen(zPre2) : 0;
+    if( nPre ){
+      size_t n;
+      zOut = strdup(zLine + nPre);
+      n = strlen(zOut);
+      while( n>0 && zOut[n-1]==' ' ) zOut[--n] = 0;
+    }
+  }
+  free(z);
+  assert_non_null(zOut);
+  return zOut;
+}
+
+static void trace_info_perf_equals_perf_header(void **state){
+  static const char *const az[] = { "clock", "sched", "multi" };
+  static const char *const aLabel[][2] = {
+    { "hostname", "hostname" }, { "os release", "os_release" }, { "perf version", "tracer_version" },
+    { "arch", "arch" }, { "cmdline", "cmdline" }, { "cpudesc", "cpu" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t i, k;
+  (void)state;
+  for(i=0; i<sizeof(az)/sizeof(az[0]); i++){
+    char zData[256], zHdr[256];
+    snprintf(zData, sizeof(zData), TD "perf/%s.data", az[i]);
+    snprintf(zHdr, sizeof(zHdr), TD "perf/%s.header.txt", az[i]);
+    for(k=0; k<sizeof(aLabel)/sizeof(aLabel[0]); k++){
+      char *zWant = header_value(zHdr, aLabel[k][0]);
+      assert_info(db, zData, 0, aLabel[k][1], zWant);
+      free(zWant);
+    }
+    assert_info(db, zData, 0, "tracer", "perf");
+  }
+  /* -k CLOCK_MONOTONIC: "# clockid: monotonic (1)", "# reference time: ...
+  ** = 1795760417.348884 (TOD) = 8422.685534257 (monotonic)" */
+  {
+    char *zRef = header_value(TD "perf/clock.header.txt", "reference time");
+    char *zWall = strstr(zRef, " = "), *zMono;
+    char zWant[64];
+    long long s, us, ns;
+    assert_non_null(zWall);
+    assert_int_equal(sscanf(zWall, " = %lld.%lld (TOD)", &s, &us), 2);
+    snprintf(zWant, sizeof(zWant), "%lld", s*1000000000LL + us*1000);
+    assert_info(db, TD "perf/clock.data", 0, "clock_wall_ns", zWant);
+    zMono = strstr(zWall+3, " = ");
+    assert_non_null(zMono);
+    assert_int_equal(sscanf(zMono, " = %lld.%lld (monotonic)", &s, &ns), 2);
+    snprintf(zWant, sizeof(zWant), "%lld", s*1000000000LL + ns);
+    assert_info(db, TD "perf/clock.data", 0, "clock_ref_ns", zWant);
+    free(zRef);
+    zRef = header_value(TD "perf/clock.header.txt", "clockid");
+    assert_string_equal(zRef, "monotonic (1)");
+    free(zRef);
+    assert_info(db, TD "perf/clock.data", 0, "clock", "monotonic");
+    assert_info(db, TD "perf/sched.data", 0, "clock", "perf");
+  }
+  tl_test_db_close(db);
+}
+
+/* ---- XRay: llvm-xray convert -output-format=yaml's header ---------------- */
+
+static void trace_info_xray_equals_llvm_xray_header(void **state){
+  static const char *const az[] = { "fdr", "basic", "fdr-O2", "basic-default" };
+  static const char *const aKey[][2] = {
+    { "version", "format_version" }, { "cycle-frequency", "clock_freq" },
+    { "constant-tsc", "constant_tsc" }, { "nonstop-tsc", "nonstop_tsc" }, { "type", "mode" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t i, k;
+  (void)state;
+  for(i=0; i<sizeof(az)/sizeof(az[0]); i++){
+    char zLog[256], zYaml[256];
+    char *z, *zLine, *zSave = 0;
+    int n = 0;
+    snprintf(zLog, sizeof(zLog), TD "xray/%s.xray", az[i]);
+    snprintf(zYaml, sizeof(zYaml), TD "xray/%s.yaml", az[i]);
+    z = tl_test_read_file(zYaml, 0);
+    assert_non_null(z);
+    for(zLine=strtok_r(z, "\n", &zSave); zLine && strcmp(zLine, "records:"); zLine=strtok_r(0, "\n", &zSave)){
+      char zKey[64], zVal[64];
+      if( sscanf(zLine, " %63[^:]: %63s", zKey, zVal)!=2 ) continue;
+      for(k=0; k<sizeof(aKey)/sizeof(aKey[0]); k++){
+        if( strcmp(zKey, aKey[k][0]) ) continue;
+        if( strcmp(zVal, "true")==0 ) strcpy(zVal, "1");
+        if( strcmp(zVal, "false")==0 ) strcpy(zVal, "0");
+        /* type: 0 basic (naive) logging, 1 flight data recorder */
+        if( k==4 ) strcpy(zVal, strcmp(zVal, "0")==0 ? "basic" : "fdr");
+        assert_info(db, zLog, 0, aKey[k][1], zVal);
+        n++;
+      }
+    }
+    assert_int_equal(n, 5);
+    assert_info(db, zLog, 0, "tracer", "xray");
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
+/* ---- CPEL: the file header as the format defines it ---------------------- */
+
+/*
+** CPEL file header (VPP's cpel.h): u8 endian_version (high bit set: little
+** endian; low 7 bits the version), u8 pad, u16 nsections, u32 file_date
+** (Unix time), in the file's byte order.
+*/
+static void trace_info_cpel_equals_file_header(void **state){
+  static const char *const az[] = { "demo.cpel", "states.cpel" };
+  sqlite3 *db = tl_test_db();
+  size_t i;
+  (void)state;
+  for(i=0; i<sizeof(az)/sizeof(az[0]); i++){
+    char zPath[256], zWant[32];
+    size_t n;
+    unsigned char *a;
+    unsigned long date;
+    snprintf(zPath, sizeof(zPath), TD "cpel/%s", az[i]);
+    a = tl_test_read_file(zPath, &n);
+    assert_non_null(a);
+    assert_true(n>=8);
+    if( a[0] & 0x80 ) date = a[4] | a[5]<<8 | a[6]<<16 | (unsigned long)a[7]<<24;
+    else date = (unsigned long)a[4]<<24 | a[5]<<16 | a[6]<<8 | a[7];
+    snprintf(zWant, sizeof(zWant), "%lu", date);
+    assert_info(db, zPath, 0, "date_unix", zWant);
+    snprintf(zWant, sizeof(zWant), "%d", a[0] & 0x7f);
+    assert_info(db, zPath, 0, "format_version", zWant);
+    assert_info(db, zPath, 0, "tracer", "cpel");
+    free(a);
+  }
+  /* 1700000000 (make_demo.py) as UTC */
+  assert_info(db, TD "cpel/demo.cpel", 0, "date", "2023-11-14T22:13:20Z");
+  tl_test_db_close(db);
+}
+
+/* Every format gives the shared keys tracer and clock (CPEL: its ticks). */
+static void trace_info_shared_keys_in_every_format(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  z = tl_test_sql_rows(db,
+      "SELECT f.format, count(DISTINCT i.key) FROM trace_files(%Q) f, trace_info(f.path) i"
+      " WHERE f.format IS NOT NULL AND i.key IN ('tracer', 'clock', 'hostname', 'date')"
+      " GROUP BY 1 ORDER BY 1",
+      TD "*/*");
+  assert_string_equal(z, "cpel|2\nctf|4\nperf|3\nxray|2");
+  free(z);
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(exports,
+  cmocka_unit_test(trace_info_ctf_equals_babeltrace2_metadata),
+  cmocka_unit_test(trace_info_perf_equals_perf_header),
+  cmocka_unit_test(trace_info_xray_equals_llvm_xray_header),
+  cmocka_unit_test(trace_info_cpel_equals_file_header),
+  cmocka_unit_test(trace_info_shared_keys_in_every_format),
+);
