@@ -35,7 +35,7 @@ BASE_SRC   = $(sort $(wildcard src/base/*.c))
 READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
 MODEL_SRC  = $(sort $(wildcard src/model/*.c))
 CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/formats.c
-SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
+SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/flamegraph.c
 TEST_SRC = $(sort $(wildcard tests/*.c))
 
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)

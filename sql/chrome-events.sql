@@ -41,9 +41,9 @@ WITH opt(o) AS (
                        ELSE 'binary=''' || replace(@binary, '''', '''''') || '''' END)
 ), fmt(f) AS (
   SELECT format FROM trace_files(@trace)
-), tr AS (
+), tr AS NOT MATERIALIZED (
   SELECT id, name, pid, tid FROM opt, tracks(@trace, opt.o) WHERE name IS NOT NULL
-), ev AS (
+), ev AS NOT MATERIALIZED (
   SELECT ts, cpu, coalesce(pid, 0) AS pid, coalesce(tid, track, 0) AS tid, type, name, args,
          CASE WHEN ts >= 0 THEN printf('%d.%03d', ts / 1000, ts % 1000)
               ELSE printf('-%d.%03d', -ts / 1000, -ts % 1000) END AS us,

@@ -4,8 +4,9 @@
 **     sqlite> .load ./tracelite
 **     sqlite> SELECT name, count(*) FROM events('perf.data') GROUP BY name;
 **
-** Registers every table (one per file under vtab/, trace_files included)
-** and the scalar function tracelite_version(). Only sqlite3_tracelite_init
+** Registers every table (one per file under vtab/, trace_files included),
+** the aggregate flamegraph() (flamegraph.c) and the scalar function
+** tracelite_version(). Only sqlite3_tracelite_init
 ** is exported.
 */
 #include "sqlite3ext.h"
@@ -49,6 +50,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     trace_warnings_vtab_register,
     trace_files_vtab_register,
     trace_info_vtab_register,
+    flamegraph_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -262,7 +262,38 @@ static void trace_info_shared_keys_in_every_format(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- flamegraph() ----------------------------------------------------------- */
+
+/*
+** The aggregate on made-up stacks: frames as wide as their totals
+** (1180 px for the root), names escaped for XML, NULL and non-positive
+** values and NULL stacks skipped, empty frames (a trailing ';') dropped.
+*/
+static void flamegraph_widths_are_totals(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  z = tl_test_sql_text(db, "SELECT flamegraph(column1, column2, 't<1>') FROM (VALUES ('a;b;', 3), ('a;c<x>', 1),"
+                       " ('a', 4), (NULL, 5), ('d', NULL), ('e', 0), ('f', -1))");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "<title>all (8, 100.00%)</title><rect x=\"10.00\" y=\"68\" width=\"1180.00\""));
+  assert_non_null(strstr(z, "<title>a (8, 100.00%)</title><rect x=\"10.00\" y=\"52\" width=\"1180.00\""));
+  assert_non_null(strstr(z, "<title>b (3, 37.50%)</title><rect x=\"10.00\" y=\"36\" width=\"442.50\""));
+  assert_non_null(strstr(z, "<title>c&lt;x&gt; (1, 12.50%)</title><rect x=\"452.50\" y=\"36\" width=\"147.50\""));
+  assert_non_null(strstr(z, ">t&lt;1&gt;</text>"));
+  assert_null(strstr(z, "<title>d "));
+  assert_null(strstr(z, "<title>e "));
+  free(z);
+  /* no stack: NULL; real values */
+  assert_null(tl_test_sql_text(db, "SELECT flamegraph(NULL, 1)"));
+  z = tl_test_sql_text(db, "SELECT flamegraph('x;y', 0.5)");
+  assert_non_null(strstr(z, "<title>y (0.5, 100.00%)</title>"));
+  free(z);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(exports,
+  cmocka_unit_test(flamegraph_widths_are_totals),
   cmocka_unit_test(trace_info_ctf_equals_babeltrace2_metadata),
   cmocka_unit_test(trace_info_perf_equals_perf_header),
   cmocka_unit_test(trace_info_xray_equals_llvm_xray_header),
