@@ -304,6 +304,9 @@ struct TlTrace {
                                   ** (TlFilter.bGroupCpu) at about the cost of
                                   ** a plain scan; set by xOpen (default 0) */
   void *pInternal;                /* trace.c's bookkeeping (cache, warnings) */
+  int64_t tsShift;                /* clock=: ns the engine adds to every ts (xOpen sets it) */
+  int bClockDone;                 /* clock=: xOpen applied it, or warned why not;
+                                  ** else the engine warns that it cannot */
 };
 
 /*

@@ -1,9 +1,13 @@
 /*
-** test_exports.c: the trace_info table against what the reference tools
-** print about the same traces: `babeltrace2 -o ctf-metadata` (CTF env
-** and clock blocks), `perf report --header-only` (perf's header),
-** `llvm-xray convert -output-format=yaml` (the XRay file header), and for
-** CPEL the file header's bytes as its format defines them.
+** test_exports.c: what a trace says about itself and how it leaves:
+** - trace_info against the reference tools' views of the same traces:
+**   `babeltrace2 -o ctf-metadata` (CTF env and clock blocks), `perf report
+**   --header-only` (perf's header), `llvm-xray convert -output-format=yaml`
+**   (the XRay file header), and for CPEL the file header's bytes as its
+**   format defines them;
+** - clock=: one program traced by perf and LTTng-UST at once
+**   (testdata/clock/), against perf script's and babeltrace2's times;
+** - the Chrome export's CTF spans, and the flamegraph() aggregate.
 */
 #include "tltest.h"
 
@@ -11,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "str.h"
 
 #define TD TL_TESTDATA_DIR "/"
 
@@ -262,6 +268,164 @@ static void trace_info_shared_keys_in_every_format(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- clock=: perf and LTTng on one time line ------------------------------ */
+
+#define NMARK 20                  /* rounds of testdata/clock/marker.c */
+
+/*
+** The references of testdata/clock/: perf script's times (ns) of the
+** marker's getppid calls and babeltrace2's raw clock values of its
+** tl:tick events (LTTng's clock: CLOCK_MONOTONIC ns at 1 GHz), and the
+** marker's pid.
+*/
+static void clock_refs(long long *aPerf, long long *aUst, long long *pPid){
+  char *z = tl_test_read_file(TD "clock/ust.cycles.txt", 0);
+  char *zLine, *zSave = 0;
+  int n = 0;
+  assert_non_null(z);
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    const char *zPid = strstr(zLine, "vtid = ");
+    if( !strstr(zLine, " tl:tick: ") ) continue;
+    assert_true(n<NMARK && zPid);
+    aUst[n++] = atoll(zLine+1);
+    *pPid = atoll(zPid+7);
+  }
+  assert_int_equal(n, NMARK);
+  free(z);
+  z = tl_test_read_file(TD "clock/perf.script.txt", 0);
+  assert_non_null(z);
+  n = 0;
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    long long tid, sec, ns;
+    if( sscanf(zLine, " %lld %lld.%lld:", &tid, &sec, &ns)!=3 || tid!=*pPid ) continue;
+    assert_true(n<NMARK);
+    aPerf[n++] = sec*1000000000LL + ns;
+  }
+  assert_int_equal(n, NMARK);
+  free(z);
+}
+
+/* The NMARK ts of the marker in zTrace with zOpts, in time order. */
+static void marks(sqlite3 *db, const char *zTrace, const char *zOpts, const char *zWhere,
+                  long long *a){
+  char *z = tl_test_sql_rows(db, "SELECT ts FROM events(%Q, %Q) WHERE %s ORDER BY ts",
+                             zTrace, zOpts, zWhere);
+  char *zLine, *zSave = 0;
+  int n = 0;
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    assert_true(n<NMARK);
+    a[n++] = atoll(zLine);
+  }
+  assert_int_equal(n, NMARK);
+  free(z);
+}
+
+/*
+** One program traced at once by perf (-k CLOCK_MONOTONIC) and LTTng-UST:
+** with clock=monotonic both give the references' monotonic ns exactly,
+** and each round's two marks (back to back in the program) are within
+** 10 us; with clock=realtime too (perf through CLOCK_DATA, LTTng through
+** its clock offset), and no warning either way.
+*/
+static void clock_monotonic_aligns_perf_and_lttng(void **state){
+  sqlite3 *db = tl_test_db();
+  long long aPerf[NMARK], aUst[NMARK], aP[NMARK], aU[NMARK], pid = 0;
+  char zWhere[128];
+  int i, k;
+  (void)state;
+  clock_refs(aPerf, aUst, &pid);
+  snprintf(zWhere, sizeof(zWhere), "name = 'syscalls:sys_enter_getppid' AND tid = %lld", pid);
+  for(k=0; k<2; k++){
+    const char *zOpt = k==0 ? "clock=monotonic" : "clock=realtime";
+    marks(db, TD "clock/perf.data", zOpt, zWhere, aP);
+    marks(db, TD "clock/ust", zOpt, "name = 'tl:tick'", aU);
+    for(i=0; i<NMARK; i++){
+      if( k==0 ){
+        assert_true(aP[i]==aPerf[i]);
+        assert_true(aU[i]==aUst[i]);
+      }
+      if( llabs(aP[i] - aU[i]) > 10000 ){
+        fail_msg("%s: round %d: perf at %lld, LTTng at %lld", zOpt, i, aP[i], aU[i]);
+      }
+    }
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q, %Q)",
+                                     TD "clock/perf.data", zOpt), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q, %Q)",
+                                     TD "clock/ust", zOpt), 0);
+  }
+  /* the default: each as its reference reader prints it */
+  marks(db, TD "clock/perf.data", "", zWhere, aP);
+  for(i=0; i<NMARK; i++) assert_true(aP[i]==aPerf[i]);
+  tl_test_db_close(db);
+}
+
+/* Where the trace lacks what is needed: a warning, ts as before. */
+static void clock_without_reference_warns(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z;
+  (void)state;
+  z = tl_test_sql_text(db, "SELECT message FROM trace_warnings(%Q, 'clock=realtime')",
+                       TD "perf/sched.data");
+  assert_non_null(strstr(z, "no CLOCK_DATA"));
+  free(z);
+  z = tl_test_sql_text(db, "SELECT message FROM trace_warnings(%Q, 'clock=monotonic')",
+                       TD "xray/fdr.xray");
+  assert_non_null(strstr(z, "ts stays on the trace's clock"));
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q, 'clock=monotonic')", TD "xray/fdr.xray"),
+                   tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q)", TD "xray/fdr.xray"));
+  z = tl_test_sql_error(db, "SELECT * FROM events(%Q, 'clock=boottime')", TD "perf/sched.data");
+  assert_non_null(strstr(z, "clock=boottime: expected monotonic or realtime"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* ---- Chrome export: CTF begin/end pairs ----------------------------------- */
+
+/*
+** The cyg-profile func_entry/func_exit events of testdata/clock/ust become
+** "B"/"E" events, as many as babeltrace2 prints, the output being one JSON
+** document.
+*/
+static void chrome_events_ctf_entry_exit_are_spans(void **state){
+  sqlite3 *db = tl_test_db();
+  char *zSql, *zRef;
+  const char *p;
+  int nB = 0, nE = 0;
+  (void)state;
+  zSql = tl_test_read_file(TL_TESTDATA_DIR "/../sql/chrome-events.sql", 0);
+  assert_non_null(zSql);
+  {
+    sqlite3_stmt *pStmt = 0;
+    TlStr s;
+    tl_str_init(&s);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@trace"), TD "clock/ust", -1, SQLITE_STATIC);
+    while( sqlite3_step(pStmt)==SQLITE_ROW ){
+      tl_str_appendz(&s, (const char*)sqlite3_column_text(pStmt, 0));
+      tl_str_appendc(&s, '\n');
+    }
+    sqlite3_finalize(pStmt);
+    for(p=s.z; (p = strstr(p, "\"ph\":\"B\""))!=0; p++) nB++;
+    for(p=s.z; (p = strstr(p, "\"ph\":\"E\""))!=0; p++) nE++;
+    assert_true(s.n>2 && s.z[0]=='[' && strcmp(s.z+s.n-2, "]\n")==0);
+    tl_str_free(&s);
+  }
+  zRef = tl_test_read_file(TD "clock/ust.bt2.txt", 0);
+  assert_non_null(zRef);
+  {
+    int nEntry = 0, nExit = 0;
+    for(p=zRef; (p = strstr(p, "lttng_ust_cyg_profile:func_entry:"))!=0; p++) nEntry++;
+    for(p=zRef; (p = strstr(p, "lttng_ust_cyg_profile:func_exit:"))!=0; p++) nExit++;
+    assert_true(nEntry>0);
+    assert_int_equal(nB, nEntry);
+    assert_int_equal(nE, nExit);
+  }
+  free(zRef);
+  free(zSql);
+  tl_test_db_close(db);
+}
+
 /* ---- flamegraph() ----------------------------------------------------------- */
 
 /*
@@ -293,6 +457,9 @@ static void flamegraph_widths_are_totals(void **state){
 }
 
 TL_DEFINE_GROUP(exports,
+  cmocka_unit_test(clock_monotonic_aligns_perf_and_lttng),
+  cmocka_unit_test(clock_without_reference_warns),
+  cmocka_unit_test(chrome_events_ctf_entry_exit_are_spans),
   cmocka_unit_test(flamegraph_widths_are_totals),
   cmocka_unit_test(trace_info_ctf_equals_babeltrace2_metadata),
   cmocka_unit_test(trace_info_perf_equals_perf_header),

@@ -101,6 +101,26 @@ static int info_clocks(const CtfTr *t, TlInfoFn xRow, void *pCtx){
   return rc;
 }
 
+void tl_ctf_clock_apply(TlTrace *pTrace, CtfData *p){
+  int eClock, i, k;
+  if( tl_opts_clock(&pTrace->opts, &eClock) || eClock==TL_CLOCK_TRACE ) return;
+  pTrace->bClockDone = 1;
+  for(i=0; i<p->nTr; i++){
+    TlCtfModel *m = &p->aTr[i].m;
+    for(k=0; k<m->nClock; k++){
+      TlCtfClock *c = &m->aClock[k];
+      if( c->zName && strcmp(c->zName, "monotonic")==0 ){
+        c->bRaw = eClock==TL_CLOCK_MONOTONIC;
+      }else{
+        tl_trace_warn(pTrace, p->aTr[i].zRel[0] ? p->aTr[i].zRel : 0, TL_NO_OFFSET,
+                      "clock=%s: clock class \"%s\" is not LTTng's monotonic clock:"
+                      " its ts stays as the trace gives it", tl_opts_get(&pTrace->opts, "clock"),
+                      c->zName ? c->zName : "");
+      }
+    }
+  }
+}
+
 int tl_ctf_info(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr){
   const CtfData *p = pTrace->pData;
   int i, rc = TL_OK;

@@ -61,6 +61,46 @@ static int info_clock_data(const char *z, TlInfoFn xRow, void *pCtx){
   return rc;
 }
 
+/*
+** clock=: the shift from the recording clock to the one asked for, from
+** CLOCK_DATA (one instant read on both the wall clock and the recording
+** clock): to realtime, wall_clock_ns - clockid_ns whatever the recording
+** clock; to monotonic, none when it is CLOCK_MONOTONIC (-k
+** CLOCK_MONOTONIC). Otherwise a warning and ts as recorded.
+*/
+int perf_clock_apply(TlTrace *pTrace, const PerfData *p, TlErr *pErr){
+  int eClock, i, rc = TL_OK;
+  const PerfFeat *f = 0;
+  if( tl_opts_clock(&pTrace->opts, &eClock) || eClock==TL_CLOCK_TRACE ) return TL_OK;
+  pTrace->bClockDone = 1;
+  for(i=0; i<p->nFeat; i++) if( p->aFeat[i].id==PF_CLOCK_DATA ) f = &p->aFeat[i];
+  if( f==0 ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "clock=%s: the perf.data file has no CLOCK_DATA"
+                  " (perf record -k CLOCK_MONOTONIC writes it): ts stays on perf's clock",
+                  tl_opts_get(&pTrace->opts, "clock"));
+    return TL_OK;
+  }else{
+    TlStr s;
+    int64_t id, wall, ref;
+    tl_str_init(&s);
+    rc = perf_feature_value(pTrace, p, f, &s, pErr);
+    if( rc==TL_OK && s.bErr ) rc = TL_ENOMEM;
+    id = s.z ? json_uint(s.z, "clockid") : -1;
+    wall = s.z ? json_uint(s.z, "wall_clock_ns") : -1;
+    ref = s.z ? json_uint(s.z, "clockid_ns") : -1;
+    tl_str_free(&s);
+    if( rc ) return rc;
+    if( eClock==TL_CLOCK_REALTIME && wall>=0 && ref>=0 ){
+      pTrace->tsShift = wall - ref;
+    }else if( eClock!=TL_CLOCK_MONOTONIC || id!=1 ){
+      tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "clock=%s: the perf.data file was recorded on clockid"
+                    " %lld and its CLOCK_DATA relates that to the wall clock only: ts stays as recorded",
+                    tl_opts_get(&pTrace->opts, "clock"), (long long)id);
+    }
+  }
+  return TL_OK;
+}
+
 int perf_info(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr){
   const PerfData *p = pTrace->pData;
   TlStr s;
