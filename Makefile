@@ -76,6 +76,7 @@ test: CFLAGS += -Werror
 test: $(SO) $(TESTBIN)
 	$(PYTHON) tests/lint.py
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
+	$(if $(SQL_LIBRARY_TEST),sh tests/browser/run.sh $(SO))
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS
