@@ -42,7 +42,7 @@ BASE_SRC   = $(sort $(wildcard src/base/*.c))
 READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
 MODEL_SRC  = $(sort $(wildcard src/model/*.c))
 CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/formats.c
-SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/percentile.c
+SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/percentile.c src/flamegraph.c
 TEST_SRC = $(sort $(wildcard tests/*.c))
 
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -92,6 +92,7 @@ test: $(SO) $(TESTBIN)
 	$(PYTHON) tests/lint.py
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/test_fleet.py --so $(SO))
+	$(if $(SQL_LIBRARY_TEST),sh tests/browser/run.sh $(SO))
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS

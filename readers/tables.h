@@ -23,6 +23,7 @@ enum {
   TL_TAB_WARNINGS,
   TL_TAB_SCHED_SLICES,
   TL_TAB_THREAD_STATES,
+  TL_TAB_TRACE_INFO,
   TL_TAB_COUNT
 };
 
@@ -110,6 +111,12 @@ enum {
   TL_TS_TS, TL_TS_DUR, TL_TS_TID, TL_TS_PID, TL_TS_COMM, TL_TS_STATE, TL_TS_CPU,
   TL_TS_WAKER_TID, TL_TS_IO_WAIT, TL_TS_TS_END, TL_TS_WAKEUP, TL_TS_RUNTIME,
   TL_TS_NCOL
+};
+
+/* trace_info: what a trace says about itself (TlReaderDef.xInfo) */
+enum {
+  TL_TI_ID, TL_TI_TRACE, TL_TI_KEY, TL_TI_VALUE, TL_TI_SOURCE,
+  TL_TI_NCOL
 };
 
 #define TL_MAX_NCOL 24

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TD = os.path.join(ROOT, "testdata")
@@ -463,6 +464,67 @@ def _():
     return n
 
 
+# ---------------------------------------------------------------- flame graphs
+
+SVG = "{http://www.w3.org/2000/svg}"
+FG_WIDTH = 1180.0           # the frames' width in the SVG (1200 px less margins)
+
+
+def svg_frames(name, svg):
+    """The frames of a flamegraph() SVG as {(depth, name): [value, ...]},
+    checking that each frame is as wide as its value."""
+    root = ET.fromstring(svg)
+    frames = [g for g in root.iter(SVG + "g") if g.find(SVG + "rect") is not None]
+    ys = [float(g.find(SVG + "rect").get("y")) for g in frames]
+    base, total = max(ys), None
+    out = {}
+    for g, y in zip(frames, ys):
+        m = re.match(r"(.*) \(([0-9.e+]+), [0-9.]+%\)$", g.find(SVG + "title").text)
+        v = float(m.group(2))
+        if total is None:
+            total = v                   # the root, "all", comes first
+        w = float(g.find(SVG + "rect").get("width"))
+        if abs(w - v * FG_WIDTH / total) > 0.01:
+            fail(name, "frame %s: %.2f px wide for %g of %g" % (m.group(1), w, v, total))
+        out.setdefault((int(round((base - y) / 16)), m.group(1)), []).append(v)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def folded_frames(stacks):
+    """What flamegraph.pl draws for {folded stack: value}: each prefix's
+    summed value as {(depth, name): [value, ...]}, with the root "all",
+    frames narrower than 0.1 px left out."""
+    sums = {}
+    for st, v in stacks.items():
+        parts = [p for p in st.split(";") if p]
+        for i in range(len(parts) + 1):
+            key = tuple(parts[:i])
+            sums[key] = sums.get(key, 0) + v
+    total = sums[()]
+    out = {}
+    for key, v in sums.items():
+        if v * FG_WIDTH / total >= 0.1:
+            out.setdefault((len(key), key[-1] if key else "all"), []).append(float(v))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+@check("flamegraph_perf.sql")
+def _():
+    name = "flamegraph_perf.sql"
+    # perf script | stackcollapse-perf.pl of lost.data, drawn
+    want = {}
+    for line in text("perf/lost.folded.txt").splitlines():
+        st, v = line.rsplit(" ", 1)
+        want[st] = want.get(st, 0) + int(v)
+    svg = "\n".join(r[0] for r in run(name, sep="\x01", trace=TD + "/perf/lost.data",
+                                      options=SYM_OPTS, title="lost <1>"))
+    got = svg_frames(name, svg)
+    equal(name, "lost.data frames", got, folded_frames(want))
+    if 'text-anchor="middle">lost &lt;1&gt;</text>' not in svg:
+        fail(name, "@title not in the picture")
+    return len(got)
+
+
 # ---------------------------------------------------------------- XRay
 
 XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"),
@@ -481,6 +543,25 @@ def xray_flame(path):
             k = m.group(1).rstrip(";")
             out[k] = out.get(k, 0) + int(m.group(2))
     return out
+
+
+@check("flamegraph_xray.sql")
+def _():
+    name = "flamegraph_xray.sql"
+    n = 0
+    for log, binary in XRAY_LOGS:
+        for agg in ("time", "count"):
+            svg = "\n".join(r[0] for r in run(name, sep="\x01", trace=TD + "/xray/%s.xray" % log,
+                                              binary=TD + "/xray/" + binary, value=agg))
+            got = svg_frames(name, svg)
+            t = xray_flame("xray/%s.flame-%s.txt" % (log, agg))
+            if agg == "time":
+                # llvm-xray's times hold the callees': drawn from the self times
+                t = {st: v - sum(t[k] for k in t if k.startswith(st + ";") and ";" not in k[len(st) + 1:])
+                     for st, v in t.items()}
+            equal(name, "%s %s frames" % (log, agg), got, folded_frames(t))
+            n += len(got)
+    return n
 
 
 @check("xray_account.sql")

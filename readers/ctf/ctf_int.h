@@ -103,7 +103,9 @@ static inline int ctf_ns(const TlCtfModel *m, int bExact, int iClock, uint64_t c
   const TlCtfClock *c;
   if( iClock<0 || iClock>=m->nClock ) return -1;
   c = &m->aClock[iClock];
-  if( bExact ) return tl_ctf_clock_ns(c->freq, c->offsetS, c->offset, cycles, pNs);
+  if( bExact || c->bRaw ){
+    return tl_ctf_clock_ns(c->freq, c->bRaw ? 0 : c->offsetS, c->bRaw ? 0 : c->offset, cycles, pNs);
+  }
   return tl_ctf_clock_ns_bt(c->freq, c->offsetS, c->offset, cycles, pNs);
 }
 
@@ -311,5 +313,17 @@ void tl_ctf_walk_free(CtfWalk *w);
 int tl_ctf_event_types_next(CtfScan *pScan, TlRow *pRow);
 /* tracks: one row per stream file. */
 int tl_ctf_tracks_next(CtfScan *pScan, TlRow *pRow);
+
+/**************** Interface to code in ctf_info.c ****************/
+
+/* trace_info: the env entries and clock classes of every trace (xInfo). */
+int tl_ctf_info(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr);
+/*
+** clock=, before the index is built: monotonic takes the offset out of
+** the clock classes named "monotonic" (LTTng's: their value is
+** CLOCK_MONOTONIC, the offset maps it to the epoch); realtime keeps it.
+** A clock class of another name gets a warning and keeps its ts.
+*/
+void tl_ctf_clock_apply(TlTrace *pTrace, CtfData *p);
 
 #endif /* TL_CTF_INT_H */

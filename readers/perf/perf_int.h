@@ -265,6 +265,11 @@ struct PerfBuildId {
 int perf_buildid_list_next(TlBytes *pList, uint16_t *pMisc, TlBytes *pBody);
 int perf_buildid_parse(uint16_t misc, TlBytes body, PerfBuildId*);
 
+/* ---- Interface to code in perf_info.c --------------------------------- */
+int perf_info(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
+/* clock=: pTrace->tsShift from CLOCK_DATA, or a warning (at the end of xOpen). */
+int perf_clock_apply(TlTrace*, const PerfData*, TlErr*);
+
 /* ---- Interface to code in perf_trace.c -------------------------------- */
 int perf_tracing_parse(TlTrace*, PerfData*, TlBytes b, uint64_t iOff, TlErr*);
 const PerfTp *perf_tp_find(const PerfData*, uint64_t id);

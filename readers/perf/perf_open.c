@@ -469,6 +469,7 @@ int perf_open(TlTrace *pTrace, TlErr *pErr){
   if( rc==TL_OK ) rc = open_header(pTrace, p, pErr);
   if( rc==TL_OK ) rc = perf_index_build(pTrace, p, pErr);
   if( rc==TL_OK ) rc = open_names(pTrace, p, pErr);
+  if( rc==TL_OK ) rc = perf_clock_apply(pTrace, p, pErr);
   if( rc ){ perf_data_free(p); return rc; }
   if( p->nUnknown ){
     tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%llu records of unknown types were skipped",

@@ -246,6 +246,9 @@ int xray_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal 
                       TlErr *pErr);
 
 
+/* ---- Interface to code in xray_info.c: trace_info (reader.h xInfo) ------ */
+int xray_info(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
+
 /* ---- Interface to code in xray_group.c ---------------------------------- */
 int xray_group_add_slow(TlScan*, int32_t funcId, int64_t dur);
 int xray_next_call_grouped(TlScan*, TlRow*);

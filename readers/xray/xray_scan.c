@@ -415,5 +415,6 @@ const TlReaderDef tl_xray_reader = {
   .xCountClose = xray_count_close,
   .xPacketCount = xray_packet_count,
   .xPacketValue = xray_packet_value,
+  .xInfo      = xray_info,
 };
 
