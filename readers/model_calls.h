@@ -96,6 +96,12 @@ static inline size_t tl_calls_exit(const TlCallStack *st, int32_t funcId){
   return k ? st->n - k + 1 : 0;
 }
 
+/* An exit that names no function (it ends the newest call): how many
+** calls it ends, 1 or 0 when no call is open. */
+static inline size_t tl_calls_exit_top(const TlCallStack *st){
+  return st->n ? 1 : 0;
+}
+
 /* Call k of the stack (0 outermost) as a call ended at tsEnd (bDone) or open. */
 static inline void tl_calls_get(const TlCallStack *st, size_t k, int bDone,
                                 uint64_t tsEnd, TlCall *pOut){
@@ -147,5 +153,56 @@ int tl_calls_path(TlCallStack *st, TlCallPaths*);
 ** kept stay under TL_CALLS_PATHS_TEXT_MAX, else valid until the next call.
 ** NULL when out of memory. */
 const char *tl_paths_text(TlCallPaths*, uint32_t iPath, TlCallName xName, const void *pCtx);
+
+/* ---- calls of many threads ----------------------------------------------- */
+
+/*
+** TlCallSet: the whole matching for a reader that gives entries and exits
+** of many threads mixed in time order: one stack per thread (keyed by a
+** 64-bit key of the reader's choice: a thread id, or a CPU where no thread
+** is known), the functions' names by id, finished calls queued in the
+** order their exits come, then the calls still open at the end, thread by
+** thread, outermost first. Function ids are 1, 2, ... in the order the
+** reader adds the functions (tl_callset_func); the reader keeps each
+** function's id.
+*/
+typedef struct TlCallSet TlCallSet;
+
+typedef struct TlCallOut TlCallOut;  /* one call of a TlCallSet */
+struct TlCallOut {
+  TlCall c;
+  int64_t tid, pid;               /* its thread's ids, if bTid, bPid */
+  int bTid, bPid;
+};
+
+/* A new set (bPaths: keep each call's path), or NULL when out of memory. */
+TlCallSet *tl_callset_new(int bPaths);
+void tl_callset_free(TlCallSet*);
+
+/* Add a function named z[0..n): its id in *pId. TL_OK or TL_ENOMEM. */
+int tl_callset_func(TlCallSet*, const char *z, size_t n, int32_t *pId);
+/* The name of function id, or NULL. */
+const char *tl_callset_name(const TlCallSet*, int32_t id);
+
+/* The stack of thread key (made if new) as *piThread; its tid and pid when
+** known (bTid, bPid). TL_OK or TL_ENOMEM. */
+int tl_callset_thread(TlCallSet*, uint64_t key, int64_t tid, int bTid,
+                      int64_t pid, int bPid, size_t *piThread);
+
+/* An entry of funcId (record id, ts, cpu) on thread iThread: TL_OK,
+** TL_CALLS_TOO_DEEP (not opened) or TL_ENOMEM. */
+int tl_callset_enter(TlCallSet*, size_t iThread, int64_t id, int32_t funcId,
+                     uint64_t ts, uint32_t cpu);
+/* An exit of funcId (bAny: of whatever call is newest) at ts on thread
+** iThread: the calls it ends are queued. TL_OK or TL_ENOMEM. */
+int tl_callset_exit(TlCallSet*, size_t iThread, int32_t funcId, int bAny, uint64_t ts);
+/* No more records: the calls still open are queued. TL_OK or TL_ENOMEM. */
+int tl_callset_finish(TlCallSet*);
+/* The next queued call: TL_ROW with *ppOut (valid until the next call of
+** the set), or TL_DONE: none queued (after tl_callset_finish(): no more). */
+int tl_callset_next(TlCallSet*, const TlCallOut **ppOut);
+/* The text of a call's path (TlCall.fr.iPath) from the functions' names,
+** or NULL when out of memory. */
+const char *tl_callset_stack(TlCallSet*, uint32_t iPath);
 
 #endif /* TL_MODEL_CALLS_H */

@@ -112,3 +112,152 @@ const char *tl_paths_text(TlCallPaths *p, uint32_t iPath, TlCallName xName, cons
   }
   return p->text.z;
 }
+
+/* ---- calls of many threads -------------------------------------------------- */
+
+typedef struct CsThread CsThread;
+struct CsThread {
+  TlCallStack st;
+  int64_t tid, pid;
+  int bTid, bPid;
+};
+
+struct TlCallSet {
+  int bPaths;
+  TlCallPaths paths;
+  char **azName; size_t nName, nNameAlloc;   /* function id-1 -> name */
+  CsThread *aTh; size_t nTh, nThAlloc;
+  TlMap threads;                  /* key -> index in aTh */
+  TlCallOut *aOut; size_t nOut, nOutAlloc, iOut;  /* queued calls */
+  int bFinished;
+};
+
+TlCallSet *tl_callset_new(int bPaths){
+  TlCallSet *cs = calloc(1, sizeof(*cs));
+  if( cs==0 ) return 0;
+  cs->bPaths = bPaths;
+  tl_paths_init(&cs->paths);
+  tl_map_init(&cs->threads);
+  return cs;
+}
+
+void tl_callset_free(TlCallSet *cs){
+  size_t i;
+  if( cs==0 ) return;
+  tl_paths_free(&cs->paths);
+  for(i=0; i<cs->nName; i++) free(cs->azName[i]);
+  free(cs->azName);
+  for(i=0; i<cs->nTh; i++) tl_calls_free(&cs->aTh[i].st);
+  free(cs->aTh);
+  tl_map_free(&cs->threads);
+  free(cs->aOut);
+  free(cs);
+}
+
+/* Room for one more of n elements of size sz in *pa (nAlloc of them). */
+static int cs_grow(void **pa, size_t n, size_t *pnAlloc, size_t sz){
+  size_t nNew;
+  void *aNew;
+  if( n<*pnAlloc ) return TL_OK;
+  nNew = *pnAlloc ? *pnAlloc*2 : 16;
+  aNew = realloc(*pa, nNew*sz);
+  if( aNew==0 ) return TL_ENOMEM;
+  *pa = aNew;
+  *pnAlloc = nNew;
+  return TL_OK;
+}
+
+int tl_callset_func(TlCallSet *cs, const char *z, size_t n, int32_t *pId){
+  char *zCopy;
+  if( cs->nName>=INT32_MAX-1 ) return TL_ENOMEM;
+  if( cs_grow((void**)&cs->azName, cs->nName, &cs->nNameAlloc, sizeof(char*)) ) return TL_ENOMEM;
+  zCopy = tl_strndup(z, n);
+  if( zCopy==0 ) return TL_ENOMEM;
+  cs->azName[cs->nName++] = zCopy;
+  *pId = (int32_t)cs->nName;
+  return TL_OK;
+}
+
+const char *tl_callset_name(const TlCallSet *cs, int32_t id){
+  return id>0 && (size_t)id<=cs->nName ? cs->azName[id-1] : 0;
+}
+
+int tl_callset_thread(TlCallSet *cs, uint64_t key, int64_t tid, int bTid,
+                      int64_t pid, int bPid, size_t *piThread){
+  uint32_t i;
+  CsThread *t;
+  if( !tl_map_get(&cs->threads, key, &i) ){
+    if( cs->nTh>=UINT32_MAX-1 ) return TL_ENOMEM;
+    if( cs_grow((void**)&cs->aTh, cs->nTh, &cs->nThAlloc, sizeof(CsThread)) ) return TL_ENOMEM;
+    i = (uint32_t)cs->nTh;
+    if( tl_map_put(&cs->threads, key, i) ) return TL_ENOMEM;
+    memset(&cs->aTh[i], 0, sizeof(CsThread));
+    cs->nTh++;
+  }
+  t = &cs->aTh[i];
+  if( bTid ){ t->tid = tid; t->bTid = 1; }
+  if( bPid ){ t->pid = pid; t->bPid = 1; }
+  *piThread = i;
+  return TL_OK;
+}
+
+int tl_callset_enter(TlCallSet *cs, size_t iThread, int64_t id, int32_t funcId,
+                     uint64_t ts, uint32_t cpu){
+  TlCallStack *st = &cs->aTh[iThread].st;
+  int rc = tl_calls_enter(st, id, funcId, ts, cpu);
+  if( rc==TL_OK && cs->bPaths ) rc = tl_calls_path(st, &cs->paths);
+  return rc;
+}
+
+/* Queue call k of thread iThread (ended at tsEnd if bDone). */
+static int cs_queue(TlCallSet *cs, size_t iThread, size_t k, int bDone, uint64_t tsEnd){
+  const CsThread *t = &cs->aTh[iThread];
+  TlCallOut *o;
+  if( cs_grow((void**)&cs->aOut, cs->nOut, &cs->nOutAlloc, sizeof(TlCallOut)) ) return TL_ENOMEM;
+  o = &cs->aOut[cs->nOut++];
+  tl_calls_get(&t->st, k, bDone, tsEnd, &o->c);
+  o->tid = t->tid; o->bTid = t->bTid;
+  o->pid = t->pid; o->bPid = t->bPid;
+  return TL_OK;
+}
+
+int tl_callset_exit(TlCallSet *cs, size_t iThread, int32_t funcId, int bAny, uint64_t ts){
+  TlCallStack *st = &cs->aTh[iThread].st;
+  size_t n = bAny ? tl_calls_exit_top(st) : tl_calls_exit(st, funcId);
+  while( n-- ){
+    if( cs_queue(cs, iThread, st->n-1, 1, ts) ) return TL_ENOMEM;
+    st->n--;
+  }
+  return TL_OK;
+}
+
+int tl_callset_finish(TlCallSet *cs){
+  size_t i, k;
+  if( cs->bFinished ) return TL_OK;
+  cs->bFinished = 1;
+  for(i=0; i<cs->nTh; i++){
+    for(k=0; k<cs->aTh[i].st.n; k++){
+      if( cs_queue(cs, i, k, 0, 0) ) return TL_ENOMEM;
+    }
+    cs->aTh[i].st.n = 0;
+  }
+  return TL_OK;
+}
+
+int tl_callset_next(TlCallSet *cs, const TlCallOut **ppOut){
+  if( cs->iOut>=cs->nOut ){
+    cs->iOut = cs->nOut = 0;
+    return TL_DONE;
+  }
+  *ppOut = &cs->aOut[cs->iOut++];
+  return TL_ROW;
+}
+
+static const char *cs_frame_name(const void *pCtx, int32_t funcId, TlStr *pScratch){
+  (void)pScratch;
+  return tl_callset_name((const TlCallSet*)pCtx, funcId);
+}
+
+const char *tl_callset_stack(TlCallSet *cs, uint32_t iPath){
+  return tl_paths_text(&cs->paths, iPath, cs_frame_name, cs);
+}
