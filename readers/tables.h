@@ -24,6 +24,7 @@ enum {
   TL_TAB_SCHED_SLICES,
   TL_TAB_THREAD_STATES,
   TL_TAB_TRACE_INFO,
+  TL_TAB_CALLS,                   /* calls: the columns of xray_calls (TL_XC_*) */
   TL_TAB_COUNT
 };
 
@@ -85,7 +86,7 @@ enum {
   TL_CC_NCOL
 };
 
-/* xray_calls: one row per matched function entry/exit */
+/* xray_calls, calls: one row per matched function entry/exit */
 enum {
   TL_XC_ID, TL_XC_TID, TL_XC_PID, TL_XC_CPU, TL_XC_FUNC_ID, TL_XC_NAME,
   TL_XC_TS, TL_XC_DUR, TL_XC_DEPTH, TL_XC_PARENT,

@@ -589,7 +589,7 @@ double tl_trace_estimate(TlTrace *p, int iTable){
     default:
       n = p->nEventsHint ? (double)p->nEventsHint : 1e6;
       if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_CALLCHAINS
-       && iTable!=TL_TAB_XRAY_CALLS ) n = n/100 + 10;
+       && iTable!=TL_TAB_XRAY_CALLS && iTable!=TL_TAB_CALLS ) n = n/100 + 10;
       break;
   }
   return n<1 ? 1 : n;
@@ -623,6 +623,7 @@ int tl_table_ncol(int iTable){
     [TL_TAB_XRAY_CALLS] = TL_XC_NCOL, [TL_TAB_WARNINGS] = TL_TW_NCOL,
     [TL_TAB_SCHED_SLICES] = TL_SS_NCOL, [TL_TAB_THREAD_STATES] = TL_TS_NCOL,
     [TL_TAB_TRACE_INFO] = TL_TI_NCOL,
+    [TL_TAB_CALLS] = TL_XC_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
 }
@@ -635,6 +636,7 @@ static int is_ts_col(int iTable, int iCol){
     case TL_TAB_EVENTS:     return iCol==TL_EV_TS;
     case TL_TAB_CALLCHAINS: return iCol==TL_CC_TS;
     case TL_TAB_XRAY_CALLS: return iCol==TL_XC_TS;
+    case TL_TAB_CALLS:      return iCol==TL_XC_TS;
     case TL_TAB_TRACKS:     return iCol==TL_TR_FIRST_TS || iCol==TL_TR_LAST_TS;
     case TL_TAB_PACKETS:    return iCol==TL_PK_TS_BEGIN || iCol==TL_PK_TS_END;
     default:                return 0;

@@ -54,6 +54,7 @@ int perf_features_vtab_register(sqlite3*);
 int xray_functions_vtab_register(sqlite3*);
 int callchains_vtab_register(sqlite3*);
 int xray_calls_vtab_register(sqlite3*);
+int calls_vtab_register(sqlite3*);
 int trace_warnings_vtab_register(sqlite3*);
 int trace_files_vtab_register(sqlite3*);
 int sched_slices_vtab_register(sqlite3*);

@@ -210,6 +210,7 @@ struct CtfScan {
   int64_t nReplayed;              /* events of iCountPkt replay has passed */
   struct CtfSched *pSched;        /* sched_slices, thread_states (ctf_sched.c) */
   struct CtfSched *pThreads;      /* events of a kernel trace: the CPUs' threads */
+  struct CtfCalls *pCalls;        /* calls (ctf_calls.c) */
 };
 
 /* Where a cursor's decoder is, to go back to it (the bit, the last byte order). */
@@ -269,6 +270,11 @@ void tl_ctf_sched_close(CtfScan *pScan);
 int tl_ctf_thread_open(CtfScan *pScan);
 int tl_ctf_thread_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
 void tl_ctf_thread_close(CtfScan *pScan);
+/* ctf_calls.c: calls from entry and exit events */
+typedef struct CtfCalls CtfCalls;
+int tl_ctf_calls_open(CtfScan *pScan);
+int tl_ctf_calls_next(CtfScan *pScan, TlRow *pRow);
+void tl_ctf_calls_close(CtfScan *pScan);
 int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
                      TlScan **ppScan, TlErr *pErr);
 int tl_ctf_scan_next(TlScan *pScan, TlRow *pRow);

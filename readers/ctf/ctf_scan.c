@@ -274,6 +274,7 @@ void tl_ctf_scan_close(TlScan *pScan0){
   int i;
   if( pScan==0 ) return;
   tl_ctf_sched_close(pScan);
+  tl_ctf_calls_close(pScan);
   tl_ctf_thread_close(pScan);
   tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
@@ -292,7 +293,8 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   CtfScan *pScan;
   int rc = TL_OK;
   *ppScan = 0;
-  int bSched = iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES;
+  int bSched = iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES
+            || iTable==TL_TAB_CALLS;
   if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES && !bSched ){
     return TL_DONE;
   }
@@ -329,7 +331,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
     pScan->f.bOrdered = 1;
     pScan->f.bGroupName = pScan->f.bGroupCpu = 0;
     pScan->bSkip = 0;
-    rc = tl_ctf_sched_open(pScan, pFilter);
+    rc = iTable==TL_TAB_CALLS ? tl_ctf_calls_open(pScan) : tl_ctf_sched_open(pScan, pFilter);
   }
   if( iTable==TL_TAB_EVENTS && !pFilter->bGroupName
    && (tl_col_used(pFilter, TL_EV_PID) || tl_col_used(pFilter, TL_EV_TID)
@@ -360,6 +362,7 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES:
       rc = tl_ctf_sched_next(pScan, pRow);
       break;
+    case TL_TAB_CALLS:       rc = tl_ctf_calls_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
   }
   if( rc<0 && pScan->iTable==TL_TAB_EVENTS && pScan->f.bGroupName ){

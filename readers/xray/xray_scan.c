@@ -38,6 +38,7 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   TlScan *s;
   int rc;
   *ppScan = 0;
+  if( iTable==TL_TAB_CALLS ) iTable = TL_TAB_XRAY_CALLS;   /* (the same rows) */
   if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS
    && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
   if( ((const XrData*)pTrace->pData)->bMapOnly && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;

@@ -1,0 +1,254 @@
+/*
+** test_calls.c: the calls table (src/model/calls.c's TlCallSet, fed by
+** readers/ctf/ctf_calls.c and the XRay reader).
+**
+** The expected calls are computed here from babeltrace2's text of each
+** trace (testdata/ctf/cyg-profile/trace.bt2.txt, testdata/ctf/syscalls/
+** ctf.bt2.txt; record.sh beside them): per thread, an entry opens a call,
+** an exit ends the newest open call of its function (and the calls above
+** it), dur = the exit's ts - the entry's ts, depth = the calls open around
+** it; entries never exited stay open (no dur).
+*/
+#include "tltest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlite3.h"
+
+#define CYG_DIR TL_TESTDATA_DIR "/ctf/cyg-profile/"
+#define SYS_DIR TL_TESTDATA_DIR "/ctf/syscalls/"
+#define REF_MAX_THREADS 64
+#define REF_MAX_DEPTH 256
+
+typedef struct RefFrame RefFrame;
+struct RefFrame { char zName[64]; unsigned long long ts; };
+
+typedef struct RefThread RefThread;
+struct RefThread {
+  long long tid;
+  RefFrame a[REF_MAX_DEPTH];
+  int n;
+};
+
+typedef struct Ref Ref;
+struct Ref {
+  RefThread aTh[REF_MAX_THREADS];
+  int nTh;
+  TlLines rows;                   /* "tid|name|ts|dur|depth", dur empty if open */
+  int nDone, maxDepth;
+};
+
+static void ref_row(Ref *r, const RefThread *t, int k, int bDone, unsigned long long tsEnd){
+  char z[256];
+  if( bDone ){
+    snprintf(z, sizeof(z), "%lld|%s|%llu|%llu|%d", t->tid, t->a[k].zName, t->a[k].ts,
+             tsEnd - t->a[k].ts, k);
+    r->nDone++;
+  }else{
+    snprintf(z, sizeof(z), "%lld|%s|%llu||%d", t->tid, t->a[k].zName, t->a[k].ts, k);
+  }
+  if( k>r->maxDepth ) r->maxDepth = k;
+  tl_lines_add(&r->rows, z);
+}
+
+/* The integer after "zKey = " in line z (hex with 0x), 1 with *pv, or 0. */
+static int ref_field(const char *z, const char *zKey, unsigned long long *pv){
+  char zPat[64];
+  const char *p;
+  snprintf(zPat, sizeof(zPat), " %s = ", zKey);
+  p = strstr(z, zPat);
+  if( p==0 ) return 0;
+  *pv = strtoull(p + strlen(zPat), 0, 0);
+  return 1;
+}
+
+/*
+** The calls of babeltrace2's text zFile: an event named zEnter.. or
+** zExit.. (prefixes) opens or ends a call; the call's name is the event
+** name's rest, or (bAddr) the addr field as 0x%llx; the thread is the
+** zTid field.
+*/
+static void ref_calls(Ref *r, const char *zFile, const char *zEnter, const char *zExit,
+                      int bAddr, const char *zTid){
+  char *zText = tl_test_read_file(zFile, 0), *z, *zNext;
+  int i, k;
+  assert_non_null(zText);
+  memset(r, 0, sizeof(*r));
+  for(z=zText; *z; z=zNext){
+    unsigned long long s, ns, tid, addr;
+    char zEv[128], zName[64];
+    int bEnter, bExit;
+    RefThread *t = 0;
+    zNext = strchr(z, '\n');
+    if( zNext ) *zNext++ = 0; else zNext = z + strlen(z);
+    if( sscanf(z, "[%llu.%llu] %127s", &s, &ns, zEv)!=3 ) continue;
+    zEv[strlen(zEv)-1] = 0;                  /* its ':' */
+    bEnter = strncmp(zEv, zEnter, strlen(zEnter))==0;
+    bExit = strncmp(zEv, zExit, strlen(zExit))==0;
+    if( !bEnter && !bExit ) continue;
+    assert_true(ref_field(z, zTid, &tid));
+    if( bAddr ){
+      assert_true(ref_field(z, "addr", &addr));
+      snprintf(zName, sizeof(zName), "0x%llx", addr);
+    }else{
+      snprintf(zName, sizeof(zName), "%s", zEv + strlen(bEnter ? zEnter : zExit));
+    }
+    for(i=0; i<r->nTh && r->aTh[i].tid!=(long long)tid; i++){}
+    if( i==r->nTh ){
+      assert_true(r->nTh<REF_MAX_THREADS);
+      r->aTh[r->nTh++].tid = (long long)tid;
+    }
+    t = &r->aTh[i];
+    if( bEnter ){
+      assert_true(t->n<REF_MAX_DEPTH);
+      snprintf(t->a[t->n].zName, sizeof(t->a[t->n].zName), "%s", zName);
+      t->a[t->n++].ts = s*1000000000ull + ns;
+    }else{
+      for(k=t->n-1; k>=0 && strcmp(t->a[k].zName, zName)!=0; k--){}
+      if( k<0 ) continue;                    /* an exit of no open call */
+      while( t->n>k ){
+        ref_row(r, t, t->n-1, 1, s*1000000000ull + ns);
+        t->n--;
+      }
+    }
+  }
+  for(i=0; i<r->nTh; i++){
+    for(k=0; k<r->aTh[i].n; k++) ref_row(r, &r->aTh[i], k, 0, 0);
+  }
+  tl_lines_sort(&r->rows);
+  free(zText);
+}
+
+/* calls(zTrace, zOpts) as sorted "tid|name|ts|dur|depth" lines, equal to r's. */
+static void calls_equal_ref(sqlite3 *db, const char *zTrace, const char *zOpts, Ref *r){
+  char *zOurs = tl_test_sql_rows(db,
+      "SELECT tid, name, ts, dur, depth FROM calls(%Q, %Q) ORDER BY 1, 2, 3, 4, 5",
+      zTrace, zOpts);
+  TlLines ours = {0};
+  char *z, *zNext;
+  size_t i;
+  for(z=zOurs; *z; z=zNext){
+    zNext = strchr(z, '\n');
+    if( zNext ) *zNext++ = 0; else zNext = z + strlen(z);
+    tl_lines_add(&ours, z);
+  }
+  tl_lines_sort(&ours);
+  assert_int_equal(ours.n, r->rows.n);
+  for(i=0; i<ours.n; i++) assert_string_equal(ours.az[i], r->rows.az[i]);
+  tl_lines_free(&ours);
+  free(zOurs);
+}
+
+/* A ts ordering of the rows must not matter: each row is the same call. */
+static void cyg_profile_calls_equal_babeltrace(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zTrace = CYG_DIR "trace";
+  Ref r;
+  (void)state;
+  ref_calls(&r, CYG_DIR "trace.bt2.txt", "lttng_ust_cyg_profile:func_entry",
+            "lttng_ust_cyg_profile:func_exit", 1, "vtid");
+  /* the program: two threads, main exits from inside itself (one call open) */
+  assert_int_equal(r.nTh, 2);
+  assert_int_equal((int)r.rows.n - r.nDone, 1);
+  assert_true(r.maxDepth>=5);                 /* main, middle, fib x3, leaf */
+  calls_equal_ref(db, zTrace, "", &r);
+  calls_equal_ref(db, zTrace, "accel=off", &r);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q)", zTrace), (int64_t)r.rows.n);
+  assert_int_equal(tl_test_sql_int(db, "SELECT max(depth) FROM calls(%Q)", zTrace), r.maxDepth);
+  /* the open call: main (0x4012e6 in cyg.nm.txt), the outermost */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q) WHERE dur IS NULL "
+                                   "AND name = '0x4012e6' AND depth = 0 AND parent IS NULL", zTrace), 1);
+  /* ids are the entries' events; parents are calls of the same thread one level out */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM calls(%Q) c JOIN events(%Q) e ON e.rowid = c.id "
+      "WHERE e.name = 'lttng_ust_cyg_profile:func_entry' AND e.ts = c.ts AND e.tid = c.tid",
+      zTrace, zTrace), (int64_t)r.rows.n);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM calls(%Q) c JOIN calls(%Q) p ON p.id = c.parent "
+      "WHERE p.tid = c.tid AND p.depth = c.depth - 1 AND p.ts <= c.ts "
+      "AND (p.dur IS NULL OR c.ts + c.dur <= p.ts + p.dur)", zTrace, zTrace),
+      tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q) WHERE depth > 0", zTrace));
+  /* stack: the names from the outermost call, the call's own last */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q) "
+      "WHERE stack = name OR stack LIKE '%%;' || name", zTrace), (int64_t)r.rows.n);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q) "
+      "WHERE length(stack) - length(replace(stack, ';', '')) != depth", zTrace), 0);
+  /* a ts window is a filter on the rows, not on the records matched */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT * FROM calls(%Q) WHERE ts > "
+      "(SELECT min(ts) + 20000 FROM calls(%Q)) EXCEPT SELECT * FROM calls(%Q) WHERE +ts > "
+      "(SELECT min(ts) + 20000 FROM calls(%Q)))", zTrace, zTrace, zTrace, zTrace), 0);
+  tl_lines_free(&r.rows);
+  tl_test_db_close(db);
+}
+
+static void syscall_calls_equal_babeltrace(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zTrace = SYS_DIR "ctf";
+  Ref r;
+  (void)state;
+  ref_calls(&r, SYS_DIR "ctf.bt2.txt", "syscalls:sys_enter_", "syscalls:sys_exit_", 0, "perf_tid");
+  assert_true(r.nDone>200);
+  calls_equal_ref(db, zTrace, "", &r);
+  calls_equal_ref(db, zTrace, "accel=off", &r);
+  assert_int_equal(tl_test_sql_int(db, "SELECT max(depth) FROM calls(%Q)", zTrace), r.maxDepth);
+  tl_lines_free(&r.rows);
+  tl_test_db_close(db);
+}
+
+/* On an XRay log, calls gives the rows of xray_calls. */
+static void xray_calls_are_calls(void **state){
+  static const char *const azLog[] = { "fdr.xray", "basic-default.xray" };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azLog)/sizeof(azLog[0]); k++){
+    char zPath[512];
+    snprintf(zPath, sizeof(zPath), "%s/xray/%s", TL_TESTDATA_DIR, azLog[k]);
+    assert_true(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q)", zPath)>0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q)", zPath),
+                     tl_test_sql_int(db, "SELECT count(*) FROM xray_calls(%Q)", zPath));
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT * FROM calls(%Q) "
+                                     "EXCEPT SELECT * FROM xray_calls(%Q))", zPath, zPath), 0);
+  }
+  tl_test_db_close(db);
+}
+
+/* LTTng-UST's cyg-profile and cyg-profile-fast traces of the peer set: a
+** call per func_entry event (the fast variant's exits name no function). */
+static void peer_cyg_profile_calls(void **state){
+  static const char *const azTr[] = { "glxgears-cyg-profile", "glxgears-cyg-profile-fast" };
+  sqlite3 *db;
+  size_t k;
+  char zDir[512];
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf/tracecompass-test-traces/cyg-profile/%s", TL_PEER_DIR, azTr[0]);
+  {
+    void *pMeta = tl_test_read_file(strcat(zDir, "/metadata"), 0);
+    if( pMeta==0 ){
+      print_message("peer traces not found (%s): skipped\n", TL_PEER_DIR);
+      skip();
+    }
+    free(pMeta);
+  }
+  db = tl_test_db();
+  for(k=0; k<2; k++){
+    int64_t nEntry, nExit;
+    snprintf(zDir, sizeof(zDir), "%s/ctf/tracecompass-test-traces/cyg-profile/%s", TL_PEER_DIR, azTr[k]);
+    nEntry = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE name LIKE '%%:func_entry'", zDir);
+    nExit = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE name LIKE '%%:func_exit'", zDir);
+    assert_true(nEntry>1000);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q)", zDir), nEntry);
+    assert_true(tl_test_sql_int(db, "SELECT count(dur) FROM calls(%Q)", zDir)<=nExit);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q) WHERE dur < 0", zDir), 0);
+  }
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(calls,
+  cmocka_unit_test(cyg_profile_calls_equal_babeltrace),
+  cmocka_unit_test(syscall_calls_equal_babeltrace),
+  cmocka_unit_test(xray_calls_are_calls),
+  cmocka_unit_test(peer_cyg_profile_calls),
+);
