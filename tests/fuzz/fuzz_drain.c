@@ -239,8 +239,9 @@ void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
     filter_init(&f);
     drain_pair(pTrace, iTable, &f);
     if( iTable==TL_TAB_EVENTS ) drain_events(pTrace, iRowid);
-    if( iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES ){
-      /* the scheduling model's ts window and CPU set */
+    if( iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES
+     || iTable==TL_TAB_CALLS ){
+      /* the scheduling model's, and the calls', ts window and CPU set */
       static const int64_t aCpu[1] = { 1 };
       filter_init(&f);
       f.tsLo = 1000; f.tsHi = 2000000000;
