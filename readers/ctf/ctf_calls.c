@@ -188,7 +188,7 @@ static int calls_feed(CtfScan *pScan){
   if( rc ) return rc;
   if( (v&3)==CC_ENTER ){
     rc = tl_callset_enter(pc->pSet, iTh, c->iRowid, funcId, (uint64_t)c->ts,
-                          c->iCpu>=0 ? (uint32_t)c->iCpu : 0);
+                          c->iCpu>=0 && c->iCpu<UINT32_MAX ? (uint32_t)c->iCpu : UINT32_MAX);
     if( rc==TL_CALLS_TOO_DEEP ){
       tl_trace_warn(pScan->pTrace, 0, TL_NO_OFFSET,
                     "ctf: call depth over %d: deeper calls are not matched", TL_CALLS_MAX_DEPTH);
@@ -238,7 +238,7 @@ static int calls_row(CtfScan *pScan, const TlCallOut *o, TlRow *pRow){
   tl_val_int(&a[TL_XC_ID], o->c.fr.id);
   if( o->bTid ) tl_val_int(&a[TL_XC_TID], o->tid);
   if( o->bPid ) tl_val_int(&a[TL_XC_PID], o->pid);
-  tl_val_int(&a[TL_XC_CPU], o->c.fr.cpu);
+  if( o->c.fr.cpu!=UINT32_MAX ) tl_val_int(&a[TL_XC_CPU], o->c.fr.cpu);  /* (else unknown) */
   tl_val_int(&a[TL_XC_FUNC_ID], o->c.fr.funcId);
   tl_val_textz(&a[TL_XC_NAME], tl_callset_name(pc->pSet, o->c.fr.funcId));
   tl_val_int(&a[TL_XC_TS], (int64_t)o->c.fr.ts);
