@@ -74,28 +74,52 @@ static int32_t sys_func(CtfCalls *pc, const char *zName){
   return id;
 }
 
-/* What event class zName is for the calls: CC_* | funcId<<2 (a system
-** call's id; 0 for cyg-profile, whose functions come from each event);
-** UINT32_MAX when out of memory. */
-static uint32_t class_kind(CtfCalls *pc, const char *zName){
+/* What event class zName is: CC_* and, for a system call, its name in *pzSys. */
+static int name_kind(const char *zName, const char **pzSys){
   static const char *const azPre[6] = {
     "syscall_entry_", "compat_syscall_entry_", "syscalls:sys_enter_",
     "syscall_exit_", "compat_syscall_exit_", "syscalls:sys_exit_"
   };
   int k;
+  *pzSys = 0;
   for(k=0; k<2; k++){
     if( strcmp(zName, azCygEnter[k])==0 ) return CC_ENTER;
     if( strcmp(zName, azCygExit[k])==0 ) return k ? CC_EXIT_ANY : CC_EXIT;
   }
   for(k=0; k<6; k++){
-    const char *zSys = after(zName, azPre[k]);
-    if( zSys ){
-      int32_t id = sys_func(pc, zSys);
-      if( id<0 || id>=(1<<29) ) return UINT32_MAX;
-      return (k<3 ? CC_ENTER : CC_EXIT) | (uint32_t)id<<2;
-    }
+    if( (*pzSys = after(zName, azPre[k]))!=0 ) return k<3 ? CC_ENTER : CC_EXIT;
   }
   return CC_NONE;
+}
+
+/* What event class zName is for the calls: CC_* | funcId<<2 (a system
+** call's id; 0 for cyg-profile, whose functions come from each event);
+** UINT32_MAX when out of memory. */
+static uint32_t class_kind(CtfCalls *pc, const char *zName){
+  const char *zSys;
+  int eKind = name_kind(zName, &zSys);
+  if( zSys ){
+    int32_t id = sys_func(pc, zSys);
+    if( id<0 || id>=(1<<29) ) return UINT32_MAX;
+    return (uint32_t)eKind | (uint32_t)id<<2;
+  }
+  return (uint32_t)eKind;
+}
+
+/* Does the trace have an event class that enters or exits a call? */
+static int has_calls(const CtfData *p){
+  int t, s, e;
+  for(t=0; t<p->nTr; t++){
+    const TlCtfModel *m = &p->aTr[t].m;
+    if( !p->aTr[t].bModel ) continue;
+    for(s=0; s<m->nStream; s++){
+      for(e=0; e<m->aStream[s].nEvent; e++){
+        const char *zSys;
+        if( name_kind(m->aStream[s].aEvent[e].zName, &zSys)!=CC_NONE ) return 1;
+      }
+    }
+  }
+  return 0;
 }
 
 /* The integer field zName of the current event (contexts first), 1 with *pv, or 0. */
@@ -212,6 +236,11 @@ int tl_ctf_calls_open(CtfScan *pScan){
   tl_str_init(&pc->name);
   pc->pSet = tl_callset_new(tl_col_used(&pScan->f, TL_XC_STACK));
   if( pc->pSet==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  /* no entry or exit event class in the trace: no row, nothing to read */
+  if( !has_calls(pScan->p) ){
+    pc->bDone = 1;
+    return TL_OK;
+  }
   return tl_ctf_thread_open(pScan);
 }
 
