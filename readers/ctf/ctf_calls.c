@@ -106,20 +106,24 @@ static uint32_t class_kind(CtfCalls *pc, const char *zName){
   return (uint32_t)eKind;
 }
 
-/* Does the trace have an event class that enters or exits a call? */
-static int has_calls(const CtfData *p){
+int tl_ctf_any_class(const CtfData *p, int (*xIs)(const char*)){
   int t, s, e;
   for(t=0; t<p->nTr; t++){
     const TlCtfModel *m = &p->aTr[t].m;
     if( !p->aTr[t].bModel ) continue;
     for(s=0; s<m->nStream; s++){
       for(e=0; e<m->aStream[s].nEvent; e++){
-        const char *zSys;
-        if( name_kind(m->aStream[s].aEvent[e].zName, &zSys)!=CC_NONE ) return 1;
+        if( xIs(m->aStream[s].aEvent[e].zName) ) return 1;
       }
     }
   }
   return 0;
+}
+
+/* Does event class zName enter or exit a call? */
+static int is_call_class(const char *zName){
+  const char *zSys;
+  return name_kind(zName, &zSys)!=CC_NONE;
 }
 
 /* The integer field zName of the current event (contexts first), 1 with *pv, or 0. */
@@ -237,7 +241,7 @@ int tl_ctf_calls_open(CtfScan *pScan){
   pc->pSet = tl_callset_new(tl_col_used(&pScan->f, TL_XC_STACK));
   if( pc->pSet==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   /* no entry or exit event class in the trace: no row, nothing to read */
-  if( !has_calls(pScan->p) ){
+  if( !tl_ctf_any_class(pScan->p, is_call_class) ){
     pc->bDone = 1;
     return TL_OK;
   }

@@ -275,6 +275,8 @@ typedef struct CtfCalls CtfCalls;
 int tl_ctf_calls_open(CtfScan *pScan);
 int tl_ctf_calls_next(CtfScan *pScan, TlRow *pRow);
 void tl_ctf_calls_close(CtfScan *pScan);
+/* Does the trace have an event class whose name xIs() takes? */
+int tl_ctf_any_class(const CtfData *p, int (*xIs)(const char *zName));
 int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
                      TlScan **ppScan, TlErr *pErr);
 int tl_ctf_scan_next(TlScan *pScan, TlRow *pRow);

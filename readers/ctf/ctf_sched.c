@@ -127,21 +127,13 @@ int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow){
 
 /* ---- events: the thread of a kernel event ---------------------------------- */
 
+static int is_switch(const char *zName){ return tl_sched_kind(zName)==TL_SCHED_SWITCH; }
+static int is_sched(const char *zName){ return tl_sched_kind(zName)!=TL_SCHED_NONE; }
+
 /* Does the trace hold a scheduler switch event class (bAny: any event
 ** class the model takes)? */
 static int ctf_has_switch(const CtfData *p, int bAny){
-  int t, s, e;
-  for(t=0; t<p->nTr; t++){
-    const TlCtfModel *m = &p->aTr[t].m;
-    if( !p->aTr[t].bModel ) continue;
-    for(s=0; s<m->nStream; s++){
-      for(e=0; e<m->aStream[s].nEvent; e++){
-        int k = tl_sched_kind(m->aStream[s].aEvent[e].zName);
-        if( k==TL_SCHED_SWITCH || (bAny && k!=TL_SCHED_NONE) ) return 1;
-      }
-    }
-  }
-  return 0;
+  return tl_ctf_any_class(p, bAny ? is_sched : is_switch);
 }
 
 int tl_ctf_thread_open(CtfScan *pScan){
