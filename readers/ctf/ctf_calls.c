@@ -126,13 +126,15 @@ static int is_call_class(const char *zName){
   return name_kind(zName, &zSys)!=CC_NONE;
 }
 
-/* The integer field zName of the current event (contexts first), 1 with *pv, or 0. */
-static int event_int(const TlCtfDec *d, const char *zName, int64_t *pv){
+/* The integer field zName of the current event's contexts (bPayload: of
+** its payload), 1 with *pv, or 0. A payload's pid is a system call's
+** argument, not the thread's. */
+static int event_int(const TlCtfDec *d, const char *zName, int bPayload, int64_t *pv){
   static const int aiScope[3] = {
     TL_CTF_SCOPE_EV_SCONTEXT, TL_CTF_SCOPE_EV_CONTEXT, TL_CTF_SCOPE_EV_PAYLOAD
   };
   int s;
-  for(s=0; s<3; s++){
+  for(s=bPayload ? 2 : 0; s<(bPayload ? 3 : 2); s++){
     int i;
     if( d->aRoot[aiScope[s]]<0 ) continue;
     i = tl_ctf_dec_member(d, d->aRoot[aiScope[s]], zName);
@@ -150,7 +152,7 @@ static int addr_func(CtfCalls *pc, const TlCtfDec *d, int32_t *pId){
   int64_t v;
   uint32_t id;
   uint64_t addr;
-  if( !event_int(d, "addr", &v) ) return 0;
+  if( !event_int(d, "addr", 1, &v) ) return 0;
   addr = (uint64_t)v;
   if( tl_map_get(&pc->addrs, addr, &id) ){
     *pId = (int32_t)id;
@@ -163,20 +165,29 @@ static int addr_func(CtfCalls *pc, const TlCtfDec *d, int32_t *pId){
   return 1;
 }
 
+/* The CPU's thread by the scheduler events before the current event of
+** cursor c (a[TL_EV_TID], a[TL_EV_PID], NULL if not known), the event
+** moving them on. */
+static int sched_thread(CtfScan *pScan, const CtfCur *c, TlVal *a){
+  int k;
+  for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+  return tl_ctf_thread_cols(pScan, c, a) ? pScan->err.rc : TL_OK;
+}
+
 /* The thread of the current event of cursor c: its stack in *piThread. */
 static int event_thread(CtfScan *pScan, const CtfCur *c, size_t *piThread){
   CtfCalls *pc = pScan->pCalls;
   TlVal a[TL_EV_NCOL];
   int64_t tid = 0, pid = 0;
-  int bTid, bPid, k;
+  int bTid, bPid;
   uint64_t key;
-  bTid = event_int(&c->dec, "vtid", &tid) || event_int(&c->dec, "tid", &tid)
-      || event_int(&c->dec, "perf_tid", &tid);
-  bPid = event_int(&c->dec, "vpid", &pid) || event_int(&c->dec, "pid", &pid)
-      || event_int(&c->dec, "perf_pid", &pid);
+  bTid = event_int(&c->dec, "vtid", 0, &tid) || event_int(&c->dec, "tid", 0, &tid)
+      || event_int(&c->dec, "perf_tid", 1, &tid);
+  bPid = event_int(&c->dec, "vpid", 0, &pid) || event_int(&c->dec, "pid", 0, &pid)
+      || event_int(&c->dec, "perf_pid", 1, &pid);
   if( pScan->pThreads ){
-    for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
-    if( tl_ctf_thread_cols(pScan, c, a) ) return pScan->err.rc;
+    int rc = sched_thread(pScan, c, a);
+    if( rc ) return rc;
     if( !bTid && a[TL_EV_TID].t==TL_INT ){ tid = a[TL_EV_TID].i; bTid = 1; }
     if( !bPid && a[TL_EV_PID].t==TL_INT ){ pid = a[TL_EV_PID].i; bPid = 1; }
   }
@@ -202,7 +213,8 @@ static int calls_feed(CtfScan *pScan){
   }
   if( (v&3)==CC_NONE ){
     /* (a scheduler event still moves the CPUs' threads on) */
-    if( pScan->pThreads ) return event_thread(pScan, c, &iTh);
+    TlVal a[TL_EV_NCOL];
+    return pScan->pThreads ? sched_thread(pScan, c, a) : TL_OK;
     return TL_OK;
   }
   if( !c->bTs ) return TL_OK;
