@@ -269,6 +269,8 @@ struct TlTrace {
 */
 #define TL_DEFAULT_MAX_MEMORY_MB 256
 uint64_t tl_trace_max_memory(const TlTrace*);
+/* Whether the user opted in to mapping files (mmap=on; off by default). */
+int tl_trace_mmap(const TlTrace*);
 
 /*
 ** Record a warning about the trace (a cut-short file, skipped records).

@@ -346,6 +346,7 @@ struct OpenCtx {
   TlTrace *pTrace;
   CpelData *p;
   TlWin win;
+  TlWin winStr;                   /* strings, read while win holds a section */
   size_t nDefAlloc, nTrackAlloc, nSymAlloc, nSecAlloc, nStrAlloc;
   TlMap map;                      /* track id -> index in aTrack */
   TlMap defs;                     /* event codes defined so far */
@@ -454,7 +455,7 @@ static int def_cut(OpenCtx *c, uint64_t iOff, const char *zWhat, uint32_t i, uin
 /* A format string from a table, or the default when the offset is 0. */
 static char *fmt_get(OpenCtx *c, int iTab, uint32_t iStr, const char *zDefault){
   if( iStr==0 ) return tl_strndup(zDefault, strlen(zDefault));
-  return strtab_get(c->pTrace, &c->win, c->p, iTab, iStr);
+  return strtab_get(c->pTrace, &c->winStr, c->p, iTab, iStr);
 }
 
 /* Definition sections are parsed after every STRTAB has been seen. */
@@ -534,7 +535,7 @@ static int parse_symtab(OpenCtx *c, uint64_t iOff, uint32_t n, int iSymtab,
     s = &p->aSym[p->nSym];
     s->value = value;
     s->iTable = iSymtab;
-    s->zName = strtab_get(c->pTrace, &c->win, p, iTab, iStr);
+    s->zName = strtab_get(c->pTrace, &c->winStr, p, iTab, iStr);
     if( s->zName==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
     p->nSym++;
   }
@@ -716,6 +717,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
   c.pTrace = pTrace;
   c.p = p;
   tl_win_init(&c.win, pTrace->pSrc);
+  tl_win_init(&c.winStr, pTrace->pSrc);
   nSize = pTrace->pSrc->nSize;
 
   rc = tl_win_get(&c.win, 0, CPEL_HDR, TL_BE, &b, pErr);
@@ -816,6 +818,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
 
 open_done:
   tl_win_free(&c.win);
+  tl_win_free(&c.winStr);
   tl_map_free(&c.map);
   tl_map_free(&c.defs);
   if( rc ){

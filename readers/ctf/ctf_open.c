@@ -540,6 +540,7 @@ static int ctf_open_streams(TlTrace *t, CtfData *p, int iTr, TlErr *pErr){
     p->nStm++;
     rc = tl_source_open(s->zPath, &s->pSrc, pErr);
     if( rc ){ tl_err_file(pErr, t->index.azFile[s->iFile]); break; }
+    if( tl_trace_mmap(t) ) (void)tl_source_map(s->pSrc);
     rc = tl_ctf_index_stream(t, p, s, pErr);
   }
   ctf_list_free(az, n);

@@ -1,5 +1,6 @@
 /*
-** source.c: read-only file access by mmap with a pread fallback.
+** source.c: read-only file access by pread into bounded windows, mapping
+** as an opt-in.
 */
 #define _GNU_SOURCE 1
 #include "source.h"
@@ -138,16 +139,12 @@ static int source_new(const char *zPath, int fd, const struct stat *pSt,
   p->nSize = S_ISREG(pSt->st_mode) ? (uint64_t)pSt->st_size : 0;
   p->mtimeSec = (int64_t)pSt->st_mtim.tv_sec;
   p->mtimeNsec = (int64_t)pSt->st_mtim.tv_nsec;
-  if( S_ISREG(pSt->st_mode) && pSt->st_size>0 && (uint64_t)pSt->st_size<=SIZE_MAX ){
-    void *pMap = mmap(0, (size_t)pSt->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if( pMap!=MAP_FAILED ){
-      p->aMap = pMap;
-      p->pOwn = pMap;
-      p->bMapped = 1;
-      (void)madvise(pMap, (size_t)pSt->st_size, MADV_SEQUENTIAL);
-    }
-  }
-  if( !S_ISREG(pSt->st_mode) ){
+  p->ctimeSec = (int64_t)pSt->st_ctim.tv_sec;
+  p->ctimeNsec = (int64_t)pSt->st_ctim.tv_nsec;
+  p->bRegular = S_ISREG(pSt->st_mode);
+  if( p->bRegular ){
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }else{
     /* A FIFO or device: read it all into memory, under the window cap.
     ** Such sources cannot be re-read, so this is the only way to scan them
     ** more than once. */
@@ -245,6 +242,40 @@ int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc){
   return TL_OK;
 }
 
+int tl_source_map(TlSource *p){
+  void *pMap;
+  if( p==0 || !p->bRegular || p->aMap || p->nSize==0 || p->nSize>SIZE_MAX ) return p && p->aMap;
+  pMap = mmap(0, (size_t)p->nSize, PROT_READ, MAP_PRIVATE, p->fd, 0);
+  if( pMap==MAP_FAILED ) return 0;
+  p->aMap = pMap;
+  p->pOwn = pMap;
+  p->bMapped = 1;
+  (void)madvise(pMap, (size_t)p->nSize, MADV_SEQUENTIAL);
+  return 1;
+}
+
+int tl_source_load(TlSource *p, uint64_t nMax, TlErr *pErr){
+  TlWin w;
+  TlBytes b;
+  int rc;
+  if( p->aMap ) return TL_OK;
+  if( p->nSize > nMax || p->nSize > TL_WIN_MAX ){
+    return tl_err_set(pErr, TL_ELIMIT, TL_NO_OFFSET,
+        "%s has %llu bytes, more than the %llu read whole", p->zPath,
+        (unsigned long long)p->nSize,
+        (unsigned long long)(nMax < TL_WIN_MAX ? nMax : TL_WIN_MAX));
+  }
+  tl_win_init(&w, p);
+  rc = tl_win_read(&w, 0, (size_t)p->nSize, TL_LE, &b, pErr);
+  if( rc==TL_OK && b.n!=p->nSize ){
+    rc = tl_err_set(pErr, TL_EIO, b.n, "%s changed while it was read", p->zPath);
+  }
+  if( rc ){ tl_win_free(&w); return rc; }
+  p->aMap = w.aBuf;               /* the window's buffer is the source's now */
+  p->pOwn = w.aBuf;
+  return TL_OK;
+}
+
 void tl_source_close(TlSource *p){
   if( p==0 ) return;
   if( p->bMapped ) munmap(p->pOwn, (size_t)p->nSize);
@@ -256,16 +287,18 @@ void tl_source_close(TlSource *p){
 
 int tl_source_check(const TlSource *p, TlErr *pErr){
   struct stat st;
-  if( p==0 || p->fd<0 || !p->bMapped ) return TL_OK;
+  if( p==0 || p->fd<0 || !p->bRegular ) return TL_OK;
   if( fstat(p->fd, &st) ) return TL_OK;
   if( (uint64_t)st.st_size!=p->nSize ){
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
-        "the file changed while it was in use (%llu bytes, was %llu): run the query again",
-        (unsigned long long)st.st_size, (unsigned long long)p->nSize);
+        "%s changed while it was read (%llu bytes, was %llu): run the query again",
+        p->zPath, (unsigned long long)st.st_size, (unsigned long long)p->nSize);
   }
-  if( (int64_t)st.st_mtim.tv_sec!=p->mtimeSec || (int64_t)st.st_mtim.tv_nsec!=p->mtimeNsec ){
+  if( (int64_t)st.st_mtim.tv_sec!=p->mtimeSec || (int64_t)st.st_mtim.tv_nsec!=p->mtimeNsec
+   || (int64_t)st.st_ctim.tv_sec!=p->ctimeSec || (int64_t)st.st_ctim.tv_nsec!=p->ctimeNsec ){
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
-        "the file was modified while it was in use: run the query again");
+        "%s changed while it was read (it was written to): run the query again",
+        p->zPath);
   }
   return TL_OK;
 }
@@ -274,6 +307,7 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->pSrc = pSrc;
   w->aBuf = 0;
   w->nAlloc = 0;
+  w->nUnchecked = 0;
 }
 
 void tl_win_free(TlWin *w){
@@ -305,8 +339,19 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
       return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
                         strerror(errno));
     }
-    if( got==0 ) break;            /* the file shrank */
+    if( got==0 ){                  /* the file shrank */
+      return tl_err_set(pErr, TL_EIO, iOff + nGot,
+          "%s changed while it was read (it ends before %llu bytes, had %llu): "
+          "run the query again", p->zPath,
+          (unsigned long long)(iOff + n), (unsigned long long)p->nSize);
+    }
     nGot += (size_t)got;
+  }
+  w->nUnchecked += n;
+  if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
+    int rc = tl_source_check(p, pErr);
+    if( rc ) return rc;
+    w->nUnchecked = 0;
   }
   *pOut = tl_bytes(w->aBuf, nGot, bo);
   return TL_OK;
@@ -330,7 +375,7 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 int tl_win_read(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr){
   const TlSource *p = w->pSrc;
-  if( p->fd<0 || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
+  if( !p->bRegular || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
   if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
   return win_pread(w, iOff, n, bo, pOut, pErr);
 }
