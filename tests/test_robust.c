@@ -5,6 +5,14 @@
 ** Every case that blocked or ran for minutes before runs on a helper
 ** thread; the test fails (rather than hangs) when it is not done within
 ** TL_ROBUST_WAIT seconds. A thread still blocked then is left behind.
+**
+** Files changed under a scan: a copy of a trace of each format is scanned
+** one row at a time; after the first row another thread truncates it,
+** rewrites it in place with the same bytes, or copies the same bytes over
+** it (truncate, then write, as cp(1) does), and the scan must then end in
+** an error naming the file as "changed while it was read", never a signal
+** or a short answer. The copies' modification time is set an hour back
+** first, so that a rewrite within the same clock tick is still seen.
 */
 #include "tltest.h"
 
@@ -13,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -363,6 +373,219 @@ static void limit_error_reaches_python_as_operational_error(void **state){
   }
 }
 
+/* ---- files changed under a scan ----------------------------------------- */
+
+enum { CHG_TRUNCATE, CHG_REWRITE, CHG_COPY_OVER };
+
+typedef struct Change Change;
+struct Change {
+  const char *zFile;              /* the file to change */
+  int eHow;                       /* CHG_* */
+};
+
+/* Change p->zFile as p->eHow says (on a thread of its own). */
+static void *change_run(void *pArg){
+  const Change *p = pArg;
+  size_t n = 0;
+  uint8_t *a = tl_test_read_file(p->zFile, &n);
+  int fd;
+  assert_non_null(a);
+  if( p->eHow==CHG_TRUNCATE ){
+    assert_int_equal(truncate(p->zFile, (off_t)(n/2)), 0);
+  }else{
+    fd = open(p->zFile, O_WRONLY | (p->eHow==CHG_COPY_OVER ? O_TRUNC : 0));
+    assert_true(fd>=0);
+    assert_int_equal(write(fd, a, n), (ssize_t)n);
+    close(fd);
+  }
+  free(a);
+  return 0;
+}
+
+/* Copy file zFrom to zTo, its modification time an hour back. */
+static void copy_aged(const char *zFrom, const char *zTo){
+  size_t n = 0;
+  void *a = tl_test_read_file(zFrom, &n);
+  struct timespec ts[2];
+  assert_non_null(a);
+  assert_int_equal(tl_test_write_file(zTo, a, n), 0);
+  free(a);
+  clock_gettime(CLOCK_REALTIME, &ts[0]);
+  ts[0].tv_sec -= 3600;
+  ts[1] = ts[0];
+  assert_int_equal(utimensat(AT_FDCWD, zTo, ts, 0), 0);
+}
+
+/*
+** Scan zTrace one row at a time; after the first, change zFile (part of
+** it) as eHow says on another thread; the scan must end with an error
+** naming the file.
+*/
+static void scan_with_change(const char *zTrace, const char *zFile, int eHow){
+  sqlite3 *db = tl_test_db();
+  sqlite3_stmt *pStmt = 0;
+  char *zSql = sqlite3_mprintf("SELECT ts, name FROM events('%q', 'accel=off')", zTrace);
+  Change chg;
+  pthread_t th;
+  int rc, nRow = 1;
+  assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+  assert_int_equal(sqlite3_step(pStmt), SQLITE_ROW);
+  chg.zFile = zFile;
+  chg.eHow = eHow;
+  assert_int_equal(pthread_create(&th, 0, change_run, &chg), 0);
+  pthread_join(th, 0);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ) nRow++;
+  if( rc!=SQLITE_ERROR || strstr(sqlite3_errmsg(db), "changed while it was read")==0 ){
+    fail_msg("%s, change %d: after %d rows, rc %d: %s", zTrace, eHow, nRow, rc,
+             sqlite3_errmsg(db));
+  }
+  assert_non_null(strstr(sqlite3_errmsg(db), zFile + strlen(tl_test_tmpdir())));
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+}
+
+/* Every change to a copy of single-file trace zFrom under a scan. */
+static void single_file_changes(const char *zFrom, const char *zExt){
+  int eHow;
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    char zTo[512];
+    snprintf(zTo, sizeof(zTo), "%s/changed-%d.%s", tl_test_tmpdir(), eHow, zExt);
+    copy_aged(zFrom, zTo);
+    scan_with_change(zTo, zTo, eHow);
+  }
+}
+
+static void changed_perf_file_ends_the_scan(void **state){
+  (void)state;
+  single_file_changes(TD "perf/multi.data", "data");
+}
+
+static void changed_xray_log_ends_the_scan(void **state){
+  (void)state;
+  single_file_changes(TD "xray/fdr-O2.xray", "xray");
+}
+
+static void changed_cpel_file_ends_the_scan(void **state){
+  (void)state;
+  single_file_changes(TD "cpel/demo.cpel", "cpel");
+}
+
+/* A CTF trace: its largest stream file changes. */
+static void changed_ctf_stream_ends_the_scan(void **state){
+  static const char *const az[] = { "metadata", "chan_a_0", "chan_a_1", "chan_b_0", "chan_b_1" };
+  int eHow;
+  size_t k;
+  (void)state;
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    char zDir[512], zFrom[512], zTo[600];
+    snprintf(zDir, sizeof(zDir), "%s/changed-ctf-%d", tl_test_tmpdir(), eHow);
+    assert_int_equal(tl_test_mkdirs(zDir), 0);
+    for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+      snprintf(zFrom, sizeof(zFrom), TD "ctf/ust-multi/ust/uid/0/64-bit/%s", az[k]);
+      snprintf(zTo, sizeof(zTo), "%s/%s", zDir, az[k]);
+      copy_aged(zFrom, zTo);
+    }
+    snprintf(zTo, sizeof(zTo), "%s/chan_a_0", zDir);
+    scan_with_change(zDir, zTo, eHow);
+  }
+}
+
+/* mmap=on gives the same rows (by mapping); a value but on/off is an error. */
+static void mmap_option_is_an_opt_in(void **state){
+  static const char *const az[] = {
+    TD "perf/multi.data", TD "xray/fdr-O2.xray", TD "cpel/demo.cpel", TD "ctf/ust-multi",
+  };
+  sqlite3 *db = tl_test_db();
+  char *z;
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+    assert_int_equal(
+        tl_test_sql_int(db, "SELECT count(*) FROM events('%s', 'mmap=on')", az[k]),
+        tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", az[k]));
+  }
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('%s', 'mmap=yes')", az[0]);
+  assert_non_null(z);
+  assert_non_null(strstr(z, "mmap=yes: expected on or off"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* Readers on four threads while a fifth truncates and rewrites the file. */
+typedef struct Stress Stress;
+struct Stress {
+  const char *zPath;
+  int bStop;                      /* set when the writer is done */
+  int nErr, nOk;                  /* queries that failed (as expected), ended */
+  char zBad[512];                 /* an error that is not the expected one */
+  pthread_mutex_t mu;
+};
+
+static void *stress_reader(void *pArg){
+  Stress *p = pArg;
+  sqlite3 *db = tl_test_db();
+  for(;;){
+    sqlite3_stmt *pStmt = 0;
+    char *zSql;
+    int rc, bStop;
+    pthread_mutex_lock(&p->mu);
+    bStop = p->bStop;
+    pthread_mutex_unlock(&p->mu);
+    if( bStop ) break;
+    zSql = sqlite3_mprintf("SELECT count(*), sum(cpu) FROM events('%q')", p->zPath);
+    rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+    if( rc==SQLITE_OK ) while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
+    pthread_mutex_lock(&p->mu);
+    if( rc==SQLITE_DONE ){
+      p->nOk++;
+    }else{
+      const char *z = sqlite3_errmsg(db);
+      p->nErr++;
+      /* the file as it was at open may be cut short, empty or damaged */
+      if( strstr(z, "changed while it was read")==0 && strstr(z, "empty file")==0
+       && strstr(z, "offset")==0 && p->zBad[0]==0 ){
+        snprintf(p->zBad, sizeof(p->zBad), "%s", z);
+      }
+    }
+    pthread_mutex_unlock(&p->mu);
+    sqlite3_finalize(pStmt);
+    sqlite3_free(zSql);
+  }
+  tl_test_db_close(db);
+  return 0;
+}
+
+static void readers_survive_a_writer_copying_over_the_file(void **state){
+  Stress st;
+  pthread_t aTh[4];
+  char zPath[512];
+  int i, k;
+  (void)state;
+  memset(&st, 0, sizeof(st));
+  pthread_mutex_init(&st.mu, 0);
+  snprintf(zPath, sizeof(zPath), "%s/stress.data", tl_test_tmpdir());
+  copy_aged(TD "perf/multi.data", zPath);
+  st.zPath = zPath;
+  for(i=0; i<4; i++) assert_int_equal(pthread_create(&aTh[i], 0, stress_reader, &st), 0);
+  for(k=0; k<200; k++){
+    Change chg;
+    chg.zFile = zPath;
+    chg.eHow = k%3;
+    if( chg.eHow==CHG_TRUNCATE ) copy_aged(TD "perf/multi.data", zPath);
+    else change_run(&chg);
+    usleep(1000);
+  }
+  pthread_mutex_lock(&st.mu);
+  st.bStop = 1;
+  pthread_mutex_unlock(&st.mu);
+  for(i=0; i<4; i++) pthread_join(aTh[i], 0);
+  if( st.zBad[0] ) fail_msg("unexpected error: %s", st.zBad);
+  assert_true(st.nOk + st.nErr > 0);
+  print_message("stress: %d queries answered, %d ended in an error\n", st.nOk, st.nErr);
+  pthread_mutex_destroy(&st.mu);
+}
+
 TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
   cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
@@ -374,4 +597,10 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(nul_in_a_path_is_an_error),
   cmocka_unit_test(long_messages_arrive_whole),
   cmocka_unit_test(limit_error_reaches_python_as_operational_error),
+  cmocka_unit_test(changed_perf_file_ends_the_scan),
+  cmocka_unit_test(changed_xray_log_ends_the_scan),
+  cmocka_unit_test(changed_cpel_file_ends_the_scan),
+  cmocka_unit_test(changed_ctf_stream_ends_the_scan),
+  cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
+  cmocka_unit_test(mmap_option_is_an_opt_in),
 );
