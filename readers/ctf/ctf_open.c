@@ -265,6 +265,8 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn,
   struct dirent *e;
   char **az = 0;
   int n = 0, nAlloc = 0;
+  TlErr err;
+  tl_err_clear(&err);
   *pazName = 0;
   *pn = 0;
   if( dir==0 ) return TL_EIO;
@@ -277,6 +279,11 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn,
       closedir(dir);
       ctf_list_free(az, n);
       return TL_ELIMIT;
+    }
+    if( tl_poll(&err) ){          /* sqlite3_interrupt() */
+      closedir(dir);
+      ctf_list_free(az, n);
+      return TL_EINTR;
     }
     if( e->d_type==DT_DIR || e->d_type==DT_REG ){
       bOk = bDirs ? e->d_type==DT_DIR : e->d_type==DT_REG;   /* no stat needed */
@@ -585,6 +592,7 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
     free(zDir);
   }
   if( rc==TL_ENOMEM ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( rc==TL_EINTR ) rc = tl_err_set(pErr, TL_EINTR, TL_NO_OFFSET, "interrupted");
   if( rc==TL_EUNSUPPORTED ){
     rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "more than %d traces below this directory", CTF_MAX_TRACES);
   }

@@ -12,7 +12,33 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The calling thread's current TlPoll, or NULL. */
+static _Thread_local TlPoll *pPollCur = 0;
+
+TlPoll *tl_poll_swap(TlPoll *p){
+  TlPoll *pPrev = pPollCur;
+  pPollCur = p;
+  return pPrev;
+}
+
+int tl_poll(TlErr *pErr){
+  TlPoll *p = pPollCur;
+  struct timespec ts;
+  int64_t ms;
+  if( p==0 ) return TL_OK;
+  if( !p->bStopped ){
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    ms = (int64_t)ts.tv_sec*1000 + ts.tv_nsec/1000000;
+    if( ms < p->msNext ) return TL_OK;
+    p->msNext = ms + TL_POLL_MS;
+    p->bStopped = p->xStop(p->pArg)!=0;
+    if( !p->bStopped ) return TL_OK;
+  }
+  return tl_err_set(pErr, TL_EINTR, TL_NO_OFFSET, "interrupted");
+}
 
 /*
 ** Open zPath without blocking (a FIFO with no writer would block open(2)
@@ -321,6 +347,8 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                      TlErr *pErr){
   const TlSource *p = w->pSrc;
   size_t nGot = 0;
+  int rc = tl_poll(pErr);
+  if( rc ) return rc;
   if( n > TL_WIN_MAX ){
     return tl_err_set(pErr, TL_ELIMIT, iOff,
                       "read of %zu bytes exceeds the %zu byte window limit",
@@ -349,7 +377,7 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   }
   w->nUnchecked += n;
   if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
-    int rc = tl_source_check(p, pErr);
+    rc = tl_source_check(p, pErr);
     if( rc ) return rc;
     w->nUnchecked = 0;
   }
@@ -367,7 +395,7 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
   if( p->aMap ){
     *pOut = tl_bytes(p->aMap + iOff, n, bo);
-    return TL_OK;
+    return tl_poll(pErr);
   }
   return win_pread(w, iOff, n, bo, pOut, pErr);
 }

@@ -126,6 +126,29 @@ int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 int tl_win_read(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr);
 
+/*
+** Interruption. The caller of a long operation (the engine, for
+** sqlite3_interrupt()) makes a TlPoll current on its thread; every window
+** read, and long loops that read no file (directory searches), call
+** tl_poll(), which asks xStop at most every TL_POLL_MS milliseconds. Once
+** xStop says so, tl_poll() and every later call return TL_EINTR. A thread
+** with no current TlPoll is never stopped.
+*/
+typedef struct TlPoll TlPoll;
+struct TlPoll {
+  int (*xStop)(void*);            /* nonzero: stop */
+  void *pArg;                     /* its argument */
+  int64_t msNext;                 /* when to ask next (coarse monotonic ms) */
+  int bStopped;                   /* xStop said so */
+};
+#define TL_POLL_MS 10
+
+/* Make p (may be NULL) the calling thread's current TlPoll; returns the previous. */
+TlPoll *tl_poll_swap(TlPoll *p);
+
+/* TL_OK, or TL_EINTR (set in pErr) once the current TlPoll says stop. */
+int tl_poll(TlErr *pErr);
+
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
 #define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
