@@ -586,6 +586,135 @@ static void readers_survive_a_writer_copying_over_the_file(void **state){
   pthread_mutex_destroy(&st.mu);
 }
 
+/* ---- sqlite3_interrupt() ------------------------------------------------- */
+
+/*
+** A basic-mode XRay log (version 1, 1 GHz) of nRec 32-byte records written
+** to zPath: function 1 entered and left in turn on threads 1-4 (runs of
+** 100), TSC i for record i.
+*/
+static void write_big_xray(const char *zPath, size_t nRec){
+  FILE *f = fopen(zPath, "wb");
+  uint8_t a[32*1024];
+  size_t i, n = 0;
+  assert_non_null(f);
+  memset(a, 0, 32);
+  a[0] = 1; a[4] = 3;                          /* version 1, type 0, constant TSC */
+  for(i=0; i<8; i++) a[8+i] = (uint8_t)(1000000000ull >> (8*i));
+  assert_int_equal(fwrite(a, 1, 32, f), 32);
+  for(i=0; i<nRec; i++){
+    uint8_t *r = a + n;
+    int k;
+    memset(r, 0, 32);
+    r[3] = (uint8_t)(i & 1);                   /* enter, exit */
+    r[4] = 1;                                  /* function 1 */
+    for(k=0; k<8; k++) r[8+k] = (uint8_t)((uint64_t)i >> (8*k));
+    r[16] = (uint8_t)(1 + (i/100)%4);          /* thread */
+    n += 32;
+    if( n==sizeof(a) || i+1==nRec ){
+      assert_int_equal(fwrite(a, 1, n, f), n);
+      n = 0;
+    }
+  }
+  assert_int_equal(fclose(f), 0);
+}
+
+typedef struct Intr Intr;
+struct Intr {
+  sqlite3 *db;
+  const char *zSql;
+  int rc;                         /* the last sqlite3_step() */
+  double tEnd;                    /* when it returned */
+  int bStarted;
+  pthread_mutex_t mu;
+};
+
+static double mono_now(void){
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec/1e9;
+}
+
+static void *intr_run(void *pArg){
+  Intr *p = pArg;
+  sqlite3_stmt *pStmt = 0;
+  int rc;
+  pthread_mutex_lock(&p->mu);
+  p->bStarted = 1;
+  pthread_mutex_unlock(&p->mu);
+  rc = sqlite3_prepare_v2(p->db, p->zSql, -1, &pStmt, 0);
+  if( rc==SQLITE_OK ) while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
+  p->tEnd = mono_now();
+  p->rc = rc;
+  sqlite3_finalize(pStmt);
+  return 0;
+}
+
+/*
+** Run zSql on another thread, sqlite3_interrupt() it after msWait ms: it
+** must end with SQLITE_INTERRUPT within 100 ms of the call.
+*/
+static void interrupt_after(sqlite3 *db, const char *zSql, int msWait){
+  Intr it;
+  pthread_t th;
+  double tInt;
+  int bStarted = 0;
+  memset(&it, 0, sizeof(it));
+  pthread_mutex_init(&it.mu, 0);
+  it.db = db;
+  it.zSql = zSql;
+  assert_int_equal(pthread_create(&th, 0, intr_run, &it), 0);
+  while( !bStarted ){
+    usleep(1000);
+    pthread_mutex_lock(&it.mu);
+    bStarted = it.bStarted;
+    pthread_mutex_unlock(&it.mu);
+  }
+  usleep((useconds_t)msWait*1000);
+  tInt = mono_now();
+  sqlite3_interrupt(db);
+  pthread_join(th, 0);
+  pthread_mutex_destroy(&it.mu);
+  /* (in planning, the statement fails to prepare: SQLITE_ERROR "interrupted") */
+  if( it.rc!=SQLITE_INTERRUPT
+   && !(it.rc==SQLITE_ERROR && strcmp(sqlite3_errmsg(db), "interrupted")==0) ){
+    fail_msg("%s: ended with %d (%s), not SQLITE_INTERRUPT: done within %d ms?",
+             zSql, it.rc, sqlite3_errmsg(db), msWait);
+  }
+  if( it.tEnd - tInt > 0.1 ){
+    fail_msg("%s: interrupted after %.0f ms", zSql, (it.tEnd - tInt)*1e3);
+  }
+  print_message("%s: interrupted in %.1f ms\n", zSql, (it.tEnd - tInt)*1e3);
+}
+
+/* An index build (the first query on a 128 MiB log) and a scan of it. */
+static void interrupt_ends_index_builds_and_scans(void **state){
+  char zPath[512];
+  char *zSql;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%s/big-basic.xray", tl_test_tmpdir());
+  write_big_xray(zPath, (size_t)4<<20);
+  zSql = sqlite3_mprintf("SELECT count(*) FROM events('%q')", zPath);
+  interrupt_after(db, zSql, 100);              /* in its index build */
+  sqlite3_free(zSql);
+  /* indexed now; no record is of that type: the reader reads them all */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE rowid=-1", zPath), 0);
+  zSql = sqlite3_mprintf("SELECT count(*) FROM events('%q') WHERE type = 'custom-event'", zPath);
+  interrupt_after(db, zSql, 100);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+  unlink(zPath);
+}
+
+/* A CTF search of / (directories without end) answers an interrupt. */
+static void interrupt_ends_a_directory_search(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  interrupt_after(db, "SELECT count(*) FROM events('/')", 100);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
   cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
@@ -603,4 +732,6 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(changed_ctf_stream_ends_the_scan),
   cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
   cmocka_unit_test(mmap_option_is_an_opt_in),
+  cmocka_unit_test(interrupt_ends_index_builds_and_scans),
+  cmocka_unit_test(interrupt_ends_a_directory_search),
 );
