@@ -334,12 +334,15 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->aBuf = 0;
   w->nAlloc = 0;
   w->nUnchecked = 0;
+  w->iBufOff = 0;
+  w->nBuf = 0;
 }
 
 void tl_win_free(TlWin *w){
   free(w->aBuf);
   w->aBuf = 0;
   w->nAlloc = 0;
+  w->nBuf = 0;
 }
 
 /* n bytes at iOff (within the file) read into w's buffer. */
@@ -360,6 +363,7 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     w->aBuf = aNew;
     w->nAlloc = n;
   }
+  w->nBuf = 0;
   while( nGot<n ){
     ssize_t got = pread(p->fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
     if( got<0 && errno==EINTR ) continue;
@@ -381,6 +385,8 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     if( rc ) return rc;
     w->nUnchecked = 0;
   }
+  w->iBufOff = iOff;
+  w->nBuf = nGot;
   *pOut = tl_bytes(w->aBuf, nGot, bo);
   return TL_OK;
 }
@@ -396,6 +402,17 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   if( p->aMap ){
     *pOut = tl_bytes(p->aMap + iOff, n, bo);
     return tl_poll(pErr);
+  }
+  if( w->nBuf && iOff>=w->iBufOff && iOff - w->iBufOff <= w->nBuf
+   && n <= w->nBuf - (iOff - w->iBufOff) ){
+    *pOut = tl_bytes(w->aBuf + (iOff - w->iBufOff), n, bo);   /* read before */
+    return TL_OK;
+  }
+  if( n < TL_WIN_AHEAD ){
+    size_t nAhead = p->nSize - iOff < TL_WIN_AHEAD ? (size_t)(p->nSize - iOff) : TL_WIN_AHEAD;
+    int rc = win_pread(w, iOff, nAhead, bo, pOut, pErr);
+    if( rc==TL_OK ) pOut->n = n;
+    return rc;
   }
   return win_pread(w, iOff, n, bo, pOut, pErr);
 }

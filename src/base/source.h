@@ -100,6 +100,8 @@ struct TlWin {
   uint8_t *aBuf;                  /* pread buffer (unmapped sources only) */
   size_t nAlloc;                  /* bytes allocated at aBuf */
   uint64_t nUnchecked;            /* bytes read since the last fstat */
+  uint64_t iBufOff;               /* file offset of the nBuf bytes at aBuf */
+  size_t nBuf;                    /* bytes read into aBuf, 0: none */
 };
 
 void tl_win_init(TlWin*, const TlSource*);
@@ -111,7 +113,9 @@ void tl_win_free(TlWin*);
 ** borrowed until the next call on this TlWin. Returns TL_OK, or TL_EIO /
 ** TL_ELIMIT (n over the 256 MiB cap on unmapped sources) in pErr. TL_EIO
 ** too when the file changed since open (tl_source_check()): fewer bytes
-** than it had, or a new size or time, seen every TL_WIN_CHECK bytes.
+** than it had, or a new size or time, seen every TL_WIN_CHECK bytes. A
+** read of fewer than TL_WIN_AHEAD bytes reads that many: later windows
+** inside them (the next fixed-size records) cost no call.
 */
 int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                TlErr *pErr);
@@ -151,6 +155,7 @@ int tl_poll(TlErr *pErr);
 
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
+#define TL_WIN_AHEAD ((size_t)64<<10)   /* the least tl_win_get() reads */
 #define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
 
 #endif /* TL_SOURCE_H */
