@@ -238,6 +238,13 @@ struct TlReaderDef {
   */
   int (*xPacketValue)(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
+
+  /*
+  ** Has a file of the trace changed since xOpen (tl_source_check() on
+  ** each)? TL_OK, or the error in *pErr. The engine asks when a scan ends.
+  ** NULL: it checks TlTrace.pSrc (enough for one-file traces).
+  */
+  int (*xCheck)(TlTrace*, TlErr*);
 };
 
 /*

@@ -782,11 +782,14 @@ static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow
 /*
 ** A scan that ended: TL_DONE if the trace's file is as it was at open, else
 ** the error (in q->err) that it changed while it was read: the rows given
-** may mix old and new bytes. (Files of multi-file traces are checked by
-** their readers' windows, which read each to its end.)
+** may mix old and new bytes. (Multi-file traces: their reader's xCheck.)
 */
 static int query_done(TlQuery *q, int rc){
-  if( rc==TL_DONE && tl_source_check(q->pTrace->pSrc, &q->err) ) return q->err.rc;
+  TlTrace *t = q->pTrace;
+  if( rc==TL_DONE && (t->pReader->xCheck ? t->pReader->xCheck(t, &q->err)
+                                         : tl_source_check(t->pSrc, &q->err)) ){
+    return q->err.rc;
+  }
   return rc;
 }
 

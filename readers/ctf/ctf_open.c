@@ -637,6 +637,20 @@ static int ctfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   }
 }
 
+/* Has a stream file changed since the trace was opened? */
+static int ctfCheck(TlTrace *t, TlErr *pErr){
+  const CtfData *p = t->pData;
+  int i, rc;
+  for(i=0; p && i<p->nStm; i++){
+    rc = tl_source_check(p->aStm[i].pSrc, pErr);
+    if( rc ){
+      tl_err_file(pErr, t->index.azFile[p->aStm[i].iFile]);
+      return rc;
+    }
+  }
+  return TL_OK;
+}
+
 static const char *const ctfOptions[] = { "ctf_clock", 0 };
 
 const TlReaderDef tl_ctf_reader = {
@@ -658,4 +672,5 @@ const TlReaderDef tl_ctf_reader = {
   .xCountClose = tl_ctf_count_close,
   .xPacketCount = tl_ctf_packet_count,
   .xPacketValue = tl_ctf_packet_value,
+  .xCheck     = ctfCheck,
 };
