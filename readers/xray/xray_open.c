@@ -122,7 +122,7 @@ struct XrWalk {
   uint64_t nFile;                 /* the file's size */
 };
 
-#define XR_WALK_CHUNK ((size_t)8<<20)     /* bytes the walk reads at once */
+#define XR_WALK_CHUNK ((size_t)1<<20)     /* bytes the walk reads at once */
 #define XR_WALK_MARGIN ((size_t)64<<10)   /* basic: left before a refill */
 
 /*
