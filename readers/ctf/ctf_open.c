@@ -200,6 +200,7 @@ static void ctf_list_free(char **az, int n){
 ** link loop, or /proc/<pid>/cwd leading back up, costs one visit each.
 */
 #define CTF_MAX_DIRS     8192
+#define CTF_MAX_FIELDS_OPT (1u<<24)  /* the most max_fields= allows */
 #define CTF_MAX_ENTRIES  (1<<17)
 
 typedef struct CtfDirKey CtfDirKey;
@@ -565,6 +566,16 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
                       "option ctf_clock must be babeltrace2 or exact, not \"%s\"", zClock);
   }
   p->bExact = zClock && strcmp(zClock, "exact")==0;
+  {
+    uint64_t n;
+    if( tl_opts_uint(&t->opts, "max_fields", 1, CTF_MAX_FIELDS_OPT, TL_CTF_MAX_VALS, &n) ){
+      free(p);
+      return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+          "max_fields=%s: expected a whole number from 1 to %u",
+          tl_opts_get(&t->opts, "max_fields"), CTF_MAX_FIELDS_OPT);
+    }
+    p->nMaxVals = (uint32_t)n;
+  }
   if( t->bDir ){
     rc = ctf_find_all(p, t->zPath);
     if( rc==TL_OK && p->nTr==0 ){
@@ -651,7 +662,7 @@ static int ctfCheck(TlTrace *t, TlErr *pErr){
   return TL_OK;
 }
 
-static const char *const ctfOptions[] = { "ctf_clock", 0 };
+static const char *const ctfOptions[] = { "ctf_clock", "max_fields", 0 };
 
 const TlReaderDef tl_ctf_reader = {
   .zName      = "ctf",

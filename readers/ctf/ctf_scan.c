@@ -94,6 +94,7 @@ void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack)
   tl_ctf_dec_init(&c->dec);
   c->dec.pnShared = &pScan->nDecBytes;
   c->dec.nSharedMax = tl_trace_max_memory(pScan->pTrace);
+  c->dec.nMaxVals = pScan->p->nMaxVals;
 }
 
 void tl_ctf_cur_free(CtfCur *c){
