@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctf_writer.h"
 #include "source.h"
 #include "trace.h"
 
@@ -715,6 +716,64 @@ static void interrupt_ends_a_directory_search(void **state){
   tl_test_db_close(db);
 }
 
+/* ---- work bounded by input ----------------------------------------------- */
+
+/*
+** A 16 KiB CTF stream of 2048 events, each a sequence of 2^20-1 empty
+** structs, cost 10-13 s of decoding: it is refused at once, naming the
+** offset. max_fields= caps the fields of one event and is checked.
+*/
+static void ctf_empty_struct_sequences_are_refused_at_once(void **state){
+  static const char zMeta[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = amplify; fields := struct { integer { size = 64; align = 8; } len;\n"
+    "  struct { } empty[len]; }; };\n";
+  static const char zMetaB[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = bytes; fields := struct { integer { size = 64; align = 8; } len;\n"
+    "  integer { size = 8; align = 8; } byte[len]; }; };\n";
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  char *zErr;
+  CtfW w;
+  double t0;
+  int i;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-amplify", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  ctfw_init(&w, 0);
+  for(i=0; i<2048; i++) ctfw_uint(&w, 8, 64, (UINT64_C(1)<<20) - 1);
+  assert_int_equal(ctfw_bytes(&w), 16384);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  t0 = mono_now();
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
+  assert_non_null(zErr);
+  if( strstr(zErr, "stream: offset 8: an event decodes")==0
+   || strstr(zErr, "fields of no size repeated are refused")==0 ){
+    fail_msg("%s", zErr);
+  }
+  free(zErr);
+  assert_true(mono_now() - t0 < 1.0);
+  /* max_fields=: 201 fields (the struct, n, the sequence and its 198) */
+  snprintf(zDir, sizeof(zDir), "%s/ctf-fields", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaB), 0);
+  ctfw_init(&w, 0);
+  ctfw_uint(&w, 8, 64, 198);
+  for(i=0; i<198; i++) ctfw_uint(&w, 8, 8, (uint64_t)i);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir), 1);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'max_fields=201')", zDir), 1);
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'max_fields=200')", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "more than 200 fields in one event (max_fields=)"));
+  free(zErr);
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'max_fields=0')", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "max_fields=0: expected a whole number from 1 to 16777216"));
+  free(zErr);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
   cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
@@ -734,4 +793,5 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(mmap_option_is_an_opt_in),
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),
   cmocka_unit_test(interrupt_ends_a_directory_search),
+  cmocka_unit_test(ctf_empty_struct_sequences_are_refused_at_once),
 );
