@@ -550,6 +550,9 @@ static int ctf_open_streams(TlTrace *t, CtfData *p, int iTr, TlErr *pErr){
     if( rc ){ tl_err_file(pErr, t->index.azFile[s->iFile]); break; }
     if( tl_trace_mmap(t) ) (void)tl_source_map(s->pSrc);
     rc = tl_ctf_index_stream(t, p, s, pErr);
+    /* scans open it again under the descriptor budget (TL_WIN_FDS): a
+    ** trace may have more stream files than the process may open */
+    tl_source_drop_fd(s->pSrc);
   }
   ctf_list_free(az, n);
   return rc;

@@ -168,6 +168,8 @@ static int source_new(const char *zPath, int fd, const struct stat *pSt,
   p->ctimeSec = (int64_t)pSt->st_ctim.tv_sec;
   p->ctimeNsec = (int64_t)pSt->st_ctim.tv_nsec;
   p->bRegular = S_ISREG(pSt->st_mode);
+  p->dev = (uint64_t)pSt->st_dev;
+  p->ino = (uint64_t)pSt->st_ino;
   if( p->bRegular ){
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   }else{
@@ -311,22 +313,80 @@ void tl_source_close(TlSource *p){
   free(p);
 }
 
-int tl_source_check(const TlSource *p, TlErr *pErr){
-  struct stat st;
-  if( p==0 || p->fd<0 || !p->bRegular ) return TL_OK;
-  if( fstat(p->fd, &st) ) return TL_OK;
-  if( (uint64_t)st.st_size!=p->nSize ){
+void tl_source_drop_fd(TlSource *p){
+  if( p && p->bRegular && p->fd>=0 && !p->aMap ){
+    close(p->fd);
+    p->fd = -1;
+    p->bDropped = 1;
+  }
+}
+
+/* Is st (of the file now at p's path, or of p's descriptor) p's file as it
+** was at open? TL_OK, or TL_EIO naming it. */
+static int source_same(const TlSource *p, const struct stat *pSt, TlErr *pErr){
+  if( (uint64_t)pSt->st_dev!=p->dev || (uint64_t)pSt->st_ino!=p->ino ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+        "%s changed while it was read (another file is at its path now): "
+        "run the query again", p->zPath);
+  }
+  if( (uint64_t)pSt->st_size!=p->nSize ){
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
         "%s changed while it was read (%llu bytes, was %llu): run the query again",
-        p->zPath, (unsigned long long)st.st_size, (unsigned long long)p->nSize);
+        p->zPath, (unsigned long long)pSt->st_size, (unsigned long long)p->nSize);
   }
-  if( (int64_t)st.st_mtim.tv_sec!=p->mtimeSec || (int64_t)st.st_mtim.tv_nsec!=p->mtimeNsec
-   || (int64_t)st.st_ctim.tv_sec!=p->ctimeSec || (int64_t)st.st_ctim.tv_nsec!=p->ctimeNsec ){
+  if( (int64_t)pSt->st_mtim.tv_sec!=p->mtimeSec || (int64_t)pSt->st_mtim.tv_nsec!=p->mtimeNsec
+   || (int64_t)pSt->st_ctim.tv_sec!=p->ctimeSec || (int64_t)pSt->st_ctim.tv_nsec!=p->ctimeNsec ){
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
         "%s changed while it was read (it was written to): run the query again",
         p->zPath);
   }
   return TL_OK;
+}
+
+int tl_source_check(const TlSource *p, TlErr *pErr){
+  struct stat st;
+  if( p==0 || !p->bRegular ) return TL_OK;
+  if( p->bDropped ){
+    if( stat(p->zPath, &st) ){
+      return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+          "%s changed while it was read (%s): run the query again", p->zPath, strerror(errno));
+    }
+  }else if( p->fd<0 || fstat(p->fd, &st) ){
+    return TL_OK;
+  }
+  return source_same(p, &st, pErr);
+}
+
+/* Windows' own descriptors open now (dropped sources). */
+static int nWinFds = 0;
+
+static void win_fd_close(TlWin *w){
+  if( w->fdOwn>0 ){
+    close(w->fdOwn - 1);
+    w->fdOwn = 0;
+    __atomic_sub_fetch(&nWinFds, 1, __ATOMIC_RELAXED);
+  }
+}
+
+/* The descriptor window w reads p by: p's, or w's own (opened, checked). */
+static int win_fd(TlWin *w, TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  struct stat st;
+  int rc, fd;
+  if( !p->bDropped ) return p->fd;
+  if( w->fdOwn>0 ) return w->fdOwn - 1;
+  fd = open(p->zPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if( fd<0 ){
+    tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: cannot open: %s", p->zPath, strerror(errno));
+    return -1;
+  }
+  w->fdOwn = fd + 1;
+  __atomic_add_fetch(&nWinFds, 1, __ATOMIC_RELAXED);
+  rc = fstat(fd, &st) ? tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: cannot stat: %s",
+                                   p->zPath, strerror(errno))
+                      : source_same(p, &st, pErr);
+  if( rc ){ win_fd_close(w); return -1; }
+  return fd;
 }
 
 void tl_win_init(TlWin *w, const TlSource *pSrc){
@@ -336,9 +396,11 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->nUnchecked = 0;
   w->iBufOff = 0;
   w->nBuf = 0;
+  w->fdOwn = 0;
 }
 
 void tl_win_free(TlWin *w){
+  win_fd_close(w);
   free(w->aBuf);
   w->aBuf = 0;
   w->nAlloc = 0;
@@ -350,7 +412,7 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                      TlErr *pErr){
   const TlSource *p = w->pSrc;
   size_t nGot = 0;
-  int rc = tl_poll(pErr);
+  int fd, rc = tl_poll(pErr);
   if( rc ) return rc;
   if( n > TL_WIN_MAX ){
     return tl_err_set(pErr, TL_ELIMIT, iOff,
@@ -364,8 +426,10 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     w->nAlloc = n;
   }
   w->nBuf = 0;
+  fd = win_fd(w, pErr);
+  if( fd<0 ) return pErr->rc;
   while( nGot<n ){
-    ssize_t got = pread(p->fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
+    ssize_t got = pread(fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
     if( got<0 && errno==EINTR ) continue;
     if( got<0 ){
       return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
@@ -387,6 +451,7 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   }
   w->iBufOff = iOff;
   w->nBuf = nGot;
+  if( w->fdOwn>0 && __atomic_load_n(&nWinFds, __ATOMIC_RELAXED) > TL_WIN_FDS ) win_fd_close(w);
   *pOut = tl_bytes(w->aBuf, nGot, bo);
   return TL_OK;
 }

@@ -33,6 +33,9 @@ struct TlSource {
   int64_t mtimeSec, mtimeNsec;    /* modification time at open */
   int64_t ctimeSec, ctimeNsec;    /* status change time at open */
   int bRegular;                   /* a regular file (fd re-read by pread) */
+  uint64_t dev, ino;              /* its device and inode at open */
+  int bDropped;                   /* fd closed (tl_source_drop_fd()): windows
+                                  ** open the file themselves */
 };
 
 /*
@@ -86,6 +89,16 @@ int tl_source_load(TlSource *p, uint64_t nMax, TlErr *pErr);
 void tl_source_close(TlSource*);  /* NULL-safe */
 
 /*
+** Close regular file source p's descriptor (before the source is shared):
+** each TlWin then opens the file when it reads, checking that it is the
+** file opened (device, inode, size, times), and keeps it open while fewer
+** than TL_WIN_FDS such descriptors are open in the process, else closes it
+** after each read. For traces of many files (CTF streams): open files stay
+** under a budget however many the trace has.
+*/
+void tl_source_drop_fd(TlSource *p);
+
+/*
 ** Has the file changed (size, modification or status change time) since
 ** it was opened? TL_OK if not (or if it cannot be told: memory, FIFOs),
 ** else TL_EIO with a message naming the file: "changed while it was read".
@@ -100,6 +113,8 @@ struct TlWin {
   uint8_t *aBuf;                  /* pread buffer (unmapped sources only) */
   size_t nAlloc;                  /* bytes allocated at aBuf */
   uint64_t nUnchecked;            /* bytes read since the last fstat */
+  int fdOwn;                      /* 1 + its own descriptor (dropped sources),
+                                  ** 0: none (so a zeroed TlWin holds none) */
   uint64_t iBufOff;               /* file offset of the nBuf bytes at aBuf */
   size_t nBuf;                    /* bytes read into aBuf, 0: none */
 };
@@ -156,6 +171,7 @@ int tl_poll(TlErr *pErr);
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
 #define TL_WIN_AHEAD ((size_t)64<<10)   /* the least tl_win_get() reads */
+#define TL_WIN_FDS 256                  /* windows' own descriptors kept open */
 #define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
 
 #endif /* TL_SOURCE_H */
