@@ -23,6 +23,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -774,6 +775,39 @@ static void ctf_empty_struct_sequences_are_refused_at_once(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A CTF trace of 1100 stream files, read with at most 512 descriptors:
+** streams are opened when read, at most TL_WIN_FDS kept open at once.
+*/
+static void ctf_more_stream_files_than_descriptors(void **state){
+  static const char zMeta[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = one; fields := struct { integer { size = 32; align = 8; } v; }; };\n";
+  sqlite3 *db = tl_test_db();
+  struct rlimit rl, rlLow;
+  char zDir[512], zName[32];
+  int i;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-many-files", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(i=0; i<1100; i++){
+    CtfW w;
+    ctfw_init(&w, 0);
+    ctfw_uint(&w, 8, 32, (uint64_t)i);
+    snprintf(zName, sizeof(zName), "stream_%04d", i);
+    assert_int_equal(ctfw_save(&w, zDir, zName, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+  assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+  rlLow = rl;
+  if( rlLow.rlim_cur > 512 ) rlLow.rlim_cur = 512;
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &rlLow), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir), 1100);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT sum(CAST(args->>'$.v' AS INTEGER)) FROM events(%Q, 'accel=off')", zDir), 1100*1099/2);
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
   cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
@@ -794,4 +828,5 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),
   cmocka_unit_test(interrupt_ends_a_directory_search),
   cmocka_unit_test(ctf_empty_struct_sequences_are_refused_at_once),
+  cmocka_unit_test(ctf_more_stream_files_than_descriptors),
 );
