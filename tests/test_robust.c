@@ -709,12 +709,36 @@ static void interrupt_ends_index_builds_and_scans(void **state){
   unlink(zPath);
 }
 
-/* A CTF search of / (directories without end) answers an interrupt. */
-static void interrupt_ends_a_directory_search(void **state){
-  sqlite3 *db = tl_test_db();
+/* A TlPoll that says stop at once. */
+static int stop_now(void *pArg){
+  (void)pArg;
+  return 1;
+}
+
+/*
+** A CTF search of / (directories without end) and an index build stop
+** when the caller's TlPoll says so: "interrupted", with no timing.
+*/
+static void stop_ends_a_directory_search_and_an_index_build(void **state){
+  TlPoll poll, *pPrev;
+  TlTrace *p = 0;
+  TlErr e;
   (void)state;
-  interrupt_after(db, "SELECT count(*) FROM events('/')", 100);
-  tl_test_db_close(db);
+  memset(&poll, 0, sizeof(poll));
+  poll.xStop = stop_now;
+  pPrev = tl_poll_swap(&poll);
+  tl_err_clear(&e);
+  if( tl_trace_open("/", "format=ctf", &p, &e)!=TL_EINTR ) fail_msg("%d %s", e.rc, e.zMsg);
+  assert_string_equal(e.zMsg, "interrupted");
+  poll.msNext = 0;
+  poll.bStopped = 0;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(TD "perf/multi.data", "format=perf, max_memory=255", &p, &e), TL_EINTR);
+  assert_string_equal(e.zMsg, "interrupted");
+  tl_poll_swap(pPrev);
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(TD "perf/multi.data", "format=perf, max_memory=255", &p, &e), TL_OK);
+  tl_trace_release(p);
 }
 
 /* ---- work bounded by input ----------------------------------------------- */
@@ -826,7 +850,7 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
   cmocka_unit_test(mmap_option_is_an_opt_in),
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),
-  cmocka_unit_test(interrupt_ends_a_directory_search),
+  cmocka_unit_test(stop_ends_a_directory_search_and_an_index_build),
   cmocka_unit_test(ctf_empty_struct_sequences_are_refused_at_once),
   cmocka_unit_test(ctf_more_stream_files_than_descriptors),
 );
