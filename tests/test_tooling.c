@@ -556,7 +556,9 @@ static void progress_on_reports_index_and_scan_on_stderr(void **state){
     const char *zLast = 0, *zAt = z;
     while( (zAt = strstr(zAt, "tracelite: scanning ust-multi: "))!=0 ) zLast = zAt++;
     assert_non_null(zLast);
-    assert_non_null(strstr(zLast, "KiB (100%), done in "));
+    /* (a slower scan shows its rate between them) */
+    assert_non_null(strstr(zLast, "KiB (100%)"));
+    assert_non_null(strstr(zLast, ", done in "));
   }
   free(z);
   z = stderr_of(db, "SELECT count(*) FROM events('" TD "perf/zstd.data', 'progress=off')");
