@@ -74,6 +74,26 @@ static const Shape aShape[] = {
   { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",
     SHAPE_PLAIN, 0 },
   { "cc-event", "SELECT * FROM callchains(%Q, %Q) WHERE event = %lld", SHAPE_EVENT, 0 },
+  /* GROUP BY and DISTINCT on several columns: the engine's grouped output */
+  { "by-symbol-dso", "SELECT symbol, dso, count(*), sum(value) FROM events(%Q, %Q) "
+                     "GROUP BY symbol, dso", SHAPE_PLAIN, 0 },
+  { "by-comm", "SELECT comm, count(*) FROM events(%Q, %Q) GROUP BY comm", SHAPE_PLAIN, 0 },
+  { "by-name-cpu-type", "SELECT name, cpu, type, count(*), sum(value), sum(pid) "
+                        "FROM events(%Q, %Q) GROUP BY name, cpu, type", SHAPE_PLAIN, 0 },
+  { "by-name-cpu-rowids", "SELECT name, cpu, count(*), sum(rowid %% 4294967291) "
+                          "FROM events(%Q, %Q) GROUP BY name, cpu", SHAPE_PLAIN, 0 },
+  { "distinct-name-cpu", "SELECT DISTINCT name, cpu FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "samples-by-ip", "SELECT name, ip, symbol, dso_offset, count(*), sum(value) "
+                     "FROM events(%Q, %Q) WHERE type = 'SAMPLE' "
+                     "GROUP BY name, ip, symbol, dso_offset", SHAPE_PLAIN, 0 },
+  { "window-by-name-cpu", "SELECT name, cpu, count(*) FROM events(%Q, %Q) "
+                          "WHERE ts BETWEEN %lld AND %lld GROUP BY name, cpu", SHAPE_WINDOW, 0 },
+  { "xray-by-func-tid", "SELECT func_id, tid, name, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
+                        "GROUP BY func_id, tid", SHAPE_PLAIN, 0 },
+  { "cc-by-depth-symbol", "SELECT depth, symbol, dso, count(*) FROM callchains(%Q, %Q) "
+                          "GROUP BY depth, symbol", SHAPE_PLAIN, 0 },
+  { "packets-by-cpu", "SELECT cpu, count(*), sum(size) FROM packets(%Q, %Q) GROUP BY cpu",
+    SHAPE_PLAIN, 0 },
   { "tracks", "SELECT * FROM tracks(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "symbols", "SELECT * FROM symbols(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "event-types", "SELECT * FROM event_types(%Q, %Q)", SHAPE_PLAIN, 0 },
