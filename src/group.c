@@ -431,7 +431,6 @@ int tl_group_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f,
   g->f = *f;
   g->f.bOrdered = 0;
   g->f.bGroupName = 0;
-  g->f.bGroupCpu = 0;
   g->cols = *pCols;
   g->mKey = f->mCols & mVisible;
   g->mGroupBy = mGroupBy & g->mKey;

@@ -12,8 +12,6 @@
 **   2  TL_PLAN_GROUPED      rows with equal values of the table's group
 **                           column together (TlTableDef.iGroupCol: GROUP BY
 **                           or DISTINCT on it consumed): TlFilter.bGroupName
-**   4  TL_PLAN_GROUPED_CPU  rows with equal cpu together (GROUP BY cpu or
-**                           DISTINCT cpu consumed): TlFilter.bGroupCpu
 **   8  TL_PLAN_COLLAPSE     rows with equal values of the GROUP BY or
 **                           DISTINCT columns together, the engine's grouped
 **                           output (src/group.c): idxStr says which columns
@@ -60,7 +58,6 @@ SQLITE_EXTENSION_INIT3
 
 #define TL_PLAN_ORDERED 1
 #define TL_PLAN_GROUPED 2         /* TlFilter.bGroupName */
-#define TL_PLAN_GROUPED_CPU 4     /* TlFilter.bGroupCpu */
 #define TL_PLAN_COLLAPSE 8        /* the engine's grouped output (group.h) */
 #define TL_PLAN_MAX_OPS 64        /* idxStr letters at most (argv entries) */
 
@@ -509,7 +506,6 @@ static void filter_begin(TlCursor *pCur, int idxNum, const char *idxStr){
   pCur->filter.nCpu = -1;
   pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
   pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
-  pCur->filter.bGroupCpu = (idxNum & TL_PLAN_GROUPED_CPU)!=0;
   pCur->filter.mCols = zColon ? strtoull(zColon+1, 0, 16) : ~(uint64_t)0;
   if( (idxNum & TL_PLAN_COLLAPSE) && zColon && strchr(zColon+1, ':') ){
     pCur->mGroupBy = strtoull(strchr(zColon+1, ':')+1, 0, 16);
@@ -639,8 +635,7 @@ static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
 
 /*
 ** accel=off (TlFilter.bPlain): a plain per-record scan, never grouped.
-** The plan sets TL_PLAN_ORDERED, TL_PLAN_GROUPED or TL_PLAN_GROUPED_CPU
-** only when it opened the trace, which it does only when it knows the
+** The plan sets TL_PLAN_ORDERED or TL_PLAN_GROUPED only when it opened the trace, which it does only when it knows the
 ** options (constants, or CREATE VIRTUAL TABLE's from xConnect), and only
 ** when they do not say accel=off: so these bits do not come with
 ** accel=off. Were ORDER BY ts consumed by a plan that could not see
@@ -652,7 +647,6 @@ static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
 static void filter_plain(TlCursor *pCur){
   pCur->filter.bPlain = 1;
   pCur->filter.bGroupName = 0;
-  pCur->filter.bGroupCpu = 0;
 }
 
 /*
@@ -1050,8 +1044,7 @@ static uint64_t plan_collapse(const TlTableDef *pDef, sqlite3_index_info *pInfo,
 ** Consume the ORDER BY when the reader can give that order without a
 ** sort: ascending ts when the trace scans in ts order (TL_PLAN_ORDERED);
 ** equal values together for GROUP BY or DISTINCT on the table's group
-** column (TL_PLAN_GROUPED) or on cpu (TL_PLAN_GROUPED_CPU), by the
-** reader; else, for GROUP BY or DISTINCT on any visible columns, by the
+** column (TL_PLAN_GROUPED), by the reader; else, for GROUP BY or DISTINCT on any visible columns, by the
 ** engine (TL_PLAN_COLLAPSE, pPlan->mCollapse). Never under accel=off, and
 ** only when the trace is known.
 */
@@ -1070,11 +1063,6 @@ static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
   }else if( pTrace && pInfo->nOrderBy==1 && plan_can_group(pDef, pInfo, pPlan) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED;
-  }else if( pTrace && pInfo->nOrderBy==1 && pDef->iCpuCol>=0 && iCol==pDef->iCpuCol
-         && plan_distinct(pInfo)
-         && (pTrace->mGroupCpu & (1u<<pDef->iTable)) ){
-    pInfo->orderByConsumed = 1;
-    pInfo->idxNum |= TL_PLAN_GROUPED_CPU;
   }else if( (pPlan->mCollapse = plan_collapse(pDef, pInfo, pPlan))!=0 ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_COLLAPSE;

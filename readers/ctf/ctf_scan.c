@@ -298,7 +298,6 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   if( pFilter->bPlain ){
     /* accel=off: no grouped output (and so no helper threads) */
     pScan->f.bGroupName = 0;
-    pScan->f.bGroupCpu = 0;
   }
   pScan->iLast = -1;
   tl_str_init(&pScan->sText);
