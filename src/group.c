@@ -15,7 +15,8 @@
 ** columns: two keys compare by those alone when the entries are ordered
 ** so that the rows of a group come together.
 **
-** Parts: a part is the rows whose key hash has the low d bits equal to v.
+** Parts: a part is the rows whose GROUP BY values' hash has the low d
+** bits equal to v (so that a GROUP BY value's entries are in one part).
 ** The scan starts with the one part of all rows (d 0). A part whose
 ** entries outgrow the memory cap is dropped before any of its rows is
 ** given and split into eight (d+3 bits), each scanned again in turn.
@@ -29,7 +30,7 @@
 #define GROUP_FULL 1                /* group_scan: the part outgrew the cap */
 #define GROUP_SPLIT_BITS 3          /* a full part splits into 1<<3 */
 #define GROUP_MAX_PARTS 64          /* parts waiting at most */
-#define GROUP_SLOTS_MIN 1024
+#define GROUP_SLOTS_MIN 64
 
 typedef struct GroupEntry GroupEntry;
 struct GroupEntry {
@@ -56,6 +57,7 @@ struct TlGroup {
   uint64_t nMem;                    /* bytes one part may hold */
   GroupPart aPart[GROUP_MAX_PARTS]; /* parts still to scan (a stack) */
   int nPart;
+  int nSplit;                       /* parts split so far */
   GroupPart cur;                    /* the part being given */
   GroupEntry *aEntry;               /* its entries */
   size_t nEntry, nEntryAlloc;
@@ -65,6 +67,7 @@ struct TlGroup {
   size_t nKey, nKeyAlloc;
   uint8_t *aProbe;                  /* the key of the row at hand */
   size_t nProbe, nProbeAlloc;
+  uint64_t hPart;                   /* the hash of its GROUP BY values */
   size_t iOut;                      /* next entry to give */
   size_t iCur;                      /* the entry given last */
   int64_t *aRowid;                  /* rowids of the part's rows, by entry, */
@@ -126,14 +129,22 @@ static int probe_val(TlGroup *g, int iCol, const TlVal *v){
   }
 }
 
-/* FNV-1a, then a finalizer so that low and high bits both mix. */
-static uint64_t key_hash(const uint8_t *a, size_t n){
-  uint64_t h = 0xcbf29ce484222325ULL;
+/* FNV-1a of a[0..n) onto h. */
+static uint64_t fnv(uint64_t h, const uint8_t *a, size_t n){
   size_t i;
   for(i=0; i<n; i++){ h ^= a[i]; h *= 0x100000001b3ULL; }
+  return h;
+}
+
+/* A finalizer so that low and high bits both mix. */
+static uint64_t mix(uint64_t h){
   h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
   h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
   return h ^ (h >> 33);
+}
+
+static uint64_t key_hash(const uint8_t *a, size_t n){
+  return mix(fnv(0xcbf29ce484222325ULL, a, n));
 }
 
 /*
@@ -142,8 +153,10 @@ static uint64_t key_hash(const uint8_t *a, size_t n){
 */
 static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   int c, rc;
+  uint64_t hPart = 0xcbf29ce484222325ULL;
   g->nProbe = 0;
   for(c=0; c<g->nCol; c++){
+    size_t iStart = g->nProbe;
     TlVal v;
     if( !(g->mKey>>c & 1) ) continue;
     v = r->a[c];
@@ -157,7 +170,9 @@ static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
     }
     rc = probe_val(g, c, &v);
     if( rc ) return rc;
+    if( g->mGroupBy>>c & 1 ) hPart = fnv(hPart, g->aProbe + iStart, g->nProbe - iStart);
   }
+  g->hPart = mix(hPart);
   return TL_OK;
 }
 
@@ -211,7 +226,7 @@ static int slots_rebuild(TlGroup *g, size_t nSlot){
 static int entry_new(TlGroup *g, size_t i, uint64_t h, uint64_t n){
   GroupEntry *p;
   if( g->nEntry==g->nEntryAlloc ){
-    size_t nNew = g->nEntryAlloc ? g->nEntryAlloc*2 : 256;
+    size_t nNew = g->nEntryAlloc ? g->nEntryAlloc*2 : 64;
     GroupEntry *aNew = realloc(g->aEntry, nNew*sizeof(GroupEntry));
     if( aNew==0 ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     if( nNew>=UINT32_MAX ){
@@ -222,7 +237,7 @@ static int entry_new(TlGroup *g, size_t i, uint64_t h, uint64_t n){
     g->nEntryAlloc = nNew;
   }
   if( g->nKey + g->nProbe > g->nKeyAlloc ){
-    size_t nNew = (g->nKeyAlloc ? g->nKeyAlloc*2 : 4096) + g->nProbe;
+    size_t nNew = (g->nKeyAlloc ? g->nKeyAlloc*2 : 1024) + g->nProbe;
     uint8_t *aNew = realloc(g->aKey, nNew);
     if( aNew==0 ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     g->aKey = aNew;
@@ -240,7 +255,7 @@ static int entry_new(TlGroup *g, size_t i, uint64_t h, uint64_t n){
   return TL_OK;
 }
 
-/* Is hash h in the current part? */
+/* Is GROUP BY hash h in the current part? */
 static int in_part(const TlGroup *g, uint64_t h){
   uint64_t mask = g->cur.d>=64 ? ~(uint64_t)0 : (((uint64_t)1<<g->cur.d) - 1);
   return (h & mask)==g->cur.v;
@@ -251,7 +266,7 @@ static int group_add(TlGroup *g, uint64_t n){
   uint64_t h = key_hash(g->aProbe, g->nProbe);
   size_t i;
   int rc;
-  if( !in_part(g, h) ) return TL_OK;
+  if( !in_part(g, g->hPart) ) return TL_OK;
   i = slot_find(g, h, g->aProbe, g->nProbe);
   if( g->aSlot[i] ){
     g->aEntry[g->aSlot[i]-1].n += n;
@@ -268,7 +283,7 @@ static int group_note_rowid(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   int64_t iRowid;
   uint32_t e;
   int rc;
-  if( !in_part(g, h) ) return TL_OK;
+  if( !in_part(g, g->hPart) ) return TL_OK;
   e = g->aSlot[slot_find(g, h, g->aProbe, g->nProbe)];
   if( e==0 || g->aRowidN[e-1] >= g->aEntry[e-1].n ){
     return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET,
@@ -391,11 +406,19 @@ static int group_fill(TlGroup *g){
     rc = group_scan(g, 0);
     if( rc<0 ) return rc;
     if( rc==GROUP_FULL ){
+      /* (what the full part grew is given back: each part starts small) */
+      g->nEntry = 0;
+      g->nKey = 0;
+      free(g->aEntry); g->aEntry = 0; g->nEntryAlloc = 0;
+      free(g->aKey); g->aKey = 0; g->nKeyAlloc = 0;
+      rc = slots_rebuild(g, GROUP_SLOTS_MIN);     /* (no entries: all empty) */
+      if( rc ) return rc;
       if( g->cur.d + GROUP_SPLIT_BITS > 60 || g->nPart + (1<<GROUP_SPLIT_BITS) > GROUP_MAX_PARTS ){
         return tl_err_set(&g->err, TL_ELIMIT, TL_NO_OFFSET,
             "GROUP BY: too many distinct groups for max_memory=%llu MiB",
             (unsigned long long)(g->nMem>>20));
       }
+      g->nSplit++;
       for(i=(1<<GROUP_SPLIT_BITS)-1; i>=0; i--){
         GroupPart *p = &g->aPart[g->nPart++];
         p->d = g->cur.d + GROUP_SPLIT_BITS;
@@ -530,6 +553,14 @@ int tl_group_rowid(TlGroup *g, int64_t iRepeat, int64_t *piRowid){
   }
   *piRowid = g->aRowid[g->aRowidAt[g->iCur] + (uint64_t)iRepeat];
   return TL_OK;
+}
+
+void tl_group_set_cap(TlGroup *g, uint64_t nBytes){
+  g->nMem = nBytes;
+}
+
+int tl_group_splits(const TlGroup *g){
+  return g->nSplit;
 }
 
 const TlErr *tl_group_err(TlGroup *g){

@@ -40,6 +40,13 @@ int tl_group_next(TlGroup*, TlRow *pRow);
 /* The rowid of the current entry's iRepeat-th row. */
 int tl_group_rowid(TlGroup*, int64_t iRepeat, int64_t *piRowid);
 
+/*
+** Tests: the bytes one part may hold (instead of max_memory), before the
+** first tl_group_next; and how many times a part was split so far.
+*/
+void tl_group_set_cap(TlGroup*, uint64_t nBytes);
+int tl_group_splits(const TlGroup*);
+
 /* The error after a call returned < 0. */
 const TlErr *tl_group_err(TlGroup*);
 
