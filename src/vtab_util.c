@@ -1023,7 +1023,8 @@ static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
 ** on visible columns (every ORDER BY term one, rows only to be grouped):
 ** the GROUP BY columns (bit i: column i), or 0 when the plan cannot take
 ** it. The rows collapse by every used column, so the scan must not use
-** the ts column, about one value per row.
+** the ts column nor another of about one value per row (mPerRow): their
+** entries would be about as many as the rows, SQLite's sorter does better.
 */
 static uint64_t plan_collapse(const TlTableDef *pDef, sqlite3_index_info *pInfo,
                               const TlPlan *pPlan){
@@ -1037,6 +1038,7 @@ static uint64_t plan_collapse(const TlTableDef *pDef, sqlite3_index_info *pInfo,
   }
   mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
   if( pDef->iTsCol>=0 && (mUsed>>pDef->iTsCol & 1) ) return 0;
+  if( mUsed & pDef->mPerRow ) return 0;
   return plan_distinct(pInfo) ? mBy : 0;
 }
 
