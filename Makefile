@@ -23,11 +23,18 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
        -Wformat=2 -Wundef -Wpointer-arith -Wcast-qual -Wcast-align \
        -Wwrite-strings -Wswitch-enum -Wno-format-nonliteral
 override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
-                   -Isrc/base -Isrc -Ireaders $(WARN) -MMD -MP
+                   -iquote src/base -Isrc -Ireaders $(WARN) -MMD -MP
 # libiberty (static, built -fPIC) demangles C++ symbol names as perf does;
 # its symbols are not exported from the extension
-LDLIBS_SO = -lzstd -liberty -lpthread -lm
-SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a
+# LLVM's demangler (static, C++, built -fPIC) names XRay functions as
+# llvm-xray does (src/model/demangle_llvm.cc); not exported either
+LLVM_DIR ?= /usr/lib/llvm-14
+DEMANGLE_OBJ = $(BUILD)/src/model/demangle_llvm.o
+# elfutils' libdw unwinds --call-graph dwarf stacks from their CFI, as perf does
+LIBDW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+LDLIBS_SO = -lzstd -liberty -lpthread -lm $(LIBDW_LIBS) $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a -lstdc++
+SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a \
+             -Wl,--exclude-libs,libLLVMDemangle.a
 
 # The layers, each using only those before it (docs/architecture.md):
 # base, readers, model, engine (src/*.c), vtab.
@@ -35,7 +42,7 @@ BASE_SRC   = $(sort $(wildcard src/base/*.c))
 READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
 MODEL_SRC  = $(sort $(wildcard src/model/*.c))
 CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/group.c src/formats.c
-SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c))
+SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/percentile.c src/flamegraph.c
 TEST_SRC = $(sort $(wildcard tests/*.c))
 
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -59,6 +66,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The one C++ file: CFLAGS less the C-only ones
+$(DEMANGLE_OBJ): src/model/demangle_llvm.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS)) \
+	  -std=c++17 -fno-exceptions -fno-rtti -I$(LLVM_DIR)/include -c -o $@ $<
+$(SO) $(TESTBIN) $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta \
+  $(BUILD)/replay-elf $(BUILD)/replay-sql fuzz: | $(DEMANGLE_OBJ)
+
 $(BUILD)/tests/%.o: override CFLAGS += -Wno-missing-prototypes \
     -DTL_TESTDATA_DIR='"$(CURDIR)/testdata"' -DTL_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
     -DTL_PEER_DIR='"$(abspath $(PEER_TRACES))"' -DTL_PYTHON='"$(PYTHON)"' \
@@ -76,6 +91,8 @@ test: CFLAGS += -Werror
 test: $(SO) $(TESTBIN)
 	$(PYTHON) tests/lint.py
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
+	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/test_fleet.py --so $(SO))
+	$(if $(SQL_LIBRARY_TEST),sh tests/browser/run.sh $(SO))
 	$(TESTBIN)
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS
@@ -101,8 +118,12 @@ CTF2_META_DIRS = $(wildcard tests/fuzz/ctf2-meta/ build-fuzz/corpus-ctf2-meta/)
 # The ELF target takes binaries: the XRay test maps and the perf symbol test's program.
 ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite-sym/symprog) \
             $(wildcard build-fuzz/corpus-elf/)
+# The JIT map target takes /tmp/perf-PID.map files.
+JITMAP_SEEDS = $(wildcard tests/fuzz/jitmap/ build-fuzz/corpus-jitmap/)
 # The SQL target takes trace files of any format.
 SQL_SEEDS = $(wildcard testdata/cpel/ testdata/perf/ testdata/xray/ build-fuzz/corpus-sql/)
+# The unwinder target takes registers, a stack copy and an ELF file (fuzz_unwind.c).
+UNWIND_SEEDS = $(wildcard tests/fuzz/unwind/ build-fuzz/corpus-unwind/)
 FUZZ_COMMON = $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_drain.o $(BUILD)/tests/fileutil.o
 $(BUILD)/replay: $(BUILD)/tests/fuzz/fuzz_trace.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
@@ -112,15 +133,23 @@ $(BUILD)/replay-ctf2-meta: $(BUILD)/tests/fuzz/fuzz_ctf2_meta.o $(FUZZ_COMMON) $
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 $(BUILD)/replay-elf: $(BUILD)/tests/fuzz/fuzz_elf.o $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+$(BUILD)/replay-jitmap: $(BUILD)/tests/fuzz/fuzz_jitmap.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
+$(BUILD)/replay-unwind: $(BUILD)/tests/fuzz/fuzz_unwind.o $(FUZZ_COMMON) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_SO)
 # SQL through the extension linked in (SQLITE_CORE: direct calls, no loading).
 $(BUILD)/replay-sql: tests/fuzz/fuzz_sql.c $(SQL_SRC) $(FUZZ_COMMON) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -DSQLITE_CORE -o $@ $^ -lsqlite3 $(LDLIBS_SO)
-replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql
+replay: $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2-meta $(BUILD)/replay-elf $(BUILD)/replay-sql \
+        $(BUILD)/replay-jitmap \
+        $(BUILD)/replay-unwind
 	$(BUILD)/replay $(REPLAY_DIRS)
 	$(BUILD)/replay-ctf-stream $(CTF_STREAM_DIRS)
 	$(BUILD)/replay-ctf2-meta $(CTF2_META_DIRS)
 	$(BUILD)/replay-elf $(ELF_SEEDS)
 	$(BUILD)/replay-sql $(SQL_SEEDS)
+	$(BUILD)/replay-jitmap $(JITMAP_SEEDS)
+	$(BUILD)/replay-unwind $(UNWIND_SEEDS)
 
 conformance: $(SO)
 	@if [ -d "$(PEER_TRACES)" ]; then \
@@ -137,16 +166,28 @@ demo:
 LIBDIR  ?= $(PREFIX)/lib
 DATADIR ?= $(PREFIX)/share/tracelite
 SQL_FILES = $(wildcard sql/*.sql)
+# The Python package (python/tracelite) where PYTHON finds it: Debian's
+# dist-packages of /usr, or of PREFIX for its python3.X.
+PY_FILES = $(wildcard python/tracelite/*.py)
+PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PYDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
 install: $(SO)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples
 	install -m 0755 $(SO) $(DESTDIR)$(LIBDIR)/tracelite.so
 	install -m 0644 $(SQL_FILES) $(DESTDIR)$(DATADIR)/sql/
 	install -m 0755 examples/query.py $(DESTDIR)$(DATADIR)/examples/query.py
+	install -d $(DESTDIR)$(PYDIR)/tracelite
+	install -m 0644 $(PY_FILES) $(DESTDIR)$(PYDIR)/tracelite/
+	printf "SO = '%s'\nSQL_DIR = '%s'\n" '$(LIBDIR)/tracelite.so' '$(DATADIR)/sql' \
+	  > $(DESTDIR)$(PYDIR)/tracelite/_install.py
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/tracelite.so $(DESTDIR)$(DATADIR)/examples/query.py
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/sql/,$(notdir $(SQL_FILES)))
 	-rmdir $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PYDIR)/tracelite/,$(notdir $(PY_FILES)) _install.py)
+	rm -rf $(DESTDIR)$(PYDIR)/tracelite/__pycache__
+	-rmdir $(DESTDIR)$(PYDIR)/tracelite $(DESTDIR)$(PYDIR) $(dir $(DESTDIR)$(PYDIR)) 2>/dev/null
 
 # The layering, size and unchecked-load rules (docs/architecture.md).
 lint:
@@ -155,14 +196,14 @@ lint:
 check-headers:
 	@for h in src/base/*.h src/model/*.h src/*.h readers/*.h readers/*/*.h; do \
 	  [ -f "$$h" ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -Isrc/base -Isrc -Ireaders -I. -x c - || exit 1; \
+	  echo "#include \"$$h\"" | $(CC) -std=c11 -fsyntax-only -iquote src/base -Isrc -Ireaders -I. -x c - || exit 1; \
 	done; echo "headers ok"
 
 # One libFuzzer target per reader: FUZZ_TIME seconds each, seeds from
 # testdata/<format>/, new inputs kept in build-fuzz/corpus-<format>/.
 FUZZ_FORMATS ?= $(filter $(notdir $(wildcard testdata/*)),cpel perf ctf xray)
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -Isrc/base -Isrc -Ireaders -D_DEFAULT_SOURCE
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTL_CHECK_RECORDS -iquote src/base -Isrc -Ireaders -D_DEFAULT_SOURCE
 fuzz:
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_FORMATS); do \
@@ -191,12 +232,21 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-elf build-fuzz/seeds-elf
 	@cp $(filter-out build-fuzz/%,$(ELF_SEEDS)) build-fuzz/seeds-elf/
 	build-fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-elf build-fuzz/seeds-elf
+	@echo "fuzz: jitmap ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_jitmap tests/fuzz/fuzz_jitmap.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-jitmap
+	build-fuzz/fuzz_jitmap -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 build-fuzz/corpus-jitmap tests/fuzz/jitmap
 	@echo "fuzz: sql ($(FUZZ_TIME) s)"
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DSQLITE_CORE -o build-fuzz/fuzz_sql tests/fuzz/fuzz_sql.c \
 	  $(SQL_SRC) $(CORE_SRC) -lsqlite3 $(LDLIBS_SO)
 	@mkdir -p build-fuzz/corpus-sql
 	build-fuzz/fuzz_sql -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build-fuzz/corpus-sql \
 	  testdata/cpel testdata/perf testdata/xray
+	@echo "fuzz: unwind ($(FUZZ_TIME) s)"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o build-fuzz/fuzz_unwind tests/fuzz/fuzz_unwind.c $(CORE_SRC) $(LDLIBS_SO)
+	@mkdir -p build-fuzz/corpus-unwind
+	build-fuzz/fuzz_unwind -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=1024 \
+	  build-fuzz/corpus-unwind tests/fuzz/unwind
 
 # Traces recorded for the benchmark go here (kept between runs); BENCH_SCALE
 # (full, the default, or small) sizes them. See tests/bench/run.sh.

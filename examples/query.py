@@ -56,14 +56,15 @@ def events_per_name(db, trace, options):
         (trace, options)).fetchall()
 
 
-def chrome_json(db, sql_dir, trace, binary, xray):
-    """The Chrome trace-event document of the trace, as text."""
+def chrome_json(db, sql_dir, trace, binary, xray, out):
+    """Write the Chrome trace-event document of the trace to the file OUT,
+    one event a line as the query gives them (any size, little memory)."""
     name = "chrome-xray.sql" if xray else "chrome-events.sql"
     with open(os.path.join(sql_dir, name), encoding="utf-8") as f:
         sql = f.read()
-    # @trace and @binary in the file are named parameters for sqlite3.
-    (doc,) = db.execute(sql, {"trace": trace, "binary": binary}).fetchone()
-    return doc
+    # @trace, @binary and @options in the file are named parameters for sqlite3.
+    for (row,) in db.execute(sql, {"trace": trace, "binary": binary, "options": None}):
+        out.write(row + "\n")
 
 
 def main():
@@ -82,9 +83,8 @@ def main():
     db = connect(args.so)
     try:
         if args.chrome:
-            doc = chrome_json(db, args.sql_dir, args.traces[0], args.binary, args.xray)
             with open(args.chrome, "w", encoding="utf-8") as f:
-                f.write(doc)
+                chrome_json(db, args.sql_dir, args.traces[0], args.binary, args.xray, f)
             return 0
         for trace in args.traces:
             for name, n, first, last in events_per_name(db, trace, args.options):

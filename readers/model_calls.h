@@ -16,6 +16,12 @@
 **     is ignored;
 **   - calls still open at the end are calls with no end (outermost first).
 **
+** Call paths (TlCallPaths), when the reader asks for them: each call's path
+** of function ids from the thread's outermost open call, as a node of a
+** tree shared by all threads (one node per distinct path), and its text,
+** the functions' names outermost first joined by ';' as `llvm-xray stack
+** -stack-format=flame` names a stack, built once per node.
+**
 ** The per-record steps are static inline: a reader's hot loop calls them
 ** once per record.
 */
@@ -26,6 +32,8 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "map.h"
+#include "str.h"
 
 #define TL_CALLS_MAX_DEPTH 4096
 #define TL_CALLS_TOO_DEEP  1      /* tl_calls_enter(): not opened */
@@ -36,6 +44,7 @@ struct TlCallFrame {
   int32_t funcId;
   uint64_t ts;                    /* entry time, in the reader's clock */
   uint32_t cpu;
+  uint32_t iPath;                 /* its path (TlCallPaths), or 0 */
 };
 
 typedef struct TlCallStack TlCallStack;  /* the open calls of one thread */
@@ -73,6 +82,7 @@ static inline int tl_calls_enter(TlCallStack *st, int64_t id, int32_t funcId,
   f->funcId = funcId;
   f->ts = ts;
   f->cpu = cpu;
+  f->iPath = 0;
   return TL_OK;
 }
 
@@ -102,5 +112,40 @@ static inline void tl_calls_pop(TlCallStack *st, uint64_t tsEnd, TlCall *pOut){
   tl_calls_get(st, st->n-1, 1, tsEnd, pOut);
   st->n--;
 }
+
+/* ---- call paths ---------------------------------------------------------- */
+
+#define TL_CALLS_PATHS_TEXT_MAX ((size_t)64 << 20)  /* bytes of path texts kept */
+
+typedef struct TlCallPath TlCallPath;
+struct TlCallPath {
+  uint32_t parent;                /* the path without its last function (0: none) */
+  int32_t funcId;                 /* its last function */
+  char *zText;                    /* its text, once built and kept, or NULL */
+};
+
+typedef struct TlCallPaths TlCallPaths;  /* node 0: the empty path */
+struct TlCallPaths {
+  TlCallPath *a; size_t n, nAlloc;
+  TlMap kids;                     /* parent<<32 | funcId -> node */
+  size_t nText;                   /* bytes of the texts kept */
+  int32_t *aChain; size_t nChainAlloc;  /* a path's functions, while its text is built */
+  TlStr text, name;               /* a text not kept; a name made by the reader */
+};
+
+/* A function's name for a path's text: a name, or one made in *pScratch. */
+typedef const char *(*TlCallName)(const void *pCtx, int32_t funcId, TlStr *pScratch);
+
+void tl_paths_init(TlCallPaths*);
+void tl_paths_free(TlCallPaths*);
+
+/* The path of st's top (newest) call: its caller's path and its function,
+** set as the frame's iPath. TL_OK or TL_ENOMEM. */
+int tl_calls_path(TlCallStack *st, TlCallPaths*);
+
+/* The text of path iPath ("" for 0), names from xName; kept while the texts
+** kept stay under TL_CALLS_PATHS_TEXT_MAX, else valid until the next call.
+** NULL when out of memory. */
+const char *tl_paths_text(TlCallPaths*, uint32_t iPath, TlCallName xName, const void *pCtx);
 
 #endif /* TL_MODEL_CALLS_H */

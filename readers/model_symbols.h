@@ -24,7 +24,8 @@
 ** a PLT stub is "NAME@plt"; of the symbols at one address, the one perf
 ** chooses; a symbol without a size ends where the next one starts. All is
 ** computed when a file is read, once: a question is a binary search.
-** Kernel addresses are looked up in the kallsyms file (names as they are).
+** Kernel addresses are looked up in the kallsyms file (names as they are),
+** moved by the kernel's relocation when it differs from the recording's.
 ** What cannot be named is "[unknown]", as perf prints it.
 **
 ** Inputs come while one thread reads the trace; tl_symbols_finish() ends
@@ -48,8 +49,11 @@ typedef struct TlSymbols TlSymbols;
 /*
 ** A new, empty model. zSymfs: root under which files are looked up by
 ** their mapped path (NULL: the path itself); zBuildidDir: the build-id cache (NULL:
-** $HOME/.debug); zKallsyms: the kallsyms file (NULL: none, kernel
-** addresses stay unnamed). The strings are copied. NULL when out of memory.
+** $HOME/.debug, or zSymfs/.debug as perf has it); zKallsyms: the kallsyms
+** file (NULL: found as perf finds it: none under a symfs, else /proc/kallsyms when the trace's kernel build id is the
+** running kernel's or the trace has none, else the build-id cache's
+** [kernel.kallsyms]/<build id>/kallsyms, else none, with a warning). The
+** strings are copied. NULL when out of memory.
 */
 TlSymbols *tl_symbols_new(const char *zSymfs, const char *zBuildidDir, const char *zKallsyms);
 void tl_symbols_free(TlSymbols*);     /* NULL-safe */
@@ -68,10 +72,18 @@ int tl_symbols_add_map(TlSymbols*, int64_t pid, int64_t ts, uint64_t start, uint
 ** The trace recorded build id aId[0..nId) (nId <= 20) for file zFile: the
 ** file is then taken from the build-id cache, or at its path only if its
 ** own build id is this one. Files not named by an absolute path are not
-** read. TL_OK or TL_ENOMEM.
+** read. zFile "[kernel.kallsyms]": the build id of the kernel the trace
+** was recorded on (which kallsyms to read). TL_OK or TL_ENOMEM.
 */
 int tl_symbols_add_build_id(TlSymbols*, const char *zFile, size_t nFile,
                             const uint8_t *aId, size_t nId);
+
+/*
+** The kernel's reference symbol zSym[0..nSym) (perf: "_text") was at addr
+** when the trace was recorded: kallsyms's addresses are moved by the
+** difference (a kernel relocated at each boot, KASLR), as perf does.
+*/
+void tl_symbols_set_kernel_ref(TlSymbols*, const char *zSym, size_t nSym, uint64_t addr);
 
 /* Process pid is a child of ppid (inherits its maps). TL_OK or TL_ENOMEM. */
 int tl_symbols_add_parent(TlSymbols*, int64_t pid, int64_t ppid);
@@ -98,6 +110,51 @@ struct TlSymbolAt {
 */
 void tl_symbols_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
                    int bKernel, TlSymbolAt *pOut);
+
+/* Why a mapped file is or is not read (TlMapAt.eWhy). */
+#define TL_SYMFILE_NOT_READ 0         /* not asked for yet */
+#define TL_SYMFILE_OPEN     1         /* open: zPath */
+#define TL_SYMFILE_MISSING  2         /* not found (under symfs=, in the build-id cache) */
+#define TL_SYMFILE_BUILD_ID 3         /* found, but its build id is not the trace's */
+#define TL_SYMFILE_NOT_FILE 4         /* no file: [vdso], [heap], //anon, a relative name */
+
+/* The map holding an address, and the file read for it. */
+typedef struct TlMapAt TlMapAt;
+struct TlMapAt {
+  uint64_t start, len, pgoff;     /* the map: [start, start+len) from file offset pgoff */
+  const char *zName;              /* the file as the trace names it */
+  uint32_t iFile;                 /* the model's number of that file */
+  int eWhy;                       /* TL_SYMFILE_* */
+  const char *zPath;              /* TL_SYMFILE_OPEN: the file read for it */
+  const char *zDebugPath;         /* its separate debug file (by build id under
+                                  ** symfs), when its symbols came from one; or NULL */
+  const uint8_t *aFile; size_t nFile; /* TL_SYMFILE_OPEN: its bytes (NULL: not mapped) */
+};
+
+/*
+** The map of process pid holding ip at time ts (as tl_symbols_at finds it,
+** through the parents), its file opened on first use. 1 with *pOut set, or
+** 0 if no map holds ip. Strings and bytes last as long as the model.
+*/
+int tl_symbols_map_at(TlSymbols*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                      TlMapAt *pOut);
+
+/*
+** JIT maps: a map of file "/tmp/perf-PID.map" (the name perf gives a
+** process's anonymous executable memory) is named from that file, read
+** under zSymfs on first use: one "START SIZE NAME" line per function
+** (START and SIZE hex, "0x" allowed, one space or tab apart; NAME the rest
+** of the line, 3 bytes or more as perf wants), at absolute addresses (dsooff is the address itself). A
+** malformed line is skipped and counted in one warning.
+**
+** tl_symbols_jit_line parses one line z[0..n) (without its newline):
+** 0 with its start, size and where its name starts, or -1 if malformed.
+** tl_symbols_jit_check parses a whole map from memory (tests and fuzzing):
+** *pnSym symbols, *pnBad malformed lines; TL_ECORRUPT if a symbol is not
+** found at its own start (a bug), TL_ENOMEM, or TL_OK.
+*/
+int tl_symbols_jit_line(const char *z, size_t n, uint64_t *pStart, uint64_t *pSize, size_t *piName);
+int tl_symbols_jit_check(const char *z, size_t n, size_t *pnSym, size_t *pnBad);
 
 /*
 ** The next row of the symbols table (tables.h, TL_SY_*): the symbols of

@@ -53,6 +53,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 #include "index.h"
@@ -171,6 +172,42 @@ typedef struct TlTrace TlTrace;
 typedef struct TlScan TlScan;     /* each reader defines its own struct */
 typedef struct TlReaderDef TlReaderDef;
 
+/*
+** One thing a trace says about itself: a row of the trace_info table
+** (TlReaderDef.xInfo). Keys shared by formats where the meaning is the
+** same (hostname, os_release, arch, tracer, tracer_version, cmdline, clock,
+** clock_freq, clock_offset_ns, date, ...; docs/tables.md); the rest are
+** the format's own names. Everything is borrowed for the call.
+*/
+typedef struct TlInfo TlInfo;
+struct TlInfo {
+  const char *zTrace;             /* the trace within the path (CTF: its
+                                  ** directory relative to it, "" itself), or NULL */
+  const char *zKey;               /* the key */
+  TlVal val;                      /* its value: integer or text */
+  const char *zSource;            /* where the format keeps it, as the
+                                  ** format's tools name it */
+};
+/* Takes one TlInfo; returns TL_OK or a negative code (stops the walk). */
+typedef int (*TlInfoFn)(void *pCtx, const TlInfo*);
+
+/* xRow with a text value (NULL z: no row) or an integer value. */
+static inline int tl_info_text(TlInfoFn xRow, void *pCtx, const char *zTrace,
+                               const char *zKey, const char *z, const char *zSource){
+  TlInfo r;
+  if( z==0 ) return 0;
+  r.zTrace = zTrace; r.zKey = zKey; r.zSource = zSource;
+  r.val.t = TL_TEXT; r.val.z = z; r.val.n = strlen(z);
+  return xRow(pCtx, &r);
+}
+static inline int tl_info_int(TlInfoFn xRow, void *pCtx, const char *zTrace,
+                              const char *zKey, int64_t v, const char *zSource){
+  TlInfo r;
+  r.zTrace = zTrace; r.zKey = zKey; r.zSource = zSource;
+  r.val.t = TL_INT; r.val.i = v;
+  return xRow(pCtx, &r);
+}
+
 struct TlReaderDef {
   const char *zName;              /* "cpel", "perf", "ctf", "xray": format= */
   const char *const *azOptions;   /* option keys it reads, NULL-terminated */
@@ -236,6 +273,13 @@ struct TlReaderDef {
   */
   int (*xPacketValue)(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
+
+  /*
+  ** What the trace says about itself (trace_info): xRow once per (key,
+  ** value), in the same order each time. Returns TL_OK, xRow's code, or a
+  ** negative code with *pErr. NULL: the format says nothing.
+  */
+  int (*xInfo)(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
 };
 
 /*
@@ -255,6 +299,9 @@ struct TlTrace {
   uint32_t mOrdered;              /* tables this trace scans in ts order: starts
                                   ** as pReader->mOrdered; xOpen may clear bits */
   void *pInternal;                /* trace.c's bookkeeping (cache, warnings) */
+  int64_t tsShift;                /* clock=: ns the engine adds to every ts (xOpen sets it) */
+  int bClockDone;                 /* clock=: xOpen applied it, or warned why not;
+                                  ** else the engine warns that it cannot */
 };
 
 /*

@@ -21,6 +21,9 @@ enum {
   TL_TAB_CALLCHAINS,
   TL_TAB_XRAY_CALLS,
   TL_TAB_WARNINGS,
+  TL_TAB_SCHED_SLICES,
+  TL_TAB_THREAD_STATES,
+  TL_TAB_TRACE_INFO,
   TL_TAB_COUNT
 };
 
@@ -78,6 +81,7 @@ enum {
 enum {
   TL_CC_EVENT, TL_CC_TS, TL_CC_CPU, TL_CC_DEPTH, TL_CC_IP, TL_CC_CONTEXT,
   TL_CC_SYMBOL, TL_CC_DSO,
+  TL_CC_SRCLINE, TL_CC_INLINED,
   TL_CC_NCOL
 };
 
@@ -85,6 +89,7 @@ enum {
 enum {
   TL_XC_ID, TL_XC_TID, TL_XC_PID, TL_XC_CPU, TL_XC_FUNC_ID, TL_XC_NAME,
   TL_XC_TS, TL_XC_DUR, TL_XC_DEPTH, TL_XC_PARENT,
+  TL_XC_STACK,
   TL_XC_NCOL
 };
 
@@ -92,6 +97,26 @@ enum {
 enum {
   TL_TW_ID, TL_TW_FILE, TL_TW_OFFSET, TL_TW_MESSAGE,
   TL_TW_NCOL
+};
+
+/* sched_slices: one row per period a thread ran on a CPU (model_sched.h) */
+enum {
+  TL_SS_TS, TL_SS_DUR, TL_SS_CPU, TL_SS_TID, TL_SS_PID, TL_SS_COMM, TL_SS_PRIO,
+  TL_SS_END_STATE, TL_SS_TS_END, TL_SS_WAIT_TIME, TL_SS_SCHED_DELAY, TL_SS_RUNTIME,
+  TL_SS_NCOL
+};
+
+/* thread_states: one row per interval of a thread's state (model_sched.h) */
+enum {
+  TL_TS_TS, TL_TS_DUR, TL_TS_TID, TL_TS_PID, TL_TS_COMM, TL_TS_STATE, TL_TS_CPU,
+  TL_TS_WAKER_TID, TL_TS_IO_WAIT, TL_TS_TS_END, TL_TS_WAKEUP, TL_TS_RUNTIME,
+  TL_TS_NCOL
+};
+
+/* trace_info: what a trace says about itself (TlReaderDef.xInfo) */
+enum {
+  TL_TI_ID, TL_TI_TRACE, TL_TI_KEY, TL_TI_VALUE, TL_TI_SOURCE,
+  TL_TI_NCOL
 };
 
 #define TL_MAX_NCOL 24

@@ -11,9 +11,12 @@
 --   'self'  the time spent in the function itself, callees' time taken
 --           out: the value a flame graph wants, so that each frame's width
 --           is its total time.
--- Calls still open at the end of the log are left out. Functions are named
--- when @binary is set (demangled, as llvm-xray -instr_map names them), else
--- `#<function id>`.
+-- Every stack llvm-xray prints is here: a call still open at the end of
+-- the log (a program that exits from inside main) adds 0 to its stack, and
+-- the calls that finished inside it count at theirs. The stacks are
+-- xray_calls' `stack` column, made once per distinct stack by the reader,
+-- so the file is one GROUP BY. Functions are named when @binary is set
+-- (as llvm-xray -instr_map names them), else `#<function id>`.
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)
@@ -25,25 +28,28 @@
 --     -cmd ".parameter set @binary './app'" -cmd ".parameter set @value 'self'" \
 --     :memory: '.read sql/xray_folded.sql' | flamegraph.pl > xray.svg
 -- Columns: stack, value
-WITH RECURSIVE
-c AS MATERIALIZED (
-  SELECT id, tid, parent, dur, coalesce(name, '#' || func_id) AS name
+WITH c AS NOT MATERIALIZED (
+  SELECT tid, stack, dur, name, func_id, depth
   FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
-  WHERE dur IS NOT NULL
 ),
-kids AS MATERIALIZED (
-  SELECT parent AS id, sum(dur) AS dur FROM c WHERE parent IS NOT NULL GROUP BY parent
-),
-p(id, tid, path) AS (
-  SELECT id, tid, name FROM c WHERE parent IS NULL
+-- self time: each call's dur at its stack, and taken from its caller's
+-- (the stack without its last frame: its name, #id without one, else the
+-- text after the last ';')
+v AS (
+  SELECT tid, stack, dur, dur AS self FROM c
   UNION ALL
-  SELECT c.id, c.tid, p.path || ';' || c.name FROM c JOIN p ON c.parent = p.id
+  SELECT tid, substr(stack, 1, length(stack) - 1 - CASE
+           WHEN name IS NOT NULL THEN length(name)
+           WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
+           ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END), NULL, -dur
+  FROM c
+  WHERE @value = 'self' AND dur IS NOT NULL AND depth > 0
 )
-SELECT 'thread_' || p.tid || ';' || p.path AS stack,
+SELECT 'thread_' || tid || ';' || stack AS stack,
        CASE coalesce(@value, 'time')
-         WHEN 'count' THEN count(*)
-         WHEN 'self' THEN sum(c.dur - coalesce(k.dur, 0))
-         ELSE sum(c.dur) END AS value
-FROM p JOIN c USING (id) LEFT JOIN kids k USING (id)
-GROUP BY p.tid, p.path
+         WHEN 'count' THEN count(dur)
+         WHEN 'self' THEN coalesce(sum(self), 0)
+         ELSE coalesce(sum(dur), 0) END AS value
+FROM v
+GROUP BY tid, stack
 ORDER BY CAST(stack AS BLOB);

@@ -5,8 +5,10 @@
 -- and longest duration in ns (callees included), busiest first. The calls
 -- and total are what `llvm-xray stack -all-stacks -aggregate-threads
 -- -stack-format=flame` prints with -aggregation-type=count and =time.
--- Calls still open at the end of the log are left out. Functions are named
--- when @binary is set, else `#<function id>`.
+-- A call still open at the end of the log counts at its stack with no
+-- time (calls 0 if none ended there), as llvm-xray prints it. One GROUP BY
+-- over xray_calls' `stack` column. Functions are named when @binary is set,
+-- else `#<function id>`.
 --
 -- Parameters:
 --   @trace    the XRay log
@@ -17,19 +19,8 @@
 --   sqlite> .parameter set @binary './app'
 --   sqlite> .read sql/xray_stacks.sql
 -- Columns: stack, depth, calls, threads, total_ns, min_ns, max_ns
-WITH RECURSIVE
-c AS MATERIALIZED (
-  SELECT id, tid, parent, dur, coalesce(name, '#' || func_id) AS name
-  FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
-  WHERE dur IS NOT NULL
-),
-p(id, depth, path) AS (
-  SELECT id, 0, name FROM c WHERE parent IS NULL
-  UNION ALL
-  SELECT c.id, p.depth + 1, p.path || ';' || c.name FROM c JOIN p ON c.parent = p.id
-)
-SELECT p.path AS stack, p.depth, count(*) AS calls, count(DISTINCT c.tid) AS threads,
-       sum(c.dur) AS total_ns, min(c.dur) AS min_ns, max(c.dur) AS max_ns
-FROM p JOIN c USING (id)
-GROUP BY p.path
+SELECT stack, min(depth) AS depth, count(dur) AS calls, count(DISTINCT tid) AS threads,
+       coalesce(sum(dur), 0) AS total_ns, min(dur) AS min_ns, max(dur) AS max_ns
+FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
+GROUP BY stack
 ORDER BY total_ns DESC, stack;

@@ -4,14 +4,17 @@
 **     sqlite> .load ./tracelite
 **     sqlite> SELECT name, count(*) FROM events('perf.data') GROUP BY name;
 **
-** Registers every table (one per file under vtab/, trace_files included)
-** and the scalar function tracelite_version(). Only sqlite3_tracelite_init
+** Registers every table (one per file under vtab/, trace_files included),
+** the aggregate flamegraph() (flamegraph.c), the scalar function
+** tracelite_version() and, where SQLite lacks them, the percentile
+** aggregates (percentile.c). Only sqlite3_tracelite_init
 ** is exported.
 */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
 
 #include "trace.h"
+#include "percentile.h"
 #include "vtab_util.h"
 
 #define TL_EXPORT __attribute__((visibility("default")))
@@ -48,6 +51,11 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     xray_calls_vtab_register,
     trace_warnings_vtab_register,
     trace_files_vtab_register,
+    tl_percentile_register,
+    sched_slices_vtab_register,
+    thread_states_vtab_register,
+    trace_info_vtab_register,
+    flamegraph_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -23,7 +23,7 @@
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
 #define TL_MAX_MEMORY_MB_MAX 1048576 /* max_memory= at most 1 TiB */
 
-const char *const tl_common_options[] = { "format", "max_memory", "progress", "accel", 0 };
+const char *const tl_common_options[] = { "format", "max_memory", "progress", "accel", "clock", 0 };
 
 typedef struct TraceWarn TraceWarn;
 struct TraceWarn {
@@ -195,6 +195,10 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
   if( tl_opts_onoff(pOpts, "accel", 1, &bAccel) ){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
         "accel=%s: expected on or off", tl_opts_get(pOpts, "accel"));
+  }
+  if( tl_opts_clock(pOpts, &eMode) ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "clock=%s: expected monotonic or realtime", tl_opts_get(pOpts, "clock"));
   }
   if( tl_opts_uint(pOpts, "max_memory", 1, TL_MAX_MEMORY_MB_MAX,
                    TL_DEFAULT_MAX_MEMORY_MB, &nMax) ){
@@ -383,6 +387,14 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
     tl_progress_end(&prog, pPrev);
   }
   if( rc ) goto open_error;
+  {
+    int eClock;
+    if( tl_opts_clock(pOpts, &eClock)==TL_OK && eClock!=TL_CLOCK_TRACE && !p->bClockDone ){
+      tl_trace_warn(p, 0, TL_NO_OFFSET, "clock=%s: a %s trace says nothing that relates its"
+                    " clock to CLOCK_%s: ts stays on the trace's clock", tl_opts_get(pOpts, "clock"),
+                    p->pReader->zName, eClock==TL_CLOCK_MONOTONIC ? "MONOTONIC" : "REALTIME");
+    }
+  }
   if( p->nEventsHint==0 ){
     uint64_t n = tl_index_events(&p->index);
     if( n!=TL_UNKNOWN ) p->nEventsHint = n;
@@ -573,6 +585,7 @@ double tl_trace_estimate(TlTrace *p, int iTable){
   switch( iTable ){
     case TL_TAB_PACKETS:  n = (double)p->index.n; break;
     case TL_TAB_WARNINGS: n = 10; break;
+    case TL_TAB_TRACE_INFO: n = 20; break;
     default:
       n = p->nEventsHint ? (double)p->nEventsHint : 1e6;
       if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_CALLCHAINS
@@ -597,6 +610,8 @@ struct TlQuery {
   char *zTmp;                     /* built-in tables: text of the current row */
   TlProgress progress;            /* the scan's progress report */
   int bProgress;                  /* progress is begun (ended at close) */
+  TlStr info;                     /* trace_info: the rows, packed (info_add) */
+  size_t iInfo;                   /* trace_info: offset of the next row in info */
 };
 
 int tl_table_ncol(int iTable){
@@ -606,8 +621,108 @@ int tl_table_ncol(int iTable){
     [TL_TAB_PACKETS] = TL_PK_NCOL, [TL_TAB_PERF_FEATURES] = TL_PF_NCOL,
     [TL_TAB_XRAY_FUNCTIONS] = TL_XF_NCOL, [TL_TAB_CALLCHAINS] = TL_CC_NCOL,
     [TL_TAB_XRAY_CALLS] = TL_XC_NCOL, [TL_TAB_WARNINGS] = TL_TW_NCOL,
+    [TL_TAB_SCHED_SLICES] = TL_SS_NCOL, [TL_TAB_THREAD_STATES] = TL_TS_NCOL,
+    [TL_TAB_TRACE_INFO] = TL_TI_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
+}
+
+/* ---- clock=: the trace's ts shift ------------------------------------- */
+
+/* Is column iCol of table iTable a ts (ns on the trace's clock)? */
+static int is_ts_col(int iTable, int iCol){
+  switch( iTable ){
+    case TL_TAB_EVENTS:     return iCol==TL_EV_TS;
+    case TL_TAB_CALLCHAINS: return iCol==TL_CC_TS;
+    case TL_TAB_XRAY_CALLS: return iCol==TL_XC_TS;
+    case TL_TAB_TRACKS:     return iCol==TL_TR_FIRST_TS || iCol==TL_TR_LAST_TS;
+    case TL_TAB_PACKETS:    return iCol==TL_PK_TS_BEGIN || iCol==TL_PK_TS_END;
+    default:                return 0;
+  }
+}
+
+/* v + d, held at the int64 range. */
+static int64_t add_sat(int64_t v, int64_t d){
+  if( d>0 && v>INT64_MAX-d ) return INT64_MAX;
+  if( d<0 && v<INT64_MIN-d ) return INT64_MIN;
+  return v + d;
+}
+
+/* The row's ts values moved by the trace's shift (clock=). */
+static void shift_row(const TlQuery *q, TlVal *a){
+  int j;
+  for(j=0; j<q->nCol; j++){
+    if( a[j].t==TL_INT && is_ts_col(q->iTable, j) ) a[j].i = add_sat(a[j].i, q->pTrace->tsShift);
+  }
+}
+
+/* The filter's ts window moved back onto the trace's own clock. */
+static void shift_filter(TlFilter *f, int64_t d){
+  if( f->tsLo!=TL_TS_MIN ) f->tsLo = add_sat(f->tsLo, -d);
+  if( f->tsHi!=TL_TS_MAX ) f->tsHi = add_sat(f->tsHi, -d);
+}
+
+/*
+** trace_info rows are kept packed in one string, each as: a flag byte
+** ('t' trace given, '-' none; then 'i' integer, 's' text, '0' NULL), then
+** trace, key, value (an integer as decimal), source, each NUL-terminated.
+*/
+static int info_add(void *pCtx, const TlInfo *p){
+  TlStr *s = pCtx;
+  char zNum[32];
+  const char *zVal = "";
+  char f = '0';
+  size_t nVal = 0;
+  if( p->val.t==TL_INT ){
+    snprintf(zNum, sizeof(zNum), "%lld", (long long)p->val.i);
+    zVal = zNum; nVal = strlen(zNum); f = 'i';
+  }else if( p->val.t==TL_TEXT ){
+    zVal = p->val.z; nVal = p->val.n; f = 's';
+    if( memchr(zVal, 0, nVal) ) nVal = strlen(zVal);
+  }
+  tl_str_append(s, p->zTrace ? "t" : "-", 1);
+  tl_str_append(s, &f, 1);
+  tl_str_appendz(s, p->zTrace ? p->zTrace : ""); tl_str_append(s, "", 1);
+  tl_str_appendz(s, p->zKey); tl_str_append(s, "", 1);
+  tl_str_append(s, zVal, nVal); tl_str_append(s, "", 1);
+  tl_str_appendz(s, p->zSource ? p->zSource : ""); tl_str_append(s, "", 1);
+  return s->bErr ? TL_ENOMEM : TL_OK;
+}
+
+/* The next trace_info row from q->info. */
+static __attribute__((noinline)) int query_next_info(TlQuery *q, TlRow *pRow){
+  TlVal *a = q->aVal;
+  const char *z;
+  int j;
+  if( q->iInfo >= q->info.n ) return TL_DONE;
+  z = q->info.z + q->iInfo;
+  for(j=0; j<TL_TI_NCOL; j++) tl_val_null(&a[j]);
+  tl_val_int(&a[TL_TI_ID], (int64_t)q->i);
+  if( z[0]=='t' ) tl_val_textz(&a[TL_TI_TRACE], z+2);
+  z += 2 + strlen(z+2) + 1;
+  tl_val_textz(&a[TL_TI_KEY], z);
+  z += strlen(z) + 1;
+  if( q->info.z[q->iInfo+1]=='i' ) tl_val_int(&a[TL_TI_VALUE], strtoll(z, 0, 10));
+  else if( q->info.z[q->iInfo+1]=='s' ) tl_val_textz(&a[TL_TI_VALUE], z);
+  z += strlen(z) + 1;
+  if( z[0] ) tl_val_textz(&a[TL_TI_SOURCE], z);
+  z += strlen(z) + 1;
+  q->iInfo = (size_t)(z - q->info.z);
+  pRow->iRowid = (int64_t)q->i;
+  pRow->a = a;
+  q->i++;
+  return TL_ROW;
+}
+
+/* Collect the trace's trace_info rows into q->info. */
+static int query_open_info(TlQuery *q, TlErr *pErr){
+  const TlReaderDef *r = q->pTrace->pReader;
+  int rc;
+  tl_str_init(&q->info);
+  if( r->xInfo==0 ) return TL_OK;
+  rc = r->xInfo(q->pTrace, info_add, &q->info, pErr);
+  if( rc==TL_ENOMEM || q->info.bErr ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  return rc;
 }
 
 int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
@@ -622,8 +737,13 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   q->nCol = tl_table_ncol(iTable);
   q->iTable = iTable;
   q->filter = *pFilter;
+  if( pTrace->tsShift ) shift_filter(&q->filter, pTrace->tsShift);
+  pFilter = &q->filter;
   tl_err_clear(&q->err);
-  if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
+  if( iTable==TL_TAB_TRACE_INFO ){
+    rc = query_open_info(q, pErr);
+    if( rc ){ tl_str_free(&q->info); free(q); return rc; }
+  }else if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
     /* The scan reports the packets it decodes (tl_packet_note_read), out
     ** of all the index holds, while xScanOpen and tl_query_next run. */
     TlProgress *pPrev = 0;
@@ -769,11 +889,13 @@ static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow
   return rc;
 }
 
-int tl_query_next(TlQuery *q, TlRow *pRow){
+/* The next row with the ts values as the trace's reader gives them. */
+static int query_next_row(TlQuery *q, TlRow *pRow){
   int j;
   pRow->aVary = 0;
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
+  if( q->iTable==TL_TAB_TRACE_INFO ) return query_next_info(q, pRow);
   if( q->pScan==0 && q->pCount==0 ) return TL_DONE;
   for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
@@ -782,6 +904,12 @@ int tl_query_next(TlQuery *q, TlRow *pRow){
   if( q->bProgress ) return query_next_progress(q, pRow);
   if( q->pCount ) return tl_count_next(q->pCount, pRow);
   return q->pTrace->pReader->xScanNext(q->pScan, pRow);
+}
+
+int tl_query_next(TlQuery *q, TlRow *pRow){
+  int rc = query_next_row(q, pRow);
+  if( rc==TL_ROW && q->pTrace->tsShift && pRow->a ) shift_row(q, pRow->a);
+  return rc;
 }
 
 int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t iRepeat, int64_t *piRowid){
@@ -793,10 +921,19 @@ int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t iRepeat, int64_t *piRo
 }
 
 int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
+  int rc;
   tl_val_null(pOut);
-  if( q->pCount ) return tl_count_value(q->pCount, iRepeat, iCol, pOut);
-  if( q->pScan==0 || q->pTrace->pReader->xScanValue==0 ) return TL_OK;
-  return q->pTrace->pReader->xScanValue(q->pScan, iRepeat, iCol, pOut);
+  if( q->pCount ){
+    rc = tl_count_value(q->pCount, iRepeat, iCol, pOut);
+  }else if( q->pScan==0 || q->pTrace->pReader->xScanValue==0 ){
+    return TL_OK;
+  }else{
+    rc = q->pTrace->pReader->xScanValue(q->pScan, iRepeat, iCol, pOut);
+  }
+  if( rc==TL_OK && pOut->t==TL_INT && q->pTrace->tsShift && is_ts_col(q->iTable, iCol) ){
+    pOut->i = add_sat(pOut->i, q->pTrace->tsShift);
+  }
+  return rc;
 }
 
 const TlErr *tl_query_err(TlQuery *q){
@@ -814,6 +951,7 @@ void tl_query_close(TlQuery *q){
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   tl_count_close(q->pCount);
   free(q->zTmp);
+  tl_str_free(&q->info);
   free(q);
 }
 

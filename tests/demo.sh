@@ -44,7 +44,7 @@ if [ -f testdata/xray/fdr.xray ]; then
   echo
   echo "-- .read sql/chrome-xray.sql (Chrome trace-event JSON, first 300 bytes)"
   sqlite3 :memory: ".load $so" ".parameter set @trace '$t'" ".parameter set @binary '$b'" \
-    ".read sql/chrome-xray.sql" | cut -c1-300
+    ".read sql/chrome-xray.sql" | head -c 300; echo
 fi
 # Every trace of every format at once.
 run "SELECT f.path, f.format, count(*) AS events FROM trace_files('testdata/*/*') f, events(f.path) WHERE f.format IS NOT NULL GROUP BY 1 ORDER BY 2, 1"

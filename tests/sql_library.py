@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TD = os.path.join(ROOT, "testdata")
@@ -53,7 +54,13 @@ def run(name, sep="|", **params):
 
 
 def text(path):
-    with open(os.path.join(TD, path), encoding="utf-8", errors="replace") as f:
+    """The file testdata/PATH, or PATH.xz decompressed when only it is there."""
+    full = os.path.join(TD, path)
+    if not os.path.exists(full) and os.path.exists(full + ".xz"):
+        import lzma
+        with lzma.open(full + ".xz", "rt", encoding="utf-8", errors="replace") as f:
+            return f.read()
+    with open(full, encoding="utf-8", errors="replace") as f:
         return f.read()
 
 
@@ -75,6 +82,9 @@ NOSYM_OPTS = 'symfs="/nonexistent" kallsyms="%s" buildid_dir="/nonexistent"' % (
 
 CXX_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
     TD + "/perf/cxx/symfs", TD + "/perf/cxx/kallsyms", TD + "/perf/cxx/no-cache")
+
+DWARF_OPTS = 'symfs="%s" kallsyms="%s" buildid_dir="%s"' % (
+    TD + "/perf/dwarf/symfs", TD + "/perf/dwarf/kallsyms", TD + "/perf/dwarf/no-cache")
 
 
 def perf_report(path):
@@ -122,6 +132,10 @@ def _():
     for t in ("cxx", "plt"):
         n += check_report("perf_report_sym.sql", "perf/cxx/%s.data" % t, "perf/cxx/%s.report.txt" % t,
                           lambda k: k[0], CXX_OPTS)
+    # --call-graph dwarf (registers and stack copies), C and C++ at -O0/-O2
+    for t in ("c-O0", "c-O2", "cxx-O0", "cxx-O2"):
+        n += check_report("perf_report_sym.sql", "perf/dwarf/%s.data" % t, "perf/dwarf/%s.report.txt" % t,
+                          lambda k: k[0], DWARF_OPTS)
     # recorded without -g: the sample's own ip, user and kernel addresses
     # perf cannot name listed by their offset in the file or their value
     return n + check_report("perf_report_sym.sql", "perf/threads-inherit.data",
@@ -173,41 +187,190 @@ def timehist_lines(trace="sched"):
     return out
 
 
-@check("perf_sched_timehist.sql")
+def timehist_ref(path):
+    """perf sched timehist output at testdata/PATH: the lines as above."""
+    return [f[:6] for f in (line.split() for line in text(path).splitlines())
+            if len(f) >= 6 and re.match(r"\d+\.\d{6}$", f[0])]
+
+
+@check("sched_timehist.sql")
 def _():
     n = 0
-    # wakeup.data has sched_wakeup: its sch delay column is not all zero
-    for trace in ("sched", "wakeup"):
-        got = [r[:6] for r in run("perf_sched_timehist.sql", trace=TD + "/perf/%s.data" % trace)]
-        want = timehist_lines(trace)
+    for trace, ref in (("perf/sched.data", "perf/sched.timehist.txt"),
+                       ("perf/wakeup.data", "perf/wakeup.timehist.txt"),
+                       ("sched/sched.data", "sched/sched.timehist.txt"),
+                       ("sched/tp.data", "sched/tp.timehist.txt")):
+        got = [r[:6] for r in run("sched_timehist.sql", trace=TD + "/" + trace)]
+        want = timehist_ref(ref)
         if len(want) < 10:
-            fail("perf_sched_timehist.sql", "%s: reference has %d lines" % (trace, len(want)))
-        if trace == "wakeup" and all(w[4] == "0.000" for w in want):
-            fail("perf_sched_timehist.sql", "wakeup: the reference has no sch delay")
-        equal("perf_sched_timehist.sql", trace + " timehist lines", got, want)
+            fail("sched_timehist.sql", "%s: reference has %d lines" % (ref, len(want)))
+        equal("sched_timehist.sql", trace + " timehist lines", got, want)
         n += len(got)
     return n
 
 
-@check("perf_sched_runtime.sql")
+@check("sched_runtime.sql")
 def _():
-    name = "perf_sched_runtime.sql"
-    got = run(name, trace=TD + "/perf/sched.data")
-    want = {}
-    for line in text("perf/sched.timehist-summary.txt").splitlines():
-        f = line.split()
-        if len(f) == 9 and re.match(r".*\[\d+\]$", f[0]):
-            want[f[0]] = [f[2], f[3], f[4], f[5], f[6]]
-    equal(name, "task runtimes", {r[0]: r[1:6] for r in got}, want)
-    # wait: the sum of timehist's wait column (each cut to the microsecond)
-    waits = {}
-    for t, cpu, task, wait, delay, run_ms in timehist_lines():
-        waits[task] = waits.get(task, 0) + float(wait)
-    for r in got:
-        n = int(r[1])
-        if abs(float(r[6]) - waits.get(r[0], 0)) > 0.001 * n + 1e-9:
-            fail(name, "%s wait %s, timehist's waits sum to %.3f" % (r[0], r[6], waits.get(r[0], 0)))
+    name = "sched_runtime.sql"
+    n = 0
+    for trace, ref in (("perf/sched.data", "perf/sched.timehist-summary.txt"),
+                       ("sched/sched.data", "sched/sched.runtime.txt"),
+                       ("sched/tp.data", "sched/tp.runtime.txt")):
+        got = run(name, trace=TD + "/" + trace)
+        want = {}
+        for line in text(ref).splitlines():
+            f = line.split()
+            if len(f) == 9 and re.match(r".*\[[\d/]+\]$", f[0]):
+                want[f[0]] = [f[2], f[3], f[4], f[5], f[6]]
+        equal(name, trace + " task runtimes", {r[0]: r[1:6] for r in got}, want)
+        n += len(got)
+    return n
+
+
+def latency_lines(path):
+    """perf sched latency: [task, runtime, switches, avg, max, max start, max end]."""
+    out = []
+    for line in text(path).splitlines():
+        m = re.match(r"\s+(\S.*?)\s+\|\s+([\d.]+) ms \|\s+(\d+) \| avg:\s+([\d.]+) ms \| max:\s+([\d.]+) ms"
+                     r" \| max start:\s+([\d.]+) s \| max end:\s+([\d.]+) s", line)
+        if m:
+            out.append(list(m.groups()))
+    return out
+
+
+@check("sched_latency.sql")
+def _():
+    name = "sched_latency.sql"
+    n = 0
+    for trace in ("sched", "tp"):
+        want = latency_lines("sched/%s.latency.txt" % trace)
+        # perf names a thread no COMM record named ":TID" (the model names
+        # it from the events' comm fields): those are left out
+        unnamed = [w for w in want if w[0].startswith(":")]
+        want = [w for w in want if not w[0].startswith(":")]
+        got = run(name, trace=TD + "/sched/%s.data" % trace)
+        tasks = set(w[0] for w in want)
+        extra = [g for g in got if g[0] not in tasks]
+        got = [g for g in got if g[0] in tasks]
+        if len(want) < 10:
+            fail(name, "%s: reference has %d lines" % (trace, len(want)))
+        equal(name, trace + " latency lines", got, want)
+        if sum(int(g[2]) for g in extra) != sum(int(u[2]) for u in unnamed):
+            fail(name, "%s: tasks perf does not name: %r, perf: %r" % (trace, extra, unnamed))
+        n += len(got)
+    return n
+
+
+def peer_dir():
+    """The peer traces (TL_PEER_DIR, else ../shared/peer-traces), or None."""
+    d = os.environ.get("TL_PEER_DIR") or os.path.join(ROOT, "..", "shared", "peer-traces")
+    return d if os.path.isdir(d) else None
+
+
+# LTTng kernel traces among the peer traces, with lttng-analyses' outputs
+# in testdata/sched/peer/ (testdata/sched/peer-refs.sh)
+LTTNG_KERNEL = (("flipping-endianness", "ctf/tracecompass-test-traces/flipping-endianness"),
+                ("tracefile-rotation", "ctf/babeltrace/ctf-traces/succeed/lttng-tracefile-rotation/kernel"))
+
+
+@check("cputop.sql")
+def _():
+    name = "cputop.sql"
+    peer = peer_dir()
+    if peer is None:
+        print("cputop.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-cputop")
+        return 0
+    n = 0
+    for ref, path in LTTNG_KERNEL:
+        got = run(name, trace=os.path.join(peer, path))
+        want_tid, want_cpu = {}, {}
+        for line in text("sched/peer/%s.cputop.txt" % ref).splitlines():
+            m = re.search(r"([\d.]+) %\s+(.*?) \((\d+)\)\s+\d+\s+\[", line)
+            if m:
+                want_tid[m.group(3)] = (m.group(1), m.group(2).strip())
+            m = re.search(r"([\d.]+) % CPU (\d+)$", line)
+            if m:
+                want_cpu[m.group(2)] = m.group(1)
+        got_tid = {}
+        for kind, what, pct, busy in got:
+            if kind == "tid":
+                m = re.match(r"(.*) \((\d+)\)$", what)
+                got_tid[m.group(2)] = (pct, m.group(1))
+            elif abs(float(pct) - float(want_cpu.get(what[4:], "-1"))) > 0.0101:
+                # (lttng-cputop's CPU shares differ by 0.01 on some CPUs)
+                fail(name, "%s: %s: %s%%, lttng-cputop %s%%" % (ref, what, pct, want_cpu.get(what[4:])))
+        equal(name, ref + " thread shares", {k: v[0] for k, v in got_tid.items()},
+              {k: v[0] for k, v in want_tid.items()})
+        # names where lttng-cputop knows one
+        equal(name, ref + " thread names", {k: v[1] for k, v in got_tid.items() if want_tid.get(k, ("", ""))[1]},
+              {k: v[1] for k, v in want_tid.items() if v[1]})
+        n += len(got)
+    return n
+
+
+@check("syscall_stats.sql")
+def _():
+    name = "syscall_stats.sql"
+    want, cur = {}, None
+    for line in text("sched/trace.summary.txt").splitlines():
+        m = re.match(r"\s+(.*) \((\d+)\), (\d+) events, ([\d.]+)%", line)
+        if m:
+            cur = ("%s (%s)" % (m.group(1), m.group(2)), m.group(3), m.group(4))
+            continue
+        m = re.match(r"\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)%", line)
+        if m and cur:
+            want[(cur[0], m.group(1))] = [cur[1], cur[2]] + list(m.groups()[1:])
+    got = {(r[0], r[3]): [r[1], r[2]] + r[4:] for r in run(name, trace=TD + "/sched/trace.data")}
+    if len(want) < 50:
+        fail(name, "reference has %d lines" % len(want))
+    equal(name, "perf trace -s lines", got, want)
     return len(got)
+
+
+@check("sched_stats.sql")
+def _():
+    name = "sched_stats.sql"
+    peer = peer_dir()
+    if peer is None:
+        print("sched_stats.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-schedstats")
+        return 0
+    n = 0
+    for ref, path in LTTNG_KERNEL:
+        want = {}
+        for line in text("sched/peer/%s.schedstats.txt" % ref).splitlines():
+            m = re.match(r"(.*?) \((\d+)\)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.?]+)", line)
+            if m:
+                want[m.group(2)] = [m.group(1).strip()] + list(m.groups()[2:])
+        got = {}
+        for r in run(name, trace=os.path.join(peer, path)):
+            m = re.match(r"(.*) \((\d+)\)$", r[0])
+            got[m.group(2)] = [m.group(1)] + r[1:]
+        if ref == "tracefile-rotation" and len(want) < 100:
+            fail(name, "%s: reference has %d threads" % (ref, len(want)))
+        # (flipping-endianness has no wakeup events: neither lists a thread)
+        equal(name, ref + " per-TID latencies", got, want)
+        n += len(got)
+    return n
+
+
+@check("irq_stats.sql")
+def _():
+    name = "irq_stats.sql"
+    peer = peer_dir()
+    if peer is None:
+        print("irq_stats.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-irqstats")
+        return 0
+    n = 0
+    for ref, path in LTTNG_KERNEL:
+        want = []
+        for line in text("sched/peer/%s.irqstats.txt" % ref).splitlines():
+            m = re.match(r"(\d+):\s+<(.*?)>\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.?]+)", line)
+            if m:
+                want.append(["hard"] + list(m.groups()))
+        got = [r for r in run(name, trace=os.path.join(peer, path)) if r[0] == "hard"]
+        equal(name, ref + " hard IRQs", got, want)
+        n += len(got)
+    return n
 
 
 def perf_stats(path):
@@ -272,28 +435,142 @@ def _():
     return n
 
 
+def perf_stat_report(path):
+    """perf stat report: [event, counts, unit, metric, metric unit] per
+    counter line, then the elapsed seconds."""
+    rows = []
+    for line in text(path).splitlines():
+        m = re.match(r"\s+([\d.]+)\s+(msec )?\s*(\S+)\s+#\s+([\d.]+) (.+?)\s*$", line)
+        if m:
+            rows.append([m.group(3), m.group(1), (m.group(2) or "").strip(), m.group(4), m.group(5)])
+            continue
+        m = re.match(r"\s+([\d.]+) seconds time elapsed", line)
+        if m:
+            rows.append(["seconds time elapsed", m.group(1), "", "", ""])
+    return rows
+
+
+@check("perf_stat.sql")
+def _():
+    name = "perf_stat.sql"
+    n = 0
+    for t in ("stat", "stat-a"):
+        got = [r[:5] for r in run(name, trace=TD + "/perf/stat/%s.data" % t)]
+        want = perf_stat_report("perf/stat/%s.report.txt" % t)
+        if len(want) < 4:
+            fail(name, "%s.report.txt: too few counters read" % t)
+        equal(name, "%s.data counters" % t, got, want)
+        n += len(got)
+    return n
+
+
+# ---------------------------------------------------------------- flame graphs
+
+SVG = "{http://www.w3.org/2000/svg}"
+FG_WIDTH = 1180.0           # the frames' width in the SVG (1200 px less margins)
+
+
+def svg_frames(name, svg):
+    """The frames of a flamegraph() SVG as {(depth, name): [value, ...]},
+    checking that each frame is as wide as its value."""
+    root = ET.fromstring(svg)
+    frames = [g for g in root.iter(SVG + "g") if g.find(SVG + "rect") is not None]
+    ys = [float(g.find(SVG + "rect").get("y")) for g in frames]
+    base, total = max(ys), None
+    out = {}
+    for g, y in zip(frames, ys):
+        m = re.match(r"(.*) \(([0-9.e+]+), [0-9.]+%\)$", g.find(SVG + "title").text)
+        v = float(m.group(2))
+        if total is None:
+            total = v                   # the root, "all", comes first
+        w = float(g.find(SVG + "rect").get("width"))
+        if abs(w - v * FG_WIDTH / total) > 0.01:
+            fail(name, "frame %s: %.2f px wide for %g of %g" % (m.group(1), w, v, total))
+        out.setdefault((int(round((base - y) / 16)), m.group(1)), []).append(v)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def folded_frames(stacks):
+    """What flamegraph.pl draws for {folded stack: value}: each prefix's
+    summed value as {(depth, name): [value, ...]}, with the root "all",
+    frames narrower than 0.1 px left out."""
+    sums = {}
+    for st, v in stacks.items():
+        parts = [p for p in st.split(";") if p]
+        for i in range(len(parts) + 1):
+            key = tuple(parts[:i])
+            sums[key] = sums.get(key, 0) + v
+    total = sums[()]
+    out = {}
+    for key, v in sums.items():
+        if v * FG_WIDTH / total >= 0.1:
+            out.setdefault((len(key), key[-1] if key else "all"), []).append(float(v))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+@check("flamegraph_perf.sql")
+def _():
+    name = "flamegraph_perf.sql"
+    # perf script | stackcollapse-perf.pl of lost.data, drawn
+    want = {}
+    for line in text("perf/lost.folded.txt").splitlines():
+        st, v = line.rsplit(" ", 1)
+        want[st] = want.get(st, 0) + int(v)
+    svg = "\n".join(r[0] for r in run(name, sep="\x01", trace=TD + "/perf/lost.data",
+                                      options=SYM_OPTS, title="lost <1>"))
+    got = svg_frames(name, svg)
+    equal(name, "lost.data frames", got, folded_frames(want))
+    if 'text-anchor="middle">lost &lt;1&gt;</text>' not in svg:
+        fail(name, "@title not in the picture")
+    return len(got)
+
+
 # ---------------------------------------------------------------- XRay
 
-XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"))
+XRAY_LOGS = (("fdr", "app.map.elf"), ("basic", "app.map.elf"), ("fdr-O2", "app-O2.map.elf"),
+             ("names-fdr", "names.map.elf"), ("names-basic", "names.map.elf"))
 
 
 def xray_flame(path):
     """llvm-xray stack -stack-format=flame: {stack: value}, the stack
-    without llvm-xray's closing ';'."""
+    without llvm-xray's closing ';'. Two paths of different functions with
+    the same names (a destructor's D0 and D1) are two lines there and one
+    stack here: their values are summed, as flamegraph.pl sums them."""
     out = {}
     for line in text(path).splitlines():
         m = re.match(r"(.*);? (\d+)$", line)
         if m:
-            out[m.group(1).rstrip(";")] = int(m.group(2))
+            k = m.group(1).rstrip(";")
+            out[k] = out.get(k, 0) + int(m.group(2))
     return out
+
+
+@check("flamegraph_xray.sql")
+def _():
+    name = "flamegraph_xray.sql"
+    n = 0
+    for log, binary in XRAY_LOGS:
+        for agg in ("time", "count"):
+            svg = "\n".join(r[0] for r in run(name, sep="\x01", trace=TD + "/xray/%s.xray" % log,
+                                              binary=TD + "/xray/" + binary, value=agg))
+            got = svg_frames(name, svg)
+            t = xray_flame("xray/%s.flame-%s.txt" % (log, agg))
+            if agg == "time":
+                # llvm-xray's times hold the callees': drawn from the self times
+                t = {st: v - sum(t[k] for k in t if k.startswith(st + ";") and ";" not in k[len(st) + 1:])
+                     for st, v in t.items()}
+            equal(name, "%s %s frames" % (log, agg), got, folded_frames(t))
+            n += len(got)
+    return n
 
 
 @check("xray_account.sql")
 def _():
     name = "xray_account.sql"
     n = 0
-    for log in ("fdr", "basic", "fdr-O2", "fdr-default", "basic-default"):
-        binary = "app-O2.map.elf" if log == "fdr-O2" else "app.map.elf"
+    for log in ("fdr", "basic", "fdr-O2", "fdr-default", "basic-default", "names-fdr", "names-basic"):
+        binary = {"fdr-O2": "app-O2.map.elf", "names-fdr": "names.map.elf",
+                  "names-basic": "names.map.elf"}.get(log, "app.map.elf")
         want = []
         for line in text("xray/%s.account.txt" % log).splitlines():
             # "funcid count [min, med, 90p, 99p, max] sum <file>:<line>:<col>: name"
@@ -309,7 +586,19 @@ def _():
         got = run(name, trace=TD + "/xray/%s.xray" % log)
         equal(name, log + " account without names", got, [w[:8] + [""] for w in want])
         n += len(got)
-    return n
+    # durations half-way between two printed values (make-halfway.py):
+    # llvm-xray rounds the double, 8500 ns to 0.000008
+    want = []
+    for line in text("xray/halfway.account.txt").splitlines():
+        m = re.match(r"\s*(\d+)\s+(\d+)\s+\[\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^,]+),\s*([^\]]+)\]"
+                     r"\s+(\S+)\s+\(unknown\): #\d+$", line)
+        if m:
+            want.append([x.strip() for x in m.groups()] + [""])
+    if len(want) != 6:
+        fail(name, "halfway: reference has %d functions" % len(want))
+    got = run(name, trace=TD + "/xray/halfway.xray")
+    equal(name, "halfway account", got, want)
+    return n + len(got)
 
 
 @check("xray_folded.sql")

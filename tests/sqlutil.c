@@ -153,3 +153,12 @@ void tl_lines_free(TlLines *p){
   free(p->az);
   memset(p, 0, sizeof(*p));
 }
+
+void tl_test_rows_equal_text(char *zOurs, sqlite3_str *pRef){
+  char *z = sqlite3_str_finish(pRef);
+  size_t n = z ? strlen(z) : 0;
+  if( n ) z[n-1] = 0;
+  assert_string_equal(zOurs, z ? z : "");
+  sqlite3_free(z);
+  free(zOurs);
+}

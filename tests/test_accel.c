@@ -70,6 +70,8 @@ static const Shape aShape[] = {
                     "GROUP BY func_id", SHAPE_PLAIN, 0 },
   { "xray-by-func-rowids", "SELECT func_id, count(*), sum(rowid %% 4294967291) "
                           "FROM xray_calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
+  { "xray-by-stack", "SELECT tid, stack, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
+                    "GROUP BY tid, stack", SHAPE_PLAIN, 0 },
   { "cc-by-depth", "SELECT depth, count(*) FROM callchains(%Q, %Q) GROUP BY depth",
     SHAPE_PLAIN, 0 },
   { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",
@@ -101,6 +103,12 @@ static const Shape aShape[] = {
   /* packets without args: its "reads" counts the scans so far */
   { "packets", "SELECT id, stream, cpu, file, offset, size, content_size, ts_begin, "
                "ts_end, events, discarded, seq FROM packets(%Q, %Q)", SHAPE_PLAIN, 0 },
+  /* the scheduling model: its ts window and CPU set */
+  { "sched-window", "SELECT count(*), sum(dur), sum(tid), sum(wait_time), sum(runtime) "
+                    "FROM sched_slices(%Q, %Q) WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)",
+                    SHAPE_WINDOW, 0 },
+  { "thread-states", "SELECT state, count(*), sum(dur), sum(waker_tid) FROM thread_states(%Q, %Q) "
+                     "GROUP BY state", SHAPE_PLAIN, 0 },
 };
 
 /* One answer: its rows as text lines, or its error. */

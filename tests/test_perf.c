@@ -641,6 +641,31 @@ static void perf_sched_cpus_match_perf_script(void **state){
   tl_test_db_close(db);
 }
 
+static void perf_syscall_ids_match_perf_script(void **state){
+  /* perf script printed "raw_syscalls:sys_enter: NR 12 (...)": the
+  ** tracepoint's `id` field, which args must give, not the sample's id */
+  sqlite3 *db = tl_test_db();
+  sqlite3_str *pRef = sqlite3_str_new(0);
+  char zLine[512];
+  FILE *f = fopen(TL_TESTDATA_DIR "/sched/trace.syscalls.txt", "r");
+  int n = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    const char *zName = zLine + strspn(zLine, " ");
+    const char *zNr = strstr(zName, ": NR ");
+    assert_non_null(zNr);
+    sqlite3_str_appendf(pRef, "%.*s|%d\n", (int)(zNr - zName), zName, atoi(zNr+5));
+    n++;
+  }
+  fclose(f);
+  assert_true(n > 500);
+  tl_test_rows_equal_text(tl_test_sql_rows(db,
+      "SELECT name, args->>'$.id' FROM events('" TL_TESTDATA_DIR "/sched/trace.data') "
+      "WHERE name LIKE 'raw_syscalls:%%' ORDER BY ts, rowid"), pRef);
+  tl_test_db_close(db);
+}
+
 static void perf_callchains_are_rows(void **state){
   sqlite3 *db = tl_test_db();
   char zPath[512], zLine[1024];
@@ -1187,6 +1212,7 @@ TL_DEFINE_GROUP(perf,
   cmocka_unit_test(perf_order_by_ts_equals_sorted),
   cmocka_unit_test(perf_user_registers_equal_perf_script),
   cmocka_unit_test(perf_sched_cpus_match_perf_script),
+  cmocka_unit_test(perf_syscall_ids_match_perf_script),
   cmocka_unit_test(perf_callchains_are_rows),
   cmocka_unit_test(perf_callchain_depth_ranges_equal_perf_script),
   cmocka_unit_test(perf_reused_tid_is_two_tracks),

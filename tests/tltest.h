@@ -47,6 +47,9 @@ char *tl_test_sql_text(sqlite3*, const char *zFmt, ...);       /* malloc'd; NULL
 char *tl_test_sql_rows(sqlite3*, const char *zFmt, ...);
 /* Run SQL expected to fail; returns the malloc'd error message (NULL if it succeeded). */
 char *tl_test_sql_error(sqlite3*, const char *zFmt, ...);
+/* Rows zOurs (of tl_test_sql_rows, freed) equal the text of pRef (finished), less its last newline. */
+typedef struct sqlite3_str sqlite3_str;
+void tl_test_rows_equal_text(char *zOurs, sqlite3_str *pRef);
 
 /* A growable list of strings, for comparing outputs line by line. */
 typedef struct TlLines TlLines;

@@ -1,7 +1,9 @@
 /*
 ** xray_calls.c: the `xray_calls` table.
 **
-** One row per XRay function call: an entry matched with its exit.
+** One row per XRay function call: an entry matched with its exit. `stack`
+** is the call's path of function names, outermost first, joined by ';'
+** (as llvm-xray stack -stack-format=flame names it), made only when used.
 **
 ** Usage:
 **     SELECT * FROM xray_calls('trace' [, 'options']);
@@ -20,7 +22,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef xray_callsDef = {
   .zName    = "xray_calls",
   .iTable   = TL_TAB_XRAY_CALLS,
-  .zColumns = "id INTEGER, tid INTEGER, pid INTEGER, cpu INTEGER, func_id INTEGER, name TEXT, ts INTEGER, dur INTEGER, depth INTEGER, parent INTEGER",
+  .zColumns = "id INTEGER, tid INTEGER, pid INTEGER, cpu INTEGER, func_id INTEGER, name TEXT, ts INTEGER, dur INTEGER, depth INTEGER, parent INTEGER, stack TEXT",
   .nCol     = TL_XC_NCOL,
   .iTsCol   = TL_XC_TS,
   .iCpuCol  = TL_XC_CPU,

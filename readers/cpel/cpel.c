@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "map.h"
 
@@ -1196,6 +1197,30 @@ static int cpelScanNext(TlScan *s, TlRow *pRow){
   }
 }
 
+/*
+** trace_info: the file header (CPEL version, file date: Unix time, as UTC
+** ISO 8601 under the shared key "date") and each event section's clock
+** field (ticks per second or per microsecond, cpel_clock=).
+*/
+static int cpelInfo(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr){
+  const CpelData *p = pTrace->pData;
+  time_t t = (time_t)p->fileDate;
+  struct tm tm;
+  char zDate[40];
+  int i, rc;
+  (void)pErr;
+  rc = tl_info_text(xRow, pCtx, 0, "tracer", "cpel", "file header");
+  if( rc==TL_OK ) rc = tl_info_int(xRow, pCtx, 0, "format_version", p->nVersion, "file header.version");
+  if( rc==TL_OK && gmtime_r(&t, &tm) && strftime(zDate, sizeof(zDate), "%Y-%m-%dT%H:%M:%SZ", &tm) ){
+    rc = tl_info_text(xRow, pCtx, 0, "date", zDate, "file header.file_date");
+  }
+  if( rc==TL_OK ) rc = tl_info_int(xRow, pCtx, 0, "date_unix", p->fileDate, "file header.file_date");
+  for(i=0; i<p->nSec && rc==TL_OK; i++){
+    rc = tl_info_int(xRow, pCtx, 0, "clock_ticks", p->aSec[i].clock, "event section.clock");
+  }
+  return rc;
+}
+
 static const char *const cpelOptions[] = { "cpel_clock", 0 };
 
 const TlReaderDef tl_cpel_reader = {
@@ -1209,4 +1234,5 @@ const TlReaderDef tl_cpel_reader = {
   .xScanNext  = cpelScanNext,
   .xScanClose = cpelScanClose,
   .xScanErr   = cpelScanErr,
+  .xInfo      = cpelInfo,
 };

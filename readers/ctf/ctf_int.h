@@ -103,7 +103,9 @@ static inline int ctf_ns(const TlCtfModel *m, int bExact, int iClock, uint64_t c
   const TlCtfClock *c;
   if( iClock<0 || iClock>=m->nClock ) return -1;
   c = &m->aClock[iClock];
-  if( bExact ) return tl_ctf_clock_ns(c->freq, c->offsetS, c->offset, cycles, pNs);
+  if( bExact || c->bRaw ){
+    return tl_ctf_clock_ns(c->freq, c->bRaw ? 0 : c->offsetS, c->bRaw ? 0 : c->offset, cycles, pNs);
+  }
   return tl_ctf_clock_ns_bt(c->freq, c->offsetS, c->offset, cycles, pNs);
 }
 
@@ -206,6 +208,8 @@ struct CtfScan {
   CtfCur replay;
   int bReplay;                    /* replay's window and decoder are set up */
   int64_t nReplayed;              /* events of iCountPkt replay has passed */
+  struct CtfSched *pSched;        /* sched_slices, thread_states (ctf_sched.c) */
+  struct CtfSched *pThreads;      /* events of a kernel trace: the CPUs' threads */
 };
 
 /* Where a cursor's decoder is, to go back to it (the bit, the last byte order). */
@@ -253,6 +257,18 @@ void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack)
 /* Set up cursor c (zeroed) on stream iStm as a plain scan reads it. */
 void tl_ctf_cur_start(CtfScan *pScan, CtfCur *c, int iStm);
 void tl_ctf_cur_free(CtfCur *c);
+/* ctf_scan.c: the next event of the time-order merge (pScan->iLast) */
+int tl_ctf_merge_next(CtfScan *pScan);
+/* ctf_sched.c: sched_slices and thread_states */
+typedef struct CtfSched CtfSched;
+int tl_ctf_sched_open(CtfScan *pScan, const TlFilter *pFilter);
+int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow);
+void tl_ctf_sched_close(CtfScan *pScan);
+/* events of a trace with sched_switch: tid, pid and comm of the CPU's
+** current thread when no context field gives them (from the first event) */
+int tl_ctf_thread_open(CtfScan *pScan);
+int tl_ctf_thread_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
+void tl_ctf_thread_close(CtfScan *pScan);
 int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
                      TlScan **ppScan, TlErr *pErr);
 int tl_ctf_scan_next(TlScan *pScan, TlRow *pRow);
@@ -297,5 +313,17 @@ void tl_ctf_walk_free(CtfWalk *w);
 int tl_ctf_event_types_next(CtfScan *pScan, TlRow *pRow);
 /* tracks: one row per stream file. */
 int tl_ctf_tracks_next(CtfScan *pScan, TlRow *pRow);
+
+/**************** Interface to code in ctf_info.c ****************/
+
+/* trace_info: the env entries and clock classes of every trace (xInfo). */
+int tl_ctf_info(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr);
+/*
+** clock=, before the index is built: monotonic takes the offset out of
+** the clock classes named "monotonic" (LTTng's: their value is
+** CLOCK_MONOTONIC, the offset maps it to the epoch); realtime keeps it.
+** A clock class of another name gets a warning and keeps its ts.
+*/
+void tl_ctf_clock_apply(TlTrace *pTrace, CtfData *p);
 
 #endif /* TL_CTF_INT_H */

@@ -128,6 +128,8 @@ struct TlCtfClock {
   int bAbsolute;
   uint8_t aUuid[16];
   int bUuid;
+  int bRaw;                       /* clock=monotonic: ns without the offset (the
+                                  ** clock's own value; ctf_info.c) */
 };
 
 typedef struct TlCtfEventClass TlCtfEventClass;

@@ -593,6 +593,7 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
         " name a directory nearer the traces", CTF_MAX_DIRS, CTF_MAX_ENTRIES);
   }
   for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_load_metadata(&p->aTr[i], 0, pErr);
+  if( rc==TL_OK ) tl_ctf_clock_apply(t, p);
   for(i=0; i<p->nTr && rc==TL_OK; i++) rc = ctf_open_streams(t, p, i, pErr);
   if( rc==TL_OK && tl_ctf_mark_duplicates(t, p) ){
     rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
@@ -648,5 +649,6 @@ const TlReaderDef tl_ctf_reader = {
   .xCountOpen = tl_ctf_count_open,
   .xCountClose = tl_ctf_count_close,
   .xPacketCount = tl_ctf_packet_count,
+  .xInfo      = tl_ctf_info,
   .xPacketValue = tl_ctf_packet_value,
 };

@@ -180,6 +180,8 @@ static int ctf_merge_next(CtfScan *pScan){
   return TL_ROW;
 }
 
+int tl_ctf_merge_next(CtfScan *pScan){ return ctf_merge_next(pScan); }
+
 /*
 ** The next event in file order (a plain scan not asked for time order):
 ** the streams one after the other, each read through. As ctf_merge_next().
@@ -217,7 +219,8 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   CtfCur *c;
   TlVal *a = pScan->aCol;
   int rc, k;
-  rc = pScan->f.bPlain && !pScan->f.bOrdered ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
+  rc = pScan->f.bPlain && !pScan->f.bOrdered && !pScan->pThreads
+     ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
   if( rc!=TL_ROW ) return rc;
   c = &pScan->aCur[pScan->iLast];
   for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
@@ -244,6 +247,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
     }
   }
   if( tl_col_used(&pScan->f, TL_EV_COMM) ) ctf_comm(&c->dec, &a[TL_EV_COMM]);
+  if( pScan->pThreads && tl_ctf_thread_cols(pScan, c, a) ) return pScan->err.rc;
   if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
     TlCtfScopes sc;
     sc.aVal = c->dec.aVal;
@@ -269,6 +273,8 @@ void tl_ctf_scan_close(TlScan *pScan0){
   CtfScan *pScan = (CtfScan*)pScan0;
   int i;
   if( pScan==0 ) return;
+  tl_ctf_sched_close(pScan);
+  tl_ctf_thread_close(pScan);
   tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
@@ -286,7 +292,8 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   CtfScan *pScan;
   int rc = TL_OK;
   *ppScan = 0;
-  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES ){
+  int bSched = iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES;
+  if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES && !bSched ){
     return TL_DONE;
   }
   pScan = calloc(1, sizeof(*pScan));
@@ -311,7 +318,24 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_COMM)
                && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
-  if( iTable==TL_TAB_EVENTS ) rc = ctf_events_open(pScan);
+  if( bSched ){
+    /* every event from the start, in time order, its fields decoded */
+    pScan->f.tsLo = TL_TS_MIN;
+    pScan->f.tsHi = TL_TS_MAX;
+    pScan->f.nCpu = -1;
+    pScan->f.aCpu = 0;
+    pScan->f.bRowid = 0;
+    pScan->f.bOrdered = 1;
+    pScan->f.bGroupName = 0;
+    pScan->bSkip = 0;
+    rc = tl_ctf_sched_open(pScan, pFilter);
+  }
+  if( iTable==TL_TAB_EVENTS && !pFilter->bGroupName
+   && (tl_col_used(pFilter, TL_EV_PID) || tl_col_used(pFilter, TL_EV_TID)
+       || tl_col_used(pFilter, TL_EV_COMM)) ){
+    rc = tl_ctf_thread_open(pScan);
+  }
+  if( rc==TL_OK && (iTable==TL_TAB_EVENTS || bSched) ) rc = ctf_events_open(pScan);
   if( rc ){
     *pErr = pScan->err;
     tl_ctf_scan_close((TlScan*)pScan);
@@ -332,6 +356,9 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
       break;
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES:
+      rc = tl_ctf_sched_next(pScan, pRow);
+      break;
     default:                 rc = TL_DONE; break;
   }
   if( rc<0 && pScan->iTable==TL_TAB_EVENTS && pScan->f.bGroupName ){

@@ -59,4 +59,5 @@ const TlReaderDef tl_perf_reader = {
   .xCountClose = perf_count_close,
   .xPacketCount = perf_packet_count,
   .xPacketValue = perf_packet_value,
+  .xInfo      = perf_info,
 };

@@ -215,6 +215,22 @@ static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
     tl_symbols_at(s->p->pSyms, s->pTrace, pid, ts, ip, bKernelCtx<0 ? (int)(ip>>63) : bKernelCtx, &at);
     frame_names_cached(c, at.zSym, at.zDso, bJava);
   }
+  {
+    /* then the user frames unwound from the stack (--call-graph dwarf) */
+    const uint64_t *aUser;
+    int j, nUser = perf_unwind_frames(s, &aUser);
+    for(j=0; j<nUser; j++){
+      TlSymbolAt at;
+      const struct TlSrcFrame *aSrc;
+      int q, nSrc = perf_unwind_srclines(s, aUser[j], &aSrc);
+      /* its inlined functions first, as perf script shows them */
+      for(q=0; q+1<nSrc; q++){
+        perf_cols_frame_names(perf_src_func(aSrc, q), "inlined", bJava, &c->line, &c->frames);
+      }
+      tl_symbols_at(s->p->pSyms, s->pTrace, pid, ts, aUser[j], 0, &at);
+      frame_names_cached(c, at.zSym, at.zDso, bJava);
+    }
+  }
   /* the frames were innermost first: join them outermost first */
   tl_str_reset(&c->stack);
   tl_str_append(&c->stack, "", 0);

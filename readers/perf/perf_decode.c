@@ -104,7 +104,7 @@ static void sample_clear(PerfSample *s){
   s->aRaw = 0; s->nRaw = 0;
   s->aBranch = 0; s->nBranch = 0; s->hwIdx = 0; s->bHwIdx = 0;
   s->regsUserAbi = 0; s->aRegsUser = 0; s->nRegsUser = 0;
-  s->stackSize = s->stackDyn = 0;
+  s->stackSize = s->stackDyn = 0; s->aStackUser = 0;
   s->regsIntrAbi = 0; s->aRegsIntr = 0; s->nRegsIntr = 0;
   s->auxSize = 0;
 }
@@ -189,7 +189,7 @@ int perf_sample_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
   if( st & PS_STACK_USER ){
     U64(s->stackSize);
     if( s->stackSize ){
-      if( tl_bytes_skip(&b, (size_t)s->stackSize) || s->stackSize > SIZE_MAX ) return -1;
+      if( s->stackSize > SIZE_MAX || tl_bytes_ptr(&b, (size_t)s->stackSize, &s->aStackUser) ) return -1;
       U64(s->stackDyn);
     }
   }

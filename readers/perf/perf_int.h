@@ -170,6 +170,7 @@ struct PerfData {
   TlSymbols *pSyms;               /* maps, files and their symbols (perf_sym.c) */
   PerfChunkKey *aKey;             /* per chunk, or NULL: attrs came after samples */
   size_t nKey, nKeyAlloc;
+  uint8_t *aImage;                /* a data directory's merged image (perf_dir.c), or NULL */
 };
 
 /* A decoded sample (or the sample_id trailer of another record). */
@@ -185,6 +186,7 @@ struct PerfSample {
   const uint8_t *aBranch; uint64_t nBranch; uint64_t hwIdx; int bHwIdx;
   uint64_t regsUserAbi; const uint8_t *aRegsUser; uint64_t nRegsUser;
   uint64_t stackSize, stackDyn;
+  const uint8_t *aStackUser;      /* the stack copy (stackSize bytes), or NULL */
   uint64_t regsIntrAbi; const uint8_t *aRegsIntr; uint64_t nRegsIntr;
   uint64_t auxSize;
 };
@@ -263,6 +265,11 @@ struct PerfBuildId {
 int perf_buildid_list_next(TlBytes *pList, uint16_t *pMisc, TlBytes *pBody);
 int perf_buildid_parse(uint16_t misc, TlBytes body, PerfBuildId*);
 
+/* ---- Interface to code in perf_info.c --------------------------------- */
+int perf_info(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
+/* clock=: pTrace->tsShift from CLOCK_DATA, or a warning (at the end of xOpen). */
+int perf_clock_apply(TlTrace*, const PerfData*, TlErr*);
+
 /* ---- Interface to code in perf_trace.c -------------------------------- */
 int perf_tracing_parse(TlTrace*, PerfData*, TlBytes b, uint64_t iOff, TlErr*);
 const PerfTp *perf_tp_find(const PerfData*, uint64_t id);
@@ -275,6 +282,8 @@ PerfPrintFmt *perf_printfmt_parse(const PerfTp*, const char *z, size_t n);
 int perf_printfmt_render(const PerfPrintFmt*, const PerfTp*, const uint8_t *a,
                          size_t n, int bo, TlStr *pOut);
 void perf_printfmt_free(PerfPrintFmt*);
+/* Name %pS, %ps (%pF, %pf) addresses with the kernel's symbols of pSyms. */
+void perf_printfmt_symbols(PerfPrintFmt*, TlTrace*, TlSymbols*);
 
 /* tracks.id of a record of tid at ts (once the threads are built): a
 ** direct call per row, and none while no tid was reused */
@@ -282,6 +291,19 @@ static inline int64_t perf_track_id(const PerfData *p, int64_t tid, int bTs, int
   if( !p->bTidReused ) return tid;
   return tl_threads_id(p->pThreads, tid, bTs ? ts : TL_THREADS_NO_TS);
 }
+
+/* perf_open.c: the header (pipe mode: none) and the features the records need */
+int perf_open_header(TlTrace*, PerfData*, TlErr*);
+
+/* perf_args.c: args of STAT, STAT_ROUND, STAT_CONFIG, THREAD_MAP, CPU_MAP,
+** NAMESPACES, BPF_EVENT, TEXT_POKE; 1 if r is one of them */
+int perf_more_args(const PerfData*, const PerfRec*, TlStr*);
+
+/* perf_dir.c: perf data directories (perf record --threads) */
+int perf_dir_probe(const char *zPath, int bDir);
+int perf_dir_part_error(TlTrace*, TlErr*);    /* DIR/data.N given alone: an error */
+int perf_dir_open(TlTrace*, PerfData*, TlErr*); /* a directory (or DIR/data): pTrace->pSrc
+                                                ** becomes its merged image */
 
 /* perf_sym.c: perf's records as inputs of the symbols model */
 int perf_sym_init(TlTrace*, PerfData*);

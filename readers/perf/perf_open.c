@@ -27,6 +27,7 @@ void perf_data_free(PerfData *p){
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aKey);
   perf_tp_free(p);
   perf_sym_free(p);
+  free(p->aImage);
   free(p);
 }
 
@@ -300,12 +301,11 @@ static int open_file_header(TlTrace *pTrace, PerfData *p, TlWin *pWin, TlErr *pE
 
 int perf_probe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   uint64_t m;
-  (void)zPath;
-  if( bDir || n<16 ) return 0;
+  if( bDir || n<16 ) return perf_dir_probe(zPath, bDir);
   m = tl_load_u64_unchecked(a, TL_LE);
   if( m==PERF_MAGIC2 || m==__builtin_bswap64(PERF_MAGIC2) ) return 100;
   if( m==PERF_MAGIC1 || m==__builtin_bswap64(PERF_MAGIC1) ) return 90;
-  return 0;
+  return perf_dir_probe(zPath, 0);
 }
 
 /*
@@ -437,21 +437,29 @@ static int open_header(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   return rc;
 }
 
+int perf_open_header(TlTrace *pTrace, PerfData *p, TlErr *pErr){
+  return open_header(pTrace, p, pErr);
+}
+
 int perf_open(TlTrace *pTrace, TlErr *pErr){
   PerfData *p;
-  int rc;
-  if( pTrace->pSrc==0 ){
-    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file, not a directory");
-  }
+  int rc = perf_dir_part_error(pTrace, pErr);
+  if( rc ) return rc;
   p = calloc(1, sizeof(*p));
   if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   if( perf_sym_init(pTrace, p) ){
     free(p);
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
-  rc = open_header(pTrace, p, pErr);
+  /* a data directory, or its DIR/data: the image of its parts merged */
+  rc = perf_dir_open(pTrace, p, pErr);
+  if( rc==TL_OK && pTrace->pSrc==0 ){
+    rc = tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file or a perf data directory");
+  }
+  if( rc==TL_OK ) rc = open_header(pTrace, p, pErr);
   if( rc==TL_OK ) rc = perf_index_build(pTrace, p, pErr);
   if( rc==TL_OK ) rc = open_names(pTrace, p, pErr);
+  if( rc==TL_OK ) rc = perf_clock_apply(pTrace, p, pErr);
   if( rc ){ perf_data_free(p); return rc; }
   if( p->nUnknown ){
     tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%llu records of unknown types were skipped",

@@ -47,7 +47,28 @@ struct PerfPrintFmt {
   PfNode *aNode; int nNode;
   int *aArg; int nArgAlloc, nArgUsed;   /* argument lists of helpers */
   int *aTop; int nTop;            /* one expression per conversion */
+  TlTrace *pTrace;                /* %pS, %ps: kernel symbols of pSyms, or NULL */
+  TlSymbols *pSyms;
 };
+
+void perf_printfmt_symbols(PerfPrintFmt *p, TlTrace *pTrace, TlSymbols *pSyms){
+  p->pTrace = pTrace;
+  p->pSyms = pSyms;
+}
+
+/*
+** %pS, %ps, %pF, %pf of a kernel address as libtraceevent prints it in
+** perf script: the symbol holding it, "+0xOFF" for S and F; 0 if named.
+*/
+static int print_kernel_symbol(TlStr *pOut, const PerfPrintFmt *p, const char *zExt, uint64_t addr){
+  TlSymbolAt at;
+  if( p->pSyms==0 || (strcmp(zExt, "S") && strcmp(zExt, "s") && strcmp(zExt, "F") && strcmp(zExt, "f")) ) return -1;
+  tl_symbols_at(p->pSyms, p->pTrace, TL_SYMBOLS_EVERY_PID, TL_SYMBOLS_NO_TS, addr, 1, &at);
+  if( strcmp(at.zSym, "[unknown]")==0 ) return -1;
+  tl_str_append(pOut, at.zSym, strlen(at.zSym));
+  if( zExt[0]=='S' || zExt[0]=='F' ) tl_str_appendf(pOut, "+0x%llx", (unsigned long long)at.symoff);
+  return 0;
+}
 
 typedef struct PfParse PfParse;
 struct PfParse {
@@ -787,7 +808,10 @@ int perf_printfmt_render(const PerfPrintFmt *p, const PerfTp *t, const uint8_t *
       v = eval(&e, p->aTop[iArg++]);
       if( e.bErr ){ tl_str_free(&scratch); return -1; }
       if( v.pB && print_address(pOut, zExt, v.pB, v.nB)==0 ) continue;
-      /* %pS, %ps, ...: other pointer extensions, printed as the address */
+      if( !v.pB && !v.bStr && print_kernel_symbol(pOut, p, zExt, v.u)==0 ) continue;
+      /* a plain %p of 0 as glibc's printf prints it (libtraceevent passes %p on) */
+      if( !v.pB && !v.bStr && nExt==0 && v.u==0 ){ tl_str_append(pOut, "(nil)", 5); continue; }
+      /* other pointer extensions, and addresses no symbol names: the address */
       c = 'x'; tl_str_append(pOut, "0x", 2); nLong = 2;
     }else{
       v = eval(&e, p->aTop[iArg++]);

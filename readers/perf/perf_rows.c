@@ -132,18 +132,42 @@ void perf_side_args(const TlScan *s, TlStr *o){
       if( perf_feature_name((int)u64a) ){ tl_json_key(o, "name"); tl_json_strz(o, perf_feature_name((int)u64a)); }
       break;
     default:
+      (void)perf_more_args(s->p, r, o);   /* perf_args.c */
       break;
   }
+}
+
+/*
+** Does tracepoint t have a field named z? Its fields are named in args as
+** the format names them, so a sample field of the same name (raw_syscalls'
+** `id` against PERF_SAMPLE_ID) is left out rather than given twice.
+*/
+static int tp_has_field(const PerfTp *t, const char *z){
+  int i;
+  for(i=0; t && i<t->nField; i++){
+    if( strcmp(t->aField[i].zName, z)==0 ) return 1;
+  }
+  return 0;
 }
 
 /* JSON of a sample's fields that have no column of their own. */
 void perf_sample_args(const TlScan *s, TlStr *o){
   const PerfSample *x = &s->ri.s;
   uint64_t st = x->mHave;
-  if( st & (PS_ID|PS_IDENTIFIER) ){ tl_json_key(o, "id"); tl_json_uint(o, x->id); }
-  if( st & PS_STREAM_ID ){ tl_json_key(o, "stream_id"); tl_json_uint(o, x->stream_id); }
-  if( st & PS_ADDR ){ tl_json_key(o, "addr"); tl_json_int(o, (int64_t)x->addr); }
-  if( st & PS_PERIOD ){ tl_json_key(o, "period"); tl_json_uint(o, x->period); }
+  const PerfAttr *pAttr = &s->p->aAttr[s->ri.iAttr];
+  const PerfTp *t = (st & PS_RAW) && pAttr->type==2 ? perf_tp_find(s->p, pAttr->config) : 0;
+  if( (st & (PS_ID|PS_IDENTIFIER)) && !tp_has_field(t, "id") ){
+    tl_json_key(o, "id"); tl_json_uint(o, x->id);
+  }
+  if( (st & PS_STREAM_ID) && !tp_has_field(t, "stream_id") ){
+    tl_json_key(o, "stream_id"); tl_json_uint(o, x->stream_id);
+  }
+  if( (st & PS_ADDR) && !tp_has_field(t, "addr") ){
+    tl_json_key(o, "addr"); tl_json_int(o, (int64_t)x->addr);
+  }
+  if( (st & PS_PERIOD) && !tp_has_field(t, "period") ){
+    tl_json_key(o, "period"); tl_json_uint(o, x->period);
+  }
   if( st & PS_READ ){
     TlBytes b = x->read;
     uint64_t v;
@@ -153,8 +177,6 @@ void perf_sample_args(const TlScan *s, TlStr *o){
     tl_json_arr_end(o);
   }
   if( st & PS_RAW ){
-    const PerfAttr *a = &s->p->aAttr[s->ri.iAttr];
-    const PerfTp *t = a->type==2 ? perf_tp_find(s->p, a->config) : 0;
     if( t ) perf_tp_decode(t, x->aRaw, x->nRaw, s->p->bo, o, 0);
     else{ tl_json_key(o, "raw"); tl_json_hex(o, x->aRaw, x->nRaw); }
   }

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_unwind.h"
+
 /* First chunk that holds rowid (by file offset), or n. */
 static size_t chunk_of_offset(const TlIndex *x, uint64_t iOff){
   size_t lo = 0, hi = x->n;
@@ -36,6 +38,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   switch( iTable ){
     case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
     case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES:
       break;
     default:
       return TL_DONE;
@@ -99,6 +102,12 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
                           | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
   s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
+  if( (iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES)
+   && perf_sched_open(s, pFilter) ){
+    *pErr = s->err;
+    perf_scan_close(s);
+    return pErr->rc;
+  }
   *ppScan = s;
   return TL_OK;
 }
@@ -106,6 +115,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 void perf_scan_close(TlScan *s){
   size_t k;
   if( s==0 ) return;
+  perf_sched_close(s);
   for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
   free(s->aHeap);
   free(s->aOwned);
@@ -115,6 +125,7 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
   perf_cols_free(s->pCols);
+  perf_unwind_free(s->pUnwind);
   free(s);
 }
 
@@ -276,6 +287,7 @@ static int next_ordered(TlScan *s){
       continue;
     }
     if( !record_wanted(s) ) continue;
+    if( s->xKeep && !s->xKeep(s) ) continue;
     if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
     if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
@@ -283,6 +295,17 @@ static int next_ordered(TlScan *s){
     if( rc ) return rc;
   }
 }
+
+void perf_scan_ordered_begin(TlScan *s){
+  s->iPhase = 1;
+  s->iChunk = 0;
+  s->bInChunk = 0;
+  s->tsFlush = TL_TS_MIN;
+  s->tsMaxDone = TL_TS_MIN;
+  s->tsMaxCur = TL_TS_MIN;
+}
+
+int perf_scan_next_ordered(TlScan *s){ return next_ordered(s); }
 
 /* The next events row: file order, or time order when asked. */
 static int next_event_record(TlScan *s){
@@ -470,47 +493,88 @@ static const char *context_name(int64_t v){
   }
 }
 
+/*
+** With srcline or inlined asked for, a user frame is its inlined functions'
+** rows, then its own (perf script --inline): 1 when s->aSrc holds them.
+*/
+static int frame_src_start(TlScan *s, uint64_t ip){
+  int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+  if( bKernel || !(tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED)) ) return 0;
+  s->nSrc = perf_unwind_srclines(s, ip, &s->aSrc);
+  s->iSrc = 0;
+  s->ipSrc = ip;
+  return s->nSrc>0;
+}
+
 int perf_next_frame(TlScan *s, TlRow *pRow){
   TlVal *v = pRow->a;
   for(;;){
-    if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
-      uint64_t ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
-      const char *zCtx = context_name((int64_t)ip);
+    uint64_t ip;
+    const uint64_t *aUser;
+    const char *zFunc = 0, *zSrc = 0;
+    int nUser, bSrc = 0;
+    if( s->iSrc < s->nSrc ){
+      /* a row of a frame's inlined functions, or of the frame itself */
+      ip = s->ipSrc;
+      zFunc = s->aSrc[s->iSrc].zFunc;
+      zSrc = s->aSrc[s->iSrc].zSrcline;
+      bSrc = 1;
+      s->iSrc++;
+    }else if( s->r.type==PERF_SAMPLE && s->iFrame < s->ri.s.nCallchain ){
+      const char *zCtx;
+      ip = tl_load_u64_unchecked(s->ri.s.aCallchain + 8*s->iFrame, s->p->bo);
+      zCtx = context_name((int64_t)ip);
       s->iFrame++;
       if( zCtx ){ s->zContext = zCtx; continue; }
-      if( s->f.bDepth ){
-        /* a depth range: skip the frames above it, end the chain below it */
-        if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = s->ri.s.nCallchain; continue; }
-        if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
-      }
-      /* stable, not unique across every file: the sample's rowid, shifted,
-      ** with the frame's index in the chain */
-      pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10) | ((s->iFrame - 1) & 1023));
-      tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
-      if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
-      if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
-      tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
-      tl_val_int(&v[TL_CC_IP], (int64_t)ip);
-      if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
-      if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
-        const char *zSym, *zDso;
-        int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
-        perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
-                       s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
-        tl_val_textz(&v[TL_CC_SYMBOL], zSym);
-        tl_val_textz(&v[TL_CC_DSO], zDso);
-      }
-      s->iDepth++;
-      return TL_ROW;
-    }
-    {
+      if( frame_src_start(s, ip) ) continue;
+    }else if( s->r.type==PERF_SAMPLE && s->iFrame!=UINT64_MAX
+           && (nUser = perf_unwind_frames(s, &aUser)) > 0
+           && s->iFrame - s->ri.s.nCallchain < (uint64_t)nUser ){
+      /* after the kernel's chain, the user frames unwound from the stack */
+      ip = aUser[s->iFrame - s->ri.s.nCallchain];
+      s->zContext = "user";
+      s->iFrame++;
+      if( frame_src_start(s, ip) ) continue;
+    }else{
       int rc = next_record(s);
       if( rc!=TL_ROW ) return rc;
       if( s->f.bKey && s->r.iRowid!=s->f.iKey ){ s->r.type = 0; continue; }
       s->iFrame = 0;
       s->iDepth = 0;
       s->zContext = 0;
+      s->nSrc = s->iSrc = 0;
+      continue;
     }
+    if( s->f.bDepth ){
+      /* a depth range: skip the frames above it, end the chain below it */
+      if( (int64_t)s->iDepth > s->f.depthHi ){ s->iFrame = UINT64_MAX; s->nSrc = 0; continue; }
+      if( (int64_t)s->iDepth < s->f.depthLo ){ s->iDepth++; continue; }
+    }
+    /* stable, not unique across every file: the sample's rowid, shifted,
+    ** with the frame's index in the chain (its depth when frames have
+    ** rows for their inlined functions) */
+    pRow->iRowid = (int64_t)(((uint64_t)s->r.iRowid << 10)
+                             | ((bSrc ? s->iDepth : s->iFrame - 1) & 1023));
+    tl_val_int(&v[TL_CC_EVENT], s->r.iRowid);
+    if( s->ri.bTs ) tl_val_int(&v[TL_CC_TS], s->ri.ts);
+    if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
+    tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
+    tl_val_int(&v[TL_CC_IP], (int64_t)ip);
+    if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+    if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
+      const char *zSym, *zDso;
+      int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
+      perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
+                     s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+      tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
+      tl_val_textz(&v[TL_CC_DSO], zDso);
+    }
+    if( zSrc ) tl_val_textz(&v[TL_CC_SRCLINE], zSrc);
+    if( tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED) ){
+      tl_val_int(&v[TL_CC_INLINED], zFunc!=0);
+    }
+    s->iDepth++;
+    return TL_ROW;
   }
 }
 
@@ -524,6 +588,7 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
     case TL_TAB_TRACKS:        return perf_next_track(s, pRow);
     case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
     case TL_TAB_PERF_FEATURES: return perf_next_feature(s, pRow);
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: return perf_sched_next(s, pRow);
     default:                   return TL_DONE;
   }
 }

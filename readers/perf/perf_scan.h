@@ -121,10 +121,14 @@ struct TlScan {
   uint64_t iFrame;                /* callchains: next frame of r */
   uint64_t iDepth;                /* callchains: depth of the next real frame */
   const char *zContext;           /* callchains: current context */
+  const struct TlSrcFrame *aSrc;  /* callchains: a frame's inlined functions, then */
+  int nSrc, iSrc;                 /* itself, with source lines (srcline, inlined) */
+  uint64_t ipSrc;                 /* that frame's address */
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
   struct PerfCols *pCols;         /* events: the stack column's state (perf_cols.c) */
+  struct PerfUnwind *pUnwind;     /* user frames of dwarf samples (perf_unwind.c) */
   char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
   int eType;                      /* events: the one record type wanted, or -1 */
   size_t nType;                   /* strlen(f.zType) */
@@ -160,6 +164,11 @@ struct TlScan {
   int64_t tsMaxDone;              /* max ts of the rounds read before the current */
   int64_t tsMaxCur;               /* max ts of the round being read */
   uint8_t *aOwned;                /* body of the row last popped */
+  /* sched_slices, thread_states (perf_sched.c) */
+  struct PerfSched *pSched;
+  int (*xKeep)(const TlScan*);    /* the time-order merge keeps only the records
+                                  ** this says yes to (before they are decoded) */
+  int64_t iSchedRow;
 };
 
 typedef struct HeapEnt HeapEnt;
@@ -228,6 +237,16 @@ int perf_next_frame(TlScan*, TlRow*);
 /* The record type named zType, or PERF_USER_MAX when none is. */
 int perf_type_of_name(const char *zType);
 
+/* The time-order merge from the first record (perf_sched.c's reading). */
+void perf_scan_ordered_begin(TlScan*);
+int perf_scan_next_ordered(TlScan*);
+
+/* ---- perf_sched.c: sched_slices and thread_states ------------------------ */
+typedef struct PerfSched PerfSched;
+int perf_sched_open(TlScan*, const TlFilter*);
+int perf_sched_next(TlScan*, TlRow*);
+void perf_sched_close(TlScan*);
+
 /* ---- perf_count.c: the counting hooks (reader.h) ------------------------- */
 uint64_t perf_count_cols(const TlTrace*, int iTable, const TlFilter*);
 int perf_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
@@ -256,6 +275,20 @@ void perf_cols_fill(TlScan*, TlVal*);
 ** "SYMBOL (DSO)", each ended by '\n', appended to pOut (pLine: scratch);
 ** bJava: the command starts with "java". */
 void perf_cols_frame_names(const char *zSym, const char *zDso, int bJava, TlStr *pLine, TlStr *pOut);
+
+/* ---- perf_unwind.c ------------------------------------------------------- */
+typedef struct PerfUnwind PerfUnwind;
+void perf_unwind_free(PerfUnwind*);   /* NULL-safe */
+/* The unwound user frames of the current record when it is a sample with
+** user registers and stack (*paIp, innermost first; computed once per
+** record): their number, 0 for none. */
+int perf_unwind_frames(TlScan*, const uint64_t **paIp);
+/* The inlined functions at user address ip of the current record's
+** process, then the frame itself, with source lines (*paOut, good until
+** the next call): their number, 0 when no readable file holds ip. */
+int perf_unwind_srclines(TlScan*, uint64_t ip, const struct TlSrcFrame **paOut);
+/* The name of the k-th of them (an inlined function's; NULL for the frame). */
+const char *perf_src_func(const struct TlSrcFrame *a, int k);
 
 /* ---- perf_rows.c --------------------------------------------------------- */
 void perf_side_args(const TlScan*, TlStr*);

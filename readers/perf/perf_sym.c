@@ -5,12 +5,19 @@
 ** maps of each process (address range, file offset, file name, time),
 ** FORK records each process's parent, and BUILD_ID (the feature, or the
 ** HEADER_BUILD_ID records of a pipe) and MMAP2 the build ids of the
-** files. This file takes them out of perf's records and hands them to the
+** files ("[kernel.kallsyms]": the kernel's). The kernel's MMAP record,
+** named "[kernel.kallsyms]_text", carries in pgoff where _text was when
+** recorded, which relocates kallsyms of another boot. A process's
+** anonymous executable memory (JIT code) is named, as perf names it, by
+** the process's JIT map, /tmp/perf-PID.map, which the model reads. This file takes them out of perf's records and hands them to the
 ** model (readers/model_symbols.h), which answers what an address is.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "perf_int.h"
+
+#define PERF_KERNEL_MAP "[kernel.kallsyms]"   /* the kernel's map is this name and its reference symbol */
 
 /* The trace's symbols model, from its options; TL_OK or TL_ENOMEM. */
 int perf_sym_init(TlTrace *pTrace, PerfData *p){
@@ -47,6 +54,24 @@ int perf_buildid_entry(PerfData *p, uint16_t misc, TlBytes e){
   return tl_symbols_add_build_id(p->pSyms, id.zName, id.nName, id.aId, (size_t)id.nId);
 }
 
+/*
+** Is z[0..n), mapped with these prot and flags, memory perf names by the
+** process's JIT map (map__new)? Anonymous memory ("//anon", "/dev/zero",
+** "/anon_hugepage", MAP_HUGETLB) or memory without a file ("[stack...",
+** "/SYSV...", "[heap]"), executable.
+*/
+static int perf_jit_memory(const char *z, size_t n, int bExec, uint32_t flags){
+  static const char *const azPrefix[] = { "/dev/zero", "/anon_hugepage", "[stack", "/SYSV" };
+  size_t i;
+  if( !bExec ) return 0;
+  if( (flags & 0x40000) || (n==6 && memcmp(z, "//anon", 6)==0) || (n==6 && memcmp(z, "[heap]", 6)==0) ) return 1;
+  for(i=0; i<sizeof(azPrefix)/sizeof(azPrefix[0]); i++){
+    size_t k = strlen(azPrefix[i]);
+    if( n>=k && memcmp(z, azPrefix[i], k)==0 ) return 1;
+  }
+  return 0;
+}
+
 /* A FORK, MMAP or MMAP2 record (others are ignored); 0, or TL_ENOMEM. */
 int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int64_t ts){
   TlBytes b = r->body;
@@ -55,7 +80,9 @@ int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int6
   const char *z;
   size_t n, nId;
   const uint8_t *aId;
-  int rc;
+  char zJit[40];
+  uint32_t prot = 0, flags = 0;
+  int rc, bExec;
   if( r->type==PERF_FORK ){
     uint32_t ppid;
     if( tl_bytes_u32e(&b, &pid) || tl_bytes_u32e(&b, &ppid) ) return TL_OK;
@@ -69,10 +96,21 @@ int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int6
   if( r->type==PERF_MMAP2 ){
     /* dev/ino, or (misc 0x4000) the build id: size, 3 reserved, 20 bytes; prot, flags */
     const uint8_t *a24;
-    if( tl_bytes_ptr(&b, 24, &a24) || tl_bytes_skip(&b, 8) ) return TL_OK;
+    if( tl_bytes_ptr(&b, 24, &a24) || tl_bytes_u32e(&b, &prot) || tl_bytes_u32e(&b, &flags) ) return TL_OK;
     if( (r->misc & 0x4000) && a24[0]>0 && a24[0]<=20 ){ aId = a24 + 4; nId = a24[0]; }
   }
   if( tl_bytes_cstr(&b, &z, &n) ) return TL_OK;
+  /* MMAP: executable unless PERF_RECORD_MISC_MMAP_DATA; MMAP2: PROT_EXEC */
+  bExec = r->type==PERF_MMAP ? !(r->misc & 0x2000) : (prot & 4)!=0;
+  if( (r->misc & 7)!=1 && perf_jit_memory(z, n, bExec, flags) ){
+    snprintf(zJit, sizeof(zJit), "/tmp/perf-%d.map", (int32_t)pid);
+    z = zJit;
+    n = strlen(zJit);
+  }
+  if( (r->misc & 7)==1 && n>sizeof(PERF_KERNEL_MAP)-1 && memcmp(z, PERF_KERNEL_MAP, sizeof(PERF_KERNEL_MAP)-1)==0 ){
+    /* "[kernel.kallsyms]_text": where _text was (pgoff) when recorded */
+    tl_symbols_set_kernel_ref(p->pSyms, z + sizeof(PERF_KERNEL_MAP)-1, n - (sizeof(PERF_KERNEL_MAP)-1), pgoff);
+  }
   /* cpumode kernel: a map of every process */
   rc = tl_symbols_add_map(p->pSyms, (r->misc & 7)==1 ? TL_SYMBOLS_EVERY_PID : (int64_t)(int32_t)pid,
                           bTs ? ts : TL_SYMBOLS_NO_TS, addr, len, pgoff, z, n);

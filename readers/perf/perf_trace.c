@@ -190,6 +190,7 @@ int perf_tracing_parse(TlTrace *pTrace, PerfData *p, TlBytes b, uint64_t iOff,
       free(zSysCopy);
       if( rc==TL_ENOMEM ){ tp_free_one(&t); return tl_err_set(pErr, rc, iOff, "out of memory"); }
       if( rc ){ tp_free_one(&t); continue; }
+      if( t.pFmt ) perf_printfmt_symbols(t.pFmt, pTrace, p->pSyms);   /* %pS names */
       if( add_tp(p, &t) ){ tp_free_one(&t); return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory"); }
     }
   }

@@ -44,9 +44,6 @@ int xray_map_parse(const uint8_t *a, size_t n, const char *zName, XrMap*, TlErr*
 void xray_map_free(XrMap*);
 const XrFunc *xray_map_func(const XrMap*, int32_t id);
 const char *xray_sled_kind(unsigned k);
-/* Demangle an Itanium C++ function name into pOut; -1 (nothing written) if
-** it is not one of the forms handled. */
-int xray_demangle(const char *zMangled, TlStr *pOut);
 
 /* ---- the log, its records, the walk over them -------------------------- */
 
@@ -175,6 +172,8 @@ struct TlScan {
   size_t iStackLast;              /* the stack of the last record's thread */
   XrCall *aOut; size_t nOut, iOut, nOutAlloc;  /* calls ready to return */
   int bDrained;                   /* the events are all read */
+  int bPaths;                     /* the stack column is used: calls' paths */
+  TlCallPaths paths;
   size_t iDrainStack;             /* open calls returned at the end */
   /* xray_calls GROUP BY func_id (f.bGroupName, no column but func_id, name,
   ** dur): every call's dur is kept by function first (XR_GROUP_MEM bytes in
@@ -246,6 +245,9 @@ int xray_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, T
 int xray_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
 
+
+/* ---- Interface to code in xray_info.c: trace_info (reader.h xInfo) ------ */
+int xray_info(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
 
 /* ---- Interface to code in xray_group.c ---------------------------------- */
 int xray_group_add_slow(TlScan*, int32_t funcId, int64_t dur);

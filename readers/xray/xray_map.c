@@ -16,13 +16,14 @@
 ** relocations (REL or RELA sections), which are applied here. Function ids are given as llvm-xray gives them: 1 for the function
 ** of the first sled, and one more each time the sled's function differs
 ** from the previous sled's. Kinds: 0 function-enter, 1 function-exit,
-** 2 function-tail-exit, 3 log-args-enter, 4 custom-event, 5 typed-event.
+** 2 tail-exit, 3 log-args-enter, 4 custom-event, 5 typed-event.
 **
 ** Names come from the symbol whose value is the function's address,
-** demangled for the common Itanium C++ forms (see xray_demangle).
+** demangled as llvm-xray demangles them (model_demangle.h).
 */
 #include "xray_int.h"
 #include "elf.h"
+#include "model_demangle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,113 +31,14 @@
 
 #define XM_MAX_SLEDS (1u<<24)
 
+/* as llvm-xray extract names them (it has no name for 5, typed-event) */
 static const char *const azSledKind[] = {
-  "function-enter", "function-exit", "function-tail-exit", "log-args-enter",
+  "function-enter", "function-exit", "tail-exit", "log-args-enter",
   "custom-event", "typed-event"
 };
 
 const char *xray_sled_kind(unsigned k){
   return k<6 ? azSledKind[k] : 0;
-}
-
-/* ---- a small Itanium demangler ------------------------------------------ */
-
-typedef struct Dm Dm;
-struct Dm { const char *z; size_t n, i; TlStr *o; int bErr; };
-
-static void dm_type(Dm *d);
-
-static int dm_number(Dm *d, size_t *pn){
-  size_t v = 0;
-  if( d->i>=d->n || d->z[d->i]<'0' || d->z[d->i]>'9' ) return -1;
-  while( d->i<d->n && d->z[d->i]>='0' && d->z[d->i]<='9' ){
-    v = v*10 + (size_t)(d->z[d->i++] - '0');
-    if( v>d->n ) return -1;
-  }
-  *pn = v;
-  return 0;
-}
-
-static void dm_source_name(Dm *d){
-  size_t n;
-  if( dm_number(d, &n) || n > d->n - d->i ){ d->bErr = 1; return; }
-  tl_str_append(d->o, d->z + d->i, n);
-  d->i += n;
-}
-
-/* <name>: a source name, or N <source-name>+ E (nested, no templates) */
-static void dm_name(Dm *d){
-  if( d->i<d->n && d->z[d->i]=='N' ){
-    int bFirst = 1;
-    d->i++;
-    while( d->i<d->n && d->z[d->i]=='K' ) d->i++;   /* const member function */
-    while( d->i<d->n && d->z[d->i]!='E' && !d->bErr ){
-      if( !bFirst ) tl_str_append(d->o, "::", 2);
-      dm_source_name(d);
-      bFirst = 0;
-    }
-    if( d->i>=d->n ) d->bErr = 1; else d->i++;
-  }else{
-    dm_source_name(d);
-  }
-}
-
-static void dm_type(Dm *d){
-  static const struct { char c; const char *z; } aBuiltin[] = {
-    {'v',"void"}, {'b',"bool"}, {'c',"char"}, {'a',"signed char"}, {'h',"unsigned char"},
-    {'s',"short"}, {'t',"unsigned short"}, {'i',"int"}, {'j',"unsigned int"},
-    {'l',"long"}, {'m',"unsigned long"}, {'x',"long long"}, {'y',"unsigned long long"},
-    {'n',"__int128"}, {'o',"unsigned __int128"}, {'f',"float"}, {'d',"double"},
-    {'e',"long double"}, {'w',"wchar_t"}, {'z',"..."},
-  };
-  char c;
-  size_t k;
-  if( d->i>=d->n ){ d->bErr = 1; return; }
-  c = d->z[d->i];
-  for(k=0; k<sizeof(aBuiltin)/sizeof(aBuiltin[0]); k++){
-    if( aBuiltin[k].c==c ){ d->i++; tl_str_appendz(d->o, aBuiltin[k].z); return; }
-  }
-  if( c=='P' || c=='R' || c=='O' ){
-    d->i++;
-    dm_type(d);
-    tl_str_appendz(d->o, c=='P' ? "*" : c=='R' ? "&" : "&&");
-    return;
-  }
-  if( c=='K' ){
-    d->i++;
-    dm_type(d);
-    tl_str_appendz(d->o, " const");
-    return;
-  }
-  if( (c>='0' && c<='9') || c=='N' ){ dm_name(d); return; }
-  d->bErr = 1;                       /* templates, substitutions, ...: not here */
-}
-
-int xray_demangle(const char *z, TlStr *pOut){
-  Dm d;
-  int bFirst = 1;
-  size_t n = strlen(z);
-  TlStr o;
-  if( n<3 || z[0]!='_' || z[1]!='Z' ) return -1;
-  tl_str_init(&o);
-  tl_str_append(&o, "", 0);
-  d.z = z; d.n = n; d.i = 2; d.o = &o; d.bErr = 0;
-  dm_name(&d);
-  tl_str_appendc(&o, '(');
-  if( d.i<d.n && !(d.z[d.i]=='v' && d.i+1==d.n) ){
-    while( d.i<d.n && !d.bErr ){
-      if( !bFirst ) tl_str_append(&o, ", ", 2);
-      dm_type(&d);
-      bFirst = 0;
-    }
-  }else if( d.i<d.n ){
-    d.i++;                           /* (void) */
-  }
-  tl_str_appendc(&o, ')');
-  if( d.bErr || o.bErr || d.i!=d.n ){ tl_str_free(&o); return -1; }
-  tl_str_append(pOut, o.z, o.n);
-  tl_str_free(&o);
-  return 0;
 }
 
 /* ---- ELF (src/elf.c) ------------------------------------------------------ */
@@ -234,11 +136,8 @@ static int name_from_symtab(const TlElf *e, XrMap *m, uint32_t iSym, TlErr *pErr
       XrFunc *f = &m->aFunc[aSorted[lo].id];
       const char *zSym = tl_elf_str(e, s->link, nameOff);
       if( f->zName==0 && zSym ){
-        TlStr o;
-        tl_str_init(&o);
-        if( xray_demangle(zSym, &o) ){ tl_str_reset(&o); tl_str_appendz(&o, zSym); }
-        if( o.bErr ){ tl_str_free(&o); free(aSorted); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
-        f->zName = o.z;
+        f->zName = tl_demangle_llvm(zSym);
+        if( f->zName==0 ){ free(aSorted); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
       }
       lo++;
     }
@@ -341,27 +240,57 @@ load_done:
   return rc;
 }
 
-/* The value of "key: " in a YAML flow-mapping line [z, zEnd), into zOut. */
-static int yaml_value(const char *z, const char *zEnd, const char *zKey,
-                      char *zOut, size_t nOut){
-  size_t nKey = strlen(zKey), k = 0;
+/* The start of the value of "key: " in a YAML flow-mapping line [z, zEnd),
+** or NULL. */
+static const char *yaml_find(const char *z, const char *zEnd, const char *zKey){
+  size_t nKey = strlen(zKey);
   const char *p = z;
-  while( p + nKey + 2 <= zEnd ){
+  while( (size_t)(zEnd - p) >= nKey + 2 ){
     if( memcmp(p, zKey, nKey)==0 && p[nKey]==':' && p[nKey+1]==' '
      && (p==z || p[-1]==' ' || p[-1]=='{') ){
-      p += nKey + 2;
-      if( p<zEnd && *p=='\'' ){
-        p++;
-        while( p<zEnd && *p!='\'' && k+1<nOut ) zOut[k++] = *p++;
-      }else{
-        while( p<zEnd && *p!=',' && *p!=' ' && *p!='}' && k+1<nOut ) zOut[k++] = *p++;
-      }
-      zOut[k] = 0;
-      return 0;
+      return p + nKey + 2;
     }
     p++;
   }
-  return -1;
+  return 0;
+}
+
+/* The value of "key: " (plain, or single-quoted with '' for a quote) in a
+** YAML flow-mapping line [z, zEnd), appended to pOut, of any length. */
+static int yaml_string(const char *z, const char *zEnd, const char *zKey, TlStr *pOut){
+  const char *p = yaml_find(z, zEnd, zKey), *q;
+  if( p==0 ) return -1;
+  if( p<zEnd && *p=='\'' ){
+    for(p++; p<zEnd; p = q + 1){
+      q = memchr(p, '\'', (size_t)(zEnd - p));
+      if( q==0 ) q = zEnd;
+      tl_str_append(pOut, p, (size_t)(q - p));
+      if( q+1>=zEnd || q[1]!='\'' ) break;
+      tl_str_appendc(pOut, '\'');
+      q++;
+    }
+  }else{
+    for(q=p; q<zEnd && *q!=',' && *q!=' ' && *q!='}'; q++){}
+    tl_str_append(pOut, p, (size_t)(q - p));
+  }
+  return 0;
+}
+
+/* The value of "key: " in a YAML flow-mapping line [z, zEnd), into zOut
+** (cut to nOut-1 bytes: for short fields). */
+static int yaml_value(const char *z, const char *zEnd, const char *zKey,
+                      char *zOut, size_t nOut){
+  TlStr o;
+  int rc;
+  tl_str_init(&o);
+  rc = yaml_string(z, zEnd, zKey, &o);
+  if( rc==0 ){
+    size_t n = o.bErr ? 0 : o.n < nOut ? o.n : nOut - 1;
+    if( n ) memcpy(zOut, o.z, n);
+    zOut[n] = 0;
+  }
+  tl_str_free(&o);
+  return rc;
 }
 
 /*
@@ -374,7 +303,7 @@ static int map_parse_yaml(const uint8_t *a, size_t n, const char *zPath, XrMap *
   int nAlloc = 0;
   while( z<zEnd ){
     const char *zEol = memchr(z, '\n', (size_t)(zEnd - z));
-    char zId[32], zFn[32], zKind[32], zAlways[16], zName[512];
+    char zId[32], zFn[32], zKind[32], zAlways[16];
     long id;
     XrFunc *f;
     unsigned k;
@@ -406,9 +335,18 @@ static int map_parse_yaml(const uint8_t *a, size_t n, const char *zPath, XrMap *
         memset(f, 0, sizeof(*f));
         f->id = (int32_t)id;
         f->addr = strtoull(zFn, 0, 0);
-        if( yaml_value(z, zEol, "function-name", zName, sizeof(zName))==0 && zName[0] ){
-          f->zName = tl_strndup(zName, strlen(zName));
-          if( f->zName==0 ){ xray_map_free(m); return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory"); }
+        {
+          TlStr name;
+          tl_str_init(&name);
+          if( yaml_string(z, zEol, "function-name", &name)==0 && name.n ){
+            f->zName = name.bErr ? 0 : tl_strndup(name.z, name.n);
+            if( f->zName==0 ){
+              tl_str_free(&name);
+              xray_map_free(m);
+              return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+            }
+          }
+          tl_str_free(&name);
         }
       }
       f = &m->aFunc[m->nFunc-1];

@@ -26,6 +26,8 @@ void xray_scan_init(TlScan *s, TlTrace *pTrace, int iTable, const TlFilter *pFil
   tl_str_init(&s->text);
   tl_map_init(&s->stacks);
   tl_map_init(&s->groups);
+  tl_paths_init(&s->paths);
+  s->bPaths = iTable==TL_TAB_XRAY_CALLS && tl_col_used(&s->f, TL_XC_STACK);
   s->fdTmp = -1;
   tl_win_init(&s->win, pTrace->pSrc);
   s->iWalkPacket = SIZE_MAX;
@@ -66,6 +68,7 @@ void xray_scan_free(TlScan *s){
   free(s->aGroup);
   free(s->aRead);
   tl_map_free(&s->groups);
+  tl_paths_free(&s->paths);
   xray_scan_free(s->pHelper);
   xray_scan_free(s->pIds);
   free(s->aIdRead);
@@ -177,6 +180,7 @@ static int stack_apply(TlScan *s, XrStack *st, unsigned kind, int32_t funcId,
                     TL_CALLS_MAX_DEPTH, st->tid);
       return TL_OK;
     }
+    if( rc==TL_OK && s->bPaths ) rc = tl_calls_path(&st->calls, &s->paths);
     if( rc ) return tl_err_set(&s->err, TL_ENOMEM, iOff, "out of memory");
   }else{
     size_t n = tl_calls_exit(&st->calls, funcId);
@@ -279,6 +283,18 @@ int xray_call_next(TlScan *s, const XrCall **pc){
   return TL_ROW;
 }
 
+/* A function's name in a stack, as llvm-xray stack names it: its symbol,
+** @(address) for one of the map without a symbol, #id for one not in it. */
+static const char *frame_name(const void *pCtx, int32_t funcId, TlStr *pScratch){
+  const XrData *p = (const XrData*)pCtx;
+  const XrFunc *fn = xray_map_func(&p->map, funcId);
+  if( fn && fn->zName ) return fn->zName;
+  tl_str_reset(pScratch);
+  if( fn ) tl_str_appendf(pScratch, "@(%llx)", (unsigned long long)fn->addr);
+  else tl_str_appendf(pScratch, "#%d", (int)funcId);
+  return pScratch->bErr ? 0 : pScratch->z;
+}
+
 static int next_call(TlScan *s, TlRow *pRow){
   TlVal *v = pRow->a;
   const XrCall *c = 0;
@@ -307,6 +323,11 @@ static int next_call(TlScan *s, TlRow *pRow){
   }
   tl_val_int(&v[TL_XC_DEPTH], (int64_t)c->c.depth);
   if( c->c.bParent ) tl_val_int(&v[TL_XC_PARENT], c->c.parent);
+  if( s->bPaths ){
+    const char *z = tl_paths_text(&s->paths, c->c.fr.iPath, frame_name, s->p);
+    if( z==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    tl_val_textz(&v[TL_XC_STACK], z);
+  }
   return TL_ROW;
 }
 
@@ -394,5 +415,6 @@ const TlReaderDef tl_xray_reader = {
   .xCountClose = xray_count_close,
   .xPacketCount = xray_packet_count,
   .xPacketValue = xray_packet_value,
+  .xInfo      = xray_info,
 };
 

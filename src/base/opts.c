@@ -125,6 +125,15 @@ int tl_opts_onoff(const TlOpts *p, const char *zKey, int bDefault, int *pbOn){
   return TL_EMISUSE;
 }
 
+int tl_opts_clock(const TlOpts *p, int *peClock){
+  const char *z = tl_opts_get(p, "clock");
+  *peClock = TL_CLOCK_TRACE;
+  if( z==0 ) return TL_OK;
+  if( strcmp(z, "monotonic")==0 ){ *peClock = TL_CLOCK_MONOTONIC; return TL_OK; }
+  if( strcmp(z, "realtime")==0 ){ *peClock = TL_CLOCK_REALTIME; return TL_OK; }
+  return TL_EMISUSE;
+}
+
 int tl_opts_uint(const TlOpts *p, const char *zKey, uint64_t nMin, uint64_t nMax,
                  uint64_t nDefault, uint64_t *pv){
   const char *z = tl_opts_get(p, zKey);

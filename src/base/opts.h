@@ -56,6 +56,18 @@ int tl_opts_onoff(const TlOpts*, const char *zKey, int bDefault, int *pbOn);
 int tl_opts_uint(const TlOpts*, const char *zKey, uint64_t nMin, uint64_t nMax,
                  uint64_t nDefault, uint64_t *pv);
 
+/* clock= (tl_opts_clock) */
+#define TL_CLOCK_TRACE     0      /* absent: each format's own ts */
+#define TL_CLOCK_MONOTONIC 1      /* clock=monotonic: CLOCK_MONOTONIC ns */
+#define TL_CLOCK_REALTIME  2      /* clock=realtime: CLOCK_REALTIME ns (epoch) */
+
+/*
+** The clock= option in *peClock: TL_CLOCK_TRACE when absent,
+** TL_CLOCK_MONOTONIC for "monotonic", TL_CLOCK_REALTIME for "realtime".
+** Returns TL_OK, or TL_EMISUSE (and TL_CLOCK_TRACE) for any other value.
+*/
+int tl_opts_clock(const TlOpts*, int *peClock);
+
 /*
 ** Canonical text of the options (keys sorted, values quoted) in a malloc'd
 ** string; used as part of the trace cache key. NULL on OOM.

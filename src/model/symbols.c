@@ -37,8 +37,12 @@
 #define SYM_MAX_SYMS      (1u<<22)    /* symbols loaded in all */
 #define SYM_MAX_KALLSYMS  (256u<<20)  /* bytes of the kallsyms file read */
 #define SYM_MAX_GENERATIONS 8         /* parents looked through */
+#define SYM_MAX_NOTES     (64u<<10)   /* bytes of /sys/kernel/notes read */
+#define SYM_HOST_NOTES    "/sys/kernel/notes"
+#define SYM_HOST_KALLSYMS "/proc/kallsyms"
 #define SYM_KERNEL_DSO    "[kernel.kallsyms]"
 #define SYM_UNKNOWN       "[unknown]"
+#define SYM_VDSO          "[vdso]"
 
 /* The file states (SymFile.eState, TlSymbols.eKallsyms). */
 #define SYM_NOT_READ 0
@@ -83,6 +87,11 @@ struct SymFile {
   TlElf dbg;
   SymEntry *aSym; size_t nSym;    /* sorted by addr */
   uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
+  char *zPath;                    /* the file read for it, once open */
+  char *zDbgPath;                 /* its separate debug file, if one was opened */
+  int eWhy;                       /* TL_SYMFILE_*: why it is or is not open */
+  int bJit;                       /* a JIT map, /tmp/perf-PID.map: absolute addresses */
+  char *zJitBuf;                  /* its bytes, names NUL-ended in place */
 };
 
 struct TlSymbols {
@@ -94,8 +103,12 @@ struct TlSymbols {
   size_t nSymTotal;               /* symbols loaded from every file */
   char *zSymfs;                   /* prefix of mapped paths ("" for none) */
   char *zBuildidDir;              /* the build-id cache, or NULL */
-  char *zKallsyms;                /* the kallsyms file, or NULL */
+  char *zKallsyms;                /* the kallsyms file, or NULL: found as perf finds it */
   int eKallsyms;                  /* SYM_NOT_READ, SYM_READ, SYM_NONE */
+  uint8_t aKernId[20]; int nKernId; /* the recorded kernel's build id, if any */
+  char zKernRef[64];              /* the kernel's reference symbol ("" if none) */
+  uint64_t kernRef;               /* its address when the trace was recorded */
+  uint64_t ksDelta;               /* kallsyms's address of it minus kernRef */
   char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
   SymEntry *aKsym; size_t nKsym;  /* its text symbols, sorted by addr */
 };
@@ -118,6 +131,8 @@ TlSymbols *tl_symbols_new(const char *zSymfs, const char *zBuildidDir, const cha
   if( p==0 ) return 0;
   tl_map_init(&p->fileByName);
   tl_map_init(&p->parent);
+  /* as perf: the cache is ~/.debug, or SYMFS/.debug under a symfs */
+  if( zSymfs && zSymfs[0] && strcmp(zSymfs, "/") ) zHome = zSymfs;
   if( zBuildidDir==0 && zHome
    && (size_t)snprintf(zDefault, sizeof(zDefault), "%s/.debug", zHome) < sizeof(zDefault) ){
     zBuildidDir = zDefault;
@@ -141,6 +156,9 @@ void tl_symbols_free(TlSymbols *p){
       if( p->aFile[i].aSym[j].bOwned ) free((void*)(uintptr_t)p->aFile[i].aSym[j].zName);
     }
     free(p->aFile[i].zName);
+    free(p->aFile[i].zPath);
+    free(p->aFile[i].zDbgPath);
+    free(p->aFile[i].zJitBuf);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
     tl_elf_free(&p->aFile[i].dbg);
@@ -166,6 +184,19 @@ static uint64_t name_hash(const char *z, size_t n){
   return h;
 }
 
+/*
+** Is z[0..n) a JIT map's name, "/tmp/perf-PID.map"? Such a file holds
+** "START SIZE NAME" lines of absolute addresses (written by node
+** --perf-basic-prof, the JVM's agents, .NET, Python's perf trampoline),
+** as perf reads it for a process's anonymous executable memory.
+*/
+static int jit_name(const char *z, size_t n){
+  size_t i;
+  if( n<=sizeof("/tmp/perf-.map")-1 || memcmp(z, "/tmp/perf-", 10) || memcmp(z + n - 4, ".map", 4) ) return 0;
+  for(i=10; i<n-4; i++) if( z[i]<'0' || z[i]>'9' ) return 0;
+  return 1;
+}
+
 /* The index of the file named z[0..n), added if new; -1 on OOM or the cap. */
 static int64_t file_get(TlSymbols *p, const char *z, size_t n){
   uint64_t h = name_hash(z, n);
@@ -186,6 +217,7 @@ static int64_t file_get(TlSymbols *p, const char *z, size_t n){
   }
   f = &p->aFile[p->nFile];
   memset(f, 0, sizeof(*f));
+  f->bJit = jit_name(z, n);
   f->zName = tl_strndup(z, n);
   if( f->zName==0 || tl_map_put(&p->fileByName, h, (uint32_t)p->nFile) ){
     free(f->zName);
@@ -197,12 +229,26 @@ static int64_t file_get(TlSymbols *p, const char *z, size_t n){
 int tl_symbols_add_build_id(TlSymbols *p, const char *zFile, size_t nFile,
                             const uint8_t *aId, size_t nId){
   int64_t iFile;
-  if( nFile==0 || zFile[0]!='/' || nId==0 || nId>20 ) return TL_OK;   /* [kernel.kallsyms], [vdso], ... */
+  if( nFile==sizeof(SYM_KERNEL_DSO)-1 && memcmp(zFile, SYM_KERNEL_DSO, nFile)==0 && nId>0 && nId<=20 ){
+    memcpy(p->aKernId, aId, nId);
+    p->nKernId = (int)nId;
+    return TL_OK;
+  }
+  /* files by path, and the vdso (its image is in the build-id cache) */
+  if( nFile==0 || nId==0 || nId>20 ) return TL_OK;
+  if( zFile[0]!='/' && !(nFile==sizeof(SYM_VDSO)-1 && memcmp(zFile, SYM_VDSO, nFile)==0) ) return TL_OK;
   iFile = file_get(p, zFile, nFile);
   if( iFile<0 ) return TL_ENOMEM;
   memcpy(p->aFile[iFile].aBuildId, aId, nId);
   p->aFile[iFile].nBuildId = (int)nId;
   return TL_OK;
+}
+
+void tl_symbols_set_kernel_ref(TlSymbols *p, const char *zSym, size_t nSym, uint64_t addr){
+  if( nSym==0 || nSym>=sizeof(p->zKernRef) ) return;
+  memcpy(p->zKernRef, zSym, nSym);
+  p->zKernRef[nSym] = 0;
+  p->kernRef = addr;
 }
 
 int tl_symbols_add_parent(TlSymbols *p, int64_t pid, int64_t ppid){
@@ -282,19 +328,36 @@ static int elf_open(const char *zPath, const char *zName, TlSource **ppSrc, TlEl
   return rc ? -1 : 0;
 }
 
+/*
+** The GNU build id (type 3, name "GNU") among the ELF notes of b (each:
+** namesz, descsz, type, then name and desc, each padded to 4 bytes) as hex
+** into z (of nz bytes); 0 if found.
+*/
+static int notes_build_id(TlBytes b, char *z, size_t nz){
+  uint32_t namesz, descsz, type, i;
+  const uint8_t *aName, *aDesc;
+  while( tl_bytes_u32e(&b, &namesz)==0 && tl_bytes_u32e(&b, &descsz)==0 && tl_bytes_u32e(&b, &type)==0 ){
+    if( namesz>256 || descsz>4096 || tl_bytes_ptr(&b, namesz, &aName)
+     || tl_bytes_skip(&b, (4 - namesz%4) % 4) || tl_bytes_ptr(&b, descsz, &aDesc) ) return -1;
+    if( type==3 && namesz==4 && memcmp(aName, "GNU", 4)==0 ){
+      if( descsz==0 || descsz>64 || 2*(size_t)descsz+1>nz ) return -1;
+      for(i=0; i<descsz; i++) snprintf(z + 2*i, 3, "%02x", aDesc[i]);
+      return 0;
+    }
+    if( tl_bytes_skip(&b, (4 - descsz%4) % 4) ) return -1;
+  }
+  return -1;
+}
+
 /* The GNU build id of e as hex into z (at least 41+ bytes); 0 if found. */
 static int elf_build_id(const TlElf *e, char *z, size_t nz){
   uint32_t k = tl_elf_find_sec(e, ".note.gnu.build-id");
-  TlBytes b;
-  uint32_t namesz, descsz, type, i;
-  const uint8_t *aName, *aDesc;
-  if( k==UINT32_MAX ) return -1;
-  b = tl_elf_sec(e, k);
-  if( tl_bytes_u32e(&b, &namesz) || tl_bytes_u32e(&b, &descsz) || tl_bytes_u32e(&b, &type)
-   || type!=3 || namesz!=4 || tl_bytes_ptr(&b, 4, &aName) || memcmp(aName, "GNU", 4)
-   || descsz==0 || descsz>64 || 2*(size_t)descsz+1>nz || tl_bytes_ptr(&b, descsz, &aDesc) ) return -1;
-  for(i=0; i<descsz; i++) snprintf(z + 2*i, 3, "%02x", aDesc[i]);
-  return 0;
+  if( k!=UINT32_MAX ) return notes_build_id(tl_elf_sec(e, k), z, nz);
+  /* else any note section (the vdso's is ".note", with Linux's notes) */
+  for(k=0; k<e->nSec; k++){
+    if( e->aSec[k].type==7 && notes_build_id(tl_elf_sec(e, k), z, nz)==0 ) return 0;   /* SHT_NOTE */
+  }
+  return -1;
 }
 
 /* The first symbol table section of e (.symtab, else .dynsym when bDyn). */
@@ -313,6 +376,13 @@ static void file_close(SymFile *f){
   f->pSrc = 0;
 }
 
+/* f is open from zPath: keep the path (the unwinder opens it again). */
+static int file_opened(SymFile *f, const char *zPath){
+  f->zPath = tl_strndup(zPath, strlen(zPath));
+  f->eWhy = TL_SYMFILE_OPEN;
+  return 0;
+}
+
 /*
 ** Open the ELF file of f, as perf finds it: with the build id the trace
 ** recorded, the build-id cache first (.build-id/xx/rest/elf, or
@@ -325,24 +395,33 @@ static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   int i;
   if( f->nBuildId ){
     for(i=0; i<f->nBuildId; i++) snprintf(zWant + 2*i, 3, "%02x", f->aBuildId[i]);
-    for(i=0; p->zBuildidDir && i<2; i++){
-      if( (size_t)snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", p->zBuildidDir, zWant,
-                           zWant+2, i==0 ? "/elf" : "") >= sizeof(zPath) ) continue;
+    for(i=0; p->zBuildidDir && i<3; i++){
+      /* .build-id/xx/rest/elf, .build-id/xx/rest (older perf), and the
+      ** vdso's image perf record keeps as [vdso]/ID/vdso */
+      int nz = i<2 ? snprintf(zPath, sizeof(zPath), "%s/.build-id/%.2s/%s%s", p->zBuildidDir, zWant,
+                              zWant+2, i==0 ? "/elf" : "")
+                   : snprintf(zPath, sizeof(zPath), "%s/" SYM_VDSO "/%s/vdso", p->zBuildidDir, zWant);
+      if( (size_t)nz >= sizeof(zPath) ) continue;
       if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace)==0 ){
-        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ) return 0;
+        if( elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)==0 ){
+          return file_opened(f, zPath);
+        }
         file_close(f);
       }
     }
   }
+  f->eWhy = TL_SYMFILE_MISSING;
+  if( f->zName[0]!='/' ){ f->eWhy = TL_SYMFILE_NOT_FILE; return -1; }   /* the vdso: only from the cache */
   if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath) ) return -1;
   if( elf_open(zPath, f->zName, &f->pSrc, &f->elf, pTrace) ) return -1;
   if( f->nBuildId && elf_build_id(&f->elf, zHave, sizeof(zHave))==0 && strcmp(zHave, zWant)!=0 ){
     tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
                   "%s has build id %s, the trace's is %s: its symbols are not used", zPath, zHave, zWant);
     file_close(f);
+    f->eWhy = TL_SYMFILE_BUILD_ID;
     return -1;
   }
-  return 0;
+  return file_opened(f, zPath);
 }
 
 /*
@@ -359,6 +438,7 @@ static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlE
    && (size_t)snprintf(zPath, sizeof(zPath), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
                        p->zSymfs, zId, zId+2) < sizeof(zPath)
    && elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace)==0 ){
+    f->zDbgPath = tl_strndup(zPath, strlen(zPath));
     iTab = elf_symtab(&f->dbg, 0);
     if( iTab!=UINT32_MAX ){
       *ppTab = &f->dbg;
@@ -541,13 +621,152 @@ static int file_add_plt(TlSymbols *p, TlTrace *pTrace, SymFile *f, size_t *pnAll
   return 0;
 }
 
+/* ---- JIT maps -------------------------------------------------------- */
+
+static const SymEntry *file_symbol(const SymFile*, uint64_t);
+
+/* A hex number at z[*pi..n) (perf's hex2u64: strtoull base 16, "0x" allowed); 0 if one. */
+static int jit_hex(const char *z, size_t n, size_t *pi, uint64_t *pv){
+  size_t i = *pi, nDigit = 0;
+  uint64_t v = 0;
+  if( n-i>=2 && z[i]=='0' && (z[i+1]=='x' || z[i+1]=='X') ) i += 2;
+  for(; i<n; i++, nDigit++){
+    int d = z[i]>='0'&&z[i]<='9' ? z[i]-'0' : z[i]>='a'&&z[i]<='f' ? z[i]-'a'+10 : z[i]>='A'&&z[i]<='F' ? z[i]-'A'+10 : -1;
+    if( d<0 ) break;
+    if( nDigit>=16 ) return -1;
+    v = (v<<4) | (uint64_t)d;
+  }
+  if( nDigit==0 ) return -1;
+  *pi = i;
+  *pv = v;
+  return 0;
+}
+
+int tl_symbols_jit_line(const char *z, size_t n, uint64_t *pStart, uint64_t *pSize, size_t *piName){
+  size_t i = 0;
+  /* as perf: one separator after each number, and a name of 3 bytes or
+  ** more (dso__load_perf_map skips a line with less left) */
+  if( jit_hex(z, n, &i, pStart) || i>=n || (z[i]!=' ' && z[i]!='\t') ) return -1;
+  i++;
+  if( jit_hex(z, n, &i, pSize) || i>=n || (z[i]!=' ' && z[i]!='\t') ) return -1;
+  i++;
+  if( n-i<3 ) return -1;
+  *piName = i;
+  return 0;
+}
+
+/*
+** The symbols of JIT map z[0..n) (NUL after it) into f, names NUL-ended
+** in place; at most nMax. Malformed lines are counted in *pnBad, the
+** first one's number in *piBad; empty lines are skipped. 0, or -1 on OOM.
+** As perf's dso__load_perf_map: each line a function of that start and
+** size, not demangled; where a later line covers an earlier one's start
+** (code moved, memory reused), the later one is found.
+*/
+static int jit_parse(SymFile *f, char *z, size_t n, size_t nMax, size_t *pnBad, size_t *piBad){
+  size_t nAlloc = 0, iLine = 0, i;
+  char *zEnd = z + n;
+  *pnBad = 0;
+  *piBad = 0;
+  while( z<zEnd ){
+    char *zNl = memchr(z, '\n', (size_t)(zEnd - z));
+    char *zLineEnd = zNl ? zNl : zEnd;
+    size_t nLine = (size_t)(zLineEnd - z), iName;
+    uint64_t start, size;
+    iLine++;
+    if( nLine && z[nLine-1]=='\r' ) nLine--;
+    if( nLine==0 ){ z = zLineEnd + 1; continue; }
+    if( tl_symbols_jit_line(z, nLine, &start, &size, &iName) || memchr(z, 0, nLine) ){
+      if( (*pnBad)++==0 ) *piBad = iLine;
+    }else if( f->nSym<nMax ){
+      SymEntry *y;
+      if( f->nSym==nAlloc ){
+        size_t nNew = nAlloc ? nAlloc*2 : 256;
+        SymEntry *aNew = realloc(f->aSym, nNew*sizeof(SymEntry));
+        if( aNew==0 ) return -1;
+        f->aSym = aNew;
+        nAlloc = nNew;
+      }
+      y = &f->aSym[f->nSym];
+      memset(y, 0, sizeof(*y));
+      y->iOrder = (uint32_t)f->nSym++;
+      y->addr = start;
+      y->size = size;
+      y->end = start + (size ? size : 1);         /* size 0: its own address only, as perf */
+      if( y->end < start ) y->end = UINT64_MAX;
+      z[nLine] = 0;                               /* at worst the NUL after the bytes */
+      y->zName = z + iName;
+      y->bFunc = 1;
+      y->bind = TL_ELF_STB_GLOBAL;
+      y->eRank = SYM_CHOSEN;
+    }
+    z = zLineEnd + 1;
+  }
+  /* by address, then the order read: a lookup takes the last one at or below */
+  if( f->nSym>1 ) qsort(f->aSym, f->nSym, sizeof(SymEntry), cmp_sym);
+  for(i=0; i+1<f->nSym; i++){
+    if( f->aSym[i].addr==f->aSym[i+1].addr ) f->aSym[i].eRank = SYM_ALIAS;
+  }
+  return 0;
+}
+
+/*
+** Read JIT map f: the file at its name under symfs, as perf reads the map
+** of a process's anonymous executable memory. Malformed lines are skipped,
+** counted in one warning.
+*/
+static void jit_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
+  char zPath[4096];
+  size_t n, nBad, iBad;
+  TlErr err;
+  tl_err_clear(&err);
+  if( (size_t)snprintf(zPath, sizeof(zPath), "%s%s", p->zSymfs, f->zName) >= sizeof(zPath)
+   || tl_file_read(zPath, SYM_MAX_KALLSYMS, &f->zJitBuf, &n, &err) ) return;
+  if( n==SYM_MAX_KALLSYMS ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET, "JIT map larger than %u MiB: the rest is not read",
+                  SYM_MAX_KALLSYMS>>20);
+  }
+  if( jit_parse(f, f->zJitBuf, n, SYM_MAX_SYMS - p->nSymTotal, &nBad, &iBad) ) return;
+  p->nSymTotal += f->nSym;
+  if( nBad ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET, "%zu malformed JIT map lines skipped (the first: line %zu; "
+                  "expected \"START SIZE NAME\", START and SIZE in hex)", nBad, iBad);
+  }
+  f->eState = SYM_READ;
+}
+
+int tl_symbols_jit_check(const char *z, size_t n, size_t *pnSym, size_t *pnBad){
+  SymFile f;
+  char *zCopy = malloc(n + 1);
+  size_t i, iBad;
+  int rc = TL_OK;
+  if( zCopy==0 ) return TL_ENOMEM;
+  memcpy(zCopy, z, n);
+  zCopy[n] = 0;
+  memset(&f, 0, sizeof(f));
+  if( jit_parse(&f, zCopy, n, SYM_MAX_SYMS, pnBad, &iBad) ) rc = TL_ENOMEM;
+  *pnSym = f.nSym;
+  for(i=0; rc==TL_OK && i<f.nSym; i++){           /* every start finds a symbol at it */
+    const SymEntry *s = f.aSym[i].addr==UINT64_MAX ? &f.aSym[i] : file_symbol(&f, f.aSym[i].addr);
+    if( s==0 || s->addr!=f.aSym[i].addr || strlen(s->zName)==0 ) rc = TL_ECORRUPT;
+  }
+  free(f.aSym);
+  free(zCopy);
+  return rc;
+}
+
 /* Read the symbols of f (once; the caller holds the trace lock). */
 static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   const TlElf *pTab;
   uint32_t iTab;
   size_t nAlloc = 0;
   f->eState = SYM_NONE;
-  if( f->zName[0]!='/' ) return;                  /* [vdso], //anon, [heap], ... */
+  f->eWhy = TL_SYMFILE_NOT_FILE;
+  if( f->bJit ){
+    jit_load(p, pTrace, f);
+    return;
+  }
+  if( f->zName[0]!='/' && !(f->nBuildId && strcmp(f->zName, SYM_VDSO)==0) ) return;   /* //anon, [heap], ... */
   if( file_open(p, pTrace, f) ) return;
   iTab = file_symtab(p, pTrace, f, &pTab);
   /* as perf: the symbol table's symbols, their ends and choices among
@@ -644,11 +863,93 @@ static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
   return 0;
 }
 
+/*
+** The build id of the running kernel (its notes, in its own byte order:
+** a first namesz too big for a note is the other order) as hex into z;
+** 0 if known.
+*/
+static int host_kernel_id(char *z, size_t nz){
+  char *zNotes;
+  size_t n;
+  TlErr err;
+  int rc;
+  uint32_t namesz;
+  TlBytes b;
+  tl_err_clear(&err);
+  if( tl_file_read(SYM_HOST_NOTES, SYM_MAX_NOTES, &zNotes, &n, &err) ) return -1;
+  b = tl_bytes((const uint8_t*)zNotes, n, TL_LE);
+  if( tl_bytes_u32e(&b, &namesz)==0 && namesz>0xffff ) b = tl_bytes((const uint8_t*)zNotes, n, TL_BE);
+  else b = tl_bytes((const uint8_t*)zNotes, n, TL_LE);
+  rc = notes_build_id(b, z, nz);
+  free(zNotes);
+  return rc;
+}
+
+/*
+** The kallsyms file to read when kallsyms= names none, as perf 6.1 finds
+** it (dso__load_kernel_sym, dso__find_kallsyms; tracelite reads no vmlinux
+** or kcore): none under a symfs; /proc/kallsyms when the trace recorded no kernel build id, or when the
+** running kernel's (/sys/kernel/notes) is the recorded one; else the copy
+** perf record keeps in the build-id cache,
+** BUILDID_DIR/[kernel.kallsyms]/<build id>/kallsyms. Its path into zPath
+** and 0, or -1 after a warning saying which option names kernel frames.
+*/
+static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_t nPath){
+  char zWant[64], zHost[160];
+  struct stat st;
+  int i;
+  if( p->zSymfs[0] && strcmp(p->zSymfs, "/") ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kernel frames are not named: with symfs= no local kallsyms is "
+                  "read (as perf does); kallsyms=FILE names them");
+    return -1;
+  }
+  if( p->nKernId==0 ){
+    snprintf(zPath, nPath, "%s", SYM_HOST_KALLSYMS);
+    return 0;
+  }
+  for(i=0; i<p->nKernId; i++) snprintf(zWant + 2*i, 3, "%02x", p->aKernId[i]);
+  if( host_kernel_id(zHost, sizeof(zHost))==0 && strcmp(zHost, zWant)==0 ){
+    snprintf(zPath, nPath, "%s", SYM_HOST_KALLSYMS);
+    return 0;
+  }
+  if( p->zBuildidDir
+   && (size_t)snprintf(zPath, nPath, "%s/" SYM_KERNEL_DSO "/%s/kallsyms", p->zBuildidDir, zWant) < nPath
+   && stat(zPath, &st)==0 && S_ISREG(st.st_mode) ){
+    return 0;
+  }
+  tl_trace_warn(pTrace, 0, TL_NO_OFFSET,
+                "kernel frames are not named: the trace's kernel (build id %s) is not the running one and "
+                "the build-id cache (%s) has no kallsyms of it; kallsyms=FILE or buildid_dir=DIR names them",
+                zWant, p->zBuildidDir ? p->zBuildidDir : "none");
+  return -1;
+}
+
+/*
+** How far kallsyms's addresses are from the recorded ones: the kernel
+** may be relocated differently (KASLR) from the trace's boot. As perf's
+** kallsyms__delta: the reference symbol's address in kallsyms minus the
+** one the trace recorded (0 when either is unknown).
+*/
+static uint64_t kallsyms_delta(const TlSymbols *p){
+  size_t i;
+  if( p->zKernRef[0]==0 ) return 0;
+  for(i=0; i<p->nKsym; i++){
+    if( strcmp(p->aKsym[i].zName, p->zKernRef)==0 && p->aKsym[i].zMod==0 ) return p->aKsym[i].addr - p->kernRef;
+  }
+  return 0;
+}
+
 /* Read and parse the kallsyms file (the caller holds the trace lock). */
-static int kallsyms_load(TlSymbols *p){
+static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   char *z, *zEnd;
+  char zFound[4096];
+  const char *zFile = p->zKallsyms;
   size_t nAlloc = 0, i;
-  if( p->zKallsyms==0 || kallsyms_read(p->zKallsyms, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
+  if( zFile==0 ){
+    if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ) return SYM_NONE;
+    zFile = zFound;
+  }
+  if( kallsyms_read(zFile, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
   z = p->zKsBuf;
   zEnd = z + p->nKsBuf;
   while( z<zEnd ){
@@ -670,6 +971,11 @@ static int kallsyms_load(TlSymbols *p){
   if( p->nKsym>1 ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
   /* as perf does: a kallsyms symbol ends where the next one starts */
   for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
+  p->ksDelta = kallsyms_delta(p);
+  if( p->nKsym==0 && p->zKallsyms==0 ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%s: no kernel text symbols could be read; kallsyms=FILE names "
+                  "kernel frames", zFile);
+  }
   return p->nKsym ? SYM_READ : SYM_NONE;
 }
 
@@ -679,7 +985,7 @@ static int kallsyms_ready(TlSymbols *p, TlTrace *pTrace){
   if( e==SYM_NOT_READ ){
     tl_trace_lock(pTrace);
     if( p->eKallsyms==SYM_NOT_READ ){
-      e = kallsyms_load(p);
+      e = kallsyms_load(p, pTrace);
       if( p->zKallsyms && e!=SYM_READ ){
         tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kallsyms=%s: no kernel text symbols could be read",
                       p->zKallsyms);
@@ -728,21 +1034,23 @@ static const SymMap *map_find(const TlSymbols *p, int64_t pid, uint64_t ip, int6
 */
 static void kernel_at(TlSymbols *p, TlTrace *pTrace, uint64_t ip, TlSymbolAt *pOut){
   size_t lo = 0, hi;
+  uint64_t a;
   pOut->zDso = SYM_KERNEL_DSO;
   pOut->dsooff = ip;
   if( !kallsyms_ready(p, pTrace) ) return;
+  a = ip + p->ksDelta;                             /* where kallsyms has it */
   hi = p->nKsym;
   while( lo<hi ){
     size_t mid = lo + (hi-lo)/2;
-    if( p->aKsym[mid].addr<=ip ) lo = mid+1; else hi = mid;
+    if( p->aKsym[mid].addr<=a ) lo = mid+1; else hi = mid;
   }
-  if( lo==0 || (lo==p->nKsym && ip>=kallsyms_last_end(p->aKsym[lo-1].addr)) ){
+  if( lo==0 || (lo==p->nKsym && a>=kallsyms_last_end(p->aKsym[lo-1].addr)) ){
     pOut->zDso = SYM_UNKNOWN;
     pOut->dsooff = 0;
   }else{
     const SymEntry *y = &p->aKsym[lo-1];
     pOut->zSym = y->zName;
-    pOut->symoff = ip - y->addr;
+    pOut->symoff = a - y->addr;
     if( y->zMod ) pOut->zDso = y->zMod;
   }
 }
@@ -767,11 +1075,12 @@ void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint6
   }
   if( m==0 ) return;
   pOut->zDso = p->aFile[m->iFile].zName;
-  pOut->dsooff = ip - m->start + m->pgoff;
+  /* a JIT map names addresses as they are (perf's identity map) */
+  pOut->dsooff = p->aFile[m->iFile].bJit ? ip : ip - m->start + m->pgoff;
   if( file_ready(p, pTrace, m->iFile) ){
     const SymFile *f = &p->aFile[m->iFile];
-    uint64_t va;
-    if( tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
+    uint64_t va = ip;
+    if( f->bJit || tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
       const SymEntry *s = file_symbol(f, va);
       if( s ){
         pOut->zSym = s->zName;
@@ -779,6 +1088,38 @@ void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint6
       }
     }
   }
+}
+
+int tl_symbols_map_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                      TlMapAt *pOut){
+  const SymMap *m = 0;
+  int k;
+  memset(pOut, 0, sizeof(*pOut));
+  for(k=0; k<SYM_MAX_GENERATIONS && m==0; k++){
+    uint32_t parent;
+    m = map_find(p, pid, ip, ts);
+    if( m || !tl_map_get(&p->parent, (uint64_t)pid, &parent) ) break;
+    pid = (int32_t)parent;
+  }
+  if( m==0 ) return 0;
+  pOut->start = m->start;
+  pOut->len = m->len;
+  pOut->pgoff = m->pgoff;
+  pOut->iFile = m->iFile;
+  pOut->zName = p->aFile[m->iFile].zName;
+  (void)file_ready(p, pTrace, m->iFile);
+  {
+    const SymFile *f = &p->aFile[m->iFile];
+    pOut->eWhy = f->eWhy;
+    if( f->eWhy==TL_SYMFILE_OPEN ){
+      pOut->zPath = f->zPath;
+      pOut->zDebugPath = f->zDbgPath;
+      pOut->aFile = f->pSrc ? f->pSrc->aMap : 0;
+      pOut->nFile = f->pSrc ? (size_t)f->pSrc->nSize : 0;
+      if( pOut->zPath==0 ) pOut->eWhy = TL_SYMFILE_MISSING;   /* (no memory for the path) */
+    }
+  }
+  return 1;
 }
 
 int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *piSym, TlRow *pRow){
@@ -793,7 +1134,7 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
       y = &f->aSym[*piSym];
       zModule = f->zName;
     }else if( *piFile==p->nFile ){
-      if( *piSym==0 && (p->zKallsyms==0 || !kallsyms_ready(p, pTrace)) ) return TL_DONE;
+      if( *piSym==0 && !kallsyms_ready(p, pTrace) ) return TL_DONE;
       if( *piSym >= p->nKsym ) return TL_DONE;
       y = &p->aKsym[*piSym];
       zModule = y->zMod ? y->zMod : SYM_KERNEL_DSO;
@@ -803,7 +1144,7 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
     pRow->iRowid = (int64_t)(((uint64_t)*piFile << 32) | *piSym);
     (*piSym)++;
     tl_val_int(&v[TL_SY_ID], pRow->iRowid);
-    tl_val_int(&v[TL_SY_ADDR], (int64_t)y->addr);
+    tl_val_int(&v[TL_SY_ADDR], (int64_t)(*piFile < p->nFile ? y->addr : y->addr - p->ksDelta));
     if( y->size || *piFile < p->nFile ) tl_val_int(&v[TL_SY_SIZE], (int64_t)y->size);
     tl_val_textz(&v[TL_SY_NAME], y->zName);
     tl_val_textz(&v[TL_SY_MODULE], zModule);

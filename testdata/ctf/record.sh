@@ -92,4 +92,11 @@ with open(name + ".counts.txt", "w") as f:
         f.write("cpu %d %d\n" % (n, c))
 PY
 done
+# trace_info's reference: the metadata as babeltrace2 prints it, each
+# trace after a "# babeltrace2 ..." line (tests/test_exports.c)
+for t in ust-types ust-pid; do
+  for d in $(find $t -name metadata | sort); do
+    d=$(dirname $d); echo "# babeltrace2 -o ctf-metadata $d"; babeltrace2 -o ctf-metadata $d
+  done > $t.metadata.txt
+done
 ls -lR ust-types ust-multi ust-pid | head -60

@@ -60,6 +60,10 @@ done
 $PERF record -q -e cpu-clock -c 2000000 --call-graph dwarf,1024 -o dwarf.data -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' >/dev/null 2>&1
 $PERF script -f -i dwarf.data -F tid,time,uregs > dwarf.regs.txt 2>/dev/null
 
+# On CLOCK_MONOTONIC (-k): the CLOCK_DATA and CLOCKID features (trace_info).
+$PERF record -q -k CLOCK_MONOTONIC -e cpu-clock -c 100000 -o clock.data -- sleep 0.01 >/dev/null 2>&1
+$PERF report -f -i clock.data --header-only > clock.header.txt 2>/dev/null
+
 for f in cpu-clock-g multi zstd pipe sched switch dwarf; do
   $PERF script -f -i $f.data -F comm,tid,cpu,time,event,ip,period > $f.script.txt 2>/dev/null || \
   $PERF script -f -i $f.data > $f.script.txt 2>/dev/null

@@ -16,6 +16,7 @@ clang++ -O2 -fxray-instrument -c -o app.o app.cc
 clang -c -o stubs.o stubs.c
 clang++ -O2 -pthread -o app-O2.map.elf app.o stubs.o
 strip --strip-debug app-O2.map.elf
+llvm-xray extract --symbolize app-O2.map.elf > app-O2.map.yaml
 llvm-xray convert -output-format=yaml fdr-O2.xray > fdr-O2.yaml
 llvm-xray convert -instr_map=app-O2.map.elf -symbolize -output-format=yaml fdr-O2.xray > fdr-O2.sym.yaml
 llvm-xray account -instr_map=app-O2.map.elf fdr-O2.xray > fdr-O2.account.txt

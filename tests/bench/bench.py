@@ -16,7 +16,8 @@ counts the trace's pages mapped from the page cache, which grow with the
 trace and are not ours to free; RssAnon is what the process allocated. A
 peer that fails is shown as failed in its row; the run goes on. Paths come
 from record.sh's output. --only limits the rows to some groups (ctf, perf,
-cookbook, xray, small, scale); cookbook times the sql/ library's perf files
+cookbook, sched, xray, small, scale); sched times the sql/ sched files
+against perf sched on the tracepoint recording (--perf-tp); cookbook times the sql/ library's perf files
 against the perf commands they answer like and compares their top rows. The scale group times the same queries on the small and
 the full recordings (--scale-small names the small ones) in a second table.
 Standard library only.
@@ -319,12 +320,14 @@ def main():
     ap.add_argument("--self-runs", type=int, default=11,
                     help="runs of the rows comparing two tracelite queries")
     ap.add_argument("--log", required=True)
-    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, cookbook, xray, small, scale")
+    ap.add_argument("--only", default="", help="comma-separated groups: ctf, perf, cookbook, sched, xray, small, scale")
+    ap.add_argument("--perf-tp", default="", help="a perf.data of sched and raw_syscalls tracepoints")
     ap.add_argument("--small", required=True, help="a small perf.data")
     ap.add_argument("--scale-small", default="",
                     help="the small recordings for the scale table: CTF=dir,perf=file,XRay=file")
     for k in ("ctf", "perf", "perfz", "xray", "xray-bin"):
         ap.add_argument("--" + k, required=True)
+    ap.add_argument("--perf-dwarf", default="", help="a perf.data recorded with --call-graph dwarf")
     a = ap.parse_args()
     so, runs = os.path.abspath(a.so), max(a.runs, 5)
     self_runs = max(a.self_runs, runs)
@@ -395,6 +398,13 @@ def main():
             tl = sql_file(so, f, a.perf, opts)
             rows.append(("cookbook %s" % f, tl, report + ["--sort", sort], goal))
             cookbook.append((f, tl, report + ["--sort", sort]))
+        # --call-graph dwarf: the same symbols of the samples' own addresses
+        # (the user stacks are not needed for them, on either side)
+        if a.perf_dwarf:
+            report_d = ["perf", "report", "-i", a.perf_dwarf, "--no-children", "-g", "none", "-n", "--stdio"]
+            tl = sql_file(so, "perf_report_sym.sql", a.perf_dwarf, opts)
+            rows.append(("cookbook perf_report_sym.sql, dwarf", tl, report_d + ["--sort", "sym"], 2))
+            cookbook.append(("perf_report_sym.sql, dwarf", tl, report_d + ["--sort", "sym"]))
         # folded stacks: perf script through stackcollapse-perf.pl (FlameGraph,
         # STACKCOLLAPSE=its path), else through perf's own stackcollapse report
         # (other names and sample counts: timed, not compared)
@@ -405,6 +415,23 @@ def main():
         rows.append(("cookbook perf_folded.sql", tl, fold, 1))
         if sc:
             cookbook.append(("perf_folded.sql", tl, fold))
+        # perf stat's counters: a small perf stat record file made here
+        # (perf stat files hold one record per counter, CPU and thread)
+        stat = os.path.join(tempfile.mkdtemp(prefix="tracelite-stat-"), "stat.data")
+        if subprocess.run(["perf", "stat", "record", "-a", "-o", stat, "-e",
+                           "task-clock,context-switches,cpu-migrations,page-faults", "--", "sleep", "0.2"],
+                          capture_output=True).returncode == 0:
+            rows.append(("cookbook perf_stat.sql", sql_file(so, "perf_stat.sql", stat, ""),
+                         ["perf", "stat", "report", "-i", stat], 1))
+
+    if on("sched") and a.perf_tp:
+        # the sql/ sched files against perf sched on the tracepoint recording
+        for f, cmd, goal in (("sched_timehist.sql", ["sched", "timehist"], 1),
+                             ("sched_runtime.sql", ["sched", "timehist", "-s"], 1),
+                             ("sched_latency.sql", ["sched", "latency"], 1),
+                             ("syscall_stats.sql", ["trace", "-s"], None)):
+            rows.append(("sched %s" % f, sql_file(so, f, a.perf_tp, ""),
+                         ["perf"] + cmd + ["-i", a.perf_tp], goal))
 
     if on("xray"):
         # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log
@@ -417,6 +444,18 @@ def main():
         rows.append(("XRay per-function stats",
                      sql(so, "SELECT func_id, count(*), min(dur), max(dur), sum(dur) FROM xray_calls(%s, "
                              "'binary=%s') GROUP BY func_id" % (X, a.xray_bin)), acct, 5))
+        # the sql/ XRay files against the llvm-xray commands they answer like
+        # (account -keep-going drops records of this log: timed, not compared)
+        def xray_file(name):
+            return [SQLITE, "-batch", "-cmd", ".load " + so, "-cmd", ".parameter set @trace '%s'" % a.xray,
+                    "-cmd", ".parameter set @binary '%s'" % a.xray_bin, ":memory:",
+                    ".read " + os.path.join(SQL_DIR, name)]
+        stack = "llvm-xray stack -all-stacks -stack-format=flame -instr_map='%s' '%s'" % (a.xray_bin, a.xray)
+        rows.append(("cookbook xray_account.sql", xray_file("xray_account.sql"), acct, 2))
+        rows.append(("cookbook xray_folded.sql", xray_file("xray_folded.sql"),
+                     ["sh", "-c", stack + " 2>/dev/null"], 2))
+        rows.append(("cookbook xray_stacks.sql", xray_file("xray_stacks.sql"),
+                     ["sh", "-c", stack.replace(" -all-stacks", " -all-stacks -aggregate-threads") + " 2>/dev/null"], 2))
     if on("small"):
         rows.append(("small trace, whole process (<=20 ms)",
                      sql(so, "SELECT count(*) FROM events('%s')" % a.small), None, None))

@@ -9,19 +9,23 @@
 #                      -g, 4 threads (full 30, small 3)
 #   BENCH_XRAY_OPS     ops per thread of the XRay FDR program, 4 threads,
 #                      ~11 records per op (full 560000 = ~25M records, small 56000)
+#   BENCH_TP_LOOPS     loops of perf bench sched messaging (4 groups) under
+#                      perf record -a of the sched and raw_syscalls
+#                      tracepoints (full 800 = ~6.5M events, small 100)
 # Prints the paths it made as shell assignments (CTF=, PERF=, PERFZ=, XRAY=,
-# XRAY_BIN=) on stdout; everything else goes to stderr. Run as root.
+# XRAY_BIN=, PERFD=) on stdout; everything else goes to stderr. Run as root.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 DATA=${BENCH_DATA:-/tmp/tracelite-bench}
 case ${BENCH_SCALE:-full} in
-  small) ctf=1500000 secs=3 ops=56000 ;;
-  full)  ctf=15000000 secs=30 ops=560000 ;;
+  small) ctf=1500000 secs=3 ops=56000 tp=100 ;;
+  full)  ctf=15000000 secs=30 ops=560000 tp=800 ;;
   *) echo "record.sh: BENCH_SCALE is full or small" >&2; exit 2 ;;
 esac
 CTF_EVENTS=${BENCH_CTF_EVENTS:-$ctf}
 PERF_SECONDS=${BENCH_PERF_SECONDS:-$secs}
 XRAY_OPS=${BENCH_XRAY_OPS:-$ops}
+TP_LOOPS=${BENCH_TP_LOOPS:-$tp}
 BIN=$DATA/bin
 mkdir -p "$BIN"
 exec 3>&1 1>&2   # results on fd 3, progress on stderr
@@ -68,6 +72,17 @@ for f in "$PERF" "$PERFZ"; do
   mv "$f.tmp" "$f"
 done
 
+# perf with DWARF call graphs (--call-graph dwarf): the user registers and
+# 4 KiB of the user stack with each sample, every 2 ms (each sample is a
+# stack copy: a sample per 20 us would be tens of GB).
+PERFD=$DATA/perf-dwarf-${PERF_SECONDS}s.data
+if [ ! -f "$PERFD" ]; then
+  echo "record: $(basename "$PERFD"), $PERF_SECONDS s"
+  perf record -q -e cpu-clock -c 2000000 --call-graph dwarf,4096 --sample-cpu -o "$PERFD.tmp" \
+    -- "$BIN/perf_load" 4 "$PERF_SECONDS"
+  mv "$PERFD.tmp" "$PERFD"
+fi
+
 # XRay: FDR mode, every function instrumented, 4 threads.
 XRAY=$DATA/xray-$XRAY_OPS.log
 if [ ! -f "$XRAY" ]; then
@@ -79,5 +94,18 @@ if [ ! -f "$XRAY" ]; then
   rmdir "$DATA/xray.tmp"
 fi
 
-printf 'CTF=%s\nPERF=%s\nPERFZ=%s\nXRAY=%s\nXRAY_BIN=%s\n' \
-  "$CTF" "$PERF" "$PERFZ" "$XRAY" "$BIN/xray_load" >&3
+# perf tracepoints: the scheduler's and the system calls', system-wide,
+# while perf bench sched messaging switches and wakes threads
+PERFTP=$DATA/perf-tp-$TP_LOOPS.data
+if [ ! -f "$PERFTP" ]; then
+  echo "record: $(basename "$PERFTP"), sched messaging x $TP_LOOPS"
+  perf record -q -a -e 'sched:sched_switch' -e 'sched:sched_wakeup' -e 'sched:sched_wakeup_new' \
+    -e 'sched:sched_waking' -e 'sched:sched_migrate_task' -e 'sched:sched_process_fork' \
+    -e 'sched:sched_process_exit' -e 'sched:sched_process_exec' -e 'sched:sched_process_free' \
+    -e 'sched:sched_stat_runtime' -e 'raw_syscalls:sys_enter' -e 'raw_syscalls:sys_exit' \
+    -o "$PERFTP.tmp" -- perf bench sched messaging -g 4 -l "$TP_LOOPS" >/dev/null
+  mv "$PERFTP.tmp" "$PERFTP"
+fi
+
+printf 'CTF=%s\nPERF=%s\nPERFZ=%s\nXRAY=%s\nXRAY_BIN=%s\nPERFTP=%s\nPERFD=%s\n' \
+  "$CTF" "$PERF" "$PERFZ" "$XRAY" "$BIN/xray_load" "$PERFTP" "$PERFD" >&3

@@ -8,7 +8,7 @@
 #   BENCH_RUNS  timed runs per command (default 5, at least 5)
 #   BENCH_SELF_RUNS  timed runs of the rows comparing two tracelite queries
 #               (default 11, at least BENCH_RUNS)
-#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,cookbook,xray,small,scale
+#   BENCH_ONLY  groups to time, comma-separated: ctf,perf,cookbook,sched,xray,small,scale,fleet
 #               (default all; scale compares the small and full recordings,
 #               so it runs at full scale only)
 #   STACKCOLLAPSE  FlameGraph's stackcollapse-perf.pl: the cookbook group folds
@@ -17,6 +17,11 @@ set -e
 export BENCH_DATA=${BENCH_DATA:-/tmp/tracelite-bench}
 export BENCH_SCALE=${BENCH_SCALE:-full}
 HERE=$(dirname "$0")
+PY=${PYTHON:-/usr/bin/python3}
+# the fleet group (tests/bench/fleet.py) records nothing and needs no root
+if [ "$BENCH_ONLY" = fleet ]; then
+  exec "$PY" "$HERE/fleet.py" --so ./tracelite.so --runs "${BENCH_RUNS:-5}"
+fi
 
 if [ "$(id -u)" != 0 ]; then
   echo "bench: run as root (perf record and the LTTng session daemon need it)" >&2
@@ -55,4 +60,8 @@ echo "bench: timing (warm cache, 1 warm-up + ${BENCH_RUNS:-5} runs each)" >&2
 python3 "$HERE/bench.py" --so ./tracelite --runs "${BENCH_RUNS:-5}" --self-runs "${BENCH_SELF_RUNS:-11}" \
   --log "$BENCH_DATA/bench-$BENCH_SCALE.log" --only "${BENCH_ONLY:-}" --small testdata/perf/multi.data \
   --scale-small "$scale_small" \
-  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN"
+  --ctf "$CTF" --perf "$PERF" --perfz "$PERFZ" --xray "$XRAY" --xray-bin "$XRAY_BIN" \
+  --perf-tp "$PERFTP" --perf-dwarf "${PERFD:-}"
+case ",${BENCH_ONLY:-fleet}," in
+  *,fleet,*) echo; "$PY" "$HERE/fleet.py" --so ./tracelite.so --runs "${BENCH_RUNS:-5}" ;;
+esac

@@ -237,6 +237,14 @@ void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
     filter_init(&f);
     drain_pair(pTrace, iTable, &f);
     if( iTable==TL_TAB_EVENTS ) drain_events(pTrace, iRowid);
+    if( iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES ){
+      /* the scheduling model's ts window and CPU set */
+      static const int64_t aCpu[1] = { 1 };
+      filter_init(&f);
+      f.tsLo = 1000; f.tsHi = 2000000000;
+      f.aCpu = aCpu; f.nCpu = 1;
+      drain_pair(pTrace, iTable, &f);
+    }
     if( iTable==TL_TAB_XRAY_CALLS && ((pTrace->pReader->mGroupName >> iTable) & 1) ){
       /* GROUP BY func_id (a small max_memory= spills to the file) */
       filter_init(&f);

@@ -1,0 +1,202 @@
+/*
+** model_sched.h: threads on CPUs, from scheduler events (the model layer's
+** scheduling, src/model/sched.c), for readers.
+**
+** A reader hands the model its scheduler records in time order, each as a
+** format-neutral TlSchedRec: the kind of event and its fields by role. The
+** model owns the names: tl_sched_kind() knows the event names (perf's
+** "sched:sched_switch", LTTng's "sched_switch") and tl_sched_fields() the
+** field names of each kind (perf's prev_pid, LTTng's prev_tid, ...), so a
+** reader looks each name up in its own event description once and never
+** knows which tracer wrote the trace.
+**
+** From the records the model makes, in one pass:
+**
+**   slices  one per period a thread ran on a CPU (Perfetto's sched_slice):
+**           from a switch in to the switch out on that CPU. A slice running
+**           at the first switch of its CPU has no known start; one running
+**           at the end has no end.
+**   states  one per interval of a thread's state (Perfetto's thread_state):
+**           Running (a slice), Runnable (after a wakeup, or switched out
+**           with state R), Runnable (Preempted) (R+), Sleeping (S),
+**           Uninterruptible (D), Stopped (T), Traced (t), Dead (X),
+**           Zombie (Z), Parked (P), Idle (I). Intervals still open at the
+**           end have no end. The idle thread (tid 0) has no states.
+**
+** A record out of time order (older than the last one), a switch out of a
+** thread the CPU was not running, a wakeup of a thread never seen: the
+** model keeps going, leaves what it cannot know unknown and counts the
+** oddity (tl_sched_oddities) for the reader to warn about.
+**
+** Memory: O(threads + CPUs), capped at TL_SCHED_MAX_THREADS threads and
+** TL_SCHED_MAX_CPUS CPUs (later ones are ignored and counted).
+*/
+#ifndef TL_MODEL_SCHED_H
+#define TL_MODEL_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "reader.h"
+
+#define TL_SCHED_MAX_THREADS (1u<<20)
+#define TL_SCHED_MAX_CPUS    4096
+#define TL_SCHED_COMM_MAX    32         /* bytes of a name kept, NUL included */
+
+/* TlSchedRec.eKind */
+enum {
+  TL_SCHED_NONE,                  /* not a scheduler event */
+  TL_SCHED_SWITCH, TL_SCHED_WAKEUP, TL_SCHED_WAKEUP_NEW, TL_SCHED_WAKING,
+  TL_SCHED_MIGRATE, TL_SCHED_FORK, TL_SCHED_EXIT, TL_SCHED_EXEC, TL_SCHED_FREE,
+  TL_SCHED_STAT_RUNTIME,
+  /* side-band facts about threads (perf's COMM and FORK records) */
+  TL_SCHED_NAME,                  /* thread TID (of PID) is named COMM from ts */
+  TL_SCHED_NEW_THREAD,            /* PID/TID made by PARENT_PID/PARENT_TID */
+  TL_SCHED_NKIND
+};
+
+/* Field roles: TlSchedRec.a[role], present when bit role of mHave is set. */
+enum {
+  TL_SF_CUR_TID,                  /* the thread running when the event was
+                                  ** recorded (perf's common_pid) */
+  TL_SF_CUR_PID,
+  TL_SF_CPU,                      /* the CPU, when the record's CPU is not set
+                                  ** (perf_cpu of older perf conversions) */
+  TL_SF_PREV_TID, TL_SF_PREV_PRIO, TL_SF_PREV_STATE,
+  TL_SF_NEXT_TID, TL_SF_NEXT_PRIO,
+  TL_SF_TID, TL_SF_PID, TL_SF_PRIO, TL_SF_TARGET_CPU, TL_SF_ORIG_CPU, TL_SF_DEST_CPU,
+  TL_SF_PARENT_TID, TL_SF_PARENT_PID, TL_SF_CHILD_TID, TL_SF_CHILD_PID,
+  TL_SF_OLD_TID, TL_SF_RUNTIME,
+  /* text roles: TlSchedRec.az[role - TL_SF_PREV_COMM] */
+  TL_SF_PREV_COMM, TL_SF_NEXT_COMM, TL_SF_COMM, TL_SF_CHILD_COMM, TL_SF_FILENAME,
+  TL_SF_NROLE
+};
+#define TL_SF_NTEXT (TL_SF_NROLE - TL_SF_PREV_COMM)
+
+typedef struct TlSchedField TlSchedField;
+struct TlSchedField {
+  const char *zName;              /* as the trace names the field */
+  int iRole;                      /* TL_SF_* */
+  const char *zWith;              /* NULL, or a field the event must also
+                                  ** have for this name to mean this role */
+};
+
+/* The kind of the event named zName (TL_SCHED_NONE when it is none). */
+int tl_sched_kind(const char *zName);
+
+/*
+** The field names a record of kind eKind may carry, with their roles:
+** *pn entries (several names may have one role: a reader takes the
+** first its event has).
+*/
+const TlSchedField *tl_sched_fields(int eKind, int *pn);
+
+typedef struct TlSchedRec TlSchedRec;
+struct TlSchedRec {
+  int eKind;                      /* TL_SCHED_* */
+  int bTs; int64_t ts;            /* time, ns */
+  int bCpu; int64_t cpu;          /* the CPU that recorded it */
+  uint32_t mHave;                 /* bit r: role r is set */
+  int64_t a[TL_SF_PREV_COMM];     /* integer roles */
+  const char *az[TL_SF_NTEXT];    /* text roles, borrowed for the call */
+  size_t an[TL_SF_NTEXT];
+};
+
+static inline void tl_sched_rec_clear(TlSchedRec *r, int eKind){
+  r->eKind = eKind;
+  r->bTs = r->bCpu = 0;
+  r->ts = r->cpu = 0;
+  r->mHave = 0;
+}
+static inline void tl_sched_rec_int(TlSchedRec *r, int iRole, int64_t v){
+  r->a[iRole] = v;
+  r->mHave |= (uint32_t)1<<iRole;
+}
+static inline void tl_sched_rec_text(TlSchedRec *r, int iRole, const char *z, size_t n){
+  r->az[iRole - TL_SF_PREV_COMM] = z;
+  r->an[iRole - TL_SF_PREV_COMM] = n;
+  r->mHave |= (uint32_t)1<<iRole;
+}
+
+/* What the model gives: a slice or a state interval. */
+#define TL_SCHED_OUT_SLICE 1
+#define TL_SCHED_OUT_STATE 2
+
+typedef struct TlSchedOut TlSchedOut;
+struct TlSchedOut {
+  int eOut;                       /* TL_SCHED_OUT_* */
+  int bTs; int64_t ts;            /* start (unknown: running at a CPU's first switch) */
+  int bEnd; int64_t tsEnd;        /* end (unknown: still open at the end) */
+  int bCpu; int64_t cpu;          /* slices: the CPU; states: where it ran or was
+                                  ** woken to run (target_cpu) */
+  int64_t tid;
+  int bPid; int64_t pid;
+  char zComm[TL_SCHED_COMM_MAX];  /* its name at the start ("" unknown) */
+  int bPrio; int64_t prio;        /* slices: the priority it ran at */
+  const char *zEndState;          /* slices: the state it left the CPU in
+                                  ** ("R", "R+", "S", "D", ...), or NULL */
+  const char *zState;             /* states: its name, as above */
+  int bWaker; int64_t waker;      /* states: the thread whose wakeup made it Runnable */
+  int eWakeup;                    /* states: the kind of event that made it Runnable
+                                  ** (TL_SCHED_WAKING, _WAKEUP, _WAKEUP_NEW), or 0 */
+  /* slices, what perf sched timehist prints for the switch out: the time
+  ** since its previous switch out (wait) and since it was woken or
+  ** preempted (delay), up to this slice's start */
+  int bWait; int64_t wait;
+  int bDelay; int64_t delay;
+  /* slices and Running states: the runtime sched_stat_runtime reported
+  ** for the thread since its previous Running interval ended */
+  int bRuntime; int64_t runtime;
+};
+
+typedef struct TlSched TlSched;
+
+/*
+** A new model giving the outputs in mOut (TL_SCHED_OUT_* bits), those
+** whose start is in [tsLo, tsHi] and whose CPU is wanted (nCpu < 0: any;
+** else aCpu[0..nCpu), copied), or NULL when out of memory.
+*/
+TlSched *tl_sched_new(int mOut, int64_t tsLo, int64_t tsHi, const int64_t *aCpu, int nCpu);
+void tl_sched_free(TlSched*);           /* NULL-safe */
+
+/* One record: TL_OK or TL_ENOMEM. The outputs it completes are queued. */
+int tl_sched_feed(TlSched*, const TlSchedRec*);
+
+/* The trace has ended: queue what is still open (with no end). */
+void tl_sched_finish(TlSched*);
+
+/* The next queued output: 1 with *pOut, 0 when none is queued. */
+int tl_sched_take(TlSched*, TlSchedOut *pOut);
+
+/*
+** Can nothing more be given? After a record past tsHi: when no wanted
+** output is still open, the reader may stop reading.
+*/
+int tl_sched_done(const TlSched*);
+
+/* The thread running on cpu as the records so far tell: 1 with its tid,
+** pid (-1 unknown) and name (NULL unknown), or 0 when not known. */
+int tl_sched_current(const TlSched*, int64_t cpu, int64_t *pTid, int64_t *pPid,
+                     const char **pzComm);
+
+/* Oddities met so far (records out of order, unknown threads, caps hit),
+** and a description of the first one (NULL when none). */
+uint64_t tl_sched_oddities(const TlSched*, const char **pzFirst);
+
+/*
+** The reader's loop: TL_ROW with the next row of table iTable in a[] (text
+** borrowed from *pOut, which the caller keeps until the next call),
+** TL_DONE when every row was given, or TL_OK when the model needs the next
+** record (tl_sched_feed), or tl_sched_finish() when there is none.
+*/
+int tl_sched_next(TlSched*, int iTable, TlSchedOut *pOut, TlVal *a);
+
+/* Output o as a row of table iTable (sched_slices or thread_states) into
+** a[] (text borrowed from o). 0 when o is not of that table. */
+int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a);
+
+/* The mOut bit for table iTable (0: not a scheduling table). */
+int tl_sched_out_of_table(int iTable);
+
+#endif /* TL_MODEL_SCHED_H */

@@ -1,0 +1,303 @@
+/*
+** srcline.c: source lines and inlined functions of addresses, from the
+** DWARF line tables and scopes of the mapped files, read with libdw
+** (readers/model_unwind.h, tl_srclines_*).
+**
+** An address of a process at a time is turned, through the symbols
+** model's maps, into an address of its file (file offset, then the
+** virtual address of the PT_LOAD segment holding it). Its compile unit's
+** scopes, innermost first, give the inlined functions it is in: each one's
+** line is where the address (or the inlined call inside it) is, its caller's
+** the inline's DW_AT_call_file:DW_AT_call_line. The names are as addr2line
+** prints them and perf demangles them: the inlined function's
+** DW_AT_linkage_name (its own or its declaration's) demangled without
+** parameters, else its DW_AT_name.
+** Lines are "BASENAME:LINE" as perf script -F srcline prints them.
+**
+** One libdw handle per file (or its separate debug file, found by build id
+** under symfs as its symbols are, when the file has no DWARF), opened on
+** first use; the answers are kept per
+** (file, address), up to SRC_MAX_CACHED frames, then the cache starts over.
+*/
+#include "model_unwind.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <elfutils/libdw.h>
+#include <libiberty/demangle.h>
+
+#include "map.h"
+
+#define SRC_MAX_CACHED (1u<<20)       /* frames kept before the cache starts over */
+#define SRC_MAX_SCOPES 64             /* inline depth looked at */
+
+typedef struct SrcFile SrcFile;
+struct SrcFile {
+  int fd, fdDbg;
+  Elf *pElf;                      /* the file (its segments) */
+  Elf *pDbg;                      /* its separate debug file, or NULL */
+  Dwarf *pDw;                     /* NULL: no DWARF (then lines are unknown) */
+};
+
+typedef struct SrcEntry SrcEntry;
+struct SrcEntry {
+  uint32_t iFile;
+  uint64_t addr;
+  uint32_t iFirst, n;             /* its frames in aFrame */
+};
+
+struct TlSrclines {
+  TlSymbols *pSyms;
+  SrcFile *aFile; size_t nFile;   /* by the symbols model's file number */
+  TlMap byKey;                    /* hash of (file, address) -> aEntry index */
+  SrcEntry *aEntry; size_t nEntry, nEntryAlloc;
+  TlSrcFrame *aFrame; size_t nFrame, nFrameAlloc;
+  TlSrcFrame aTmp[SRC_MAX_SCOPES+1];  /* an answer that could not be kept */
+};
+
+/* A new string made as printf makes it; NULL when out of memory. */
+static char *src_printf(const char *zFmt, ...){
+  va_list ap;
+  char *z;
+  int n;
+  va_start(ap, zFmt);
+  n = vsnprintf(0, 0, zFmt, ap);
+  va_end(ap);
+  if( n<0 || (z = malloc((size_t)n + 1))==0 ) return 0;
+  va_start(ap, zFmt);
+  vsnprintf(z, (size_t)n + 1, zFmt, ap);
+  va_end(ap);
+  return z;
+}
+
+TlSrclines *tl_srclines_new(TlSymbols *pSyms){
+  TlSrclines *p = calloc(1, sizeof(*p));
+  if( p==0 ) return 0;
+  p->pSyms = pSyms;
+  tl_map_init(&p->byKey);
+  elf_version(EV_CURRENT);
+  return p;
+}
+
+static void frames_free(TlSrcFrame *a, size_t n){
+  size_t i;
+  for(i=0; i<n; i++){
+    free((char*)(uintptr_t)a[i].zFunc);
+    free((char*)(uintptr_t)a[i].zSrcline);
+  }
+}
+
+/* Forget every kept answer. */
+static void cache_clear(TlSrclines *p){
+  frames_free(p->aFrame, p->nFrame);
+  p->nFrame = 0;
+  p->nEntry = 0;
+  tl_map_free(&p->byKey);
+  tl_map_init(&p->byKey);
+}
+
+void tl_srclines_free(TlSrclines *p){
+  size_t i;
+  if( p==0 ) return;
+  cache_clear(p);
+  frames_free(p->aTmp, SRC_MAX_SCOPES+1);
+  for(i=0; i<p->nFile; i++){
+    if( p->aFile[i].pDw ) dwarf_end(p->aFile[i].pDw);
+    if( p->aFile[i].pElf ) elf_end(p->aFile[i].pElf);
+    if( p->aFile[i].fd>=0 ) close(p->aFile[i].fd);
+    if( p->aFile[i].pDbg ) elf_end(p->aFile[i].pDbg);
+    if( p->aFile[i].fdDbg>=0 ) close(p->aFile[i].fdDbg);
+  }
+  free(p->aFile);
+  free(p->aEntry);
+  free(p->aFrame);
+  tl_map_free(&p->byKey);
+  free(p);
+}
+
+/* The file's libdw handles, opened on first use; NULL when out of memory. */
+static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
+  SrcFile *f;
+  if( m->iFile>=p->nFile ){
+    size_t n = (size_t)m->iFile + 16, i;
+    SrcFile *aNew = realloc(p->aFile, n*sizeof(*aNew));
+    if( aNew==0 ) return 0;
+    for(i=p->nFile; i<n; i++){
+      aNew[i].fd = -2; aNew[i].fdDbg = -1;
+      aNew[i].pElf = aNew[i].pDbg = 0; aNew[i].pDw = 0;
+    }
+    p->aFile = aNew;
+    p->nFile = n;
+  }
+  f = &p->aFile[m->iFile];
+  if( f->fd==-2 ){
+    f->fd = open(m->zPath, O_RDONLY | O_CLOEXEC);
+    if( f->fd>=0 ) f->pElf = elf_begin(f->fd, ELF_C_READ_MMAP, 0);
+    if( f->pElf ) f->pDw = dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
+    if( f->pDw==0 && m->zDebugPath ){
+      /* no DWARF in it: its separate debug file's (the same addresses) */
+      f->fdDbg = open(m->zDebugPath, O_RDONLY | O_CLOEXEC);
+      if( f->fdDbg>=0 ) f->pDbg = elf_begin(f->fdDbg, ELF_C_READ_MMAP, 0);
+      if( f->pDbg ) f->pDw = dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
+    }
+  }
+  return f;
+}
+
+/* File offset off as a virtual address of the file (its PT_LOAD); 0 if none. */
+static int off_to_vaddr(Elf *pElf, uint64_t off, uint64_t *pVa){
+  size_t n, i;
+  if( pElf==0 || elf_getphdrnum(pElf, &n) ) return 0;
+  for(i=0; i<n; i++){
+    GElf_Phdr ph;
+    if( gelf_getphdr(pElf, (int)i, &ph)==0 || ph.p_type!=PT_LOAD ) continue;
+    if( off>=ph.p_offset && off - ph.p_offset < ph.p_filesz ){
+      *pVa = off - ph.p_offset + ph.p_vaddr;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* "BASENAME:LINE" (a new string), NULL when the file is not known. */
+static char *srcline_text(const char *zFile, int iLine){
+  const char *z = zFile ? strrchr(zFile, '/') : 0;
+  z = z ? z+1 : zFile;
+  return z && z[0] ? src_printf("%s:%d", z, iLine) : 0;
+}
+
+/* An inlined function's name as addr2line gives it and perf demangles it. */
+static char *inline_name(Dwarf_Die *pScope){
+  Dwarf_Attribute at;
+  Dwarf_Die origin, *d = pScope;
+  const char *z = 0;
+  if( dwarf_attr(pScope, DW_AT_abstract_origin, &at) && dwarf_formref_die(&at, &origin) ) d = &origin;
+  if( dwarf_attr_integrate(d, DW_AT_linkage_name, &at) || dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at) ){
+    z = dwarf_formstring(&at);
+    if( z ){
+      char *zDem = cplus_demangle(z, DMGL_NO_OPTS);
+      if( zDem ){
+        char *zOut = src_printf("%s", zDem);
+        free(zDem);
+        return zOut;
+      }
+    }
+  }
+  if( z==0 && dwarf_attr_integrate(d, DW_AT_name, &at) ) z = dwarf_formstring(&at);
+  return src_printf("%s", z ? z : "??");
+}
+
+/* The caller's place of an inlined call: its DW_AT_call_file and _line. */
+static void call_site(Dwarf_Die *pCu, Dwarf_Die *pScope, const char **pzFile, int *piLine){
+  Dwarf_Attribute at;
+  Dwarf_Word iFile = 0, iLine = 0;
+  Dwarf_Files *pFiles;
+  size_t nFiles;
+  *pzFile = 0;
+  *piLine = 0;
+  if( dwarf_attr(pScope, DW_AT_call_line, &at) && dwarf_formudata(&at, &iLine)==0 ) *piLine = (int)iLine;
+  if( dwarf_attr(pScope, DW_AT_call_file, &at) && dwarf_formudata(&at, &iFile)==0
+   && dwarf_getsrcfiles(pCu, &pFiles, &nFiles)==0 && iFile<nFiles ){
+    *pzFile = dwarf_filesrc(pFiles, iFile, 0, 0);
+  }
+}
+
+/* The frames at virtual address va of f into a[] (at most nMax): their count. */
+static int frames_at(SrcFile *f, uint64_t va, TlSrcFrame *a, int nMax){
+  Dwarf_Die cu, *aScope = 0;
+  Dwarf_Line *pLine;
+  const char *zFile = 0;
+  int iLine = 0, nScope, i, n = 0;
+  if( f->pDw==0 || dwarf_addrdie(f->pDw, va, &cu)==0 ){
+    a[0].zFunc = 0;
+    a[0].zSrcline = srcline_text(0, 0);
+    return 1;
+  }
+  pLine = dwarf_getsrc_die(&cu, va);
+  if( pLine ){
+    zFile = dwarf_linesrc(pLine, 0, 0);
+    if( dwarf_lineno(pLine, &iLine) ) iLine = 0;
+  }
+  nScope = dwarf_getscopes(&cu, va, &aScope);
+  for(i=0; i<nScope && dwarf_tag(&aScope[i])!=DW_TAG_inlined_subroutine; i++){}
+  if( i<nScope ){
+    /* past an inline, dwarf_getscopes goes on with its abstract
+    ** definition's scopes: the inline's own containing DIEs are these */
+    Dwarf_Die inl = aScope[i];
+    free(aScope);
+    aScope = 0;
+    nScope = dwarf_getscopes_die(&inl, &aScope);
+  }else{
+    nScope = 0;
+  }
+  for(i=0; i<nScope && n<nMax-1; i++){
+    int tag = dwarf_tag(&aScope[i]);
+    if( tag==DW_TAG_subprogram ) break;
+    if( tag!=DW_TAG_inlined_subroutine ) continue;
+    a[n].zFunc = inline_name(&aScope[i]);
+    a[n].zSrcline = srcline_text(zFile, iLine);
+    n++;
+    call_site(&cu, &aScope[i], &zFile, &iLine);
+  }
+  free(aScope);
+  a[n].zFunc = 0;
+  a[n].zSrcline = srcline_text(zFile, iLine);
+  return n+1;
+}
+
+int tl_srclines_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                   const TlSrcFrame **paOut){
+  TlMapAt m;
+  SrcFile *f;
+  uint64_t va, key;
+  uint32_t iEntry;
+  int n;
+  *paOut = 0;
+  if( !tl_symbols_map_at(p->pSyms, pTrace, pid, ts, ip, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
+  if( (f = file_get(p, &m))==0 || !off_to_vaddr(f->pElf, ip - m.start + m.pgoff, &va) ) return 0;
+  key = ((uint64_t)m.iFile * 0x9E3779B97F4A7C15ull) ^ va;
+  if( tl_map_get(&p->byKey, key, &iEntry) && p->aEntry[iEntry].iFile==m.iFile && p->aEntry[iEntry].addr==va ){
+    *paOut = p->aFrame + p->aEntry[iEntry].iFirst;
+    return (int)p->aEntry[iEntry].n;
+  }
+  if( p->nFrame + SRC_MAX_SCOPES + 1 > SRC_MAX_CACHED ) cache_clear(p);
+  if( p->nFrame + SRC_MAX_SCOPES + 1 > p->nFrameAlloc ){
+    size_t nNew = p->nFrameAlloc*2 + 4*(SRC_MAX_SCOPES+1);
+    TlSrcFrame *aNew = realloc(p->aFrame, nNew*sizeof(*aNew));
+    if( aNew==0 ) goto not_kept;
+    p->aFrame = aNew;
+    p->nFrameAlloc = nNew;
+  }
+  if( p->nEntry==p->nEntryAlloc ){
+    size_t nNew = p->nEntryAlloc*2 + 256;
+    SrcEntry *aNew = realloc(p->aEntry, nNew*sizeof(*aNew));
+    if( aNew==0 ) goto not_kept;
+    p->aEntry = aNew;
+    p->nEntryAlloc = nNew;
+  }
+  n = frames_at(f, va, p->aFrame + p->nFrame, SRC_MAX_SCOPES+1);
+  p->aEntry[p->nEntry].iFile = m.iFile;
+  p->aEntry[p->nEntry].addr = va;
+  p->aEntry[p->nEntry].iFirst = (uint32_t)p->nFrame;
+  p->aEntry[p->nEntry].n = (uint32_t)n;
+  (void)tl_map_put(&p->byKey, key, (uint32_t)p->nEntry);
+  p->nEntry++;
+  *paOut = p->aFrame + p->nFrame;
+  p->nFrame += (size_t)n;
+  return n;
+
+not_kept:
+  /* out of memory: an answer not kept, good until the next question */
+  frames_free(p->aTmp, SRC_MAX_SCOPES+1);
+  memset(p->aTmp, 0, sizeof(p->aTmp));
+  n = frames_at(f, va, p->aTmp, SRC_MAX_SCOPES+1);
+  *paOut = p->aTmp;
+  return n;
+}

@@ -1,0 +1,311 @@
+/*
+** unwind.c: user stacks unwound with libdw (readers/model_unwind.h).
+**
+** One Dwfl per process (the files it maps, each reported to libdw as an
+** ELF module at the address it is loaded at: map start - file offset, as
+** perf reports it), kept for the next samples of that process; at most
+** TL_UNWIND_MAX_PROCS, the one used least recently dropped first. The
+** Dwfl is attached once to a thread state whose callbacks read the sample
+** being unwound (TlUnwind.pIn): its registers, its stack copy, else the
+** bytes of the file mapped at an address. A module whose place or file
+** differs from the map a sample finds (a file mapped again elsewhere, an
+** exec) drops the process's Dwfl, and the sample starts again on a new one.
+*/
+#include "model_unwind.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "bytes.h"
+
+typedef struct UwProc UwProc;
+struct UwProc {
+  int64_t pid;
+  Dwfl *pDwfl;                    /* NULL: a free slot */
+  int bAttached;                  /* dwfl_attach_state done */
+  uint64_t iUsed;                 /* clock of the last use */
+};
+
+struct TlUnwind {
+  TlSymbols *pSyms;
+  UwProc aProc[TL_UNWIND_MAX_PROCS];
+  uint64_t iClock;
+  /* the sample being unwound (what the callbacks read) */
+  TlTrace *pTrace;
+  const TlUnwindIn *pIn;
+  Dwfl *pDwfl;
+  uint64_t *aIp; int nIp, nMax;
+  int nRead;                      /* memory words read */
+  int bRestart;                   /* a module conflicts with the maps */
+  uint64_t aLast[TL_UNWIND_NREG]; /* the registers of the last frame */
+  uint32_t mLast;                 /* which of them are known */
+};
+
+/* No separate debug files: only the files the symbols model finds. */
+static int uw_find_debuginfo(Dwfl_Module *mod, void **ppUser, const char *zMod, Dwarf_Addr base,
+                             const char *zFile, const char *zLink, GElf_Word crc, char **pzOut){
+  (void)mod; (void)ppUser; (void)zMod; (void)base; (void)zFile; (void)zLink; (void)crc;
+  *pzOut = 0;
+  return -1;
+}
+
+static char *gzDebugPath = 0;
+
+static const Dwfl_Callbacks uwOffline = {
+  .find_debuginfo = uw_find_debuginfo,
+  .debuginfo_path = &gzDebugPath,
+  .section_address = dwfl_offline_section_address,
+};
+
+TlUnwind *tl_unwind_new(TlSymbols *pSyms){
+  TlUnwind *u = calloc(1, sizeof(*u));
+  if( u ) u->pSyms = pSyms;
+  return u;
+}
+
+static void proc_drop(UwProc *q){
+  if( q->pDwfl ) dwfl_end(q->pDwfl);
+  memset(q, 0, sizeof(*q));
+}
+
+void tl_unwind_free(TlUnwind *u){
+  int i;
+  if( u==0 ) return;
+  for(i=0; i<TL_UNWIND_MAX_PROCS; i++) proc_drop(&u->aProc[i]);
+  free(u);
+}
+
+/* The process's slot, its Dwfl begun on first use; NULL when out of memory. */
+static UwProc *proc_get(TlUnwind *u, int64_t pid){
+  UwProc *q = 0;
+  int i;
+  for(i=0; i<TL_UNWIND_MAX_PROCS; i++){
+    UwProc *x = &u->aProc[i];
+    if( x->pDwfl && x->pid==pid ){ q = x; break; }
+    if( q==0 || (q->pDwfl && (x->pDwfl==0 || x->iUsed < q->iUsed)) ) q = x;
+  }
+  if( q->pDwfl==0 || q->pid!=pid ){
+    proc_drop(q);
+    q->pDwfl = dwfl_begin(&uwOffline);
+    if( q->pDwfl==0 ) return 0;
+    q->pid = pid;
+  }
+  q->iUsed = ++u->iClock;
+  return q;
+}
+
+/* Why a file cannot serve, said once per file and cause. */
+static void uw_warn(TlUnwind *u, const TlMapAt *m, const char *zWhy){
+  tl_trace_warn(u->pTrace, m->zName, TL_NO_OFFSET, "user stacks stop at its frames: %s", zWhy);
+}
+
+/*
+** Make sure a module of the Dwfl holds ip, as the maps say: 1 it does, 0
+** no map holds ip, -1 the file mapped there cannot be used (warned), -2
+** a module there is another file or at another place (u->bRestart).
+*/
+static int uw_report(TlUnwind *u, uint64_t ip){
+  TlMapAt m;
+  Dwfl_Module *mod;
+  Dwarf_Addr base, lo;
+  char zName[24];
+  const char *zHave;
+  if( !tl_symbols_map_at(u->pSyms, u->pTrace, u->pIn->pid, u->pIn->ts, ip, &m) ) return 0;
+  switch( m.eWhy ){
+    case TL_SYMFILE_OPEN: break;
+    case TL_SYMFILE_MISSING:  uw_warn(u, &m, "the file is not found"); return -1;
+    case TL_SYMFILE_BUILD_ID: uw_warn(u, &m, "no file with the trace's build id"); return -1;
+    default:                  return -1;      /* [vdso], [heap], //anon: nothing to read */
+  }
+  base = m.start - m.pgoff;
+  snprintf(zName, sizeof(zName), "%u", m.iFile);
+  mod = dwfl_addrmodule(u->pDwfl, ip);
+  if( mod ){
+    zHave = dwfl_module_info(mod, 0, &lo, 0, 0, 0, 0, 0);
+    if( zHave && strcmp(zHave, zName)==0 ) return 1;
+    u->bRestart = 1;
+    return -2;
+  }
+  mod = dwfl_report_elf(u->pDwfl, zName, m.zPath, -1, base, false);
+  if( mod==0 ){
+    char zWhy[160];
+    snprintf(zWhy, sizeof(zWhy), "libdw cannot read %s: %s", m.zPath, dwfl_errmsg(-1));
+    uw_warn(u, &m, zWhy);
+    return -1;
+  }
+  if( dwfl_report_end(u->pDwfl, 0, 0) ) return -1;
+  if( dwfl_addrmodule(u->pDwfl, ip)!=mod ){
+    u->bRestart = 1;                              /* it overlaps another module */
+    return -2;
+  }
+  return 1;
+}
+
+/* ---- the thread state's callbacks ------------------------------------ */
+
+static pid_t uw_next_thread(Dwfl *d, void *arg, void **ppThread){
+  TlUnwind *u = arg;
+  (void)d;
+  if( *ppThread ) return 0;
+  *ppThread = arg;
+  return (pid_t)u->pIn->tid;
+}
+
+static bool uw_get_thread(Dwfl *d, pid_t tid, void *arg, void **ppThread){
+  (void)d; (void)tid;
+  *ppThread = arg;
+  return true;
+}
+
+/* A word of the sample's stack copy, else of the file mapped at addr. */
+static bool uw_memory_read(Dwfl *d, Dwarf_Addr addr, Dwarf_Word *pOut, void *arg){
+  TlUnwind *u = arg;
+  const TlUnwindIn *in = u->pIn;
+  uint64_t sp = in->aReg[TL_UNWIND_REG_SP], v;
+  TlBytes b;
+  TlMapAt m;
+  (void)d;
+  if( ++u->nRead > TL_UNWIND_MAX_READS ) return false;
+  if( addr>=sp && addr - sp < in->nStack ){
+    b = tl_bytes(in->aStack, in->nStack, TL_LE);
+    if( tl_bytes_skip(&b, (size_t)(addr - sp)) || tl_bytes_u64(&b, TL_LE, &v) ) return false;
+    *pOut = v;
+    return true;
+  }
+  if( !tl_symbols_map_at(u->pSyms, u->pTrace, in->pid, in->ts, addr, &m)
+   || m.eWhy!=TL_SYMFILE_OPEN || m.aFile==0 || m.len - (addr - m.start) < 8 ) return false;
+  b = tl_bytes(m.aFile, m.nFile, TL_LE);
+  if( addr - m.start > UINT64_MAX - m.pgoff ) return false;
+  if( addr - m.start + m.pgoff > SIZE_MAX
+   || tl_bytes_skip(&b, (size_t)(addr - m.start + m.pgoff)) || tl_bytes_u64(&b, TL_LE, &v) ) return false;
+  *pOut = v;
+  return true;
+}
+
+static bool uw_set_registers(Dwfl_Thread *t, void *arg){
+  TlUnwind *u = arg;
+  const TlUnwindIn *in = u->pIn;
+  int i;
+  for(i=0; i<TL_UNWIND_NREG; i++){
+    Dwarf_Word w = in->aReg[i];
+    if( (in->mReg>>i & 1) && !dwfl_thread_state_registers(t, i, 1, &w) ) return false;
+  }
+  return true;
+}
+
+static const Dwfl_Thread_Callbacks uwThread = {
+  .next_thread = uw_next_thread,
+  .get_thread = uw_get_thread,
+  .memory_read = uw_memory_read,
+  .set_initial_registers = uw_set_registers,
+};
+
+/*
+** One frame: its pc (a caller's: the return address - 1), its module
+** reported first. A frame no usable file holds is the last.
+*/
+static int uw_frame(Dwfl_Frame *st, void *arg){
+  TlUnwind *u = arg;
+  Dwarf_Addr pc;
+  bool bActivation;
+  int rc, k;
+  if( !dwfl_frame_pc(st, &pc, 0) ) return DWARF_CB_ABORT;
+  rc = uw_report(u, pc);
+  if( rc==-2 ) return DWARF_CB_ABORT;
+  if( !dwfl_frame_pc(st, &pc, &bActivation) ) return DWARF_CB_ABORT;
+  if( !bActivation ) pc--;
+  u->aIp[u->nIp++] = pc;
+  u->mLast = 0;
+  for(k=0; k<TL_UNWIND_NREG; k++){
+    Dwarf_Word w;
+    if( dwfl_frame_reg(st, (unsigned)k, &w)==0 ){ u->aLast[k] = w; u->mLast |= 1u<<k; }
+  }
+  if( rc!=1 || u->nIp>=u->nMax ) return DWARF_CB_ABORT;
+  return DWARF_CB_OK;
+}
+
+/*
+** Was the return address of the last frame (pc) 0, or a word that cannot
+** be read (past the stack copy, which perf reads as 0), though its CFI
+** defines it? libdw ends the stack there as it ends it at an undefined
+** return address (_start, a thread's start); perf shows the first as one
+** more frame at 0 - 1. The CFA is a register plus an offset, the return
+** address the word below it (x86_64); anything else: no.
+*/
+static int uw_ra_is_zero(TlUnwind *u, uint64_t pc){
+  Dwfl_Module *mod = dwfl_addrmodule(u->pDwfl, pc);
+  Dwarf_Addr bias;
+  Dwarf_Op aMem[3], *pOps;
+  size_t nOps;
+  int k, bZero = 0;
+  if( mod==0 ) return 0;
+  for(k=0; k<2; k++){
+    Dwarf_CFI *pCfi = k==0 ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
+    Dwarf_Frame *pFrame = 0;
+    Dwarf_Word w;
+    if( pCfi==0 || dwarf_cfi_addrframe(pCfi, pc - bias, &pFrame) || pFrame==0 ) continue;
+    if( dwarf_frame_register(pFrame, TL_UNWIND_REG_IP, aMem, &pOps, &nOps)==0
+     && !(nOps==0 && pOps==aMem)                       /* not undefined */
+     && dwarf_frame_cfa(pFrame, &pOps, &nOps)==0 && nOps==1 && pOps[0].atom==DW_OP_bregx
+     && pOps[0].number<TL_UNWIND_NREG && (u->mLast>>pOps[0].number & 1) ){
+      uint64_t cfa = u->aLast[pOps[0].number] + (uint64_t)(int64_t)pOps[0].number2;
+      /* (perf reads a word it cannot find as 0) */
+      bZero = !uw_memory_read(u->pDwfl, cfa - 8, &w, u) || w==0;
+    }
+    free(pFrame);
+    return bZero;
+  }
+  return 0;
+}
+
+/* Unwind u->pIn with process q's Dwfl: 0, or -2 to start again. */
+static int uw_run(TlUnwind *u, UwProc *q){
+  int rc;
+  u->pDwfl = q->pDwfl;
+  u->nIp = 0;
+  u->nRead = 0;
+  u->bRestart = 0;
+  rc = uw_report(u, u->pIn->aReg[TL_UNWIND_REG_IP]);
+  if( rc==-2 ) return -2;
+  if( rc!=1 ){
+    /* the pc is in no file to unwind from: it is the only frame */
+    u->aIp[u->nIp++] = u->pIn->aReg[TL_UNWIND_REG_IP];
+    return 0;
+  }
+  if( !q->bAttached ){
+    if( !dwfl_attach_state(q->pDwfl, 0, (pid_t)q->pid, &uwThread, u) ) return 0;
+    q->bAttached = 1;
+  }
+  if( dwfl_getthread_frames(q->pDwfl, (pid_t)u->pIn->tid, uw_frame, u)==0
+   && u->nIp>0 && u->nIp<u->nMax && uw_ra_is_zero(u, u->aIp[u->nIp-1]) ){
+    u->aIp[u->nIp++] = (uint64_t)0 - 1;          /* the return address was 0 */
+  }
+  return u->bRestart ? -2 : 0;
+}
+
+int tl_unwind_frames(TlUnwind *u, TlTrace *pTrace, const TlUnwindIn *in, uint64_t *aIp, int nMax){
+  const uint32_t mNeed = (1u<<TL_UNWIND_REG_SP) | (1u<<TL_UNWIND_REG_IP);
+  UwProc *q;
+  int k;
+  if( (in->mReg & mNeed)!=mNeed || nMax<=0 ) return 0;
+  if( nMax>TL_UNWIND_MAX_FRAMES ) nMax = TL_UNWIND_MAX_FRAMES;
+  u->pTrace = pTrace;
+  u->pIn = in;
+  u->aIp = aIp;
+  u->nMax = nMax;
+  for(k=0; k<2; k++){
+    q = proc_get(u, in->pid);
+    if( q==0 ) return 0;
+    if( uw_run(u, q)==0 ) break;
+    proc_drop(q);                                 /* its modules are not the maps now */
+    u->nIp = 0;
+  }
+  u->pIn = 0;
+  return u->nIp;
+}

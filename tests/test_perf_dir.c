@@ -1,0 +1,141 @@
+/*
+** test_perf_dir.c: perf data directories (perf record --threads) against
+** perf.
+**
+** testdata/perf/dir/thr.data is one (record.sh): DIR/data with the header
+** and the records perf synthesizes, DIR/data.0 and DIR/data.1 with the
+** samples of a loop on CPU 0 and one on CPU 1. Beside it what perf script,
+** perf report --stats and --sort comm printed for it, and --stats of a
+** copy without data.0.
+*/
+#include "tltest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#define DIR_DIR  TL_TESTDATA_DIR "/perf/dir/"
+#define DIR_DATA DIR_DIR "thr.data"
+
+/*
+** The samples, in rowid order and in ts order, are perf script's lines in
+** its order: comm, tid, cpu, time (perf prints microseconds), period, ip.
+*/
+static void perf_dir_samples_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(DIR_DIR "thr.script.txt", "r");
+  char zLine[512];
+  int nLine = 0, iOrder;
+  sqlite3_str *pRef = sqlite3_str_new(0);
+  char *zRef;
+  size_t n;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zComm[64], zEvent[64], zIp[32];
+    long tid, cpu, sec, usec;
+    long long period;
+    if( sscanf(zLine, " %63s %ld [%ld] %ld.%ld: %lld %63s %31s", zComm, &tid, &cpu, &sec, &usec,
+               &period, zEvent, zIp)!=8 ) fail_msg("perf script line: %s", zLine);
+    sqlite3_str_appendf(pRef, "%s|%ld|%ld|%ld%06ld|%lld|%s\n", zComm, tid, cpu, sec, usec, period, zIp);
+    nLine++;
+  }
+  fclose(f);
+  assert_true(nLine>=300);
+  zRef = sqlite3_str_finish(pRef);
+  n = strlen(zRef);
+  if( n ) zRef[n-1] = 0;
+  for(iOrder=0; iOrder<2; iOrder++){
+    char *zOurs = tl_test_sql_rows(db,
+        "SELECT comm, tid, cpu, ts/1000, value, printf('%%x', ip) FROM events('" DIR_DATA "') "
+        "WHERE type = 'SAMPLE' ORDER BY %s", iOrder ? "ts, rowid" : "rowid");
+    assert_string_equal(zOurs, zRef);
+    free(zOurs);
+  }
+  /* both CPUs, so both data.N files, are in it */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT cpu) FROM events('" DIR_DATA "') "
+                                       "WHERE type = 'SAMPLE'"), 2);
+  sqlite3_free(zRef);
+  tl_test_db_close(db);
+}
+
+/* perf report --stats of zStats: "NAME events: N" equals the records of each type of zPath. */
+static void stats_equal(sqlite3 *db, const char *zStats, const char *zPath, const char *zOpts){
+  FILE *f = fopen(zStats, "r");
+  char zLine[512];
+  int nTypes = 0;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zType[64];
+    long long nEvents;
+    if( strstr(zLine, "stats:") && !strstr(zLine, "Aggregated") ) break;   /* then per event */
+    if( sscanf(zLine, " %63s events: %lld", zType, &nEvents)!=2 || strcmp(zType, "TOTAL")==0 ) continue;
+    nTypes++;
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, %Q) WHERE type = %Q",
+                                     zPath, zOpts, zType), nEvents);
+  }
+  fclose(f);
+  assert_true(nTypes>=5);
+}
+
+/* perf report --stats and --sort comm of the directory. */
+static void perf_dir_stats_and_comms_equal_perf_report(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(DIR_DIR "thr.report-comm.txt", "r");
+  char zLine[512];
+  int nComm = 0;
+  (void)state;
+  stats_equal(db, DIR_DIR "thr.stats.txt", DIR_DATA, "");
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    char zPct[32], zComm[64];
+    long long n;
+    if( sscanf(zLine, " %31s %lld %63s", zPct, &n, zComm)!=3 || strchr(zPct, '%')==0 ) continue;
+    nComm++;
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" DIR_DATA "') "
+                                         "WHERE type = 'SAMPLE' AND comm = %Q", zComm), n);
+  }
+  fclose(f);
+  assert_true(nComm>=2);
+  tl_test_db_close(db);
+}
+
+/*
+** DIR/data given reads the whole directory; DIR/data.N given alone is an
+** error naming the directory to open.
+*/
+static void perf_dir_parts_given_alone(void **state){
+  sqlite3 *db = tl_test_db();
+  char *zErr;
+  (void)state;
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('" DIR_DATA "/data')"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events('" DIR_DATA "')"));
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events('" DIR_DATA "/data.1')");
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "data.1 is one part of the perf data directory"));
+  assert_non_null(strstr(zErr, "open the directory"));
+  free(zErr);
+  tl_test_db_close(db);
+}
+
+/* A copy without data.0: one warning names it, the rest is read as perf reads it. */
+static void perf_dir_missing_part_is_a_warning(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zCmd[2048];
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/no-0.data", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd), "rm -rf '%s' && cp -r '" DIR_DATA "' '%s' && rm '%s/data.0'", zDir, zDir, zDir);
+  assert_int_equal(system(zCmd), 0);
+  stats_equal(db, DIR_DIR "thr.stats-no-0.txt", zDir, "");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q) "
+                                       "WHERE message LIKE '%%data.N file is missing (the first: data.0)%%'", zDir), 1);
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(perf_dir,
+  cmocka_unit_test(perf_dir_samples_equal_perf_script),
+  cmocka_unit_test(perf_dir_stats_and_comms_equal_perf_report),
+  cmocka_unit_test(perf_dir_parts_given_alone),
+  cmocka_unit_test(perf_dir_missing_part_is_a_warning),
+);

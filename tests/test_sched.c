@@ -1,0 +1,215 @@
+/*
+** test_sched.c: the scheduling model (src/model/sched.c) and its tables.
+**
+** testdata/sched/ holds perf sched record and perf record -e 'sched:*'
+** recordings with perf sched timehist's output for them (record.sh), and
+** sched.data converted to CTF by perf data convert --to-ctf.
+*/
+#include "tltest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlite3.h"
+#include "model_sched.h"
+
+#define SCHED_DIR TL_TESTDATA_DIR "/sched/"
+
+/* The columns both a perf.data and its CTF conversion know. perf.data
+** names threads from COMM records too (a kworker's work queue) and knows
+** every thread's process from the start; the CTF only from the events. */
+static const char zSliceCols[] =
+  "ts, dur, cpu, tid, prio, end_state, ts_end, wait_time, sched_delay";
+static const char zStateCols[] =
+  "ts, dur, tid, state, cpu, waker_tid, io_wait, ts_end";
+
+static void same_rows(sqlite3 *db, const char *zTab, const char *zCols){
+  const char *zA = SCHED_DIR "sched.data", *zB = SCHED_DIR "sched-ctf";
+  int64_t nA = tl_test_sql_int(db, "SELECT count(*) FROM %s('%s')", zTab, zA);
+  int64_t nB = tl_test_sql_int(db, "SELECT count(*) FROM %s('%s')", zTab, zB);
+  assert_true(nA>1000);
+  assert_int_equal(nA, nB);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM (SELECT %s FROM %s('%s') EXCEPT SELECT %s FROM %s('%s'))",
+      zCols, zTab, zA, zCols, zTab, zB), 0);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM (SELECT %s FROM %s('%s') EXCEPT SELECT %s FROM %s('%s'))",
+      zCols, zTab, zB, zCols, zTab, zA), 0);
+  /* a process the CTF knows is the one perf.data knows */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM %s('%s') a JOIN %s('%s') b USING (ts, ts_end, tid, cpu) "
+      "WHERE a.pid != b.pid", zTab, zA, zTab, zB), 0);
+}
+
+/* perf.data and its perf data convert --to-ctf give the same rows. */
+static void perf_and_its_ctf_agree(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  same_rows(db, "sched_slices", zSliceCols);
+  same_rows(db, "thread_states", zStateCols);
+  tl_test_db_close(db);
+}
+
+/* sql/sched_timehist.sql prints what perf sched timehist prints. */
+static void timehist_sql_equals_perf(void **state){
+  static const char *const azRec[] = { "sched", "tp" };
+  sqlite3 *db = tl_test_db();
+  size_t nSql, k;
+  char *zSql = tl_test_read_file(TL_TESTDATA_DIR "/../sql/sched_timehist.sql", &nSql);
+  (void)state;
+  assert_non_null(zSql);
+  for(k=0; k<sizeof(azRec)/sizeof(azRec[0]); k++){
+    char zPath[512], zLine[512], zWant[1024], zGot[1024];
+    FILE *f;
+    sqlite3_stmt *pStmt;
+    int nLines = 0;
+    snprintf(zPath, sizeof(zPath), SCHED_DIR "%s.timehist.txt", azRec[k]);
+    f = fopen(zPath, "r");
+    assert_non_null(f);
+    assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+    snprintf(zPath, sizeof(zPath), SCHED_DIR "%s.data", azRec[k]);
+    assert_int_equal(sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@trace"),
+                                       zPath, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    while( fgets(zLine, sizeof(zLine), f) ){
+      char zTime[64], zCpu[64], zTask[256], zW[64], zD[64], zR[64];
+      if( sscanf(zLine, " %63s %63s %255s %63s %63s %63s", zTime, zCpu, zTask, zW, zD, zR)!=6
+       || zCpu[0]!='[' ) continue;
+      snprintf(zWant, sizeof(zWant), "%s %s %s %s %s %s", zTime, zCpu, zTask, zW, zD, zR);
+      assert_int_equal(sqlite3_step(pStmt), SQLITE_ROW);
+      snprintf(zGot, sizeof(zGot), "%s %s %s %s %s %s",
+               sqlite3_column_text(pStmt, 0), sqlite3_column_text(pStmt, 1),
+               sqlite3_column_text(pStmt, 2), sqlite3_column_text(pStmt, 3),
+               sqlite3_column_text(pStmt, 4), sqlite3_column_text(pStmt, 5));
+      assert_string_equal(zGot, zWant);
+      nLines++;
+    }
+    assert_int_equal(sqlite3_step(pStmt), SQLITE_DONE);
+    assert_true(nLines>500);
+    sqlite3_finalize(pStmt);
+    fclose(f);
+  }
+  free(zSql);
+  tl_test_db_close(db);
+}
+
+/* ts and cpu pushed down give the rows a full scan filtered gives. */
+static void pushdown_equals_filter(void **state){
+  sqlite3 *db = tl_test_db();
+  static const char *const azTab[] = { "sched_slices", "thread_states" };
+  int k;
+  (void)state;
+  for(k=0; k<2; k++){
+    const char *zT = azTab[k];
+    int64_t lo = tl_test_sql_int(db, "SELECT min(ts) + (max(ts)-min(ts))/3 FROM %s('" SCHED_DIR "sched.data')", zT);
+    int64_t hi = tl_test_sql_int(db, "SELECT min(ts) + (max(ts)-min(ts))/2 FROM %s('" SCHED_DIR "sched.data')", zT);
+    int64_t n = tl_test_sql_int(db, "SELECT count(*) FROM %s('" SCHED_DIR "sched.data') "
+                                "WHERE ts BETWEEN %lld AND %lld AND cpu = 1", zT, (long long)lo, (long long)hi);
+    int64_t m = tl_test_sql_int(db, "SELECT count(*) FROM (SELECT * FROM %s('" SCHED_DIR "sched.data') "
+                                "WHERE +ts BETWEEN %lld AND %lld AND +cpu = 1 LIMIT -1 OFFSET 0)",
+                                zT, (long long)lo, (long long)hi);
+    int64_t a = tl_test_sql_int(db, "SELECT count(*) FROM %s('" SCHED_DIR "sched.data', 'accel=off') "
+                                "WHERE ts BETWEEN %lld AND %lld AND cpu = 1", zT, (long long)lo, (long long)hi);
+    assert_true(n>10);
+    assert_int_equal(n, m);
+    assert_int_equal(n, a);
+  }
+  tl_test_db_close(db);
+}
+
+static void feed_switch(TlSched *p, int64_t ts, int64_t cpu, int64_t prev, int64_t state,
+                        int64_t next){
+  TlSchedRec r;
+  tl_sched_rec_clear(&r, TL_SCHED_SWITCH);
+  r.bTs = 1; r.ts = ts; r.bCpu = 1; r.cpu = cpu;
+  tl_sched_rec_int(&r, TL_SF_PREV_TID, prev);
+  tl_sched_rec_int(&r, TL_SF_PREV_STATE, state);
+  tl_sched_rec_int(&r, TL_SF_NEXT_TID, next);
+  tl_sched_rec_int(&r, TL_SF_NEXT_PRIO, 120);
+  tl_sched_rec_text(&r, TL_SF_NEXT_COMM, "t", 1);
+  assert_int_equal(tl_sched_feed(p, &r), TL_OK);
+}
+
+/* Hostile orders: NULLs and oddities, no crash. */
+static void hostile_orders_give_nulls(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SLICE | TL_SCHED_OUT_STATE, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  TlSchedRec r;
+  TlSchedOut o;
+  const char *zOdd;
+  int nSlice = 0, nNoEnd = 0, nNoStart = 0;
+  (void)state;
+  assert_non_null(p);
+  feed_switch(p, 100, 0, 0, 0, 7);       /* 7 runs on CPU 0 */
+  feed_switch(p, 200, 1, 0, 0, 7);       /* and is switched in on CPU 1 */
+  feed_switch(p, 150, 1, 7, 1, 0);       /* time goes backwards */
+  tl_sched_rec_clear(&r, TL_SCHED_WAKEUP);   /* a thread never seen */
+  r.bTs = 1; r.ts = 300; r.bCpu = 1; r.cpu = 5000000;
+  tl_sched_rec_int(&r, TL_SF_TID, 99);
+  assert_int_equal(tl_sched_feed(p, &r), TL_OK);
+  feed_switch(p, 400, 3, 8, 1, 9);       /* out of a thread never switched in */
+  tl_sched_finish(p);
+  while( tl_sched_take(p, &o) ){
+    if( o.eOut==TL_SCHED_OUT_SLICE ) nSlice++;
+    if( !o.bEnd ) nNoEnd++;
+    if( !o.bTs ) nNoStart++;
+  }
+  assert_true(nSlice>=3);
+  assert_true(nNoEnd>=2);
+  assert_true(nNoStart>=1);
+  assert_true(tl_sched_oddities(p, &zOdd)>=2);
+  assert_non_null(zOdd);
+  tl_sched_free(p);
+}
+
+/* A recording cut short mid-record: rows up to the cut, a warning. */
+static void cut_recording_reads(void **state){
+  size_t n;
+  uint8_t *a = tl_test_read_file(SCHED_DIR "sched.data", &n);
+  char zPath[512];
+  sqlite3 *db;
+  char *zErr;
+  (void)state;
+  assert_non_null(a);
+  snprintf(zPath, sizeof(zPath), "%s/sched-cut.data", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, n/2 + 3), 0);
+  db = tl_test_db();
+  zErr = tl_test_sql_error(db, "SELECT count(*), sum(dur) FROM sched_slices('%s')", zPath);
+  free(zErr);
+  zErr = tl_test_sql_error(db, "SELECT count(*), sum(dur) FROM thread_states('%s')", zPath);
+  free(zErr);
+  tl_test_db_close(db);
+  free(a);
+}
+
+/* A kernel CTF event's thread is its CPU's current thread: in perf's CTF
+** the sample's own perf_tid says which (but where a switch was lost). */
+static void ctf_events_get_their_thread(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *z = SCHED_DIR "sched-ctf";
+  int64_t n, nSame, nNull;
+  (void)state;
+  n = tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", z);
+  nSame = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
+                          "WHERE tid = args ->> '$.perf_tid'", z);
+  /* a process is known once the thread's own events said it */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
+                   "WHERE tid = args ->> '$.perf_tid' AND pid != args ->> '$.perf_pid'", z), 0);
+  nNull = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE tid IS NULL", z);
+  assert_true(n>3000);
+  assert_true(nNull<=16);         /* before each CPU's first switch */
+  assert_true(nSame>=n - nNull - 16);
+  /* a ts window gives the same threads as the whole trace */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM (SELECT ts, tid, comm FROM events('%s') WHERE ts BETWEEN 8042300000000 AND 8042400000000 "
+      "EXCEPT SELECT ts, tid, comm FROM events('%s') WHERE +ts BETWEEN 8042300000000 AND 8042400000000)", z, z), 0);
+  tl_test_db_close(db);
+}
+
+TL_DEFINE_GROUP(sched,
+  cmocka_unit_test(ctf_events_get_their_thread),
+  cmocka_unit_test(perf_and_its_ctf_agree),
+  cmocka_unit_test(timehist_sql_equals_perf),
+  cmocka_unit_test(pushdown_equals_filter),
+  cmocka_unit_test(hostile_orders_give_nulls),
+  cmocka_unit_test(cut_recording_reads),
+);
