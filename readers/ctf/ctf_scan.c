@@ -313,7 +313,6 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   if( pFilter->bPlain ){
     /* accel=off: no grouped output (and so no helper threads) */
     pScan->f.bGroupName = 0;
-    pScan->f.bGroupCpu = 0;
   }
   pScan->iLast = -1;
   tl_str_init(&pScan->sText);
@@ -335,7 +334,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
     pScan->f.aCpu = 0;
     pScan->f.bRowid = 0;
     pScan->f.bOrdered = 1;
-    pScan->f.bGroupName = pScan->f.bGroupCpu = 0;
+    pScan->f.bGroupName = 0;
     pScan->bSkip = 0;
     rc = tl_ctf_sched_open(pScan, pFilter);
   }
