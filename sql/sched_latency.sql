@@ -16,6 +16,9 @@
 -- `comm:(n)` for n threads of that name; the idle task is left out.
 -- Sorted as perf sorts by default: average, then maximum, switches, run
 -- time, all descending.
+-- One pass of thread_states, kept; then per thread and per name by plain
+-- GROUP BY (no window function: sorting every row by thread cost more than
+-- reading them).
 -- Works on perf.data (`perf sched record`) and on LTTng kernel traces.
 --
 -- Parameters:
@@ -31,39 +34,44 @@ WITH st AS MATERIALIZED (
   -- sched_wakeup_new, not sched_waking
   SELECT tid, ts, dur, ts_end, state, comm, runtime FROM thread_states(@trace)
   WHERE wakeup IS NOT 'sched_waking' AND state != 'Runnable (Preempted)'
-), w AS MATERIALIZED (
-  -- each switch in after waiting: its delay, start and end
-  SELECT tid, dur AS delay, ts AS t0, ts_end AS t1 FROM st
-  WHERE state LIKE 'Runnable%' AND ts IS NOT NULL AND ts_end IS NOT NULL
-  UNION ALL
-  SELECT tid, 0, 0, 0 FROM (
-    SELECT tid, ts, state, row_number() OVER (PARTITION BY tid ORDER BY ts IS NOT NULL, ts) AS k FROM st)
-  WHERE k = 1 AND state = 'Running' AND ts IS NOT NULL
-), rt AS MATERIALIZED (
-  SELECT tid, sum(runtime) AS runtime FROM st WHERE state = 'Running' GROUP BY tid
-), nm AS MATERIALIZED (
-  SELECT tid, comm FROM (SELECT tid, comm, row_number() OVER (PARTITION BY tid ORDER BY ts_end IS NULL DESC, ts_end DESC) AS k FROM st)
-  WHERE k = 1
-), wn AS MATERIALIZED (
-  -- the longest wait first of equal ones, as perf keeps it
-  SELECT w.*, nm.comm, row_number() OVER (PARTITION BY nm.comm ORDER BY delay DESC, t0) AS r
-  FROM w JOIN nm USING (tid)
-), g AS (
-  SELECT comm, count(DISTINCT tid) AS n, min(tid) AS tid, count(*) AS switches,
-         sum(delay) AS total, max(delay) AS mx,
-         max(CASE WHEN r = 1 THEN t0 END) AS mx0, max(CASE WHEN r = 1 THEN t1 END) AS mx1
-  FROM wn GROUP BY comm
-), rc AS (
-  -- the run time of the threads with a switch, by name
-  SELECT nm.comm, sum(rt.runtime) AS runtime
-  FROM rt JOIN nm USING (tid) WHERE rt.tid IN (SELECT tid FROM w) GROUP BY nm.comm
+), th AS (
+  -- per thread: its waits (Runnable intervals that ended), their sum and
+  -- maximum, its run time
+  SELECT tid,
+         count(*) FILTER (WHERE state = 'Runnable' AND dur IS NOT NULL) AS waits,
+         coalesce(sum(dur) FILTER (WHERE state = 'Runnable'), 0) AS total,
+         coalesce(max(dur) FILTER (WHERE state = 'Runnable'), -1) AS mx,
+         coalesce(sum(runtime) FILTER (WHERE state = 'Running'), 0) AS runtime
+  FROM st GROUP BY tid
+), fst AS (
+  -- 1 when the thread's first state (one of unknown start first) is
+  -- Running with a known start: first seen switched in, one switch
+  SELECT tid, state = 'Running' AND k > -9223372036854775808 AS run1
+  FROM (SELECT tid, state, min(coalesce(ts, -9223372036854775808)) AS k FROM st GROUP BY tid)
+), nm AS (
+  -- the name of its last state (one still open first)
+  SELECT tid, comm FROM (SELECT tid, comm, max(coalesce(ts_end, 9223372036854775807)) FROM st GROUP BY tid)
+), t AS MATERIALIZED (
+  SELECT th.*, th.waits + fst.run1 AS switches, fst.run1, nm.comm
+  FROM th JOIN fst USING (tid) JOIN nm USING (tid)
+  WHERE th.waits + fst.run1 > 0
+), g AS MATERIALIZED (
+  SELECT comm, count(*) AS n, min(tid) AS tid, sum(switches) AS switches, sum(total) AS total,
+         max(max(mx), 0) AS mx, max(run1) AS run1, sum(runtime) AS runtime
+  FROM t GROUP BY comm
+), m AS (
+  -- the longest wait first of equal ones, as perf keeps it (a first switch
+  -- counts as a wait of 0 from time 0)
+  SELECT g.comm, CASE WHEN g.mx = 0 AND g.run1 THEN 0 ELSE min(st.ts) END AS mx0
+  FROM g JOIN t USING (comm) JOIN st ON st.tid = t.tid AND st.dur = g.mx AND st.state = 'Runnable'
+  GROUP BY g.comm
 )
 SELECT CASE WHEN n = 1 THEN comm || ':' || tid ELSE comm || ':(' || n || ')' END AS task,
-       printf('%.3f', coalesce(runtime, 0) / 1e6) AS runtime_ms,
+       printf('%.3f', runtime / 1e6) AS runtime_ms,
        switches,
        printf('%.3f', (total / switches) / 1e6) AS avg_delay_ms,
        printf('%.3f', mx / 1e6) AS max_delay_ms,
-       printf('%d.%06d', mx0 / 1000000000, mx0 / 1000 % 1000000) AS max_delay_start_s,
-       printf('%d.%06d', mx1 / 1000000000, mx1 / 1000 % 1000000) AS max_delay_end_s
-FROM g LEFT JOIN rc USING (comm)
-ORDER BY total / switches DESC, mx DESC, switches DESC, coalesce(runtime, 0) DESC;
+       printf('%d.%06d', coalesce(mx0, 0) / 1000000000, coalesce(mx0, 0) / 1000 % 1000000) AS max_delay_start_s,
+       printf('%d.%06d', coalesce(mx0 + mx, 0) / 1000000000, coalesce(mx0 + mx, 0) / 1000 % 1000000) AS max_delay_end_s
+FROM g LEFT JOIN m USING (comm)
+ORDER BY total / switches DESC, mx DESC, switches DESC, runtime DESC;
