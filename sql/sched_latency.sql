@@ -16,9 +16,10 @@
 -- `comm:(n)` for n threads of that name; the idle task is left out.
 -- Sorted as perf sorts by default: average, then maximum, switches, run
 -- time, all descending.
--- One pass of thread_states, kept; then per thread and per name by plain
--- GROUP BY (no window function: sorting every row by thread cost more than
--- reading them).
+-- One pass of thread_states, kept; its rows are sorted once (GROUP BY
+-- thread and name), the rest works on a few rows per thread (window
+-- functions or one GROUP BY per question sorted every row again, and cost
+-- more than reading them).
 -- Works on perf.data (`perf sched record`) and on LTTng kernel traces.
 --
 -- Parameters:
@@ -34,36 +35,38 @@ WITH st AS MATERIALIZED (
   -- sched_wakeup_new, not sched_waking
   SELECT tid, ts, dur, ts_end, state, comm, runtime FROM thread_states(@trace)
   WHERE wakeup IS NOT 'sched_waking' AND state != 'Runnable (Preempted)'
-), th AS (
-  -- per thread: its waits (Runnable intervals that ended), their sum and
-  -- maximum, its run time
-  SELECT tid,
+), tc AS MATERIALIZED (
+  -- per thread and name: its waits (Runnable intervals that ended), their
+  -- sum and maximum, its run time; its first start (states of unknown
+  -- start counted), first Running start and last end (open: the greatest)
+  SELECT tid, comm,
          count(*) FILTER (WHERE state = 'Runnable' AND dur IS NOT NULL) AS waits,
          coalesce(sum(dur) FILTER (WHERE state = 'Runnable'), 0) AS total,
          coalesce(max(dur) FILTER (WHERE state = 'Runnable'), -1) AS mx,
-         coalesce(sum(runtime) FILTER (WHERE state = 'Running'), 0) AS runtime
-  FROM st GROUP BY tid
-), fst AS (
-  -- 1 when the thread's first state (one of unknown start first) is
-  -- Running with a known start: first seen switched in, one switch
-  SELECT tid, state = 'Running' AND k > -9223372036854775808 AS run1
-  FROM (SELECT tid, state, min(coalesce(ts, -9223372036854775808)) AS k FROM st GROUP BY tid)
+         coalesce(sum(runtime) FILTER (WHERE state = 'Running'), 0) AS runtime,
+         count(*) FILTER (WHERE ts IS NULL) AS nots,
+         min(ts) AS t0, min(ts) FILTER (WHERE state = 'Running') AS r0,
+         max(coalesce(ts_end, 9223372036854775807)) AS t1
+  FROM st GROUP BY tid, comm
 ), nm AS (
-  -- the name of its last state (one still open first)
-  SELECT tid, comm FROM (SELECT tid, comm, max(coalesce(ts_end, 9223372036854775807)) FROM st GROUP BY tid)
+  -- a thread's name: that of its last state
+  SELECT tid, comm FROM (SELECT tid, comm, max(t1) FROM tc GROUP BY tid)
 ), t AS MATERIALIZED (
-  SELECT th.*, th.waits + fst.run1 AS switches, fst.run1, nm.comm
-  FROM th JOIN fst USING (tid) JOIN nm USING (tid)
-  WHERE th.waits + fst.run1 > 0
+  -- run1: its first state is Running with a known start (first seen
+  -- switched in: one switch with no wait)
+  SELECT tid, nm.comm, coalesce(sum(nots) = 0 AND min(t0) = min(r0), 0) AS run1,
+         sum(waits) AS waits, sum(total) AS total, max(mx) AS mx, sum(runtime) AS runtime
+  FROM tc JOIN nm USING (tid) GROUP BY tid
 ), g AS MATERIALIZED (
-  SELECT comm, count(*) AS n, min(tid) AS tid, sum(switches) AS switches, sum(total) AS total,
+  SELECT comm, count(*) AS n, min(tid) AS tid, sum(waits + run1) AS switches, sum(total) AS total,
          max(max(mx), 0) AS mx, max(run1) AS run1, sum(runtime) AS runtime
-  FROM t GROUP BY comm
+  FROM t WHERE waits + run1 > 0 GROUP BY comm
 ), m AS (
   -- the longest wait first of equal ones, as perf keeps it (a first switch
   -- counts as a wait of 0 from time 0)
   SELECT g.comm, CASE WHEN g.mx = 0 AND g.run1 THEN 0 ELSE min(st.ts) END AS mx0
   FROM g JOIN t USING (comm) JOIN st ON st.tid = t.tid AND st.dur = g.mx AND st.state = 'Runnable'
+  WHERE t.waits + t.run1 > 0
   GROUP BY g.comm
 )
 SELECT CASE WHEN n = 1 THEN comm || ':' || tid ELSE comm || ':(' || n || ')' END AS task,
