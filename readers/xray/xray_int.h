@@ -88,6 +88,9 @@ struct XrData {
   XrThread *aThread; size_t nThread, nAlloc;
   XrMap map;                      /* instrumentation map (binary=), or empty */
   int bMapOnly;                   /* the trace is the binary itself */
+  int64_t monoOff;                /* FDR: CLOCK_MONOTONIC ns - ts, least over the
+                                  ** buffers (WallTimeMarker, then NewCPUId) */
+  int bMonoOff;                   /* monoOff was found */
 };
 
 /* One event, decoded. */
@@ -118,6 +121,9 @@ struct XrCur {
   uint32_t tid, pid, cpu;
   int bPid;
   uint64_t tsc;                   /* FDR: running TSC */
+  int64_t wallNs;                 /* FDR: the buffer's WallTimeMarker in ns */
+  int bWall;                      /* it is waiting for the buffer's first TSC */
+  int64_t monoOff; int bMonoOff;  /* as XrData's (the open walk fills them) */
   TlErr *pErr;
 };
 
@@ -251,6 +257,8 @@ int xray_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal 
 
 /* ---- Interface to code in xray_info.c: trace_info (reader.h xInfo) ------ */
 int xray_info(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
+/* clock=: pTrace->tsShift from the WallTimeMarker records, or a warning. */
+void xray_clock_apply(TlTrace*, const XrData*);
 
 /* ---- Interface to code in xray_group.c ---------------------------------- */
 int xray_group_add_slow(TlScan*, int32_t funcId, int64_t dur);

@@ -388,6 +388,8 @@ static int open_walk(TlTrace *pTrace, XrData *p, TlWin *pWin, const TlBytes *b,
     }
   }
   if( rc==TL_OK && w.pk.nEvents ) rc = walk_packet_add(&w, w.c.iBase + w.c.b.i);
+  p->monoOff = w.c.monoOff;
+  p->bMonoOff = w.c.bMonoOff;
   tl_map_free(&w.threads);
   *pWin = w.win;
   return rc;
@@ -416,6 +418,7 @@ int xrayOpen(TlTrace *pTrace, TlErr *pErr){
     if( rc==TL_OK ) rc = open_header(pTrace, p, &b, pErr);
     if( rc==TL_OK ) rc = open_walk(pTrace, p, &win, &b, pErr);
     if( rc==TL_OK ) pTrace->nEventsHint = tl_index_events(&pTrace->index);
+    if( rc==TL_OK ) xray_clock_apply(pTrace, p);
   }
   tl_win_free(&win);
   if( rc ){ xrayClose(p); return rc; }

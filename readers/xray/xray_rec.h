@@ -134,6 +134,38 @@ static inline int basic_next(XrCur *c, XrEv *e){
 
 /* ---- FDR mode -------------------------------------------------------------- */
 
+/*
+** A WallTimeMarker (u64 seconds, u32 microseconds of CLOCK_MONOTONIC, read
+** by compiler-rt as it sets up a buffer) waits for the buffer's first TSC;
+** a value out of range is left out.
+*/
+static inline void fdr_wall_marker(XrCur *c, const uint8_t *a){
+  uint64_t s = tl_load_u64_unchecked(a+1, c->p->bo);
+  uint32_t us = tl_load_u32_unchecked(a+9, c->p->bo);
+  c->bWall = 0;
+  if( s > (uint64_t)INT64_MAX/1000000000u - 1 || us>=1000000u ) return;
+  c->wallNs = (int64_t)s*1000000000 + (int64_t)us*1000;
+  c->bWall = 1;
+}
+
+/*
+** The first NewCPUId after the marker holds the TSC read just before it (in
+** the same call of the runtime): marker minus that TSC's ts is CLOCK_MONOTONIC
+** minus ts, less than a microsecond below it (the marker is cut to
+** microseconds) and above it by the time between the two reads. The least
+** over the buffers is kept.
+*/
+static inline void fdr_wall_pair(XrCur *c){
+  int bOk;
+  int64_t ns = tsc_ns(c->p, c->tsc, &bOk);
+  c->bWall = 0;
+  if( !bOk ) return;
+  if( !c->bMonoOff || c->wallNs - ns < c->monoOff ){
+    c->monoOff = c->wallNs - ns;
+    c->bMonoOff = 1;
+  }
+}
+
 /* Start of a buffer at c->b.i: v2+ BufferExtents, v1 the fixed size. */
 static inline int fdr_buffer_start(XrCur *c){
   const uint8_t *a;
@@ -172,6 +204,7 @@ static inline int fdr_buffer_start(XrCur *c){
   }
   c->bInBuf = 1;
   c->bPid = 0;
+  c->bWall = 0;
   return TL_ROW;
 }
 
@@ -236,9 +269,10 @@ static inline int fdr_next(XrCur *c, XrEv *e){
       case XR_NEW_CPU:
         c->cpu = tl_load_u16_unchecked(a+1, c->p->bo);
         c->tsc = tl_load_u64_unchecked(a+3, c->p->bo);
+        if( c->bWall ) fdr_wall_pair(c);
         break;
       case XR_TSC_WRAP:    c->tsc = tl_load_u64_unchecked(a+1, c->p->bo); break;
-      case XR_WALLCLOCK:   break;
+      case XR_WALLCLOCK:   fdr_wall_marker(c, a); break;
       case XR_PID:         c->pid = tl_load_u32_unchecked(a+1, c->p->bo); c->bPid = 1; break;
       case XR_CALL_ARG:    break;       /* an argument with no function before it */
       case XR_EXTENTS:
