@@ -140,13 +140,11 @@ struct TlFilter {
                                   ** is used; any order otherwise. callchains:
                                   ** the same by symbol (symbol alone used, or
                                   ** with one depth: depthLo==depthHi) */
-  int bGroupCpu;                  /* rows with equal cpu (NULL included) must
-                                  ** come together (GROUP BY cpu, DISTINCT cpu);
-                                  ** any order otherwise */  int bPlain;                     /* accel=off: a plain per-record scan. One
+  int bPlain;                     /* accel=off: a plain per-record scan. One
                                   ** row per record (nRepeat 0, no TL_LAZY, no
                                   ** TL_ROWID_LAZY), no count from the index, no
-                                  ** helper thread. bGroupName, bGroupCpu and
-                                  ** bOrdered are then 0. The rows are the same
+                                  ** helper thread. bGroupName and bOrdered
+                                  ** are then 0. The rows are the same
                                   ** as without it. */
 };
 
@@ -282,6 +280,12 @@ struct TlReaderDef {
   ** negative code with *pErr. NULL: the format says nothing.
   */
   int (*xInfo)(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
+  /*
+  ** Has a file of the trace changed since xOpen (tl_source_check() on
+  ** each)? TL_OK, or the error in *pErr. The engine asks when a scan ends.
+  ** NULL: it checks TlTrace.pSrc (enough for one-file traces).
+  */
+  int (*xCheck)(TlTrace*, TlErr*);
 };
 
 /*
@@ -300,9 +304,6 @@ struct TlTrace {
   uint64_t nEventsHint;           /* estimated events, 0 if unknown */
   uint32_t mOrdered;              /* tables this trace scans in ts order: starts
                                   ** as pReader->mOrdered; xOpen may clear bits */
-  uint32_t mGroupCpu;             /* bit t: table t can scan grouped by cpu
-                                  ** (TlFilter.bGroupCpu) at about the cost of
-                                  ** a plain scan; set by xOpen (default 0) */
   void *pInternal;                /* trace.c's bookkeeping (cache, warnings) */
   int64_t tsShift;                /* clock=: ns the engine adds to every ts (xOpen sets it) */
   int bClockDone;                 /* clock=: xOpen applied it, or warned why not;
@@ -316,6 +317,8 @@ struct TlTrace {
 */
 #define TL_DEFAULT_MAX_MEMORY_MB 256
 uint64_t tl_trace_max_memory(const TlTrace*);
+/* Whether the user opted in to mapping files (mmap=on; off by default). */
+int tl_trace_mmap(const TlTrace*);
 
 /*
 ** Record a warning about the trace (a cut-short file, skipped records).

@@ -21,14 +21,20 @@
 --   sqlite> .parameter set @options 'kallsyms=/proc/kallsyms'
 --   sqlite> .read sql/perf_report_sym.sql
 -- Columns: event, samples, period, overhead, symbol
-WITH s AS (
-  SELECT name AS event, value AS period,
+WITH g AS (
+  -- grouped by the columns themselves first: few groups, no sort of the
+  -- samples (the engine collapses equal rows, docs/architecture.md)
+  SELECT name AS event, ip, symbol, dso_offset, count(*) AS n, sum(value) AS period
+  FROM events(@trace, @options) WHERE type = 'SAMPLE' AND ip IS NOT NULL
+  GROUP BY name, ip, symbol, dso_offset
+), s AS (
+  SELECT event, n, period,
          CASE WHEN ip < 0 THEN '[k] ' ELSE '[.] ' END ||
          CASE WHEN symbol <> '[unknown]' THEN symbol
               ELSE printf('0x%016x', coalesce(dso_offset, ip)) END AS symbol
-  FROM events(@trace, @options) WHERE type = 'SAMPLE' AND ip IS NOT NULL
+  FROM g
 )
-SELECT event, count(*) AS samples, sum(period) AS period,
+SELECT event, sum(n) AS samples, sum(period) AS period,
        printf('%.2f%%', 100.0 * sum(period) / sum(sum(period)) OVER (PARTITION BY event)) AS overhead,
        symbol
 FROM s GROUP BY event, symbol

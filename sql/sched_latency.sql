@@ -16,6 +16,10 @@
 -- `comm:(n)` for n threads of that name; the idle task is left out.
 -- Sorted as perf sorts by default: average, then maximum, switches, run
 -- time, all descending.
+-- One pass of thread_states, kept; its rows are sorted once (GROUP BY
+-- thread and name), the rest works on a few rows per thread (window
+-- functions or one GROUP BY per question sorted every row again, and cost
+-- more than reading them).
 -- Works on perf.data (`perf sched record`) and on LTTng kernel traces.
 --
 -- Parameters:
@@ -31,39 +35,46 @@ WITH st AS MATERIALIZED (
   -- sched_wakeup_new, not sched_waking
   SELECT tid, ts, dur, ts_end, state, comm, runtime FROM thread_states(@trace)
   WHERE wakeup IS NOT 'sched_waking' AND state != 'Runnable (Preempted)'
-), w AS MATERIALIZED (
-  -- each switch in after waiting: its delay, start and end
-  SELECT tid, dur AS delay, ts AS t0, ts_end AS t1 FROM st
-  WHERE state LIKE 'Runnable%' AND ts IS NOT NULL AND ts_end IS NOT NULL
-  UNION ALL
-  SELECT tid, 0, 0, 0 FROM (
-    SELECT tid, ts, state, row_number() OVER (PARTITION BY tid ORDER BY ts IS NOT NULL, ts) AS k FROM st)
-  WHERE k = 1 AND state = 'Running' AND ts IS NOT NULL
-), rt AS MATERIALIZED (
-  SELECT tid, sum(runtime) AS runtime FROM st WHERE state = 'Running' GROUP BY tid
-), nm AS MATERIALIZED (
-  SELECT tid, comm FROM (SELECT tid, comm, row_number() OVER (PARTITION BY tid ORDER BY ts_end IS NULL DESC, ts_end DESC) AS k FROM st)
-  WHERE k = 1
-), wn AS MATERIALIZED (
-  -- the longest wait first of equal ones, as perf keeps it
-  SELECT w.*, nm.comm, row_number() OVER (PARTITION BY nm.comm ORDER BY delay DESC, t0) AS r
-  FROM w JOIN nm USING (tid)
-), g AS (
-  SELECT comm, count(DISTINCT tid) AS n, min(tid) AS tid, count(*) AS switches,
-         sum(delay) AS total, max(delay) AS mx,
-         max(CASE WHEN r = 1 THEN t0 END) AS mx0, max(CASE WHEN r = 1 THEN t1 END) AS mx1
-  FROM wn GROUP BY comm
-), rc AS (
-  -- the run time of the threads with a switch, by name
-  SELECT nm.comm, sum(rt.runtime) AS runtime
-  FROM rt JOIN nm USING (tid) WHERE rt.tid IN (SELECT tid FROM w) GROUP BY nm.comm
+), tc AS MATERIALIZED (
+  -- per thread and name: its waits (Runnable intervals that ended), their
+  -- sum and maximum, its run time; its first start (states of unknown
+  -- start counted), first Running start and last end (open: the greatest)
+  SELECT tid, comm,
+         count(*) FILTER (WHERE state = 'Runnable' AND dur IS NOT NULL) AS waits,
+         coalesce(sum(dur) FILTER (WHERE state = 'Runnable'), 0) AS total,
+         coalesce(max(dur) FILTER (WHERE state = 'Runnable'), -1) AS mx,
+         coalesce(sum(runtime) FILTER (WHERE state = 'Running'), 0) AS runtime,
+         count(*) FILTER (WHERE ts IS NULL) AS nots,
+         min(ts) AS t0, min(ts) FILTER (WHERE state = 'Running') AS r0,
+         max(coalesce(ts_end, 9223372036854775807)) AS t1
+  FROM st GROUP BY tid, comm
+), nm AS (
+  -- a thread's name: that of its last state
+  SELECT tid, comm FROM (SELECT tid, comm, max(t1) FROM tc GROUP BY tid)
+), t AS MATERIALIZED (
+  -- run1: its first state is Running with a known start (first seen
+  -- switched in: one switch with no wait)
+  SELECT tid, nm.comm, coalesce(sum(nots) = 0 AND min(t0) = min(r0), 0) AS run1,
+         sum(waits) AS waits, sum(total) AS total, max(mx) AS mx, sum(runtime) AS runtime
+  FROM tc JOIN nm USING (tid) GROUP BY tid
+), g AS MATERIALIZED (
+  SELECT comm, count(*) AS n, min(tid) AS tid, sum(waits + run1) AS switches, sum(total) AS total,
+         max(max(mx), 0) AS mx, max(run1) AS run1, sum(runtime) AS runtime
+  FROM t WHERE waits + run1 > 0 GROUP BY comm
+), m AS (
+  -- the longest wait first of equal ones, as perf keeps it (a first switch
+  -- counts as a wait of 0 from time 0)
+  SELECT g.comm, CASE WHEN g.mx = 0 AND g.run1 THEN 0 ELSE min(st.ts) END AS mx0
+  FROM g JOIN t USING (comm) JOIN st ON st.tid = t.tid AND st.dur = g.mx AND st.state = 'Runnable'
+  WHERE t.waits + t.run1 > 0
+  GROUP BY g.comm
 )
 SELECT CASE WHEN n = 1 THEN comm || ':' || tid ELSE comm || ':(' || n || ')' END AS task,
-       printf('%.3f', coalesce(runtime, 0) / 1e6) AS runtime_ms,
+       printf('%.3f', runtime / 1e6) AS runtime_ms,
        switches,
        printf('%.3f', (total / switches) / 1e6) AS avg_delay_ms,
        printf('%.3f', mx / 1e6) AS max_delay_ms,
-       printf('%d.%06d', mx0 / 1000000000, mx0 / 1000 % 1000000) AS max_delay_start_s,
-       printf('%d.%06d', mx1 / 1000000000, mx1 / 1000 % 1000000) AS max_delay_end_s
-FROM g LEFT JOIN rc USING (comm)
-ORDER BY total / switches DESC, mx DESC, switches DESC, coalesce(runtime, 0) DESC;
+       printf('%d.%06d', coalesce(mx0, 0) / 1000000000, coalesce(mx0, 0) / 1000 % 1000000) AS max_delay_start_s,
+       printf('%d.%06d', coalesce(mx0 + mx, 0) / 1000000000, coalesce(mx0 + mx, 0) / 1000 % 1000000) AS max_delay_end_s
+FROM g LEFT JOIN m USING (comm)
+ORDER BY total / switches DESC, mx DESC, switches DESC, runtime DESC;

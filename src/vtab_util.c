@@ -12,8 +12,9 @@
 **   2  TL_PLAN_GROUPED      rows with equal values of the table's group
 **                           column together (TlTableDef.iGroupCol: GROUP BY
 **                           or DISTINCT on it consumed): TlFilter.bGroupName
-**   4  TL_PLAN_GROUPED_CPU  rows with equal cpu together (GROUP BY cpu or
-**                           DISTINCT cpu consumed): TlFilter.bGroupCpu
+**   8  TL_PLAN_COLLAPSE     rows with equal values of the GROUP BY or
+**                           DISTINCT columns together, the engine's grouped
+**                           output (src/group.c): idxStr says which columns
 **
 ** At most one bit is set, and only when the plan knew the trace and its
 ** options (path and options constants, SQLite 3.38 or later) and the
@@ -31,7 +32,8 @@
 **   x  depth > ?         X  depth >= ?      q  depth = ?
 **   y  depth < ?         Y  depth <= ?
 **
-** e.g. "PGL:2045": path = ?, ts >= ?, ts <= ?; colUsed 0x2045.
+** e.g. "PGL:2045": path = ?, ts >= ?, ts <= ?; colUsed 0x2045. With
+** TL_PLAN_COLLAPSE, ':' and the GROUP BY columns in hex follow.
 **
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
@@ -51,11 +53,12 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include <sys/stat.h>
 
+#include "group.h"
 #include "trace.h"
 
 #define TL_PLAN_ORDERED 1
 #define TL_PLAN_GROUPED 2         /* TlFilter.bGroupName */
-#define TL_PLAN_GROUPED_CPU 4     /* TlFilter.bGroupCpu */
+#define TL_PLAN_COLLAPSE 8        /* the engine's grouped output (group.h) */
 #define TL_PLAN_MAX_OPS 64        /* idxStr letters at most (argv entries) */
 
 typedef struct TlVtab TlVtab;
@@ -72,6 +75,8 @@ struct TlCursor {
   sqlite3_vtab_cursor base;       /* Base class - must be first */
   TlTrace *pTrace;                /* the trace (a cache reference) */
   TlQuery *pQuery;                /* the running scan */
+  TlGroup *pGroup;                /* or the engine's grouped output */
+  uint64_t mGroupBy;              /* TL_PLAN_COLLAPSE: the GROUP BY columns */
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
   char *zType;                    /* filter.zType storage (sqlite3_malloc) */
@@ -82,9 +87,35 @@ struct TlCursor {
   int bEof;                       /* no current row */
   char *zPath;                    /* path of this scan (sqlite3_malloc) */
   char *zOptions;                 /* options of this scan, or NULL */
+  TlPoll poll;                    /* asks vtab_interrupted() while it reads */
 };
 
 /* ---- helpers ------------------------------------------------------------ */
+
+/*
+** Has sqlite3_interrupt() been called on connection pArg? SQLite 3.40 has
+** no sqlite3_is_interrupted() (3.41), but its parser stops at the first
+** space of a statement while the connection's interrupt flag is set, and
+** nothing clears the flag while a statement runs: preparing "SELECT 1"
+** tells. (Called at most every TL_POLL_MS by tl_poll(); a few us each.)
+*/
+static int vtab_interrupted(void *pArg){
+  sqlite3_stmt *pStmt = 0;
+  int rc = sqlite3_prepare_v2((sqlite3*)pArg, "SELECT 1", -1, &pStmt, 0);
+  sqlite3_finalize(pStmt);
+  return rc==SQLITE_INTERRUPT;
+}
+
+/* Make p, asking db, the thread's current TlPoll; returns the previous. */
+static TlPoll *vtab_poll_begin(TlPoll *p, sqlite3 *db){
+  if( p->xStop==0 ){
+    memset(p, 0, sizeof(*p));
+    p->xStop = vtab_interrupted;
+  }
+  p->pArg = db;
+  p->bStopped = 0;
+  return tl_poll_swap(p);
+}
 
 /* Set the vtab's error message from a TlErr, naming the file; return rc. */
 static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr){
@@ -96,6 +127,7 @@ static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr)
   ** error with its message, which SQLITE_NOMEM would lose. */
   switch( pErr->rc ){
     case TL_ENOMEM:   return SQLITE_NOMEM;
+    case TL_EINTR:    return SQLITE_INTERRUPT;
     case TL_ECORRUPT: return SQLITE_CORRUPT_VTAB;
     default:          return SQLITE_ERROR;
   }
@@ -256,6 +288,9 @@ static int tlOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCursor){
 static void cursor_reset(TlCursor *pCur){
   tl_query_close(pCur->pQuery);
   pCur->pQuery = 0;
+  tl_group_close(pCur->pGroup);
+  pCur->pGroup = 0;
+  pCur->mGroupBy = 0;
   tl_trace_release(pCur->pTrace);
   pCur->pTrace = 0;
   sqlite3_free(pCur->aCpu);
@@ -311,6 +346,19 @@ static __attribute__((noinline)) int next_row(sqlite3_vtab_cursor *cur){
   const TlTableDef *pDef = ((TlVtab*)cur->pVtab)->pDef;
   for(;;){
     int rc;
+    if( pCur->pGroup ){
+      /* collapsed rows: made of rows that passed the constraints */
+      rc = tl_group_next(pCur->pGroup, &pCur->row);
+      if( rc==TL_DONE ){ pCur->bEof = 1; return SQLITE_OK; }
+      if( rc<0 ){
+        pCur->bEof = 1;
+        return vtab_error(cur->pVtab, pCur->zPath, tl_group_err(pCur->pGroup));
+      }
+      pCur->bEof = 0;
+      pCur->iRepeat = 0;
+      pCur->nRepeatLeft = pCur->row.nRepeat>1 ? pCur->row.nRepeat-1 : 0;
+      return SQLITE_OK;
+    }
     if( pCur->pQuery==0 ){ pCur->bEof = 1; return SQLITE_OK; }
     rc = tl_query_next(pCur->pQuery, &pCur->row);
     if( rc==TL_DONE ){ pCur->bEof = 1; return SQLITE_OK; }
@@ -349,8 +397,12 @@ static int tlNext(sqlite3_vtab_cursor *cur){
     pCur->row.iRowid = TL_ROWID_LAZY;
     if( pCur->row.aVary ) pCur->row.a[pCur->row.iVary].i = pCur->row.aVary[pCur->iRepeat];
     return SQLITE_OK;
+  }else{
+    TlPoll *pPrev = vtab_poll_begin(&pCur->poll, ((TlVtab*)cur->pVtab)->db);
+    int rc = next_row(cur);
+    tl_poll_swap(pPrev);
+    return rc;
   }
-  return next_row(cur);
 }
 
 /*
@@ -485,8 +537,10 @@ static void filter_begin(TlCursor *pCur, int idxNum, const char *idxStr){
   pCur->filter.nCpu = -1;
   pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
   pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
-  pCur->filter.bGroupCpu = (idxNum & TL_PLAN_GROUPED_CPU)!=0;
   pCur->filter.mCols = zColon ? strtoull(zColon+1, 0, 16) : ~(uint64_t)0;
+  if( (idxNum & TL_PLAN_COLLAPSE) && zColon && strchr(zColon+1, ':') ){
+    pCur->mGroupBy = strtoull(strchr(zColon+1, ':')+1, 0, 16);
+  }
 }
 
 /*
@@ -612,18 +666,18 @@ static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
 
 /*
 ** accel=off (TlFilter.bPlain): a plain per-record scan, never grouped.
-** The plan sets TL_PLAN_ORDERED, TL_PLAN_GROUPED or TL_PLAN_GROUPED_CPU
-** only when it opened the trace, which it does only when it knows the
+** The plan sets TL_PLAN_ORDERED or TL_PLAN_GROUPED only when it opened the trace, which it does only when it knows the
 ** options (constants, or CREATE VIRTUAL TABLE's from xConnect), and only
 ** when they do not say accel=off: so these bits do not come with
 ** accel=off. Were ORDER BY ts consumed by a plan that could not see
 ** accel=off, bOrdered is kept: SQLite relies on the promised order and
-** does not sort.
+** does not sort. Likewise TL_PLAN_COLLAPSE, which a plan may choose
+** without the trace: the engine still groups, over the reader's plain
+** rows.
 */
-static void filter_plain(TlFilter *f){
-  f->bPlain = 1;
-  f->bGroupName = 0;
-  f->bGroupCpu = 0;
+static void filter_plain(TlCursor *pCur){
+  pCur->filter.bPlain = 1;
+  pCur->filter.bGroupName = 0;
 }
 
 /*
@@ -644,7 +698,7 @@ static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
   if( rc==TL_OK ) rc = tl_trace_open_opts(pCur->zPath, &opts, &pCur->pTrace, &err);
   if( rc==TL_OK ){
     pCur->filter.eProgress = tl_trace_opts_progress(&opts);
-    if( tl_trace_opts_plain(&opts) ) filter_plain(&pCur->filter);
+    if( tl_trace_opts_plain(&opts) ) filter_plain(pCur);
   }
   tl_opts_free(&opts);
   if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
@@ -652,7 +706,12 @@ static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
     pCur->bEof = 1;
     return SQLITE_OK;
   }
-  rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
+  if( pCur->mGroupBy ){
+    rc = tl_group_open(pCur->pTrace, pDef->iTable, pDef->nCol, &pCur->filter, &pCur->cols,
+                       pCur->mGroupBy, &pCur->pGroup, &err);
+  }else{
+    rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
+  }
   if( rc ) return vtab_error(cur->pVtab, pCur->zPath, &err);
   return tlNext(cur);
 }
@@ -705,7 +764,12 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   rc = cursor_names(pCur, pTab, zPath, zOptions);
   if( rc ) return rc;
-  return filter_start(cur, bEmpty);
+  {
+    TlPoll *pPrev = vtab_poll_begin(&pCur->poll, pTab->db);
+    rc = filter_start(cur, bEmpty);
+    tl_poll_swap(pPrev);
+    return rc;
+  }
 }
 
 /* xEof */
@@ -773,7 +837,12 @@ static int tlColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i){
 static int tlRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid){
   TlCursor *pCur = (TlCursor*)cur;
   int64_t i = pCur->row.iRowid;
-  if( i==TL_ROWID_LAZY && pCur->pQuery ){
+  if( i==TL_ROWID_LAZY && pCur->pGroup ){
+    if( tl_group_rowid(pCur->pGroup, pCur->iRepeat, &i)<0 ){
+      return vtab_error(cur->pVtab, pCur->zPath, tl_group_err(pCur->pGroup));
+    }
+    pCur->row.iRowid = i;
+  }else if( i==TL_ROWID_LAZY && pCur->pQuery ){
     /* a row counted from the index: the reader finds where it is */
     if( tl_query_rowid(pCur->pQuery, &pCur->row, pCur->iRepeat, &i)<0 ){
       return vtab_error(cur->pVtab, pCur->zPath, tl_query_err(pCur->pQuery));
@@ -798,6 +867,8 @@ struct TlPlan {
   int bDepth, bDepthEq;           /* a depth range pushed; depth = pushed */
   int bPlain;                     /* the options are known and say accel=off */
   TlTrace *pTrace;                /* the trace when path and options are known */
+  uint64_t mCollapse;             /* TL_PLAN_COLLAPSE: the GROUP BY columns */
+  int bInterrupted;               /* sqlite3_interrupt() stopped its opening */
 };
 
 /* Pass constraint i to xFilter as the next argv[] entry, under letter op. */
@@ -926,29 +997,45 @@ plan_options_none:
 }
 
 /*
-** If the path and the options are known at planning time, note whether
-** the options say accel=off and open the trace (it is cached for xFilter)
-** so that the plan can use its size and reader.
+** If the options are known at planning time, note whether they say
+** accel=off; if the path is known too, open the trace (it is cached for
+** xFilter) so that the plan can use its size and reader.
 */
-static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
+static void plan_trace(TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
   const char *zPath = p->zPath;
   struct stat st;
   TlOpts opts;
   TlErr err;
   if( !have_vtab_in() ) return;         /* sqlite3_vtab_rhs_value: 3.38 */
-  if( pPlan->iPath>=0 ){
-    sqlite3_value *v = 0;
-    if( sqlite3_vtab_rhs_value(pInfo, pPlan->iPath, &v)!=SQLITE_OK || v==0 ) return;
-    if( tl_value_has_nul(v) ) return;   /* an error in xFilter */
-    zPath = (const char*)sqlite3_value_text(v);
-  }
-  if( zPath==0 ) return;
-  /* A FIFO can be read once: leave it to xFilter. */
-  if( stat(zPath, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ) return;
   if( !plan_options(p, pInfo, pPlan->iOptions, &opts) ) return;
   pPlan->bPlain = tl_trace_opts_plain(&opts);
-  tl_err_clear(&err);
-  if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
+  if( pPlan->iPath>=0 ){
+    sqlite3_value *v = 0;
+    if( sqlite3_vtab_rhs_value(pInfo, pPlan->iPath, &v)!=SQLITE_OK || v==0
+     || tl_value_has_nul(v) ){         /* (a NUL: an error in xFilter) */
+      zPath = 0;
+    }else{
+      zPath = (const char*)sqlite3_value_text(v);
+    }
+  }
+  /* A FIFO can be read once: leave it to xFilter. */
+  if( zPath && stat(zPath, &st)==0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ){
+    /* While no statement runs, SQLite clears the interrupt flag as a new
+    ** one starts to parse: a statement of ours kept running (stepped once)
+    ** lets vtab_interrupted() see it while the trace opens. */
+    TlPoll poll, *pPrev;
+    sqlite3_stmt *pKeep = 0;
+    tl_err_clear(&err);
+    if( sqlite3_prepare_v2(p->db, "SELECT 1", -1, &pKeep, 0)==SQLITE_OK ) sqlite3_step(pKeep);
+    memset(&poll, 0, sizeof(poll));
+    pPrev = vtab_poll_begin(&poll, p->db);
+    if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
+    tl_poll_swap(pPrev);
+    sqlite3_finalize(pKeep);
+    /* interrupted while it planned: the statement fails to prepare, as
+    ** SQLite's own parser makes it */
+    if( err.rc==TL_EINTR ) pPlan->bInterrupted = 1;
+  }
   tl_opts_free(&opts);
 }
 
@@ -982,29 +1069,55 @@ static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
 }
 
 /*
+** The engine's grouped output (TL_PLAN_COLLAPSE) for GROUP BY or DISTINCT
+** on visible columns (every ORDER BY term one, rows only to be grouped):
+** the GROUP BY columns (bit i: column i), or 0 when the plan cannot take
+** it. The rows collapse by every used column, so the scan must not use
+** the ts column nor another of about one value per row (mPerRow): their
+** entries would be about as many as the rows, SQLite's sorter does better.
+*/
+static uint64_t plan_collapse(const TlTableDef *pDef, sqlite3_index_info *pInfo,
+                              const TlPlan *pPlan){
+  sqlite3_uint64 mBy = 0, mUsed;
+  int i;
+  if( pPlan->bRowid || pDef->nCol>=63 || pInfo->nOrderBy<1 ) return 0;
+  for(i=0; i<pInfo->nOrderBy; i++){
+    int iCol = pInfo->aOrderBy[i].iColumn;
+    if( iCol<0 || iCol>=pDef->nCol ) return 0;
+    mBy |= (sqlite3_uint64)1<<iCol;
+  }
+  mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
+  if( pDef->iTsCol>=0 && (mUsed>>pDef->iTsCol & 1) ) return 0;
+  if( mUsed & pDef->mPerRow ) return 0;
+  return plan_distinct(pInfo) ? mBy : 0;
+}
+
+/*
 ** Consume the ORDER BY when the reader can give that order without a
 ** sort: ascending ts when the trace scans in ts order (TL_PLAN_ORDERED);
 ** equal values together for GROUP BY or DISTINCT on the table's group
-** column (TL_PLAN_GROUPED) or on cpu (TL_PLAN_GROUPED_CPU). Never under
-** accel=off, and only when the trace is known.
+** column (TL_PLAN_GROUPED), by the reader; else, for GROUP BY or DISTINCT on any visible columns, by the
+** engine (TL_PLAN_COLLAPSE, pPlan->mCollapse). Never under accel=off, and
+** only when the trace is known.
 */
 static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
-                       const TlPlan *pPlan){
+                       TlPlan *pPlan){
   const TlTrace *pTrace = pPlan->pTrace;
   int iCol;
-  if( pInfo->nOrderBy!=1 || pTrace==0 || pPlan->bPlain ) return;
+  if( pInfo->nOrderBy<1 || pPlan->bPlain ) return;
   iCol = pInfo->aOrderBy[0].iColumn;
-  if( pDef->iTsCol>=0 && iCol==pDef->iTsCol && !pInfo->aOrderBy[0].desc
+  /* (no trace: the path or the options are bound parameters, not known
+  ** yet; only the engine's grouping is open to the plan) */
+  if( pTrace && pInfo->nOrderBy==1 && pDef->iTsCol>=0 && iCol==pDef->iTsCol && !pInfo->aOrderBy[0].desc
    && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_ORDERED;
-  }else if( plan_can_group(pDef, pInfo, pPlan) ){
+  }else if( pTrace && pInfo->nOrderBy==1 && plan_can_group(pDef, pInfo, pPlan) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_GROUPED;
-  }else if( pDef->iCpuCol>=0 && iCol==pDef->iCpuCol && plan_distinct(pInfo)
-         && (pTrace->mGroupCpu & (1u<<pDef->iTable)) ){
+  }else if( (pPlan->mCollapse = plan_collapse(pDef, pInfo, pPlan))!=0 ){
     pInfo->orderByConsumed = 1;
-    pInfo->idxNum |= TL_PLAN_GROUPED_CPU;
+    pInfo->idxNum |= TL_PLAN_COLLAPSE;
   }
 }
 
@@ -1044,13 +1157,23 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   if( rc ) return rc;
   plan_constraints(pDef, pInfo, &plan);
   plan_trace(p, pInfo, &plan);
+  if( plan.bInterrupted ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
+  }
   plan_order(pDef, pInfo, &plan);
   plan_cost(pInfo, &plan, plan.pTrace ? tl_trace_estimate(plan.pTrace, pDef->iTable) : 1e6);
   tl_trace_release(plan.pTrace);
 
   plan.zOps[plan.nOps] = 0;
-  pInfo->idxStr = sqlite3_mprintf("%s:%llx", plan.zOps,
-                                  (unsigned long long)pInfo->colUsed);
+  if( plan.mCollapse ){
+    pInfo->idxStr = sqlite3_mprintf("%s:%llx:%llx", plan.zOps,
+        (unsigned long long)pInfo->colUsed, (unsigned long long)plan.mCollapse);
+  }else{
+    pInfo->idxStr = sqlite3_mprintf("%s:%llx", plan.zOps,
+                                    (unsigned long long)pInfo->colUsed);
+  }
   if( pInfo->idxStr==0 ) return SQLITE_NOMEM;
   pInfo->needToFreeIdxStr = 1;
   return SQLITE_OK;

@@ -36,6 +36,10 @@ struct TlTableDef {
                                   ** scan may use too */
   int iGroupDepthCol;             /* a column a grouped scan may use too when
                                   ** depth = pins it (callchains), or 0 */
+  uint64_t mPerRow;               /* columns of about one value per row (bit
+                                  ** i: column i; ts, texts of the record):
+                                  ** the engine's grouping (group.h) is not
+                                  ** planned for a query that uses one */
 };
 
 /* Register the module for pDef (static storage). Returns an SQLite code. */

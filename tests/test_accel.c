@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "group.h"
 #include "trace.h"
 
 #define TD TL_TESTDATA_DIR "/"
@@ -76,6 +77,26 @@ static const Shape aShape[] = {
   { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",
     SHAPE_PLAIN, 0 },
   { "cc-event", "SELECT * FROM callchains(%Q, %Q) WHERE event = %lld", SHAPE_EVENT, 0 },
+  /* GROUP BY and DISTINCT on several columns: the engine's grouped output */
+  { "by-symbol-dso", "SELECT symbol, dso, count(*), sum(value) FROM events(%Q, %Q) "
+                     "GROUP BY symbol, dso", SHAPE_PLAIN, 0 },
+  { "by-comm", "SELECT comm, count(*) FROM events(%Q, %Q) GROUP BY comm", SHAPE_PLAIN, 0 },
+  { "by-name-cpu-type", "SELECT name, cpu, type, count(*), sum(value), sum(pid) "
+                        "FROM events(%Q, %Q) GROUP BY name, cpu, type", SHAPE_PLAIN, 0 },
+  { "by-name-cpu-rowids", "SELECT name, cpu, count(*), sum(rowid %% 4294967291) "
+                          "FROM events(%Q, %Q) GROUP BY name, cpu", SHAPE_PLAIN, 0 },
+  { "distinct-name-cpu", "SELECT DISTINCT name, cpu FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "samples-by-ip", "SELECT name, ip, symbol, dso_offset, count(*), sum(value) "
+                     "FROM events(%Q, %Q) WHERE type = 'SAMPLE' "
+                     "GROUP BY name, ip, symbol, dso_offset", SHAPE_PLAIN, 0 },
+  { "window-by-name-cpu", "SELECT name, cpu, count(*) FROM events(%Q, %Q) "
+                          "WHERE ts BETWEEN %lld AND %lld GROUP BY name, cpu", SHAPE_WINDOW, 0 },
+  { "xray-by-func-tid", "SELECT func_id, tid, name, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
+                        "GROUP BY func_id, tid", SHAPE_PLAIN, 0 },
+  { "cc-by-depth-symbol", "SELECT depth, symbol, dso, count(*) FROM callchains(%Q, %Q) "
+                          "GROUP BY depth, symbol", SHAPE_PLAIN, 0 },
+  { "packets-by-cpu", "SELECT cpu, count(*), sum(size) FROM packets(%Q, %Q) GROUP BY cpu",
+    SHAPE_PLAIN, 0 },
   { "tracks", "SELECT * FROM tracks(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "symbols", "SELECT * FROM symbols(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "event-types", "SELECT * FROM event_types(%Q, %Q)", SHAPE_PLAIN, 0 },
@@ -124,12 +145,19 @@ static void append_value(sqlite3_str *pOut, sqlite3_stmt *pStmt, int i){
   }
 }
 
-/* Run zSql; rows into p->rows (and, bOrdered, column 0 into p->ts). */
-static void answer_run(sqlite3 *db, const char *zSql, int bOrdered, Answer *p){
+/*
+** Run zSql with the texts azBind[0..nBind) bound to ?1, ?2, ...; rows into
+** p->rows (and, bOrdered, column 0 into p->ts).
+*/
+static void answer_run_bound(sqlite3 *db, const char *zSql, const char *const *azBind,
+                             int nBind, int bOrdered, Answer *p){
   sqlite3_stmt *pStmt = 0;
-  int rc;
+  int rc, iBind;
   memset(p, 0, sizeof(*p));
   rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+  for(iBind=0; pStmt && iBind<nBind; iBind++){
+    sqlite3_bind_text(pStmt, iBind+1, azBind[iBind], -1, SQLITE_STATIC);
+  }
   while( pStmt && (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
     sqlite3_str *pRow = sqlite3_str_new(0);
     char *z;
@@ -156,6 +184,10 @@ static void answer_run(sqlite3 *db, const char *zSql, int bOrdered, Answer *p){
     assert_non_null(p->zErr);
   }
   sqlite3_finalize(pStmt);
+}
+
+static void answer_run(sqlite3 *db, const char *zSql, int bOrdered, Answer *p){
+  answer_run_bound(db, zSql, 0, 0, bOrdered, p);
 }
 
 /*
@@ -509,6 +541,139 @@ static void accel_is_not_part_of_the_cache_key(void **state){
   assert_non_null(strstr(err.zMsg, "accel=no"));
 }
 
+/*
+** GROUP BY with the trace and the options bound parameters: the plan cannot
+** see the trace nor accel=off, so the engine groups (SQLite does not sort),
+** over the reader's plain rows when accel=off comes in xFilter; the rows
+** are those of accel=off known at planning time.
+*/
+static void accel_bound_options_group_in_the_engine(void **state){
+  static const char *const azPath[] = {
+    TD "ctf/ust-multi", TD "perf/cpu-clock-g.data", TD "xray/fdr.xray", TD "cpel/demo.cpel",
+  };
+  static const char zBound[] = "SELECT name, cpu, type, count(*), sum(rowid %% 4294967291) "
+                               "FROM events(?1, ?2) GROUP BY name, cpu, type";
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  assert_false(plan_sorts(db, zBound, "", "GROUP BY"));
+  for(k=0; k<sizeof(azPath)/sizeof(azPath[0]); k++){
+    const char *azOn[2], *azOff[2];
+    char *zLiteral = sqlite3_mprintf("SELECT name, cpu, type, count(*), sum(rowid %% 4294967291) "
+                                     "FROM events(%Q, 'accel=off') GROUP BY name, cpu, type",
+                                     azPath[k]);
+    char *zSql = sqlite3_mprintf(zBound);
+    Answer on, off, ref;
+    char zWhy[400];
+    azOn[0] = azOff[0] = azPath[k];
+    azOn[1] = "";
+    azOff[1] = "accel=off";
+    answer_run_bound(db, zSql, azOn, 2, 0, &on);
+    answer_run_bound(db, zSql, azOff, 2, 0, &off);
+    answer_run(db, zLiteral, 0, &ref);
+    assert_null(ref.zErr);
+    assert_true(ref.rows.n>0);
+    if( answers_differ(&on, &ref, 0, zWhy, sizeof(zWhy)) ) fail_msg("%s: %s", azPath[k], zWhy);
+    if( answers_differ(&off, &ref, 0, zWhy, sizeof(zWhy)) ) fail_msg("%s: off: %s", azPath[k], zWhy);
+    answer_free(&on);
+    answer_free(&off);
+    answer_free(&ref);
+    sqlite3_free(zLiteral);
+    sqlite3_free(zSql);
+  }
+  tl_test_db_close(db);
+}
+
+/* What one grouping of a trace's events gave (accel_grouping_splits_past_its_cap). */
+typedef struct GroupSum GroupSum;
+struct GroupSum {
+  int64_t nEntry, nAll;           /* entries, rows they stand for */
+  int64_t sumRowid;               /* the rowids of every row, modulo a prime */
+  int nSplit;
+};
+
+/*
+** Group the events of p by name and ts_raw (about one entry per event),
+** GROUP BY name, or both (bBoth), with a cap of nCap bytes (0: max_memory);
+** every rowid asked; the entries of a name together unless bBoth.
+*/
+static void group_sum(TlTrace *p, uint64_t nCap, int bBoth, GroupSum *pOut){
+  TlFilterCols cols;
+  TlFilter f;
+  TlGroup *g = 0;
+  TlErr err;
+  TlRow r;
+  TlLines seen;
+  char *zPrev = 0;
+  int rc;
+  memset(pOut, 0, sizeof(*pOut));
+  memset(&seen, 0, sizeof(seen));
+  memset(&cols, 0, sizeof(cols));
+  cols.iTs = TL_EV_TS; cols.iCpu = TL_EV_CPU; cols.iKey = -1; cols.iType = TL_EV_TYPE;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  f.mCols = ((uint64_t)1<<TL_EV_NAME) | ((uint64_t)1<<TL_EV_TS_RAW);
+  tl_err_clear(&err);
+  assert_int_equal(tl_group_open(p, TL_TAB_EVENTS, TL_EV_NCOL, &f, &cols,
+                                 bBoth ? f.mCols : (uint64_t)1<<TL_EV_NAME, &g, &err), TL_OK);
+  if( nCap ) tl_group_set_cap(g, nCap);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_group_next(g, &r))==TL_ROW ){
+    const TlVal *v = &r.a[TL_EV_NAME];
+    char *zName = v->t==TL_TEXT ? strndup(v->z, v->n) : strdup("(null)");
+    int64_t k, n = r.nRepeat>1 ? r.nRepeat : 1;
+    size_t j;
+    assert_non_null(zName);
+    if( !bBoth && (zPrev==0 || strcmp(zPrev, zName)!=0) ){
+      /* a name's entries come together: a name seen before is not back */
+      for(j=0; j<seen.n; j++) assert_string_not_equal(seen.az[j], zName);
+      tl_lines_add(&seen, zName);
+    }
+    free(zPrev);
+    zPrev = zName;
+    pOut->nEntry++;
+    pOut->nAll += n;
+    for(k=0; k<n; k++){
+      int64_t iRowid = 0;
+      assert_int_equal(tl_group_rowid(g, k, &iRowid), TL_OK);
+      pOut->sumRowid = (pOut->sumRowid + (iRowid % 4294967291LL + 4294967291LL)) % 4294967291LL;
+    }
+  }
+  assert_int_equal(rc, TL_DONE);
+  pOut->nSplit = tl_group_splits(g);
+  free(zPrev);
+  tl_lines_free(&seen);
+  tl_group_close(g);
+}
+
+/*
+** The engine's grouping past its memory cap: the rows split into parts by
+** their GROUP BY values, each part scanned again, give the same entries,
+** rows and rowids as one part (where a GROUP BY value's entries come
+** together).
+*/
+static void accel_grouping_splits_past_its_cap(void **state){
+  static const char *const azPath[] = { TD "ctf/ust-multi", TD "perf/cpu-clock-g.data" };
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azPath)/sizeof(azPath[0]); k++){
+    TlTrace *p = 0;
+    TlErr err;
+    GroupSum whole, split;
+    tl_err_clear(&err);
+    assert_int_equal(tl_trace_open(azPath[k], 0, &p, &err), TL_OK);
+    group_sum(p, 0, 0, &whole);
+    group_sum(p, 16*1024, 1, &split);
+    assert_int_equal(whole.nSplit, 0);
+    assert_true(split.nSplit>0);
+    assert_true(whole.nEntry>500);
+    assert_int_equal(split.nEntry, whole.nEntry);
+    assert_int_equal(split.nAll, whole.nAll);
+    assert_int_equal(split.sumRowid, whole.sumRowid);
+    tl_trace_release(p);
+  }
+}
+
 /* Rows of a scan of events with filter f: *pnRow rows standing for *pnAll. */
 static void count_rows(TlTrace *p, const TlFilter *f, int64_t *pnRow, int64_t *pnAll){
   TlQuery *q = 0;
@@ -576,6 +741,8 @@ TL_DEFINE_GROUP(accel,
   cmocka_unit_test(accel_bad_value_is_an_error_naming_it),
   cmocka_unit_test(accel_off_plans_sort_in_sqlite),
   cmocka_unit_test(accel_is_not_part_of_the_cache_key),
+  cmocka_unit_test(accel_bound_options_group_in_the_engine),
+  cmocka_unit_test(accel_grouping_splits_past_its_cap),
   cmocka_unit_test(accel_off_same_rows_on_testdata),
   cmocka_unit_test(accel_off_same_rows_on_peer_traces),
 );

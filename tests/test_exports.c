@@ -359,24 +359,74 @@ static void clock_monotonic_aligns_perf_and_lttng(void **state){
   tl_test_db_close(db);
 }
 
+/* clock=zClock on zPath: a warning holding zWant, and ts as without it. */
+static void assert_clock_warns(sqlite3 *db, const char *zPath, const char *zClock, const char *zWant){
+  char *z = tl_test_sql_text(db, "SELECT message FROM trace_warnings(%Q, 'clock=%s')", zPath, zClock);
+  assert_non_null(z);
+  assert_non_null(strstr(z, zWant));
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q, 'clock=%s')", zPath, zClock),
+                   tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q)", zPath));
+}
+
 /* Where the trace lacks what is needed: a warning, ts as before. */
 static void clock_without_reference_warns(void **state){
   sqlite3 *db = tl_test_db();
   char *z;
   (void)state;
-  z = tl_test_sql_text(db, "SELECT message FROM trace_warnings(%Q, 'clock=realtime')",
-                       TD "perf/sched.data");
-  assert_non_null(strstr(z, "no CLOCK_DATA"));
-  free(z);
-  z = tl_test_sql_text(db, "SELECT message FROM trace_warnings(%Q, 'clock=monotonic')",
-                       TD "xray/fdr.xray");
-  assert_non_null(strstr(z, "ts stays on the trace's clock"));
-  free(z);
-  assert_int_equal(tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q, 'clock=monotonic')", TD "xray/fdr.xray"),
-                   tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q)", TD "xray/fdr.xray"));
+  assert_clock_warns(db, TD "perf/sched.data", "realtime", "no CLOCK_DATA");
+  assert_clock_warns(db, TD "cpel/demo.cpel", "monotonic", "ts stays on the trace's clock");
+  assert_clock_warns(db, TD "xray/basic.xray", "monotonic", "a basic-mode log has no WallTimeMarker");
+  assert_clock_warns(db, TD "xray/fdr.xray", "realtime", "nothing relates it to CLOCK_REALTIME");
   z = tl_test_sql_error(db, "SELECT * FROM events(%Q, 'clock=boottime')", TD "perf/sched.data");
   assert_non_null(strstr(z, "clock=boottime: expected monotonic or realtime"));
   free(z);
+  tl_test_db_close(db);
+}
+
+/*
+** XRay FDR, clock=monotonic: testdata/xray/clock.xray was recorded between
+** two CLOCK_MONOTONIC readings (clock.times.txt), and every shifted ts falls
+** between them. The shift is the least WallTimeMarker minus the TSC of the
+** NewCPUId after it, as llvm-xray fdr-dump prints them (the log's cycle
+** frequency is 1 GHz: a TSC is ns); a time window is on the shifted clock.
+*/
+static void clock_monotonic_xray_from_wall_time_markers(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zLog = TD "xray/clock.xray";
+  char *z = tl_test_read_file(TD "xray/clock.times.txt", 0), *q;
+  long long m0 = -1, m1 = -1, lo, hi, shift = 0, wall = -1;
+  int bShift = 0;
+  (void)state;
+  assert_non_null(z);
+  assert_int_equal(sscanf(z, "monotonic_before %lld monotonic_after %lld", &m0, &m1), 2);
+  free(z);
+  assert_int_equal(tl_test_sql_int(db, "SELECT value FROM trace_info(%Q) WHERE key='clock_freq'", zLog),
+                   1000000000);
+  z = tl_test_read_file(TD "xray/clock.fdr-dump.txt", 0);
+  assert_non_null(z);
+  for(q=z; (q = strchr(q, '<'))!=0; q++){
+    long long s, us, cpu, tsc;
+    if( sscanf(q, "<Wall Time: seconds = %lld.%lld>", &s, &us)==2 ) wall = s*1000000000LL + us*1000;
+    if( sscanf(q, "<CPU: id = %lld, tsc = %lld>", &cpu, &tsc)==2 && wall>=0 ){
+      if( !bShift || wall - tsc < shift ) shift = wall - tsc;
+      bShift = 1;
+      wall = -1;
+    }
+  }
+  free(z);
+  assert_true(bShift);
+  lo = tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q, 'clock=monotonic')", zLog);
+  hi = tl_test_sql_int(db, "SELECT max(ts) FROM events(%Q, 'clock=monotonic')", zLog);
+  assert_true(m0 <= lo && lo <= hi && hi <= m1);
+  assert_int_equal(lo - tl_test_sql_int(db, "SELECT min(ts) FROM events(%Q)", zLog), shift);
+  assert_int_equal(tl_test_sql_int(db, "SELECT min(ts) FROM xray_calls(%Q, 'clock=monotonic')", zLog),
+                   tl_test_sql_int(db, "SELECT min(ts) FROM xray_calls(%Q)", zLog) + shift);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'clock=monotonic') WHERE ts BETWEEN %lld AND %lld",
+                                   zLog, lo + (hi-lo)/4, lo + (hi-lo)/2),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'clock=monotonic') WHERE +ts BETWEEN %lld AND %lld",
+                                   zLog, lo + (hi-lo)/4, lo + (hi-lo)/2));
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q, 'clock=monotonic')", zLog), 0);
   tl_test_db_close(db);
 }
 
@@ -459,6 +509,7 @@ static void flamegraph_widths_are_totals(void **state){
 TL_DEFINE_GROUP(exports,
   cmocka_unit_test(clock_monotonic_aligns_perf_and_lttng),
   cmocka_unit_test(clock_without_reference_warns),
+  cmocka_unit_test(clock_monotonic_xray_from_wall_time_markers),
   cmocka_unit_test(chrome_events_ctf_entry_exit_are_spans),
   cmocka_unit_test(flamegraph_widths_are_totals),
   cmocka_unit_test(trace_info_ctf_equals_babeltrace2_metadata),

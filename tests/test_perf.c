@@ -1103,8 +1103,8 @@ static int64_t stats_samples(const char *zFile){
 /*
 ** TlFilter.bPlain (accel=off) on every shape the reader accelerates:
 ** count(*) (chunk counts), type = 'SAMPLE' (counts of SAMPLE records),
-** type, cpu, value and name (runs, chunk keys), GROUP BY cpu (a pass per
-** CPU) and callchains grouped by symbol (counted by symbol). The plain scan
+** type, cpu, value and name (runs, chunk keys), cpu alone (GROUP BY cpu's
+** scan, grouped by the engine) and callchains grouped by symbol (counted by symbol). The plain scan
 ** repeats no row and leaves nothing lazy; both give the same rows, and the
 ** SAMPLE rows are as many as perf report --stats counts.
 */
@@ -1134,7 +1134,7 @@ static void perf_plain_scan_equals_accelerated(void **state){
       TlFilter f;
       TlScanLines accel, plain;
       int iTable = iShape==SH_SYMBOL ? TL_TAB_CALLCHAINS : TL_TAB_EVENTS;
-      int iGroupCol = iShape==SH_CPU ? TL_EV_CPU : iShape==SH_SYMBOL ? TL_CC_SYMBOL : -1;
+      int iGroupCol = iShape==SH_SYMBOL ? TL_CC_SYMBOL : -1;
       size_t i;
       memset(&f, 0, sizeof(f));
       f.tsLo = TL_TS_MIN;
@@ -1151,7 +1151,6 @@ static void perf_plain_scan_equals_accelerated(void **state){
                   | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME);
           break;
         case SH_CPU:
-          f.bGroupCpu = 1;
           f.mCols = (uint64_t)1<<TL_EV_CPU;
           break;
         case SH_SYMBOL:
@@ -1193,7 +1192,7 @@ static void perf_plain_scan_equals_accelerated(void **state){
   assert_true(aAccel[SH_SAMPLE]>0);
   assert_true(aAccel[SH_RUNS]>0);
   assert_true(aAccel[SH_SYMBOL]>0);
-  assert_true(aGrouped[SH_CPU]>0);
+  assert_true(aGrouped[SH_SYMBOL]>0);
 }
 
 TL_DEFINE_GROUP(perf,

@@ -29,6 +29,7 @@ static const TlTableDef callchainsDef = {
   .iDepthCol = TL_CC_DEPTH,
   .iGroupCol = TL_CC_SYMBOL,      /* GROUP BY symbol (at one depth) */
   .iGroupDepthCol = TL_CC_DEPTH,
+  .mPerRow  = ((uint64_t)1<<TL_CC_EVENT) | ((uint64_t)1<<TL_CC_TS),
 };
 
 int callchains_vtab_register(sqlite3 *db){

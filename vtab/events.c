@@ -32,6 +32,8 @@ static const TlTableDef eventsDef = {
   .iKeyCol  = -1,
   .iTypeCol = TL_EV_TYPE,
   .iGroupCol = TL_EV_NAME,        /* GROUP BY name, DISTINCT name */
+  .mPerRow  = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW) | ((uint64_t)1<<TL_EV_TEXT)
+            | ((uint64_t)1<<TL_EV_ARGS) | ((uint64_t)1<<TL_EV_CALLCHAIN) | ((uint64_t)1<<TL_EV_STACK),
 };
 
 int events_vtab_register(sqlite3 *db){

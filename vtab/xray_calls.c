@@ -32,6 +32,8 @@ static const TlTableDef xray_callsDef = {
   ** function */
   .iGroupCol = TL_XC_FUNC_ID,
   .mGroupWith = ((uint64_t)1<<TL_XC_NAME) | ((uint64_t)1<<TL_XC_DUR),
+  .mPerRow  = ((uint64_t)1<<TL_XC_ID) | ((uint64_t)1<<TL_XC_TS) | ((uint64_t)1<<TL_XC_DUR)
+            | ((uint64_t)1<<TL_XC_PARENT),
 };
 
 int xray_calls_vtab_register(sqlite3 *db){

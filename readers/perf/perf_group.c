@@ -1,7 +1,6 @@
 /*
-** perf_group.c: grouped output of the perf.data scans: events grouped by
-** cpu (one pass over the chunks per CPU) and callchain frames grouped by
-** symbol (counted first, then one row per symbol repeated).
+** perf_group.c: grouped output of the perf.data scans: callchain frames
+** grouped by symbol (counted first, then one row per symbol repeated).
 */
 #include "perf_scan.h"
 
@@ -9,68 +8,6 @@
 #include <string.h>
 
 #include "map.h"
-
-/*
-** CPUs numbered 63 and up share the chunks' bit 63: the least of them at or
-** above lo, found by reading those chunks. TL_ROW with *pCpu, or TL_DONE.
-*/
-static int group_find_high(TlScan *s, int64_t lo, int64_t *pCpu){
-  const TlIndex *x = &s->pTrace->index;
-  size_t k;
-  int64_t best = -1;
-  for(k=s->iChunkFirst; k<s->iChunkEnd; k++){
-    const TlPacket *pk = &x->a[k];
-    int rc;
-    if( !(pk->flags & PERF_PKT_CUT) && !(pk->mCpu>>63) ) continue;
-    walk_chunk(s, pk);
-    while( (rc = perf_walk_next(&s->w, &s->r))==TL_ROW ){
-      if( !record_wanted(s) || rec_info(s->p, &s->r, &s->ri) ) continue;
-      if( s->ri.bCpu && (int64_t)s->ri.cpu>=lo && (best<0 || (int64_t)s->ri.cpu<best) ){
-        best = (int64_t)s->ri.cpu;
-      }
-    }
-    if( rc<0 ) return rc;
-  }
-  if( best<0 ) return TL_DONE;
-  *pCpu = best;
-  return TL_ROW;
-}
-
-int perf_group_next(TlScan *s){
-  for(;;){
-    int rc;
-    int64_t c = 0;
-    if( s->iGroup==-2 ){
-      s->iGroup = -1;
-      s->cpuGroup = -1;
-    }else if( s->iGroup<63 ){
-      int g = s->iGroup + 1;
-      while( g<63 && !((s->mCpuAll>>g) & 1) ) g++;
-      s->iGroup = g;
-      s->cpuGroup = g;
-      if( g==63 ){
-        if( !(s->mCpuAll>>63) ) return TL_DONE;
-        rc = group_find_high(s, 63, &c);
-        if( rc!=TL_ROW ) return rc;
-        s->cpuGroup = c;
-      }
-    }else{
-      rc = group_find_high(s, s->cpuGroup + 1, &c);
-      if( rc!=TL_ROW ) return rc;
-      s->cpuGroup = c;
-    }
-    s->iChunk = s->iChunkFirst;
-    s->bInChunk = 0;
-    if( s->f.nCpu>=0 ){
-      /* a cpu filter: only its CPUs' passes, and no row without a cpu */
-      int k;
-      if( s->iGroup<0 ) continue;
-      for(k=0; k<s->f.nCpu && s->f.aCpu[k]<s->cpuGroup; k++){}
-      if( k>=s->f.nCpu || s->f.aCpu[k]!=s->cpuGroup ) continue;
-    }
-    return TL_ROW;
-  }
-}
 
 static int cmp_sym_count(const void *a, const void *b){
   const char *x = ((const struct PerfSymCount*)a)->zSym, *y = ((const struct PerfSymCount*)b)->zSym;

@@ -403,18 +403,8 @@ static int open_names(TlTrace *pTrace, PerfData *p, TlErr *pErr){
 
 /* What the trace offers its scans, from the index. */
 static void open_offers(TlTrace *pTrace){
-  uint64_t nAll = 0, nRead = 0, nPrev = 0, nCur = 0;
-  int bHigh = 0;
+  uint64_t nPrev = 0, nCur = 0;
   size_t k;
-  /* GROUP BY cpu reads the chunks once per CPU they hold: offer it when
-  ** that is about one read of the file, and CPUs have bits of their own */
-  for(k=0; k<pTrace->index.n; k++){
-    const TlPacket *q = &pTrace->index.a[k];
-    nAll += q->nSize;
-    nRead += q->nSize * (uint64_t)__builtin_popcountll(q->mCpu & ~((uint64_t)1<<63));
-    if( q->mCpu>>63 ) bHigh = 1;
-  }
-  if( !bHigh && nRead <= nAll + nAll/2 ) pTrace->mGroupCpu |= 1u<<TL_TAB_EVENTS;
   /* Time order needs two rounds in memory: allow it when that is small. */
   for(k=0; k<pTrace->index.n; k++){
     nCur += pTrace->index.a[k].nSize;

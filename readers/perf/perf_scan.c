@@ -51,7 +51,6 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->f = *pFilter;
   if( pFilter->bPlain ){
     /* accel=off: one row per record, none grouped */
-    s->f.bGroupCpu = 0;
     s->f.bGroupName = 0;
   }
   tl_err_clear(&s->err);
@@ -97,16 +96,6 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       s->iChunkEnd = s->iChunk < pTrace->index.n ? s->iChunk+1 : s->iChunk;
     }
   }
-  if( iTable==TL_TAB_EVENTS && s->f.bGroupCpu && !pFilter->bOrdered ){
-    size_t k;
-    s->bGroup = 1;
-    s->bInfo = 1;
-    s->mNeed |= (uint64_t)1<<TL_EV_CPU;
-    s->iGroup = -2;
-    s->iChunkFirst = s->iChunk;
-    for(k=s->iChunk; k<s->iChunkEnd; k++) s->mCpuAll |= pTrace->index.a[k].mCpu;
-    s->iChunk = s->iChunkEnd;     /* the first pass starts at the first row */
-  }
   /* only values that repeat from record to record: runs of them are one row */
   s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
          && !pFilter->bPlain
@@ -148,16 +137,10 @@ static int next_record(TlScan *s){
     int rc;
     if( !s->bInChunk ){
       while( s->iChunk < s->iChunkEnd
-          && (!tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
-              || (s->bGroup && !chunk_in_group(s, &x->a[s->iChunk]))) ){
+          && !tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
         s->iChunk++;
       }
-      if( s->iChunk >= s->iChunkEnd ){
-        if( !s->bGroup ) return TL_DONE;
-        rc = perf_group_next(s);
-        if( rc!=TL_ROW ) return rc;
-        continue;
-      }
+      if( s->iChunk >= s->iChunkEnd ) return TL_DONE;
       if( s->bKey && !(x->a[s->iChunk].flags & PERF_PKT_CUT)
        && s->p->aKey[s->iChunk].eState!=PERF_KEY_MIXED ){
         /* its SAMPLE rows are one row repeated, known without reading it */
@@ -166,7 +149,6 @@ static int next_record(TlScan *s){
         s->iCountChunk = s->iChunk++;
         if( k->eState==PERF_KEY_NONE || n==0 ) continue;
         if( !ts_cpu_may_match(&s->f, 0, 0, k->bCpu, k->cpu) ) continue;
-        if( s->bGroup && !row_in_group(s, k->bCpu, k->cpu) ) continue;
         s->r.type = PERF_SAMPLE;
         memset(&s->ri, 0, sizeof(s->ri));
         s->ri.iAttr = k->iAttr;
@@ -180,7 +162,6 @@ static int next_record(TlScan *s){
       }
       s->iWalkChunk = SIZE_MAX;
       walk_chunk(s, &x->a[s->iChunk]);
-      s->bPeekChunk = s->bGroup && s->iGroup>=0 && __builtin_popcountll(x->a[s->iChunk].mCpu)>1;
       s->bInChunk = 1;
       s->iChunk++;
     }
@@ -189,23 +170,19 @@ static int next_record(TlScan *s){
     if( rc<0 ) return rc;
     if( !record_wanted(s) ) continue;
     if( !s->bInfo ) return TL_ROW;
-    if( (s->bPeek || s->bPeekChunk) && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
+    if( s->bPeek && s->r.type==PERF_SAMPLE && s->p->nAttr>0 ){
       /* a sample's time and cpu first: most fail a narrow filter */
       int bTs, bCpu;
       int64_t ts = 0;
       uint32_t cpu = 0;
       perf_sample_peek(&s->p->aAttr[perf_attr_of(s->p, &s->r)], &s->r, &bTs, &ts, &bCpu, &cpu);
       if( !ts_cpu_may_match(&s->f, bTs, ts, bCpu, cpu) ) continue;
-      /* (a sample the peek gives a cpu may still have none when it does
-      ** not decode: the pass for rows without a cpu keeps those) */
-      if( s->bGroup && s->iGroup>=0 && !row_in_group(s, bCpu, cpu) ) continue;
     }
     if( rec_info(s->p, &s->r, &s->ri) ){
       memset(&s->ri, 0, sizeof(s->ri));
       s->ri.iAttr = 0;
     }
     if( s->iTable==TL_TAB_EVENTS && !row_may_match(s) ) continue;
-    if( s->bGroup && !row_in_group(s, s->ri.bCpu, s->ri.cpu) ) continue;
     return TL_ROW;
   }
 }

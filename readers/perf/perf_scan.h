@@ -7,7 +7,7 @@
 ** Files: perf.c (the reader's entry points), perf_open.c (header, attrs,
 ** features), perf_index.c (the walk that builds the chunk index),
 ** perf_threads.c (the thread list), perf_scan.c (events and callchains
-** scans), perf_group.c (grouped output: by cpu, callchains by symbol),
+** scans), perf_group.c (grouped output: callchains by symbol),
 ** perf_rows.c (args JSON and the metadata tables' rows).
 */
 #ifndef TL_PERF_SCAN_H
@@ -135,7 +135,6 @@ struct TlScan {
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
   int bPeek;                      /* events: a ts or cpu filter to try before decoding */
-  int bPeekChunk;                 /* the chunk holds other CPUs than its pass's */
   /* a chunk whose SAMPLE rows are all alike (bKey) stands for its rows (one
   ** row repeated), no record is read; a rowid asked for is found by walking
   ** the chunk (perf_scan_rowid), onward from the last one found */
@@ -145,14 +144,6 @@ struct TlScan {
   size_t iCountChunk;             /* the counted chunk */
   size_t iWalkChunk;              /* the chunk w walks for rowids, or SIZE_MAX */
   uint64_t nWalked;               /* rows of it w has passed */
-  /* GROUP BY cpu: one pass over the chunks per CPU (rows without a cpu
-  ** first), each pass reading the chunks that hold that CPU */
-  int bGroup;
-  int iGroup;                     /* -2 not started, -1 no cpu, 0..62 that
-                                  ** CPU, 63 CPUs from 63 up (cpuGroup) */
-  int64_t cpuGroup;               /* the CPU of this pass */
-  uint64_t mCpuAll;               /* CPUs of the chunks in range */
-  size_t iChunkFirst;             /* where each pass starts */
   /* callchains GROUP BY symbol: the frames counted by symbol first, then
   ** one row per symbol repeated as many times (rowids number the rows) */
   /* rows of equal values in a row (next_event_run) */
@@ -221,21 +212,6 @@ static inline int record_wanted(const TlScan *s){
   return (s->eType<0 || s->r.type==(uint32_t)s->eType) && tl_perf_type_name(s->r.type)!=0;
 }
 
-/* Does a chunk hold rows of the current cpu group? */
-static inline int chunk_in_group(const TlScan *s, const TlPacket *pk){
-  if( pk->flags & PERF_PKT_CUT ) return 1;          /* its counts stop at the damage */
-  if( s->iGroup<0 ){
-    return (pk->flags & (s->eType==PERF_SAMPLE ? PERF_PKT_SAMPLE_NOCPU : PERF_PKT_NOCPU))!=0;
-  }
-  return (pk->mCpu >> (s->iGroup<63 ? s->iGroup : 63)) & 1;
-}
-
-/* Is a row with this cpu in the current group? */
-static inline int row_in_group(const TlScan *s, int bCpu, uint32_t cpu){
-  if( s->iGroup<0 ) return !bCpu;
-  return bCpu && (int64_t)cpu==s->cpuGroup;
-}
-
 /* ---- perf_open.c --------------------------------------------------------- */
 int perf_probe(const uint8_t *a, size_t n, const char *zPath, int bDir);
 int perf_open(TlTrace*, TlErr*);
@@ -280,8 +256,6 @@ int perf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal 
                       TlErr *pErr);
 
 /* ---- perf_group.c -------------------------------------------------------- */
-/* Start the next cpu group's pass: TL_ROW, TL_DONE after the last, or < 0. */
-int perf_group_next(TlScan*);
 /* callchains grouped by symbol */
 int perf_next_frame_grouped(TlScan*, TlRow*);
 

@@ -27,7 +27,7 @@
 **
 ** FDR mode: buffers of records. Metadata records are 16 bytes, first byte
 ** (kind << 1) | 1: 0 NewBuffer (i32 tid), 1 EndOfBuffer, 2 NewCPUId (u16
-** cpu, u64 tsc), 3 TSCWrap (u64 tsc), 4 WallClockTime (u64 s, u32 us),
+** cpu, u64 tsc), 3 TSCWrap (u64 tsc), 4 WallClockTime (u64 s, u32 us of CLOCK_MONOTONIC),
 ** 5 CustomEventMarker (i32 size, u64 tsc [v5: i32 delta]; size payload
 ** bytes follow), 6 CallArgument (u64), 7 BufferExtents (u64 bytes of the
 ** buffer after this record), 8 TypedEventMarker (i32 size, i32 delta, u16

@@ -171,7 +171,6 @@ static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
   plain.bPlain = 1;
   plain.bOrdered = 0;
   plain.bGroupName = 0;
-  plain.bGroupCpu = 0;
   drain(pTrace, iTable, f, &a);
   drain(pTrace, iTable, &plain, &b);
   nPairs++;
@@ -180,11 +179,11 @@ static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
   if( a.rc<0 || a.bCut || b.bCut ) return;
   if( a.nRow!=b.nRow || a.sum!=b.sum || a.sumMix!=b.sumMix ){
     fprintf(stderr, "drain: table %d gives other rows under accel=off: %llu rows, "
-            "%llu plain (mCols %llx, bOrdered %d, bGroupName %d, bGroupCpu %d, "
+            "%llu plain (mCols %llx, bOrdered %d, bGroupName %d, "
             "nCpu %d, bRowid %d, type %s)\n", iTable,
             (unsigned long long)a.nRow, (unsigned long long)b.nRow,
             (unsigned long long)f->mCols, f->bOrdered, f->bGroupName,
-            f->bGroupCpu, f->nCpu, f->bRowid, f->zType ? f->zType : "-");
+            f->nCpu, f->bRowid, f->zType ? f->zType : "-");
     abort();
   }
 }
@@ -221,14 +220,13 @@ static void drain_events(TlTrace *pTrace, int64_t iRowid){
   f.tsLo = 1000; f.tsHi = 2000000000;
   f.mCols = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
   drain_pair(pTrace, iTable, &f);
-  /* grouped by name, by cpu (with the columns a run compares) */
+  /* grouped by name; cpu and value (the columns a run compares) */
   filter_init(&f);
   f.mCols = (uint64_t)1<<TL_EV_NAME;
   f.bGroupName = (pTrace->pReader->mGroupName >> iTable) & 1;
   drain_pair(pTrace, iTable, &f);
   filter_init(&f);
   f.mCols = ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_VALUE);
-  f.bGroupCpu = (pTrace->mGroupCpu >> iTable) & 1;
   drain_pair(pTrace, iTable, &f);
 }
 

@@ -1,0 +1,55 @@
+/*
+** group.h: grouped output, the engine's side (src/group.c).
+**
+** For GROUP BY or DISTINCT on columns of a table (the plan's
+** TL_PLAN_COLLAPSE), when the scan's used columns are few values repeated
+** many times: the table's ordinary scan (counted or not) runs once, rows
+** with equal values of every used column collapse into one entry of a hash
+** table, and the entries come out as one row each (TlRow.nRepeat: how many
+** rows it stands for), those with equal values of the GROUP BY columns
+** next to each other. SQLite then needs no sorter.
+**
+** Memory is bounded by the distinct entries, not the rows: past the
+** trace's max_memory the rows are split by the hash of their values into
+** parts, one scan each, so that one part's entries fit; every row of a
+** group is in the same part. Rowids of collapsed rows come from one more
+** scan of the part, only when SQLite asks for one.
+*/
+#ifndef TL_GROUP_H
+#define TL_GROUP_H
+
+#include "trace.h"
+
+typedef struct TlGroup TlGroup;
+
+/*
+** Start grouped output of table iTable (nCol columns) with filter f
+** (f->mCols: the columns collapsed on; the grouping bits are ignored),
+** checked row by row against f with the columns of pCols. mGroupBy: the
+** GROUP BY or DISTINCT columns, a subset of f->mCols. TL_OK with *ppGroup,
+** or an error in *pErr. The first rows are worked out by the first
+** tl_group_next.
+*/
+int tl_group_open(TlTrace*, int iTable, int nCol, const TlFilter *f,
+                  const TlFilterCols *pCols, uint64_t mGroupBy, TlGroup **ppGroup,
+                  TlErr *pErr);
+
+/* The next entry into pRow (pRow->a: nCol values): TL_ROW, TL_DONE or < 0. */
+int tl_group_next(TlGroup*, TlRow *pRow);
+
+/* The rowid of the current entry's iRepeat-th row. */
+int tl_group_rowid(TlGroup*, int64_t iRepeat, int64_t *piRowid);
+
+/*
+** Tests: the bytes one part may hold (instead of max_memory), before the
+** first tl_group_next; and how many times a part was split so far.
+*/
+void tl_group_set_cap(TlGroup*, uint64_t nBytes);
+int tl_group_splits(const TlGroup*);
+
+/* The error after a call returned < 0. */
+const TlErr *tl_group_err(TlGroup*);
+
+void tl_group_close(TlGroup*);     /* NULL-safe */
+
+#endif /* TL_GROUP_H */
