@@ -32,7 +32,7 @@
 #include "source.h"
 #include "trace.h"
 
-#define TL_ROBUST_WAIT 20        /* seconds: well over the FIFO wait (3 s) */
+#define TL_ROBUST_WAIT 60        /* seconds: well over the FIFO wait (3 s) */
 
 #define TD TL_TESTDATA_DIR "/"
 
@@ -255,7 +255,9 @@ static void proc_self_ends_within_seconds(void **state){
   j = run_within("/proc/self", 0, 1, &dt);
   assert_int_not_equal(j->rc, 0);
   assert_non_null(strstr(j->zMsg, "/proc/self"));
-  assert_true(dt < 15);
+  /* about 1 s in a plain build (the search stops at its caps); the bound
+  ** leaves room for the sanitizers on a machine busy with other work */
+  assert_true(dt < 45);
 }
 
 /* ---- option values ------------------------------------------------------- */
