@@ -23,11 +23,13 @@ set -e
 PERF=${PERF:-perf}
 DIR=/tmp/tracelite-dwarf
 mkdir -p $DIR symfs$DIR
-gcc -O2 -g -fPIC -shared -o $DIR/libdwlib.so dwlib.c
-gcc -O0 -g -pthread -o $DIR/c-O0 dwprog.c -L$DIR -ldwlib -Wl,-rpath,$DIR
-gcc -O2 -g -pthread -o $DIR/c-O2 dwprog.c -L$DIR -ldwlib -Wl,-rpath,$DIR
-g++ -O0 -g -pthread -o $DIR/cxx-O0 dwprog.cpp -L$DIR -ldwlib -Wl,-rpath,$DIR
-g++ -O2 -g -pthread -o $DIR/cxx-O2 dwprog.cpp -L$DIR -ldwlib -Wl,-rpath,$DIR
+# the build folder is not kept in the DWARF (it would name this machine's)
+export CFLAGS_MAP="-fdebug-prefix-map=$(pwd)=/src/tracelite/testdata/perf/dwarf"
+gcc -O2 -g $CFLAGS_MAP -fPIC -shared -o $DIR/libdwlib.so dwlib.c
+gcc -O0 -g $CFLAGS_MAP -pthread -o $DIR/c-O0 dwprog.c -L$DIR -ldwlib -Wl,-rpath,$DIR
+gcc -O2 -g $CFLAGS_MAP -pthread -o $DIR/c-O2 dwprog.c -L$DIR -ldwlib -Wl,-rpath,$DIR
+g++ -O0 -g $CFLAGS_MAP -pthread -o $DIR/cxx-O0 dwprog.cpp -L$DIR -ldwlib -Wl,-rpath,$DIR
+g++ -O2 -g $CFLAGS_MAP -pthread -o $DIR/cxx-O2 dwprog.cpp -L$DIR -ldwlib -Wl,-rpath,$DIR
 cp $DIR/libdwlib.so $DIR/c-O0 $DIR/c-O2 $DIR/cxx-O0 $DIR/cxx-O2 symfs$DIR/
 for t in c-O0 c-O2 cxx-O0 cxx-O2; do
   $PERF record -q -N -z -e cpu-clock -c 1000000 --call-graph dwarf,4096 -o $t.data -- $DIR/$t 60000 >/dev/null 2>&1
