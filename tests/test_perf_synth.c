@@ -464,6 +464,12 @@ static void perf_fuzz_finds_are_read_cleanly(void **state){
     assert_int_equal(nRow, 0);
     assert_int_equal(tl_test_sql_int(db, "SELECT offset FROM packets('" PERF_DIR "bad/empty-id-list.data')"), 584);
   }
+  /* the same, with every column read (args of a sample with no attribute
+  ** once took the address of an element of no array) */
+  z = tl_test_sql_error(db, "SELECT count(*), sum(length(args)), count(symbol) FROM events('" PERF_DIR "bad/no-attr-args.data')");
+  assert_non_null(z);
+  assert_non_null(strstr(z, "no-attr-args.data: offset 15334: record of type 922 has size 0, less than its 8-byte header"));
+  free(z);
   /* samples before any attribute (its HEADER_ATTR mangled): rows without
   ** names, then the record of size 0 further on */
   {

@@ -154,8 +154,11 @@ static int tp_has_field(const PerfTp *t, const char *z){
 void perf_sample_args(const TlScan *s, TlStr *o){
   const PerfSample *x = &s->ri.s;
   uint64_t st = x->mHave;
-  const PerfAttr *pAttr = &s->p->aAttr[s->ri.iAttr];
-  const PerfTp *t = (st & PS_RAW) && pAttr->type==2 ? perf_tp_find(s->p, pAttr->config) : 0;
+  const PerfTp *t = 0;
+  if( st & PS_RAW ){
+    const PerfAttr *pAttr = &s->p->aAttr[s->ri.iAttr];
+    if( pAttr->type==2 ) t = perf_tp_find(s->p, pAttr->config);
+  }
   if( (st & (PS_ID|PS_IDENTIFIER)) && !tp_has_field(t, "id") ){
     tl_json_key(o, "id"); tl_json_uint(o, x->id);
   }
