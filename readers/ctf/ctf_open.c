@@ -406,6 +406,7 @@ static void ctf_data_free(CtfData *p){
   }
   free(p->aTr);
   free(p->aStm);
+  tl_ctf_dbg_free(p->pDbg);
   free(p);
 }
 
@@ -629,7 +630,7 @@ static int ctfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   }
 }
 
-static const char *const ctfOptions[] = { "ctf_clock", 0 };
+static const char *const ctfOptions[] = { "ctf_clock", "symfs", "buildid_dir", 0 };
 
 const TlReaderDef tl_ctf_reader = {
   .zName      = "ctf",

@@ -248,6 +248,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   }
   if( tl_col_used(&pScan->f, TL_EV_COMM) ) ctf_comm(&c->dec, &a[TL_EV_COMM]);
   if( pScan->pThreads && tl_ctf_thread_cols(pScan, c, a) ) return pScan->err.rc;
+  if( pScan->pDbg ) tl_ctf_dbg_cols(pScan, c, a);
   if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
     TlCtfScopes sc;
     sc.aVal = c->dec.aVal;
@@ -269,12 +270,19 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   return TL_ROW;
 }
 
+/* Does the scan use a column of ctf_debuginfo.c? */
+static int ctf_dbg_used(const TlFilter *f){
+  return tl_col_used(f, TL_EV_SYMBOL) || tl_col_used(f, TL_EV_DSO) || tl_col_used(f, TL_EV_SYMOFF)
+      || tl_col_used(f, TL_EV_DSO_OFFSET) || tl_col_used(f, TL_EV_SRCLINE);
+}
+
 void tl_ctf_scan_close(TlScan *pScan0){
   CtfScan *pScan = (CtfScan*)pScan0;
   int i;
   if( pScan==0 ) return;
   tl_ctf_sched_close(pScan);
   tl_ctf_thread_close(pScan);
+  tl_ctf_dbg_close(pScan);
   tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
@@ -318,7 +326,8 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   }
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_COMM)
-               && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
+               && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS)
+               && !ctf_dbg_used(pFilter);
   if( bSched ){
     /* every event from the start, in time order, its fields decoded */
     pScan->f.tsLo = TL_TS_MIN;
@@ -335,6 +344,9 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
    && (tl_col_used(pFilter, TL_EV_PID) || tl_col_used(pFilter, TL_EV_TID)
        || tl_col_used(pFilter, TL_EV_COMM)) ){
     rc = tl_ctf_thread_open(pScan);
+  }
+  if( rc==TL_OK && iTable==TL_TAB_EVENTS && !pFilter->bGroupName && ctf_dbg_used(pFilter) ){
+    rc = tl_ctf_dbg_open(pScan);
   }
   if( rc==TL_OK && (iTable==TL_TAB_EVENTS || bSched) ) rc = ctf_events_open(pScan);
   if( rc ){

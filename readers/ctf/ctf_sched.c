@@ -127,21 +127,16 @@ int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow){
 
 /* ---- events: the thread of a kernel event ---------------------------------- */
 
+/* A scheduler switch event class (*pCtx: any event class the model takes)? */
+static int ctf_sched_class(const char *zName, void *pCtx){
+  int k = tl_sched_kind(zName);
+  return k==TL_SCHED_SWITCH || (*(const int*)pCtx && k!=TL_SCHED_NONE);
+}
+
 /* Does the trace hold a scheduler switch event class (bAny: any event
 ** class the model takes)? */
 static int ctf_has_switch(const CtfData *p, int bAny){
-  int t, s, e;
-  for(t=0; t<p->nTr; t++){
-    const TlCtfModel *m = &p->aTr[t].m;
-    if( !p->aTr[t].bModel ) continue;
-    for(s=0; s<m->nStream; s++){
-      for(e=0; e<m->aStream[s].nEvent; e++){
-        int k = tl_sched_kind(m->aStream[s].aEvent[e].zName);
-        if( k==TL_SCHED_SWITCH || (bAny && k!=TL_SCHED_NONE) ) return 1;
-      }
-    }
-  }
-  return 0;
+  return tl_ctf_has_class(p, ctf_sched_class, &bAny);
 }
 
 int tl_ctf_thread_open(CtfScan *pScan){
