@@ -282,6 +282,12 @@ struct TlReaderDef {
   ** negative code with *pErr. NULL: the format says nothing.
   */
   int (*xInfo)(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
+  /*
+  ** Has a file of the trace changed since xOpen (tl_source_check() on
+  ** each)? TL_OK, or the error in *pErr. The engine asks when a scan ends.
+  ** NULL: it checks TlTrace.pSrc (enough for one-file traces).
+  */
+  int (*xCheck)(TlTrace*, TlErr*);
 };
 
 /*
@@ -316,6 +322,8 @@ struct TlTrace {
 */
 #define TL_DEFAULT_MAX_MEMORY_MB 256
 uint64_t tl_trace_max_memory(const TlTrace*);
+/* Whether the user opted in to mapping files (mmap=on; off by default). */
+int tl_trace_mmap(const TlTrace*);
 
 /*
 ** Record a warning about the trace (a cut-short file, skipped records).

@@ -9,9 +9,10 @@
 -- (sql/xray_folded.sql's 'self'); with 'count' a frame is as wide as the
 -- calls at its stack and below (`llvm-xray stack -stack-format=flame
 -- -aggregation-type=count` drawn by flamegraph.pl). Calls still open at the
--- end of the log are left out. Functions are named with @binary, else
--- `#<function id>`. The stacks are built from xray_calls' parent links
--- here, holding the log's calls in a temporary table while they are.
+-- end of the log add nothing to their own frame, and the calls that
+-- finished inside them count at theirs, as in sql/xray_folded.sql.
+-- Functions are named with @binary, else `#<function id>`. The stacks are
+-- xray_calls' `stack` column: one GROUP BY, then the picture.
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)
@@ -22,21 +23,25 @@
 --   sqlite3 -cmd '.load ./tracelite' -cmd ".parameter set @trace 'xray-log.app.abc123'" \
 --     -cmd ".parameter set @binary './app'" :memory: '.read sql/flamegraph_xray.sql' > xray.svg
 -- Columns: svg
-WITH RECURSIVE
-c AS MATERIALIZED (
-  SELECT id, tid, parent, dur, coalesce(name, '#' || func_id) AS name
+WITH c AS NOT MATERIALIZED (
+  SELECT tid, stack, dur, name, func_id, depth
   FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
-  WHERE dur IS NOT NULL
 ),
--- each call's stack, walked up from the call to the outermost caller
-up(id, anc, path) AS (
-  SELECT id, parent, name FROM c
+-- each finished call adds its time at its stack and takes it off its
+-- caller's stack, so each stack keeps its self time ('time'); or each
+-- finished call counts 1 at its stack ('count')
+v AS (
+  SELECT tid, stack, CASE WHEN @value = 'count' THEN (dur IS NOT NULL) ELSE dur END AS w FROM c
   UNION ALL
-  SELECT up.id, c.parent, c.name || ';' || up.path FROM up JOIN c ON c.id = up.anc
+  SELECT tid, substr(stack, 1, length(stack) - 1 - CASE
+           WHEN name IS NOT NULL THEN length(name)
+           WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
+           ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END), -dur
+  FROM c
+  WHERE coalesce(@value, 'time') <> 'count' AND dur IS NOT NULL AND depth > 0
+),
+folded AS (
+  SELECT tid, stack, sum(w) AS w FROM v GROUP BY tid, stack
 )
-SELECT flamegraph('thread_' || c.tid || ';' || up.path,
-                  CASE WHEN @value = 'count' THEN 1
-                       ELSE c.dur - coalesce((SELECT sum(k.dur) FROM c AS k WHERE k.parent = c.id), 0) END,
-                  coalesce(@title, 'XRay calls')) AS svg
-FROM up JOIN c USING (id)
-WHERE up.anc IS NULL;
+SELECT flamegraph('thread_' || tid || ';' || stack, w, coalesce(@title, 'XRay calls')) AS svg
+FROM folded;

@@ -23,7 +23,7 @@
 #define TL_PROBE_BYTES 4096       /* bytes given to xProbe */
 #define TL_MAX_MEMORY_MB_MAX 1048576 /* max_memory= at most 1 TiB */
 
-const char *const tl_common_options[] = { "format", "max_memory", "progress", "accel", "clock", 0 };
+const char *const tl_common_options[] = { "format", "max_memory", "progress", "accel", "clock", "mmap", 0 };
 
 typedef struct TraceWarn TraceWarn;
 struct TraceWarn {
@@ -37,6 +37,7 @@ struct TraceInternal {
   /* cache key */
   uint64_t dev, ino, size;
   int64_t mtimeSec, mtimeNsec;
+  int64_t ctimeSec, ctimeNsec;    /* (a rewrite that kept the mtime) */
   char *zKeyOpts;                 /* canonical options */
   char *zKeyPath;                 /* path as given (part of the key: CTF dirs) */
   int nRef;                       /* references held by tables (cacheMutex) */
@@ -170,7 +171,7 @@ static int check_option_files(const TlOpts *pOpts, TlErr *pErr){
 
 /* Check every option key against the common and the readers' lists. */
 static int check_options(const TlOpts *pOpts, TlErr *pErr){
-  int i, j, k, eMode, bAccel;
+  int i, j, k, eMode, bAccel, bMap;
   uint64_t nMax;
   for(i=0; i<pOpts->n; i++){
     int bKnown = 0;
@@ -199,6 +200,10 @@ static int check_options(const TlOpts *pOpts, TlErr *pErr){
   if( tl_opts_clock(pOpts, &eMode) ){
     return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
         "clock=%s: expected monotonic or realtime", tl_opts_get(pOpts, "clock"));
+  }
+  if( tl_opts_onoff(pOpts, "mmap", 0, &bMap) ){
+    return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+        "mmap=%s: expected on or off", tl_opts_get(pOpts, "mmap"));
   }
   if( tl_opts_uint(pOpts, "max_memory", 1, TL_MAX_MEMORY_MB_MAX,
                    TL_DEFAULT_MAX_MEMORY_MB, &nMax) ){
@@ -358,6 +363,8 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   pI->size = (uint64_t)pSt->st_size;
   pI->mtimeSec = (int64_t)pSt->st_mtim.tv_sec;
   pI->mtimeNsec = (int64_t)pSt->st_mtim.tv_nsec;
+  pI->ctimeSec = (int64_t)pSt->st_ctim.tv_sec;
+  pI->ctimeNsec = (int64_t)pSt->st_ctim.tv_nsec;
   pI->zKeyOpts = trace_key_options(pOpts);
   pI->zKeyPath = strdup(zPath);
   if( pI->zKeyOpts==0 || pI->zKeyPath==0 ){
@@ -371,6 +378,7 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
   }else{
     rc = tl_source_open_stream(zPath, &p->pSrc, pErr);
     if( rc ) goto open_error;
+    if( tl_trace_mmap(p) ) (void)tl_source_map(p->pSrc);
   }
   rc = choose_reader(p, pErr);
   if( rc ) goto open_error;
@@ -438,6 +446,8 @@ static TlTrace *cache_find(const struct stat *pSt, const char *zPath,
      && pI->size==(uint64_t)pSt->st_size
      && pI->mtimeSec==(int64_t)pSt->st_mtim.tv_sec
      && pI->mtimeNsec==(int64_t)pSt->st_mtim.tv_nsec
+     && pI->ctimeSec==(int64_t)pSt->st_ctim.tv_sec
+     && pI->ctimeNsec==(int64_t)pSt->st_ctim.tv_nsec
      && strcmp(pI->zKeyOpts, zKeyOpts)==0
      && (!S_ISDIR(pSt->st_mode) || strcmp(pI->zKeyPath, zPath)==0) ){
       return p;
@@ -889,6 +899,20 @@ static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow
   return rc;
 }
 
+/*
+** A scan that ended: TL_DONE if the trace's file is as it was at open, else
+** the error (in q->err) that it changed while it was read: the rows given
+** may mix old and new bytes. (Multi-file traces: their reader's xCheck.)
+*/
+static int query_done(TlQuery *q, int rc){
+  TlTrace *t = q->pTrace;
+  if( rc==TL_DONE && (t->pReader->xCheck ? t->pReader->xCheck(t, &q->err)
+                                         : tl_source_check(t->pSrc, &q->err)) ){
+    return q->err.rc;
+  }
+  return rc;
+}
+
 /* The next row with the ts values as the trace's reader gives them. */
 static int query_next_row(TlQuery *q, TlRow *pRow){
   int j;
@@ -901,9 +925,9 @@ static int query_next_row(TlQuery *q, TlRow *pRow){
   pRow->a = q->aVal;
   pRow->iRowid = 0;
   pRow->nRepeat = 0;
-  if( q->bProgress ) return query_next_progress(q, pRow);
-  if( q->pCount ) return tl_count_next(q->pCount, pRow);
-  return q->pTrace->pReader->xScanNext(q->pScan, pRow);
+  if( q->bProgress ) return query_done(q, query_next_progress(q, pRow));
+  if( q->pCount ) return query_done(q, tl_count_next(q->pCount, pRow));
+  return query_done(q, q->pTrace->pReader->xScanNext(q->pScan, pRow));
 }
 
 int tl_query_next(TlQuery *q, TlRow *pRow){
@@ -937,6 +961,7 @@ int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
 }
 
 const TlErr *tl_query_err(TlQuery *q){
+  if( q->err.rc ) return &q->err;
   if( q->pCount ) return tl_count_err(q->pCount);
   if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
   return &q->err;
@@ -953,6 +978,12 @@ void tl_query_close(TlQuery *q){
   free(q->zTmp);
   tl_str_free(&q->info);
   free(q);
+}
+
+int tl_trace_mmap(const TlTrace *p){
+  int bMap = 0;                   /* checked at open: on or off */
+  if( p==0 || tl_opts_onoff(&p->opts, "mmap", 0, &bMap) ) bMap = 0;
+  return bMap;
 }
 
 uint64_t tl_trace_max_memory(const TlTrace *p){

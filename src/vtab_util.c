@@ -82,9 +82,35 @@ struct TlCursor {
   int bEof;                       /* no current row */
   char *zPath;                    /* path of this scan (sqlite3_malloc) */
   char *zOptions;                 /* options of this scan, or NULL */
+  TlPoll poll;                    /* asks vtab_interrupted() while it reads */
 };
 
 /* ---- helpers ------------------------------------------------------------ */
+
+/*
+** Has sqlite3_interrupt() been called on connection pArg? SQLite 3.40 has
+** no sqlite3_is_interrupted() (3.41), but its parser stops at the first
+** space of a statement while the connection's interrupt flag is set, and
+** nothing clears the flag while a statement runs: preparing "SELECT 1"
+** tells. (Called at most every TL_POLL_MS by tl_poll(); a few us each.)
+*/
+static int vtab_interrupted(void *pArg){
+  sqlite3_stmt *pStmt = 0;
+  int rc = sqlite3_prepare_v2((sqlite3*)pArg, "SELECT 1", -1, &pStmt, 0);
+  sqlite3_finalize(pStmt);
+  return rc==SQLITE_INTERRUPT;
+}
+
+/* Make p, asking db, the thread's current TlPoll; returns the previous. */
+static TlPoll *vtab_poll_begin(TlPoll *p, sqlite3 *db){
+  if( p->xStop==0 ){
+    memset(p, 0, sizeof(*p));
+    p->xStop = vtab_interrupted;
+  }
+  p->pArg = db;
+  p->bStopped = 0;
+  return tl_poll_swap(p);
+}
 
 /* Set the vtab's error message from a TlErr, naming the file; return rc. */
 static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr){
@@ -96,6 +122,7 @@ static int vtab_error(sqlite3_vtab *pVtab, const char *zPath, const TlErr *pErr)
   ** error with its message, which SQLITE_NOMEM would lose. */
   switch( pErr->rc ){
     case TL_ENOMEM:   return SQLITE_NOMEM;
+    case TL_EINTR:    return SQLITE_INTERRUPT;
     case TL_ECORRUPT: return SQLITE_CORRUPT_VTAB;
     default:          return SQLITE_ERROR;
   }
@@ -349,8 +376,12 @@ static int tlNext(sqlite3_vtab_cursor *cur){
     pCur->row.iRowid = TL_ROWID_LAZY;
     if( pCur->row.aVary ) pCur->row.a[pCur->row.iVary].i = pCur->row.aVary[pCur->iRepeat];
     return SQLITE_OK;
+  }else{
+    TlPoll *pPrev = vtab_poll_begin(&pCur->poll, ((TlVtab*)cur->pVtab)->db);
+    int rc = next_row(cur);
+    tl_poll_swap(pPrev);
+    return rc;
   }
-  return next_row(cur);
 }
 
 /*
@@ -705,7 +736,12 @@ static int tlFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   rc = cursor_names(pCur, pTab, zPath, zOptions);
   if( rc ) return rc;
-  return filter_start(cur, bEmpty);
+  {
+    TlPoll *pPrev = vtab_poll_begin(&pCur->poll, pTab->db);
+    rc = filter_start(cur, bEmpty);
+    tl_poll_swap(pPrev);
+    return rc;
+  }
 }
 
 /* xEof */
@@ -798,6 +834,7 @@ struct TlPlan {
   int bDepth, bDepthEq;           /* a depth range pushed; depth = pushed */
   int bPlain;                     /* the options are known and say accel=off */
   TlTrace *pTrace;                /* the trace when path and options are known */
+  int bInterrupted;               /* sqlite3_interrupt() stopped its opening */
 };
 
 /* Pass constraint i to xFilter as the next argv[] entry, under letter op. */
@@ -930,7 +967,7 @@ plan_options_none:
 ** the options say accel=off and open the trace (it is cached for xFilter)
 ** so that the plan can use its size and reader.
 */
-static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
+static void plan_trace(TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
   const char *zPath = p->zPath;
   struct stat st;
   TlOpts opts;
@@ -948,7 +985,22 @@ static void plan_trace(const TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan
   if( !plan_options(p, pInfo, pPlan->iOptions, &opts) ) return;
   pPlan->bPlain = tl_trace_opts_plain(&opts);
   tl_err_clear(&err);
-  if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
+  {
+    /* While no statement runs, SQLite clears the interrupt flag as a new
+    ** one starts to parse: a statement of ours kept running (stepped once)
+    ** lets vtab_interrupted() see it while the trace opens. */
+    TlPoll poll, *pPrev;
+    sqlite3_stmt *pKeep = 0;
+    if( sqlite3_prepare_v2(p->db, "SELECT 1", -1, &pKeep, 0)==SQLITE_OK ) sqlite3_step(pKeep);
+    memset(&poll, 0, sizeof(poll));
+    pPrev = vtab_poll_begin(&poll, p->db);
+    if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
+    tl_poll_swap(pPrev);
+    sqlite3_finalize(pKeep);
+    /* interrupted while it planned: the statement fails to prepare, as
+    ** SQLite's own parser makes it */
+    if( err.rc==TL_EINTR ) pPlan->bInterrupted = 1;
+  }
   tl_opts_free(&opts);
 }
 
@@ -1044,6 +1096,11 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   if( rc ) return rc;
   plan_constraints(pDef, pInfo, &plan);
   plan_trace(p, pInfo, &plan);
+  if( plan.bInterrupted ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
+  }
   plan_order(pDef, pInfo, &plan);
   plan_cost(pInfo, &plan, plan.pTrace ? tl_trace_estimate(plan.pTrace, pDef->iTable) : 1e6);
   tl_trace_release(plan.pTrace);

@@ -556,8 +556,10 @@ def _():
             got = svg_frames(name, svg)
             t = xray_flame("xray/%s.flame-%s.txt" % (log, agg))
             if agg == "time":
-                # llvm-xray's times hold the callees': drawn from the self times
-                t = {st: v - sum(t[k] for k in t if k.startswith(st + ";") and ";" not in k[len(st) + 1:])
+                # llvm-xray's times hold the callees': drawn from the self
+                # times; a stack whose calls never returned (time 0) has
+                # none of its own, and its finished callees still count
+                t = {st: max(0, v - sum(t[k] for k in t if k.startswith(st + ";") and ";" not in k[len(st) + 1:]))
                      for st, v in t.items()}
             equal(name, "%s %s frames" % (log, agg), got, folded_frames(t))
             n += len(got)

@@ -944,7 +944,8 @@ static void ctf_hostile_lengths_are_bounded(void **state){
     ctfw_free(&w);
     zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
     assert_non_null(zErr);
-    assert_non_null(strstr(zErr, i==0 ? "more than 1048576 fields" : "runs past the end"));
+    /* (a sequence of 2^19 empty structs is refused before the end is met) */
+    assert_non_null(strstr(zErr, "fields of no size repeated are refused"));
     free(zErr);
   }
   /* A string literal with an escape C does not have: the metadata line. */

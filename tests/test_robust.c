@@ -5,6 +5,14 @@
 ** Every case that blocked or ran for minutes before runs on a helper
 ** thread; the test fails (rather than hangs) when it is not done within
 ** TL_ROBUST_WAIT seconds. A thread still blocked then is left behind.
+**
+** Files changed under a scan: a copy of a trace of each format is scanned
+** one row at a time; after the first row another thread truncates it,
+** rewrites it in place with the same bytes, or copies the same bytes over
+** it (truncate, then write, as cp(1) does), and the scan must then end in
+** an error naming the file as "changed while it was read", never a signal
+** or a short answer. The copies' modification time is set an hour back
+** first, so that a rewrite within the same clock tick is still seen.
 */
 #include "tltest.h"
 
@@ -13,10 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "ctf_writer.h"
 #include "source.h"
 #include "trace.h"
 
@@ -363,6 +375,463 @@ static void limit_error_reaches_python_as_operational_error(void **state){
   }
 }
 
+/* ---- files changed under a scan ----------------------------------------- */
+
+enum { CHG_TRUNCATE, CHG_REWRITE, CHG_COPY_OVER };
+
+typedef struct Change Change;
+struct Change {
+  const char *zFile;              /* the file to change */
+  int eHow;                       /* CHG_* */
+};
+
+/* Change p->zFile as p->eHow says (on a thread of its own). */
+static void *change_run(void *pArg){
+  const Change *p = pArg;
+  size_t n = 0;
+  uint8_t *a = tl_test_read_file(p->zFile, &n);
+  int fd;
+  assert_non_null(a);
+  if( p->eHow==CHG_TRUNCATE ){
+    assert_int_equal(truncate(p->zFile, (off_t)(n/2)), 0);
+  }else{
+    fd = open(p->zFile, O_WRONLY | (p->eHow==CHG_COPY_OVER ? O_TRUNC : 0));
+    assert_true(fd>=0);
+    assert_int_equal(write(fd, a, n), (ssize_t)n);
+    close(fd);
+  }
+  free(a);
+  return 0;
+}
+
+/* Copy file zFrom to zTo, its modification time an hour back. */
+static void copy_aged(const char *zFrom, const char *zTo){
+  size_t n = 0;
+  void *a = tl_test_read_file(zFrom, &n);
+  struct timespec ts[2];
+  assert_non_null(a);
+  assert_int_equal(tl_test_write_file(zTo, a, n), 0);
+  free(a);
+  clock_gettime(CLOCK_REALTIME, &ts[0]);
+  ts[0].tv_sec -= 3600;
+  ts[1] = ts[0];
+  assert_int_equal(utimensat(AT_FDCWD, zTo, ts, 0), 0);
+}
+
+/*
+** Scan zTrace one row at a time; after the first, change zFile (part of
+** it) as eHow says on another thread; the scan must end with an error
+** naming the file.
+*/
+static void scan_with_change(const char *zTrace, const char *zFile, int eHow){
+  sqlite3 *db = tl_test_db();
+  sqlite3_stmt *pStmt = 0;
+  char *zSql = sqlite3_mprintf("SELECT ts, name FROM events('%q', 'accel=off')", zTrace);
+  Change chg;
+  pthread_t th;
+  int rc, nRow = 1;
+  assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+  assert_int_equal(sqlite3_step(pStmt), SQLITE_ROW);
+  chg.zFile = zFile;
+  chg.eHow = eHow;
+  assert_int_equal(pthread_create(&th, 0, change_run, &chg), 0);
+  pthread_join(th, 0);
+  while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ) nRow++;
+  if( rc!=SQLITE_ERROR || strstr(sqlite3_errmsg(db), "changed while it was read")==0 ){
+    fail_msg("%s, change %d: after %d rows, rc %d: %s", zTrace, eHow, nRow, rc,
+             sqlite3_errmsg(db));
+  }
+  assert_non_null(strstr(sqlite3_errmsg(db), zFile + strlen(tl_test_tmpdir())));
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+}
+
+/* Every change to a copy of single-file trace zFrom under a scan. */
+static void single_file_changes(const char *zFrom, const char *zExt){
+  int eHow;
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    char zTo[512];
+    snprintf(zTo, sizeof(zTo), "%s/changed-%d.%s", tl_test_tmpdir(), eHow, zExt);
+    copy_aged(zFrom, zTo);
+    scan_with_change(zTo, zTo, eHow);
+  }
+}
+
+static void changed_perf_file_ends_the_scan(void **state){
+  (void)state;
+  single_file_changes(TD "perf/multi.data", "data");
+}
+
+static void changed_xray_log_ends_the_scan(void **state){
+  (void)state;
+  single_file_changes(TD "xray/fdr-O2.xray", "xray");
+}
+
+static void changed_cpel_file_ends_the_scan(void **state){
+  (void)state;
+  single_file_changes(TD "cpel/demo.cpel", "cpel");
+}
+
+/* A CTF trace: its largest stream file changes. */
+static void changed_ctf_stream_ends_the_scan(void **state){
+  static const char *const az[] = { "metadata", "chan_a_0", "chan_a_1", "chan_b_0", "chan_b_1" };
+  int eHow;
+  size_t k;
+  (void)state;
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    char zDir[512], zFrom[512], zTo[600];
+    snprintf(zDir, sizeof(zDir), "%s/changed-ctf-%d", tl_test_tmpdir(), eHow);
+    assert_int_equal(tl_test_mkdirs(zDir), 0);
+    for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+      snprintf(zFrom, sizeof(zFrom), TD "ctf/ust-multi/ust/uid/0/64-bit/%s", az[k]);
+      snprintf(zTo, sizeof(zTo), "%s/%s", zDir, az[k]);
+      copy_aged(zFrom, zTo);
+    }
+    snprintf(zTo, sizeof(zTo), "%s/chan_a_0", zDir);
+    scan_with_change(zDir, zTo, eHow);
+  }
+}
+
+/* mmap=on gives the same rows (by mapping); a value but on/off is an error. */
+static void mmap_option_is_an_opt_in(void **state){
+  static const char *const az[] = {
+    TD "perf/multi.data", TD "xray/fdr-O2.xray", TD "cpel/demo.cpel", TD "ctf/ust-multi",
+  };
+  sqlite3 *db = tl_test_db();
+  char *z;
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+    assert_int_equal(
+        tl_test_sql_int(db, "SELECT count(*) FROM events('%s', 'mmap=on')", az[k]),
+        tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", az[k]));
+  }
+  z = tl_test_sql_error(db, "SELECT count(*) FROM events('%s', 'mmap=yes')", az[0]);
+  assert_non_null(z);
+  assert_non_null(strstr(z, "mmap=yes: expected on or off"));
+  free(z);
+  tl_test_db_close(db);
+}
+
+/* Readers on four threads while a fifth truncates and rewrites the file. */
+typedef struct Stress Stress;
+struct Stress {
+  const char *zPath;
+  int bStop;                      /* set when the writer is done */
+  int nErr, nOk;                  /* queries that failed (as expected), ended */
+  char zBad[512];                 /* an error that is not the expected one */
+  pthread_mutex_t mu;
+};
+
+static void *stress_reader(void *pArg){
+  Stress *p = pArg;
+  sqlite3 *db = tl_test_db();
+  for(;;){
+    sqlite3_stmt *pStmt = 0;
+    char *zSql;
+    int rc, bStop;
+    pthread_mutex_lock(&p->mu);
+    bStop = p->bStop;
+    pthread_mutex_unlock(&p->mu);
+    if( bStop ) break;
+    zSql = sqlite3_mprintf("SELECT count(*), sum(cpu) FROM events('%q')", p->zPath);
+    rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+    if( rc==SQLITE_OK ) while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
+    pthread_mutex_lock(&p->mu);
+    if( rc==SQLITE_DONE ){
+      p->nOk++;
+    }else{
+      const char *z = sqlite3_errmsg(db);
+      p->nErr++;
+      /* the file as it was at open may be cut short, empty or damaged */
+      if( strstr(z, "changed while it was read")==0 && strstr(z, "empty file")==0
+       && strstr(z, "offset")==0 && p->zBad[0]==0 ){
+        snprintf(p->zBad, sizeof(p->zBad), "%s", z);
+      }
+    }
+    pthread_mutex_unlock(&p->mu);
+    sqlite3_finalize(pStmt);
+    sqlite3_free(zSql);
+  }
+  tl_test_db_close(db);
+  return 0;
+}
+
+static void readers_survive_a_writer_copying_over_the_file(void **state){
+  Stress st;
+  pthread_t aTh[4];
+  char zPath[512];
+  int i, k;
+  (void)state;
+  memset(&st, 0, sizeof(st));
+  pthread_mutex_init(&st.mu, 0);
+  snprintf(zPath, sizeof(zPath), "%s/stress.data", tl_test_tmpdir());
+  copy_aged(TD "perf/multi.data", zPath);
+  st.zPath = zPath;
+  for(i=0; i<4; i++) assert_int_equal(pthread_create(&aTh[i], 0, stress_reader, &st), 0);
+  for(k=0; k<200; k++){
+    Change chg;
+    chg.zFile = zPath;
+    chg.eHow = k%3;
+    if( chg.eHow==CHG_TRUNCATE ) copy_aged(TD "perf/multi.data", zPath);
+    else change_run(&chg);
+    usleep(1000);
+  }
+  pthread_mutex_lock(&st.mu);
+  st.bStop = 1;
+  pthread_mutex_unlock(&st.mu);
+  for(i=0; i<4; i++) pthread_join(aTh[i], 0);
+  if( st.zBad[0] ) fail_msg("unexpected error: %s", st.zBad);
+  assert_true(st.nOk + st.nErr > 0);
+  print_message("stress: %d queries answered, %d ended in an error\n", st.nOk, st.nErr);
+  pthread_mutex_destroy(&st.mu);
+}
+
+/* ---- sqlite3_interrupt() ------------------------------------------------- */
+
+/*
+** A basic-mode XRay log (version 1, 1 GHz) of nRec 32-byte records written
+** to zPath: function 1 entered and left in turn on threads 1-4 (runs of
+** 100), TSC i for record i.
+*/
+static void write_big_xray(const char *zPath, size_t nRec){
+  FILE *f = fopen(zPath, "wb");
+  uint8_t a[32*1024];
+  size_t i, n = 0;
+  assert_non_null(f);
+  memset(a, 0, 32);
+  a[0] = 1; a[4] = 3;                          /* version 1, type 0, constant TSC */
+  for(i=0; i<8; i++) a[8+i] = (uint8_t)(1000000000ull >> (8*i));
+  assert_int_equal(fwrite(a, 1, 32, f), 32);
+  for(i=0; i<nRec; i++){
+    uint8_t *r = a + n;
+    int k;
+    memset(r, 0, 32);
+    r[3] = (uint8_t)(i & 1);                   /* enter, exit */
+    r[4] = 1;                                  /* function 1 */
+    for(k=0; k<8; k++) r[8+k] = (uint8_t)((uint64_t)i >> (8*k));
+    r[16] = (uint8_t)(1 + (i/100)%4);          /* thread */
+    n += 32;
+    if( n==sizeof(a) || i+1==nRec ){
+      assert_int_equal(fwrite(a, 1, n, f), n);
+      n = 0;
+    }
+  }
+  assert_int_equal(fclose(f), 0);
+}
+
+typedef struct Intr Intr;
+struct Intr {
+  sqlite3 *db;
+  const char *zSql;
+  int rc;                         /* the last sqlite3_step() */
+  double tEnd;                    /* when it returned */
+  int bStarted;
+  pthread_mutex_t mu;
+};
+
+static double mono_now(void){
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec/1e9;
+}
+
+static void *intr_run(void *pArg){
+  Intr *p = pArg;
+  sqlite3_stmt *pStmt = 0;
+  int rc;
+  pthread_mutex_lock(&p->mu);
+  p->bStarted = 1;
+  pthread_mutex_unlock(&p->mu);
+  rc = sqlite3_prepare_v2(p->db, p->zSql, -1, &pStmt, 0);
+  if( rc==SQLITE_OK ) while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){}
+  p->tEnd = mono_now();
+  p->rc = rc;
+  sqlite3_finalize(pStmt);
+  return 0;
+}
+
+/*
+** Run zSql on another thread, sqlite3_interrupt() it after msWait ms: it
+** must end with SQLITE_INTERRUPT within 100 ms of the call.
+*/
+static void interrupt_after(sqlite3 *db, const char *zSql, int msWait){
+  Intr it;
+  pthread_t th;
+  double tInt;
+  int bStarted = 0;
+  memset(&it, 0, sizeof(it));
+  pthread_mutex_init(&it.mu, 0);
+  it.db = db;
+  it.zSql = zSql;
+  assert_int_equal(pthread_create(&th, 0, intr_run, &it), 0);
+  while( !bStarted ){
+    usleep(1000);
+    pthread_mutex_lock(&it.mu);
+    bStarted = it.bStarted;
+    pthread_mutex_unlock(&it.mu);
+  }
+  usleep((useconds_t)msWait*1000);
+  tInt = mono_now();
+  sqlite3_interrupt(db);
+  pthread_join(th, 0);
+  pthread_mutex_destroy(&it.mu);
+  /* (in planning, the statement fails to prepare: SQLITE_ERROR "interrupted") */
+  if( it.rc!=SQLITE_INTERRUPT
+   && !(it.rc==SQLITE_ERROR && strcmp(sqlite3_errmsg(db), "interrupted")==0) ){
+    fail_msg("%s: ended with %d (%s), not SQLITE_INTERRUPT: done within %d ms?",
+             zSql, it.rc, sqlite3_errmsg(db), msWait);
+  }
+  if( it.tEnd - tInt > 0.1 ){
+    fail_msg("%s: interrupted after %.0f ms", zSql, (it.tEnd - tInt)*1e3);
+  }
+  print_message("%s: interrupted in %.1f ms\n", zSql, (it.tEnd - tInt)*1e3);
+}
+
+/* An index build (the first query on a 128 MiB log) and a scan of it. */
+static void interrupt_ends_index_builds_and_scans(void **state){
+  char zPath[512];
+  char *zSql;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%s/big-basic.xray", tl_test_tmpdir());
+  write_big_xray(zPath, (size_t)4<<20);
+  zSql = sqlite3_mprintf("SELECT count(*) FROM events('%q')", zPath);
+  interrupt_after(db, zSql, 100);              /* in its index build */
+  sqlite3_free(zSql);
+  /* indexed now; no record is of that type: the reader reads them all */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE rowid=-1", zPath), 0);
+  zSql = sqlite3_mprintf("SELECT count(*) FROM events('%q') WHERE type = 'custom-event'", zPath);
+  interrupt_after(db, zSql, 100);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+  unlink(zPath);
+}
+
+/* A TlPoll that says stop at once. */
+static int stop_now(void *pArg){
+  (void)pArg;
+  return 1;
+}
+
+/*
+** A CTF search of / (directories without end) and an index build stop
+** when the caller's TlPoll says so: "interrupted", with no timing.
+*/
+static void stop_ends_a_directory_search_and_an_index_build(void **state){
+  TlPoll poll, *pPrev;
+  TlTrace *p = 0;
+  TlErr e;
+  (void)state;
+  memset(&poll, 0, sizeof(poll));
+  poll.xStop = stop_now;
+  pPrev = tl_poll_swap(&poll);
+  tl_err_clear(&e);
+  if( tl_trace_open("/", "format=ctf", &p, &e)!=TL_EINTR ) fail_msg("%d %s", e.rc, e.zMsg);
+  assert_string_equal(e.zMsg, "interrupted");
+  poll.msNext = 0;
+  poll.bStopped = 0;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(TD "perf/multi.data", "format=perf, max_memory=255", &p, &e), TL_EINTR);
+  assert_string_equal(e.zMsg, "interrupted");
+  tl_poll_swap(pPrev);
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(TD "perf/multi.data", "format=perf, max_memory=255", &p, &e), TL_OK);
+  tl_trace_release(p);
+}
+
+/* ---- work bounded by input ----------------------------------------------- */
+
+/*
+** A 16 KiB CTF stream of 2048 events, each a sequence of 2^20-1 empty
+** structs, cost 10-13 s of decoding: it is refused at once, naming the
+** offset. max_fields= caps the fields of one event and is checked.
+*/
+static void ctf_empty_struct_sequences_are_refused_at_once(void **state){
+  static const char zMeta[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = amplify; fields := struct { integer { size = 64; align = 8; } len;\n"
+    "  struct { } empty[len]; }; };\n";
+  static const char zMetaB[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = bytes; fields := struct { integer { size = 64; align = 8; } len;\n"
+    "  integer { size = 8; align = 8; } byte[len]; }; };\n";
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  char *zErr;
+  CtfW w;
+  double t0;
+  int i;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-amplify", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  ctfw_init(&w, 0);
+  for(i=0; i<2048; i++) ctfw_uint(&w, 8, 64, (UINT64_C(1)<<20) - 1);
+  assert_int_equal(ctfw_bytes(&w), 16384);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  t0 = mono_now();
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q)", zDir);
+  assert_non_null(zErr);
+  if( strstr(zErr, "stream: offset 8: an event decodes")==0
+   || strstr(zErr, "fields of no size repeated are refused")==0 ){
+    fail_msg("%s", zErr);
+  }
+  free(zErr);
+  assert_true(mono_now() - t0 < 1.0);
+  /* max_fields=: 201 fields (the struct, n, the sequence and its 198) */
+  snprintf(zDir, sizeof(zDir), "%s/ctf-fields", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaB), 0);
+  ctfw_init(&w, 0);
+  ctfw_uint(&w, 8, 64, 198);
+  for(i=0; i<198; i++) ctfw_uint(&w, 8, 8, (uint64_t)i);
+  assert_int_equal(ctfw_save(&w, zDir, "stream", ctfw_bytes(&w)), 0);
+  ctfw_free(&w);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir), 1);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'max_fields=201')", zDir), 1);
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'max_fields=200')", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "more than 200 fields in one event (max_fields=)"));
+  free(zErr);
+  zErr = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'max_fields=0')", zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "max_fields=0: expected a whole number from 1 to 16777216"));
+  free(zErr);
+  tl_test_db_close(db);
+}
+
+/*
+** A CTF trace of 1100 stream files, read with at most 512 descriptors:
+** streams are opened when read, at most TL_WIN_FDS kept open at once.
+*/
+static void ctf_more_stream_files_than_descriptors(void **state){
+  static const char zMeta[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = one; fields := struct { integer { size = 32; align = 8; } v; }; };\n";
+  sqlite3 *db = tl_test_db();
+  struct rlimit rl, rlLow;
+  char zDir[512], zName[32];
+  int i;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-many-files", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(i=0; i<1100; i++){
+    CtfW w;
+    ctfw_init(&w, 0);
+    ctfw_uint(&w, 8, 32, (uint64_t)i);
+    snprintf(zName, sizeof(zName), "stream_%04d", i);
+    assert_int_equal(ctfw_save(&w, zDir, zName, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+  assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+  rlLow = rl;
+  if( rlLow.rlim_cur > 512 ) rlLow.rlim_cur = 512;
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &rlLow), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir), 1100);
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT sum(CAST(args->>'$.v' AS INTEGER)) FROM events(%Q, 'accel=off')", zDir), 1100*1099/2);
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_without_writer_as_trace_is_an_error),
   cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
@@ -374,4 +843,14 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(nul_in_a_path_is_an_error),
   cmocka_unit_test(long_messages_arrive_whole),
   cmocka_unit_test(limit_error_reaches_python_as_operational_error),
+  cmocka_unit_test(changed_perf_file_ends_the_scan),
+  cmocka_unit_test(changed_xray_log_ends_the_scan),
+  cmocka_unit_test(changed_cpel_file_ends_the_scan),
+  cmocka_unit_test(changed_ctf_stream_ends_the_scan),
+  cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
+  cmocka_unit_test(mmap_option_is_an_opt_in),
+  cmocka_unit_test(interrupt_ends_index_builds_and_scans),
+  cmocka_unit_test(stop_ends_a_directory_search_and_an_index_build),
+  cmocka_unit_test(ctf_empty_struct_sequences_are_refused_at_once),
+  cmocka_unit_test(ctf_more_stream_files_than_descriptors),
 );

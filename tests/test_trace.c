@@ -225,7 +225,7 @@ static void scan_of_a_changed_file_is_a_clear_error(void **state){
   memset(&f, 0, sizeof(f));
   f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
   assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_EIO);
-  assert_non_null(strstr(e.zMsg, "the file changed while it was in use (184 bytes, was 304)"));
+  assert_non_null(strstr(e.zMsg, "changed while it was read (184 bytes, was 304)"));
   tl_trace_release(p);
   tl_err_clear(&e);
   assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);   /* opened anew */

@@ -26,6 +26,8 @@
 #define CPEL_SEC_HDR      8         /* section header bytes */
 #define CPEL_NAME        64         /* string table name field */
 #define CPEL_EVENT       20         /* one event entry */
+#define CPEL_EV_HDR      72         /* event section header: name, count, clock */
+#define CPEL_EV_CHUNK    (CPEL_EVENT*52428)  /* events read at once at open (~1 MiB) */
 #define CPEL_MAX_TRACKS (1u<<20)    /* distinct tracks counted */
 #define CPEL_FMT_WIDTH  256         /* widest field a format may ask for */
 
@@ -347,6 +349,7 @@ struct OpenCtx {
   TlTrace *pTrace;
   CpelData *p;
   TlWin win;
+  TlWin winStr;                   /* strings, read while win holds a section */
   size_t nDefAlloc, nTrackAlloc, nSymAlloc, nSecAlloc, nStrAlloc;
   TlMap map;                      /* track id -> index in aTrack */
   TlMap defs;                     /* event codes defined so far */
@@ -455,7 +458,7 @@ static int def_cut(OpenCtx *c, uint64_t iOff, const char *zWhat, uint32_t i, uin
 /* A format string from a table, or the default when the offset is 0. */
 static char *fmt_get(OpenCtx *c, int iTab, uint32_t iStr, const char *zDefault){
   if( iStr==0 ) return tl_strndup(zDefault, strlen(zDefault));
-  return strtab_get(c->pTrace, &c->win, c->p, iTab, iStr);
+  return strtab_get(c->pTrace, &c->winStr, c->p, iTab, iStr);
 }
 
 /* Definition sections are parsed after every STRTAB has been seen. */
@@ -535,7 +538,7 @@ static int parse_symtab(OpenCtx *c, uint64_t iOff, uint32_t n, int iSymtab,
     s = &p->aSym[p->nSym];
     s->value = value;
     s->iTable = iSymtab;
-    s->zName = strtab_get(c->pTrace, &c->win, p, iTab, iStr);
+    s->zName = strtab_get(c->pTrace, &c->winStr, p, iTab, iStr);
     if( s->zName==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
     p->nSym++;
   }
@@ -581,8 +584,13 @@ static int parse_events(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   CpelTrack *pLast = 0;
   uint32_t lastCode = 0;
 
-  rc = tl_win_get(&c->win, iOff, n, p->bo, &b, pErr);
+  uint64_t nSec;                  /* the section's bytes the file holds */
+  TlBytes ev;                     /* a chunk of its events */
+
+  rc = tl_win_get(&c->win, iOff, n < CPEL_EV_HDR ? n : CPEL_EV_HDR, p->bo, &b, pErr);
   if( rc ) return rc;
+  nSec = c->pTrace->pSrc->nSize - iOff;
+  if( nSec > n ) nSec = n;
   if( tl_bytes_copy(&b, aName, CPEL_NAME) || tl_bytes_u32e(&b, &nDecl) ){
     tl_trace_warn(c->pTrace, 0, iOff,
         "event section of %u bytes is too short for its 72-byte header; skipped", n);
@@ -600,7 +608,7 @@ static int parse_events(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   }
   s->iStrtab = find_strtab(p, aName);
   s->iOff = iOff + b.i;
-  nHave = tl_bytes_left(&b)/CPEL_EVENT;
+  nHave = (nSec - b.i)/CPEL_EVENT;
   if( nDecl<nHave ) nHave = nDecl;
   if( nDecl>nHave ){
     tl_trace_warn(c->pTrace, 0, s->iOff + nHave*CPEL_EVENT,
@@ -624,12 +632,19 @@ static int parse_events(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
   pkt.iSeq = -1;
   pkt.iAux = (uint64_t)p->nSec;
 
+  ev = tl_bytes(0, 0, p->bo);
   for(i=0; i<nHave; i++){
     TlRec r;
     CpelEvent e;
     int64_t ts;
     int bTs;
-    if( tl_bytes_rec(&b, CPEL_EVENT, &r) ){
+    if( tl_bytes_left(&ev) < CPEL_EVENT ){
+      uint64_t nLeft = (nHave - i)*CPEL_EVENT;
+      rc = tl_win_get(&c->win, s->iOff + i*CPEL_EVENT,
+                      nLeft < CPEL_EV_CHUNK ? (size_t)nLeft : CPEL_EV_CHUNK, p->bo, &ev, pErr);
+      if( rc ) return rc;
+    }
+    if( tl_bytes_rec(&ev, CPEL_EVENT, &r) ){
       /* a guard: nHave counts only the events that fit in the section */
       return tl_err_set(pErr, TL_ECORRUPT, s->iOff + i*CPEL_EVENT,
                         "expected a 20-byte event in its section");
@@ -717,6 +732,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
   c.pTrace = pTrace;
   c.p = p;
   tl_win_init(&c.win, pTrace->pSrc);
+  tl_win_init(&c.winStr, pTrace->pSrc);
   nSize = pTrace->pSrc->nSize;
 
   rc = tl_win_get(&c.win, 0, CPEL_HDR, TL_BE, &b, pErr);
@@ -817,6 +833,7 @@ static int cpelOpen(TlTrace *pTrace, TlErr *pErr){
 
 open_done:
   tl_win_free(&c.win);
+  tl_win_free(&c.winStr);
   tl_map_free(&c.map);
   tl_map_free(&c.defs);
   if( rc ){

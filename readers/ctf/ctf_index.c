@@ -121,6 +121,7 @@ int tl_ctf_index_stream(TlTrace *t, CtfData *p, CtfStm *s, TlErr *pErr){
   int rc = TL_OK, bCpuSame = 1;
   tl_win_init(&w, s->pSrc);
   tl_ctf_dec_init(&d);
+  d.nMaxVals = p->nMaxVals;
   s->iPkt0 = t->index.n;
   s->iCpu = -1;
   s->iInstance = -1;

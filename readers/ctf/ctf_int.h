@@ -79,6 +79,7 @@ struct CtfStm {
 typedef struct CtfData CtfData;
 struct CtfData {
   int bExact;                     /* ctf_clock=exact: integer conversion */
+  uint32_t nMaxVals;              /* max_fields=: decoded fields per event */
   int bWarnedClock;               /* a clock value did not fit int64 ns */
   CtfTr *aTr;
   int nTr;

@@ -200,6 +200,7 @@ static void ctf_list_free(char **az, int n){
 ** link loop, or /proc/<pid>/cwd leading back up, costs one visit each.
 */
 #define CTF_MAX_DIRS     8192
+#define CTF_MAX_FIELDS_OPT (1u<<24)  /* the most max_fields= allows */
 #define CTF_MAX_ENTRIES  (1<<17)
 
 typedef struct CtfDirKey CtfDirKey;
@@ -265,6 +266,8 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn,
   struct dirent *e;
   char **az = 0;
   int n = 0, nAlloc = 0;
+  TlErr err;
+  tl_err_clear(&err);
   *pazName = 0;
   *pn = 0;
   if( dir==0 ) return TL_EIO;
@@ -277,6 +280,11 @@ static int ctf_list(const char *zDir, int bDirs, char ***pazName, int *pn,
       closedir(dir);
       ctf_list_free(az, n);
       return TL_ELIMIT;
+    }
+    if( tl_poll(&err) ){          /* sqlite3_interrupt() */
+      closedir(dir);
+      ctf_list_free(az, n);
+      return TL_EINTR;
     }
     if( e->d_type==DT_DIR || e->d_type==DT_REG ){
       bOk = bDirs ? e->d_type==DT_DIR : e->d_type==DT_REG;   /* no stat needed */
@@ -541,7 +549,11 @@ static int ctf_open_streams(TlTrace *t, CtfData *p, int iTr, TlErr *pErr){
     p->nStm++;
     rc = tl_source_open(s->zPath, &s->pSrc, pErr);
     if( rc ){ tl_err_file(pErr, t->index.azFile[s->iFile]); break; }
+    if( tl_trace_mmap(t) ) (void)tl_source_map(s->pSrc);
     rc = tl_ctf_index_stream(t, p, s, pErr);
+    /* scans open it again under the descriptor budget (TL_WIN_FDS): a
+    ** trace may have more stream files than the process may open */
+    tl_source_drop_fd(s->pSrc);
   }
   ctf_list_free(az, n);
   return rc;
@@ -558,6 +570,16 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
                       "option ctf_clock must be babeltrace2 or exact, not \"%s\"", zClock);
   }
   p->bExact = zClock && strcmp(zClock, "exact")==0;
+  {
+    uint64_t n;
+    if( tl_opts_uint(&t->opts, "max_fields", 1, CTF_MAX_FIELDS_OPT, TL_CTF_MAX_VALS, &n) ){
+      free(p);
+      return tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET,
+          "max_fields=%s: expected a whole number from 1 to %u",
+          tl_opts_get(&t->opts, "max_fields"), CTF_MAX_FIELDS_OPT);
+    }
+    p->nMaxVals = (uint32_t)n;
+  }
   if( t->bDir ){
     rc = ctf_find_all(p, t->zPath);
     if( rc==TL_OK && p->nTr==0 ){
@@ -585,6 +607,7 @@ static int ctfOpen(TlTrace *t, TlErr *pErr){
     free(zDir);
   }
   if( rc==TL_ENOMEM ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( rc==TL_EINTR ) rc = tl_err_set(pErr, TL_EINTR, TL_NO_OFFSET, "interrupted");
   if( rc==TL_EUNSUPPORTED ){
     rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "more than %d traces below this directory", CTF_MAX_TRACES);
   }
@@ -630,7 +653,21 @@ static int ctfProbe(const uint8_t *a, size_t n, const char *zPath, int bDir){
   }
 }
 
-static const char *const ctfOptions[] = { "ctf_clock", "symfs", "buildid_dir", 0 };
+/* Has a stream file changed since the trace was opened? */
+static int ctfCheck(TlTrace *t, TlErr *pErr){
+  const CtfData *p = t->pData;
+  int i, rc;
+  for(i=0; p && i<p->nStm; i++){
+    rc = tl_source_check(p->aStm[i].pSrc, pErr);
+    if( rc ){
+      tl_err_file(pErr, t->index.azFile[p->aStm[i].iFile]);
+      return rc;
+    }
+  }
+  return TL_OK;
+}
+
+static const char *const ctfOptions[] = { "ctf_clock", "max_fields", "symfs", "buildid_dir", 0 };
 
 const TlReaderDef tl_ctf_reader = {
   .zName      = "ctf",
@@ -652,4 +689,5 @@ const TlReaderDef tl_ctf_reader = {
   .xPacketCount = tl_ctf_packet_count,
   .xInfo      = tl_ctf_info,
   .xPacketValue = tl_ctf_packet_value,
+  .xCheck     = ctfCheck,
 };

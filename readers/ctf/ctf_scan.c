@@ -27,6 +27,13 @@ int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
   c->dec.iFileOff = tp->iOff;
   rc = tl_ctf_pkt_read(c->pTr, &c->dec, c->pStm->pSrc->nSize, &pk, pErr);
   if( rc ) return rc;
+  if( !(tp->flags & CTF_PF_CUT) && pk.nBits/8 != tp->nSize ){
+    /* the index was built from other bytes */
+    return tl_err_set(pErr, TL_EIO, tp->iOff,
+        "%s changed while it was read: the packet here has %llu bytes, had %llu",
+        c->pStm->pSrc->zPath, (unsigned long long)(pk.nBits/8),
+        (unsigned long long)tp->nSize);
+  }
   c->dec.bits.nBitEnd = pk.nContent < (uint64_t)b.n*8 ? pk.nContent : (uint64_t)b.n*8;
   c->nPktVals = c->dec.nVal;
   c->bClock = (tp->flags & CTF_PF_TSBEGIN)!=0;
@@ -87,6 +94,7 @@ void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack)
   tl_ctf_dec_init(&c->dec);
   c->dec.pnShared = &pScan->nDecBytes;
   c->dec.nSharedMax = tl_trace_max_memory(pScan->pTrace);
+  c->dec.nMaxVals = pScan->p->nMaxVals;
 }
 
 void tl_ctf_cur_free(CtfCur *c){

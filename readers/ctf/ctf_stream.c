@@ -28,6 +28,8 @@ void tl_ctf_dec_free(TlCtfDec *d){
 void tl_ctf_dec_truncate(TlCtfDec *d, uint32_t n){
   int i;
   if( n < d->nVal ) d->nVal = n;
+  d->nValMark = d->nVal;
+  d->iBitMark = d->bits.iBit;
   for(i=0; i<TL_CTF_NSCOPE; i++){
     if( d->aRoot[i] >= 0 && (uint32_t)d->aRoot[i] >= n ) d->aRoot[i] = -1;
   }
@@ -69,15 +71,27 @@ static int dec_past_end(TlCtfDec *d, TlErr *pErr, const char *zWhat, const char 
 /* A new node for class f; its index, or -1 (error set). */
 static int64_t dec_node(TlCtfDec *d, const TlCtfField *f, const char *zName, TlErr *pErr){
   TlCtfVal *p;
+  uint32_t nMax = d->nMaxVals ? d->nMaxVals : TL_CTF_MAX_VALS;
+  uint32_t nEv = d->nVal >= d->nValMark ? d->nVal - d->nValMark : d->nVal;
+  if( nEv >= TL_CTF_FREE_VALS ){
+    uint64_t nBits = d->bits.iBit >= d->iBitMark ? d->bits.iBit - d->iBitMark : d->bits.iBit;
+    if( (nEv - TL_CTF_FREE_VALS)/TL_CTF_VALS_PER_BIT > nBits ){
+      tl_err_set(pErr, TL_ELIMIT, dec_off(d),
+          "an event decodes %u fields from %llu bits: past %u fields, at most %u "
+          "a bit (fields of no size repeated are refused)", nEv,
+          (unsigned long long)nBits, TL_CTF_FREE_VALS, TL_CTF_VALS_PER_BIT);
+      return -1;
+    }
+  }
+  if( d->nVal >= nMax ){
+    tl_err_set(pErr, TL_ELIMIT, dec_off(d),
+               "more than %u fields in one event (max_fields=)", nMax);
+    return -1;
+  }
   if( d->nVal >= d->nAlloc ){
     uint32_t n = d->nAlloc ? d->nAlloc*2 : 256;
     TlCtfVal *a;
-    if( d->nVal >= TL_CTF_MAX_VALS ){
-      tl_err_set(pErr, TL_ELIMIT, dec_off(d),
-                 "more than %u fields in one event", TL_CTF_MAX_VALS);
-      return -1;
-    }
-    if( n > TL_CTF_MAX_VALS ) n = TL_CTF_MAX_VALS;
+    if( n > nMax ) n = nMax;
     if( d->pnShared ){
       uint64_t nMore = sizeof(*a)*(uint64_t)(n - d->nAlloc);
       /* (the decoders of a scan's two counting threads share the count) */

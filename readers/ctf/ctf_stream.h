@@ -20,6 +20,14 @@
 
 /* Most value nodes one packet context plus one event may produce. */
 #define TL_CTF_MAX_VALS (1u<<20)
+/*
+** Work bounded by input: past its first TL_CTF_FREE_VALS fields, an event
+** may decode at most TL_CTF_VALS_PER_BIT fields per bit it has read (fields
+** that take no bits, like empty structs, repeated by a sequence length
+** would otherwise cost any time at all for a few bytes).
+*/
+#define TL_CTF_FREE_VALS 4096u
+#define TL_CTF_VALS_PER_BIT 8u
 
 typedef struct TlCtfDec TlCtfDec;
 struct TlCtfDec {
@@ -33,6 +41,9 @@ struct TlCtfDec {
   uint64_t *pnShared;             /* bytes of node arrays of all the decoders
                                   ** of one scan, or NULL for no budget */
   uint64_t nSharedMax;            /* ceiling for *pnShared */
+  uint32_t nMaxVals;              /* max_fields=: nodes at most, 0: TL_CTF_MAX_VALS */
+  uint32_t nValMark;              /* nVal when the event began (the last truncate) */
+  uint64_t iBitMark;              /* bits.iBit then */
 };
 
 void tl_ctf_dec_init(TlCtfDec*);

@@ -312,7 +312,7 @@ int perf_dir_open(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   rc = perf_open_header(pTrace, q, pErr);
   if( rc ) goto dir_done;
   for(i=0; i<q->nFeat && q->aFeat[i].id!=PF_DIR_FORMAT; i++){}
-  if( i==q->nFeat || q->bPipe || pData->aMap==0 ){
+  if( i==q->nFeat || q->bPipe ){
     if( pTrace->bDir ) rc = tl_err_set(pErr, TL_ECORRUPT, TL_NO_OFFSET, "%s has no HEADER_DIR_FORMAT: "
                                        "not a perf data directory's header", zPath);
     goto dir_done;                                /* DIR/data of no directory: read as it is */
@@ -332,7 +332,17 @@ int perf_dir_open(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   if( rc ) goto dir_done;
   dir_warn_gaps(pTrace, aNum, nNum);
   if( d.nRec>1 ) qsort(d.aRec, d.nRec, sizeof(DirRec), cmp_dirrec);
-  rc = dir_image(q, pData->aMap, (size_t)pData->nSize, &d, &aImg, &nImg, pErr);
+  {
+    TlWin w;                                      /* DIR/data whole: its header and features */
+    TlBytes all;
+    tl_win_init(&w, pData);
+    rc = tl_win_get(&w, 0, (size_t)pData->nSize, q->bo, &all, pErr);
+    if( rc==TL_OK && all.n!=pData->nSize ){
+      rc = tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s/" PERF_DIR_DATA ": changed while it was read", zDir);
+    }
+    if( rc==TL_OK ) rc = dir_image(q, all.a, all.n, &d, &aImg, &nImg, pErr);
+    tl_win_free(&w);
+  }
   if( rc==TL_OK && tl_source_mem(aImg, nImg, 0, &pImg) ){
     rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }

@@ -24,14 +24,11 @@ uint64_t xray_count_cols(const TlTrace *pTrace, int iTable, const TlFilter *f){
 int xray_count_open(TlTrace *pTrace, int iTable, const TlFilter *f, void **ppState,
                     TlErr *pErr){
   TlScan *s;
-  int rc;
   *ppState = 0;
   if( iTable!=TL_TAB_EVENTS || ((const XrData*)pTrace->pData)->bMapOnly ) return TL_DONE;
   s = calloc(1, sizeof(*s));
   if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   xray_scan_init(s, pTrace, iTable, f);
-  rc = xray_scan_file(s, pErr);
-  if( rc ){ free(s); return rc; }
   *ppState = s;
   return TL_OK;
 }
@@ -87,12 +84,14 @@ static int type_unknown(const char *zType){
 }
 
 /* Start s->cw on packet i (a read of it, for packets.args.reads). */
-static void count_walk(TlScan *s, size_t i){
+static int count_walk(TlScan *s, size_t i){
   const TlPacket *pk = &s->pTrace->index.a[i];
-  cur_packet(s, &s->cw, pk);
+  int rc = cur_packet(s, &s->cw, &s->winW, pk);
+  if( rc ){ s->iWalkPacket = SIZE_MAX; return rc; }
   tl_packet_note_read(pk);
   s->iWalkPacket = i;
   s->nWalked = 0;
+  return TL_OK;
 }
 
 int xray_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr){
@@ -107,8 +106,9 @@ int xray_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, T
     *pn = 0;
   }else{
     /* read its records (a damaged one is the error a scan meets) */
-    count_walk(s, iPacket);
+    rc = count_walk(s, iPacket);
     s->iWalkPacket = SIZE_MAX;
+    if( rc ){ *pErr = s->err; return rc; }
     while( (rc = cur_next(&s->cw, &s->ew))==TL_ROW ){
       if( count_passes(s, &s->ew) ) n++;
     }
@@ -129,7 +129,10 @@ int xray_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal 
   XrEv *e = &s->ew;
   int bOk;
   int64_t ts;
-  if( s->iWalkPacket!=iPacket || s->nWalked > k+1 ) count_walk(s, iPacket);
+  if( (s->iWalkPacket!=iPacket || s->nWalked > k+1) && count_walk(s, iPacket) ){
+    *pErr = s->err;
+    return s->err.rc;
+  }
   while( s->nWalked <= k ){
     int rc = cur_next(&s->cw, e);
     if( rc!=TL_ROW ){

@@ -203,7 +203,6 @@ static int group_split(TlScan *s){
   tl_map_free(&side);
   free(aOrder);
   xray_scan_init(h, s->pTrace, s->iTable, &s->f);
-  h->file = s->file;              /* (read-only: shared) */
   s->nGroupMem /= 2;
   h->nGroupMem = s->nGroupMem;
   s->aSide = h->aSide = s->aSideOwn;
@@ -394,7 +393,6 @@ static int ids_scan_new(TlScan *s, const TlScan *pLike, TlScan **ppIds){
   *ppIds = t;
   if( t==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   xray_scan_init(t, s->pTrace, s->iTable, &s->f);
-  t->file = s->file;              /* (read-only: shared) */
   t->nGroupMem = pLike->nGroupMem;
   t->aSide = pLike->aSide;
   t->iSide = pLike->iSide;

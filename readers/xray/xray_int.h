@@ -39,7 +39,10 @@ struct XrMap {
 };
 
 /* ---- Interface to code in xray_map.c ----------------------------------- */
-int xray_map_load(const char *zPath, XrMap*, TlErr*);
+/* Load binary= zPath (ELF, or an llvm-xray extract map in text of at most
+** XR_MAP_TEXT_MAX bytes), mapped when bMap (mmap=on), else read whole. */
+#define XR_MAP_TEXT_MAX ((uint64_t)64<<20)
+int xray_map_load(const char *zPath, int bMap, XrMap*, TlErr*);
 int xray_map_parse(const uint8_t *a, size_t n, const char *zName, XrMap*, TlErr*);
 void xray_map_free(XrMap*);
 const XrFunc *xray_map_func(const XrMap*, int32_t id);
@@ -106,8 +109,9 @@ typedef struct XrCur XrCur;
 struct XrCur {
   TlTrace *pTrace;
   const XrData *p;
-  TlBytes b;                      /* the whole file */
-  size_t iEnd;                    /* end of the region */
+  TlBytes b;                      /* the packet (the whole file at open) */
+  uint64_t iBase;                 /* file offset of b's first byte */
+  size_t iEnd;                    /* end of the region in b */
   size_t iBufStart;               /* FDR: offset of the current buffer */
   size_t iBufEnd;                 /* FDR: end of the current buffer */
   int bInBuf;                     /* FDR: inside a buffer */
@@ -154,8 +158,8 @@ struct TlScan {
   int iTable;
   TlFilter f;
   TlErr err;
-  TlWin win;
-  TlBytes file;                   /* the whole file */
+  TlWin win;                      /* the packet c reads */
+  TlWin winW;                     /* the packet cw reads */
   size_t iPacket;                 /* next packet */
   int bInPacket;
   XrCur c;
@@ -234,7 +238,6 @@ void xrayClose(void *pData);
 /* ---- Interface to code in xray_scan.c ----------------------------------- */
 void xray_scan_init(TlScan*, TlTrace*, int iTable, const TlFilter*);
 int xray_call_next(TlScan*, const XrCall **pc);
-int xray_scan_file(TlScan*, TlErr*);
 void xray_scan_free(TlScan*);
 
 /* ---- Interface to code in xray_count.c: the counting hooks (reader.h) --- */

@@ -364,19 +364,31 @@ static int map_parse_yaml(const uint8_t *a, size_t n, const char *zPath, XrMap *
   return TL_OK;
 }
 
-int xray_map_load(const char *zPath, XrMap *m, TlErr *pErr){
+int xray_map_load(const char *zPath, int bMap, XrMap *m, TlErr *pErr){
   TlSource *pSrc = 0;
   TlErr err;
-  int rc;
+  TlWin w;
+  TlBytes b;
+  int rc, bElf;
   memset(m, 0, sizeof(*m));
   tl_err_clear(&err);
   rc = tl_source_open(zPath, &pSrc, &err);
   if( rc ) return tl_err_set(pErr, rc, TL_NO_OFFSET, "binary %s: %s", zPath, err.zMsg);
-  if( pSrc->aMap==0 ){
+  /* the kind first, from 4 bytes: a map in text is read whole only under
+  ** its own cap, so a huge file of anything else fails at once */
+  tl_win_init(&w, pSrc);
+  rc = tl_win_read(&w, 0, 4, TL_LE, &b, &err);
+  bElf = rc==TL_OK && b.n>=4 && memcmp(b.a, "\177ELF", 4)==0;
+  tl_win_free(&w);
+  if( rc==TL_OK && bMap ) (void)tl_source_map(pSrc);
+  if( rc==TL_OK ) rc = tl_source_load(pSrc, bElf ? TL_WIN_MAX : XR_MAP_TEXT_MAX, &err);
+  if( rc ){
     tl_source_close(pSrc);
-    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "binary %s: cannot be mapped", zPath);
+    return tl_err_set(pErr, rc, TL_NO_OFFSET, "binary %s: %s", zPath, err.zMsg);
   }
-  if( pSrc->nSize>=4 && memcmp(pSrc->aMap, "\177ELF", 4)==0 ){
+  if( pSrc->aMap==0 ){
+    rc = tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "binary %s: the file is empty", zPath);
+  }else if( bElf ){
     rc = xray_map_parse(pSrc->aMap, (size_t)pSrc->nSize, zPath, m, pErr);
   }else{
     rc = map_parse_yaml(pSrc->aMap, (size_t)pSrc->nSize, zPath, m, pErr);

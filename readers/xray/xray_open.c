@@ -118,7 +118,48 @@ struct XrWalk {
   int bPkTs;                      /* it has any */
   uint32_t tidLast, iTLast;       /* the last record's thread */
   int bLastT;
+  TlWin win;                      /* the part of the file c reads */
+  uint64_t nFile;                 /* the file's size */
 };
+
+#define XR_WALK_CHUNK ((size_t)1<<20)     /* bytes the walk reads at once */
+#define XR_WALK_MARGIN ((size_t)64<<10)   /* basic: left before a refill */
+
+/*
+** Before the walk's next record: unless the window reaches the end of the
+** file, make it hold all of the next FDR buffer (at a buffer's start) or at
+** least XR_WALK_MARGIN bytes (basic mode: a record and its payloads), by
+** reading a new window from the next record on. Cursor offsets are the
+** window's: they move with it (c.iBase is the window's file offset; the
+** buffer bounds may wrap below zero, and add back to the same offsets).
+*/
+static int walk_refill(XrWalk *w){
+  XrCur *c = &w->c;
+  uint64_t iAbs = c->iBase + c->b.i, nNeed = XR_WALK_MARGIN;
+  size_t nLeft = c->iEnd - c->b.i, shift = c->b.i;
+  TlBytes b;
+  int rc;
+  if( c->iBase + c->iEnd >= w->nFile || c->b.i > c->iEnd ) return TL_OK;
+  if( w->p->nType==1 ){
+    if( c->bInBuf && c->b.i < c->iBufEnd ) return TL_OK;    /* all in the window */
+    nNeed = XR_META + w->p->nBufSize;
+    if( w->p->nVersion>=2 && nLeft>=XR_META ){
+      nNeed = XR_META + tl_load_u64_unchecked(c->b.a + c->b.i + 1, w->p->bo);
+      if( nNeed<XR_META ) nNeed = w->nFile;                 /* wrapped: all */
+    }
+  }
+  if( nNeed > w->nFile - iAbs ) nNeed = w->nFile - iAbs;
+  if( nLeft>=nNeed ) return TL_OK;
+  rc = tl_win_get(&w->win, iAbs, nNeed > XR_WALK_CHUNK ? (size_t)nNeed : XR_WALK_CHUNK,
+                  w->p->bo, &b, w->pErr);
+  if( rc ) return rc;
+  c->b = b;
+  c->iBase = iAbs;
+  c->iEnd = b.n;
+  c->iBufStart -= shift;
+  c->iBufEnd -= shift;
+  return TL_OK;
+}
 
 /* Parse the 32-byte file header at b into p. */
 static int open_header(TlTrace *pTrace, XrData *p, const TlBytes *b, TlErr *pErr){
@@ -197,8 +238,8 @@ static int walk_packet_edge(XrWalk *w, const XrEv *e, size_t iBefore, int bBufBe
   int bNewPacket;
   if( w->p->nType==1 ){
     /* a record from a buffer that began during this call */
-    bNewPacket = !bBufBefore || w->c.iBufStart!=iBufBefore;
-    if( bNewPacket ) iBefore = w->c.iBufStart;
+    bNewPacket = !bBufBefore || w->c.iBase + w->c.iBufStart!=iBufBefore;
+    if( bNewPacket ) iBefore = w->c.iBase + w->c.iBufStart;
   }else{
     bNewPacket = w->bRun && (e->tid!=w->runTid || w->nRun>=XR_BASIC_RUN);
   }
@@ -272,10 +313,11 @@ static void walk_count(XrWalk *w, XrThread *t, const XrEv *e, int bOk){
 static int walk_step(XrWalk *w){
   XrEv e;
   uint32_t iT = 0;
-  int bOk, rc;
-  size_t iBefore = w->c.b.i;
-  size_t iBufBefore = w->c.iBufStart;
+  int bOk, rc = walk_refill(w);
+  size_t iBefore = w->c.iBase + w->c.b.i;        /* (file offsets) */
+  size_t iBufBefore = w->c.iBase + w->c.iBufStart;
   int bBufBefore = w->c.bInBuf;
+  if( rc ) return rc;
   rc = cur_next(&w->c, &e);
   if( rc==TL_DONE ) return TL_DONE;
   if( rc<0 ){
@@ -311,8 +353,12 @@ static int walk_step(XrWalk *w){
   return TL_ROW;
 }
 
-/* The walk over the records of file b: the packet index and the threads. */
-static int open_walk(TlTrace *pTrace, XrData *p, const TlBytes *b, TlErr *pErr){
+/*
+** The walk over the records of the file, whose first window is b (from
+** offset 0, in w's window): the packet index and the threads.
+*/
+static int open_walk(TlTrace *pTrace, XrData *p, TlWin *pWin, const TlBytes *b,
+                     TlErr *pErr){
   XrWalk w;
   size_t k;
   int rc, bOk;
@@ -320,6 +366,8 @@ static int open_walk(TlTrace *pTrace, XrData *p, const TlBytes *b, TlErr *pErr){
   w.pTrace = pTrace;
   w.p = p;
   w.pErr = pErr;
+  w.win = *pWin;                  /* (its buffer: handed back at the end) */
+  w.nFile = pTrace->pSrc->nSize;
   tl_map_init(&w.threads);
   w.tscOk = open_tsc_limit(p);
   w.c.pTrace = pTrace;
@@ -339,8 +387,9 @@ static int open_walk(TlTrace *pTrace, XrData *p, const TlBytes *b, TlErr *pErr){
       t->tsLast = tsc_ns(p, t->tscLast, &bOk);
     }
   }
-  if( rc==TL_OK && w.pk.nEvents ) rc = walk_packet_add(&w, w.c.b.i);
+  if( rc==TL_OK && w.pk.nEvents ) rc = walk_packet_add(&w, w.c.iBase + w.c.b.i);
   tl_map_free(&w.threads);
+  *pWin = w.win;
   return rc;
 }
 
@@ -356,15 +405,16 @@ int xrayOpen(TlTrace *pTrace, TlErr *pErr){
   p = calloc(1, sizeof(*p));
   if( p==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   tl_win_init(&win, pTrace->pSrc);
-  rc = tl_win_get(&win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &b, pErr);
+  rc = tl_win_get(&win, 0, XR_WALK_CHUNK, TL_LE, &b, pErr);
   if( rc==TL_OK && b.n>=4 && memcmp(b.a, "\177ELF", 4)==0 ){
     /* xray_functions('app'): the binary's map, no records */
     p->bMapOnly = 1;
-    rc = xray_map_parse(b.a, b.n, pTrace->zPath, &p->map, pErr);
+    rc = tl_win_get(&win, 0, (size_t)pTrace->pSrc->nSize, TL_LE, &b, pErr);
+    if( rc==TL_OK ) rc = xray_map_parse(b.a, b.n, pTrace->zPath, &p->map, pErr);
   }else{
-    if( rc==TL_OK && zBinary ) rc = xray_map_load(zBinary, &p->map, pErr);
+    if( rc==TL_OK && zBinary ) rc = xray_map_load(zBinary, tl_trace_mmap(pTrace), &p->map, pErr);
     if( rc==TL_OK ) rc = open_header(pTrace, p, &b, pErr);
-    if( rc==TL_OK ) rc = open_walk(pTrace, p, &b, pErr);
+    if( rc==TL_OK ) rc = open_walk(pTrace, p, &win, &b, pErr);
     if( rc==TL_OK ) pTrace->nEventsHint = tl_index_events(&pTrace->index);
   }
   tl_win_free(&win);

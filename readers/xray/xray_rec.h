@@ -88,14 +88,14 @@ static inline int basic_next(XrCur *c, XrEv *e){
     size_t iRec = c->b.i;
     if( c->b.i >= c->iEnd ) return TL_DONE;
     if( c->iEnd - c->b.i < XR_BASIC_REC ){
-      tl_trace_warn(c->pTrace, 0, c->b.i, "the log ends inside a 32-byte record (%zu bytes left)",
+      tl_trace_warn(c->pTrace, 0, c->iBase + c->b.i, "the log ends inside a 32-byte record (%zu bytes left)",
                     c->iEnd - c->b.i);
       c->b.i = c->iEnd;
       return TL_DONE;
     }
     if( tl_bytes_ptr(&c->b, XR_BASIC_REC, &a) ){
       /* a guard: the 32 bytes were checked above */
-      return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "expected a 32-byte basic-mode record");
+      return tl_err_set(c->pErr, TL_ECORRUPT, c->iBase + iRec, "expected a 32-byte basic-mode record");
     }
     rt = tl_load_u16_unchecked(a, c->p->bo);
     if( rt==1 ){
@@ -103,12 +103,12 @@ static inline int basic_next(XrCur *c, XrEv *e){
       continue;
     }
     if( rt!=0 ){
-      return tl_err_set(c->pErr, TL_ECORRUPT, iRec,
+      return tl_err_set(c->pErr, TL_ECORRUPT, c->iBase + iRec,
           "expected a basic-mode record type 0 or 1, found %u", rt);
     }
     type = a[3];
     if( type>3 ){
-      return tl_err_set(c->pErr, TL_ECORRUPT, iRec,
+      return tl_err_set(c->pErr, TL_ECORRUPT, c->iBase + iRec,
           "expected a function record type 0-3, found %u", type);
     }
     memset(e, 0, sizeof(*e));
@@ -119,7 +119,7 @@ static inline int basic_next(XrCur *c, XrEv *e){
     e->tsc = tl_load_u64_unchecked(a+8, c->p->bo);
     e->tid = tl_load_u32_unchecked(a+16, c->p->bo);
     if( c->p->nVersion>=3 ){ e->pid = tl_load_u32_unchecked(a+20, c->p->bo); e->bPid = 1; }
-    e->iOff = iRec;
+    e->iOff = c->iBase + iRec;
     /* argument payloads that follow */
     while( c->iEnd - c->b.i >= XR_BASIC_REC
         && tl_load_u16_unchecked(c->b.a + c->b.i, c->p->bo)==1 ){
@@ -142,7 +142,7 @@ static inline int fdr_buffer_start(XrCur *c){
   if( c->p->nVersion>=2 ){
     uint64_t n;
     if( c->iEnd - c->b.i < XR_META ){
-      tl_trace_warn(c->pTrace, 0, iRec, "the log ends inside a buffer header (%zu bytes left)", c->iEnd - iRec);
+      tl_trace_warn(c->pTrace, 0, c->iBase + iRec, "the log ends inside a buffer header (%zu bytes left)", c->iEnd - iRec);
       c->b.i = c->iEnd;
       return TL_DONE;
     }
@@ -150,7 +150,7 @@ static inline int fdr_buffer_start(XrCur *c){
     if( !fdr_is_meta(c->p, a[0]) || fdr_meta_kind(c->p, a[0])!=XR_EXTENTS ){
       /* compiler-rt 14 under-counts buffers holding typed events: read what
       ** could be read, say where the rest starts */
-      tl_trace_warn(c->pTrace, 0, iRec,
+      tl_trace_warn(c->pTrace, 0, c->iBase + iRec,
           "expected a BufferExtents record to start a buffer, found byte 0x%02x: "
           "the last %zu bytes of the log are not read", a[0], c->iEnd - iRec);
       c->b.i = c->iEnd;
@@ -159,7 +159,7 @@ static inline int fdr_buffer_start(XrCur *c){
     n = tl_load_u64_unchecked(a+1, c->p->bo);
     c->b.i += XR_META;
     if( n > c->iEnd - c->b.i ){
-      tl_trace_warn(c->pTrace, 0, iRec,
+      tl_trace_warn(c->pTrace, 0, c->iBase + iRec,
           "buffer of %llu bytes is cut short by the end of the log (%zu bytes left)",
           (unsigned long long)n, c->iEnd - c->b.i);
       n = c->iEnd - c->b.i;
@@ -194,7 +194,7 @@ static inline int fdr_next(XrCur *c, XrEv *e){
       uint32_t w;
       unsigned type;
       if( c->iBufEnd - iRec < XR_FUNC ){
-        tl_trace_warn(c->pTrace, 0, iRec, "a buffer ends inside a function record");
+        tl_trace_warn(c->pTrace, 0, c->iBase + iRec, "a buffer ends inside a function record");
         c->b.i = c->iBufEnd;
         continue;
       }
@@ -202,7 +202,7 @@ static inline int fdr_next(XrCur *c, XrEv *e){
       type = fdr_func_type(c->p, w);
       c->b.i += XR_FUNC;
       if( type>3 ){
-        return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "expected a function record type 0-3, found %u", type);
+        return tl_err_set(c->pErr, TL_ECORRUPT, c->iBase + iRec, "expected a function record type 0-3, found %u", type);
       }
       c->tsc += tl_load_u32_unchecked(a+4, c->p->bo);
       /* every field but aArg[nArg..] (a record per call: no memset) */
@@ -214,7 +214,7 @@ static inline int fdr_next(XrCur *c, XrEv *e){
       e->funcId = fdr_func_id(c->p, w);
       e->tsc = c->tsc;
       e->cpu = c->cpu; e->tid = c->tid; e->pid = c->pid; e->bPid = c->bPid;
-      e->iOff = iRec;
+      e->iOff = c->iBase + iRec;
       /* call arguments that follow */
       while( c->iBufEnd - c->b.i >= XR_META && fdr_is_meta(c->p, c->b.a[c->b.i])
           && fdr_meta_kind(c->p, c->b.a[c->b.i])==XR_CALL_ARG ){
@@ -225,7 +225,7 @@ static inline int fdr_next(XrCur *c, XrEv *e){
       return TL_ROW;
     }
     if( c->iBufEnd - iRec < XR_META ){
-      tl_trace_warn(c->pTrace, 0, iRec, "a buffer ends inside a metadata record");
+      tl_trace_warn(c->pTrace, 0, c->iBase + iRec, "a buffer ends inside a metadata record");
       c->b.i = c->iBufEnd;
       continue;
     }
@@ -242,12 +242,12 @@ static inline int fdr_next(XrCur *c, XrEv *e){
       case XR_PID:         c->pid = tl_load_u32_unchecked(a+1, c->p->bo); c->bPid = 1; break;
       case XR_CALL_ARG:    break;       /* an argument with no function before it */
       case XR_EXTENTS:
-        return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "BufferExtents record inside a buffer");
+        return tl_err_set(c->pErr, TL_ECORRUPT, c->iBase + iRec, "BufferExtents record inside a buffer");
       case XR_CUSTOM: case XR_TYPED: {
         int32_t n = (int32_t)tl_load_u32_unchecked(a+1, c->p->bo);
         memset(e, 0, sizeof(*e));
         if( n<0 || (size_t)n > c->iBufEnd - c->b.i ){
-          tl_trace_warn(c->pTrace, 0, iRec,
+          tl_trace_warn(c->pTrace, 0, c->iBase + iRec,
               "event payload of %d bytes does not fit in its buffer (%zu bytes left): "
               "the rest of the buffer is skipped", n, c->iBufEnd - c->b.i);
           c->b.i = c->iBufEnd;
@@ -267,12 +267,12 @@ static inline int fdr_next(XrCur *c, XrEv *e){
         e->cpu = c->cpu; e->tid = c->tid; e->pid = c->pid; e->bPid = c->bPid;
         e->aData = c->b.a + c->b.i;
         e->nData = (size_t)n;
-        e->iOff = iRec;
+        e->iOff = c->iBase + iRec;
         c->b.i += (size_t)n;
         return TL_ROW;
       }
       default:
-        return tl_err_set(c->pErr, TL_ECORRUPT, iRec, "unknown metadata record kind %u",
+        return tl_err_set(c->pErr, TL_ECORRUPT, c->iBase + iRec, "unknown metadata record kind %u",
                           fdr_meta_kind(c->p, a[0]));
     }
   }
@@ -304,16 +304,23 @@ static inline int cur_next(XrCur *c, XrEv *e){
 
 /* ---- the scans' cursor -------------------------------------------------- */
 
-/* Start a cursor on packet pk of the scan's file. */
-static inline void cur_packet(TlScan *s, XrCur *c, const TlPacket *pk){
+/*
+** Start cursor c on packet pk of the scan's file, read into window pWin:
+** the cursor's offsets are the window's, c->iBase that of its first byte.
+*/
+static inline int cur_packet(TlScan *s, XrCur *c, TlWin *pWin, const TlPacket *pk){
+  TlBytes b;
+  int rc;
   memset(c, 0, sizeof(*c));
   c->pTrace = s->pTrace;
   c->p = s->p;
-  c->b = s->file;
-  c->b.i = (size_t)pk->iOff;
-  c->iEnd = (size_t)(pk->iOff + pk->nSize);
-  if( c->iEnd > s->file.n ) c->iEnd = s->file.n;
   c->pErr = &s->err;
+  rc = tl_win_get(pWin, pk->iOff, (size_t)pk->nSize, TL_LE, &b, &s->err);
+  if( rc ) return rc;
+  c->b = b;
+  c->iBase = pk->iOff;
+  c->iEnd = b.n;
+  return TL_OK;
 }
 
 /* The next event of the packets that may match, into *e. */
@@ -336,7 +343,8 @@ static inline int next_raw(TlScan *s, XrEv *e, int bAll){
       pk = &x->a[s->iPacket++];
       tl_packet_note_read(pk);
       s->nNoted += pk->nSize;
-      cur_packet(s, &s->c, pk);
+      rc = cur_packet(s, &s->c, &s->win, pk);
+      if( rc ) return rc;
       s->bInPacket = 1;
     }
     rc = cur_next(&s->c, e);

@@ -30,13 +30,13 @@ void xray_scan_init(TlScan *s, TlTrace *pTrace, int iTable, const TlFilter *pFil
   s->bPaths = iTable==TL_TAB_XRAY_CALLS && tl_col_used(&s->f, TL_XC_STACK);
   s->fdTmp = -1;
   tl_win_init(&s->win, pTrace->pSrc);
+  tl_win_init(&s->winW, pTrace->pSrc);
   s->iWalkPacket = SIZE_MAX;
 }
 
 static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
                         TlScan **ppScan, TlErr *pErr){
   TlScan *s;
-  int rc;
   *ppScan = 0;
   if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_XRAY_CALLS
    && iTable!=TL_TAB_XRAY_FUNCTIONS ) return TL_DONE;
@@ -44,17 +44,8 @@ static int xrayScanOpen(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s = calloc(1, sizeof(*s));
   if( s==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   xray_scan_init(s, pTrace, iTable, pFilter);
-  rc = xray_scan_file(s, pErr);
-  if( rc ){ free(s); return rc; }
   *ppScan = s;
   return TL_OK;
-}
-
-/* Map the whole file for scan s: TL_OK, or an error in *pErr (s's window freed). */
-int xray_scan_file(TlScan *s, TlErr *pErr){
-  int rc = tl_win_get(&s->win, 0, (size_t)s->pTrace->pSrc->nSize, TL_LE, &s->file, pErr);
-  if( rc ) tl_win_free(&s->win);
-  return rc;
 }
 
 void xray_scan_free(TlScan *s){
@@ -76,6 +67,7 @@ void xray_scan_free(TlScan *s){
   free(s->aOrd);
   if( s->fdTmp>=0 ) close(s->fdTmp);
   tl_win_free(&s->win);
+  tl_win_free(&s->winW);
   tl_str_free(&s->args);
   tl_str_free(&s->text);
   free(s);
@@ -247,7 +239,7 @@ static int calls_step(TlScan *s){
     size_t iRec = c->b.i;
     c->b.i += XR_FUNC;
     c->tsc += d;
-    rc = stack_apply(s, st, fdr_func_type(s->p, w), fdr_func_id(s->p, w), c->tsc, c->cpu, iRec);
+    rc = stack_apply(s, st, fdr_func_type(s->p, w), fdr_func_id(s->p, w), c->tsc, c->cpu, c->iBase + iRec);
     if( rc ) return rc;
   }
   return TL_OK;

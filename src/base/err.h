@@ -24,6 +24,7 @@
 #define TL_EUNSUPPORTED (-4)      /* valid, but a feature we do not read */
 #define TL_EMISUSE      (-5)      /* bad option, wrong file kind, ... */
 #define TL_ELIMIT       (-6)      /* over a cap: max_memory=, fields, sizes */
+#define TL_EINTR        (-7)      /* the caller asked to stop (sqlite3_interrupt) */
 
 #define TL_NO_OFFSET UINT64_MAX   /* the error is not about a byte offset */
 #define TL_ERR_MSG 4608           /* PATH_MAX and 512 bytes more */

@@ -11,10 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "source.h"
+
 #define TL_PROGRESS_DELAY  1.0    /* auto: seconds of work before the first line */
 #define TL_PROGRESS_EVERY  1.0    /* on: seconds between lines */
 #define TL_PROGRESS_REDRAW 0.25   /* auto on a terminal: seconds between redraws */
 #define TL_DIR_DEPTH 16           /* levels of a directory counted for its size */
+#define TL_DIR_ENTRIES 131072L    /* entries looked at for its size, at most */
 
 /* The calling thread's current report, or NULL. */
 static _Thread_local TlProgress *pCurrent = 0;
@@ -142,25 +145,33 @@ void tl_progress_end(TlProgress *p, TlProgress *pPrev){
   pCurrent = pPrev;
 }
 
-static uint64_t dir_size(const char *zDir, int nDepth){
+/*
+** Bytes of the regular files below zDir, nDepth levels deep; *pnLeft
+** entries at most (counted down), and none once the caller asks to stop
+** (tl_poll()): the total is only shown, a partial one does no harm.
+*/
+static uint64_t dir_size(const char *zDir, int nDepth, long *pnLeft){
   uint64_t n = 0;
   DIR *d;
   struct dirent *e;
+  TlErr err;
   if( nDepth<=0 ) return 0;
   d = opendir(zDir);
   if( d==0 ) return 0;
+  tl_err_clear(&err);
   while( (e = readdir(d))!=0 ){
     struct stat st;
     size_t nPath;
     char *zPath;
     if( strcmp(e->d_name, ".")==0 || strcmp(e->d_name, "..")==0 ) continue;
+    if( --*pnLeft < 0 || tl_poll(&err) ){ *pnLeft = 0; break; }
     nPath = strlen(zDir) + strlen(e->d_name) + 2;
     zPath = malloc(nPath);
     if( zPath==0 ) break;
     snprintf(zPath, nPath, "%s/%s", zDir, e->d_name);
     if( lstat(zPath, &st)==0 ){
       if( S_ISREG(st.st_mode) ) n += (uint64_t)st.st_size;
-      else if( S_ISDIR(st.st_mode) ) n += dir_size(zPath, nDepth-1);
+      else if( S_ISDIR(st.st_mode) ) n += dir_size(zPath, nDepth-1, pnLeft);
     }
     free(zPath);
   }
@@ -171,6 +182,9 @@ static uint64_t dir_size(const char *zDir, int nDepth){
 uint64_t tl_path_size(const char *zPath){
   struct stat st;
   if( stat(zPath, &st) ) return 0;
-  if( S_ISDIR(st.st_mode) ) return dir_size(zPath, TL_DIR_DEPTH);
+  if( S_ISDIR(st.st_mode) ){
+    long nLeft = TL_DIR_ENTRIES;
+    return dir_size(zPath, TL_DIR_DEPTH, &nLeft);
+  }
   return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }

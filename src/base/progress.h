@@ -72,7 +72,8 @@ void tl_progress_reach(uint32_t iFile, uint64_t iEnd);
 
 /*
 ** Bytes of the regular file zPath, or of the regular files beneath the
-** directory zPath (16 levels at most, links inside not followed); 0 when
+** directory zPath (16 levels and 131072 entries at most, links inside not
+** followed, cut short when the caller asks to stop: see tl_poll()); 0 when
 ** it cannot be read.
 */
 uint64_t tl_path_size(const char *zPath);

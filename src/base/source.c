@@ -1,5 +1,6 @@
 /*
-** source.c: read-only file access by mmap with a pread fallback.
+** source.c: read-only file access by pread into bounded windows, mapping
+** as an opt-in.
 */
 #define _GNU_SOURCE 1
 #include "source.h"
@@ -11,7 +12,33 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The calling thread's current TlPoll, or NULL. */
+static _Thread_local TlPoll *pPollCur = 0;
+
+TlPoll *tl_poll_swap(TlPoll *p){
+  TlPoll *pPrev = pPollCur;
+  pPollCur = p;
+  return pPrev;
+}
+
+int tl_poll(TlErr *pErr){
+  TlPoll *p = pPollCur;
+  struct timespec ts;
+  int64_t ms;
+  if( p==0 ) return TL_OK;
+  if( !p->bStopped ){
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    ms = (int64_t)ts.tv_sec*1000 + ts.tv_nsec/1000000;
+    if( ms < p->msNext ) return TL_OK;
+    p->msNext = ms + TL_POLL_MS;
+    p->bStopped = p->xStop(p->pArg)!=0;
+    if( !p->bStopped ) return TL_OK;
+  }
+  return tl_err_set(pErr, TL_EINTR, TL_NO_OFFSET, "interrupted");
+}
 
 /*
 ** Open zPath without blocking (a FIFO with no writer would block open(2)
@@ -138,16 +165,14 @@ static int source_new(const char *zPath, int fd, const struct stat *pSt,
   p->nSize = S_ISREG(pSt->st_mode) ? (uint64_t)pSt->st_size : 0;
   p->mtimeSec = (int64_t)pSt->st_mtim.tv_sec;
   p->mtimeNsec = (int64_t)pSt->st_mtim.tv_nsec;
-  if( S_ISREG(pSt->st_mode) && pSt->st_size>0 && (uint64_t)pSt->st_size<=SIZE_MAX ){
-    void *pMap = mmap(0, (size_t)pSt->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if( pMap!=MAP_FAILED ){
-      p->aMap = pMap;
-      p->pOwn = pMap;
-      p->bMapped = 1;
-      (void)madvise(pMap, (size_t)pSt->st_size, MADV_SEQUENTIAL);
-    }
-  }
-  if( !S_ISREG(pSt->st_mode) ){
+  p->ctimeSec = (int64_t)pSt->st_ctim.tv_sec;
+  p->ctimeNsec = (int64_t)pSt->st_ctim.tv_nsec;
+  p->bRegular = S_ISREG(pSt->st_mode);
+  p->dev = (uint64_t)pSt->st_dev;
+  p->ino = (uint64_t)pSt->st_ino;
+  if( p->bRegular ){
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }else{
     /* A FIFO or device: read it all into memory, under the window cap.
     ** Such sources cannot be re-read, so this is the only way to scan them
     ** more than once. */
@@ -245,6 +270,40 @@ int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc){
   return TL_OK;
 }
 
+int tl_source_map(TlSource *p){
+  void *pMap;
+  if( p==0 || !p->bRegular || p->aMap || p->nSize==0 || p->nSize>SIZE_MAX ) return p && p->aMap;
+  pMap = mmap(0, (size_t)p->nSize, PROT_READ, MAP_PRIVATE, p->fd, 0);
+  if( pMap==MAP_FAILED ) return 0;
+  p->aMap = pMap;
+  p->pOwn = pMap;
+  p->bMapped = 1;
+  (void)madvise(pMap, (size_t)p->nSize, MADV_SEQUENTIAL);
+  return 1;
+}
+
+int tl_source_load(TlSource *p, uint64_t nMax, TlErr *pErr){
+  TlWin w;
+  TlBytes b;
+  int rc;
+  if( p->aMap ) return TL_OK;
+  if( p->nSize > nMax || p->nSize > TL_WIN_MAX ){
+    return tl_err_set(pErr, TL_ELIMIT, TL_NO_OFFSET,
+        "%s has %llu bytes, more than the %llu read whole", p->zPath,
+        (unsigned long long)p->nSize,
+        (unsigned long long)(nMax < TL_WIN_MAX ? nMax : TL_WIN_MAX));
+  }
+  tl_win_init(&w, p);
+  rc = tl_win_read(&w, 0, (size_t)p->nSize, TL_LE, &b, pErr);
+  if( rc==TL_OK && b.n!=p->nSize ){
+    rc = tl_err_set(pErr, TL_EIO, b.n, "%s changed while it was read", p->zPath);
+  }
+  if( rc ){ tl_win_free(&w); return rc; }
+  p->aMap = w.aBuf;               /* the window's buffer is the source's now */
+  p->pOwn = w.aBuf;
+  return TL_OK;
+}
+
 void tl_source_close(TlSource *p){
   if( p==0 ) return;
   if( p->bMapped ) munmap(p->pOwn, (size_t)p->nSize);
@@ -254,32 +313,98 @@ void tl_source_close(TlSource *p){
   free(p);
 }
 
-int tl_source_check(const TlSource *p, TlErr *pErr){
-  struct stat st;
-  if( p==0 || p->fd<0 || !p->bMapped ) return TL_OK;
-  if( fstat(p->fd, &st) ) return TL_OK;
-  if( (uint64_t)st.st_size!=p->nSize ){
-    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
-        "the file changed while it was in use (%llu bytes, was %llu): run the query again",
-        (unsigned long long)st.st_size, (unsigned long long)p->nSize);
+void tl_source_drop_fd(TlSource *p){
+  if( p && p->bRegular && p->fd>=0 && !p->aMap ){
+    close(p->fd);
+    p->fd = -1;
+    p->bDropped = 1;
   }
-  if( (int64_t)st.st_mtim.tv_sec!=p->mtimeSec || (int64_t)st.st_mtim.tv_nsec!=p->mtimeNsec ){
+}
+
+/* Is st (of the file now at p's path, or of p's descriptor) p's file as it
+** was at open? TL_OK, or TL_EIO naming it. */
+static int source_same(const TlSource *p, const struct stat *pSt, TlErr *pErr){
+  if( (uint64_t)pSt->st_dev!=p->dev || (uint64_t)pSt->st_ino!=p->ino ){
     return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
-        "the file was modified while it was in use: run the query again");
+        "%s changed while it was read (another file is at its path now): "
+        "run the query again", p->zPath);
+  }
+  if( (uint64_t)pSt->st_size!=p->nSize ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+        "%s changed while it was read (%llu bytes, was %llu): run the query again",
+        p->zPath, (unsigned long long)pSt->st_size, (unsigned long long)p->nSize);
+  }
+  if( (int64_t)pSt->st_mtim.tv_sec!=p->mtimeSec || (int64_t)pSt->st_mtim.tv_nsec!=p->mtimeNsec
+   || (int64_t)pSt->st_ctim.tv_sec!=p->ctimeSec || (int64_t)pSt->st_ctim.tv_nsec!=p->ctimeNsec ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+        "%s changed while it was read (it was written to): run the query again",
+        p->zPath);
   }
   return TL_OK;
+}
+
+int tl_source_check(const TlSource *p, TlErr *pErr){
+  struct stat st;
+  if( p==0 || !p->bRegular ) return TL_OK;
+  if( p->bDropped ){
+    if( stat(p->zPath, &st) ){
+      return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
+          "%s changed while it was read (%s): run the query again", p->zPath, strerror(errno));
+    }
+  }else if( p->fd<0 || fstat(p->fd, &st) ){
+    return TL_OK;
+  }
+  return source_same(p, &st, pErr);
+}
+
+/* Windows' own descriptors open now (dropped sources). */
+static int nWinFds = 0;
+
+static void win_fd_close(TlWin *w){
+  if( w->fdOwn>0 ){
+    close(w->fdOwn - 1);
+    w->fdOwn = 0;
+    __atomic_sub_fetch(&nWinFds, 1, __ATOMIC_RELAXED);
+  }
+}
+
+/* The descriptor window w reads p by: p's, or w's own (opened, checked). */
+static int win_fd(TlWin *w, TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  struct stat st;
+  int rc, fd;
+  if( !p->bDropped ) return p->fd;
+  if( w->fdOwn>0 ) return w->fdOwn - 1;
+  fd = open(p->zPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if( fd<0 ){
+    tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: cannot open: %s", p->zPath, strerror(errno));
+    return -1;
+  }
+  w->fdOwn = fd + 1;
+  __atomic_add_fetch(&nWinFds, 1, __ATOMIC_RELAXED);
+  rc = fstat(fd, &st) ? tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: cannot stat: %s",
+                                   p->zPath, strerror(errno))
+                      : source_same(p, &st, pErr);
+  if( rc ){ win_fd_close(w); return -1; }
+  return fd;
 }
 
 void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->pSrc = pSrc;
   w->aBuf = 0;
   w->nAlloc = 0;
+  w->nUnchecked = 0;
+  w->iBufOff = 0;
+  w->nBuf = 0;
+  w->fdOwn = 0;
 }
 
 void tl_win_free(TlWin *w){
+  win_fd_close(w);
   free(w->aBuf);
   w->aBuf = 0;
   w->nAlloc = 0;
+  w->nBuf = 0;
 }
 
 /* n bytes at iOff (within the file) read into w's buffer. */
@@ -287,6 +412,8 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                      TlErr *pErr){
   const TlSource *p = w->pSrc;
   size_t nGot = 0;
+  int fd, rc = tl_poll(pErr);
+  if( rc ) return rc;
   if( n > TL_WIN_MAX ){
     return tl_err_set(pErr, TL_ELIMIT, iOff,
                       "read of %zu bytes exceeds the %zu byte window limit",
@@ -298,16 +425,33 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     w->aBuf = aNew;
     w->nAlloc = n;
   }
+  w->nBuf = 0;
+  fd = win_fd(w, pErr);
+  if( fd<0 ) return pErr->rc;
   while( nGot<n ){
-    ssize_t got = pread(p->fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
+    ssize_t got = pread(fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
     if( got<0 && errno==EINTR ) continue;
     if( got<0 ){
       return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
                         strerror(errno));
     }
-    if( got==0 ) break;            /* the file shrank */
+    if( got==0 ){                  /* the file shrank */
+      return tl_err_set(pErr, TL_EIO, iOff + nGot,
+          "%s changed while it was read (it ends before %llu bytes, had %llu): "
+          "run the query again", p->zPath,
+          (unsigned long long)(iOff + n), (unsigned long long)p->nSize);
+    }
     nGot += (size_t)got;
   }
+  w->nUnchecked += n;
+  if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
+    rc = tl_source_check(p, pErr);
+    if( rc ) return rc;
+    w->nUnchecked = 0;
+  }
+  w->iBufOff = iOff;
+  w->nBuf = nGot;
+  if( w->fdOwn>0 && __atomic_load_n(&nWinFds, __ATOMIC_RELAXED) > TL_WIN_FDS ) win_fd_close(w);
   *pOut = tl_bytes(w->aBuf, nGot, bo);
   return TL_OK;
 }
@@ -322,7 +466,18 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
   if( p->aMap ){
     *pOut = tl_bytes(p->aMap + iOff, n, bo);
+    return tl_poll(pErr);
+  }
+  if( w->nBuf && iOff>=w->iBufOff && iOff - w->iBufOff <= w->nBuf
+   && n <= w->nBuf - (iOff - w->iBufOff) ){
+    *pOut = tl_bytes(w->aBuf + (iOff - w->iBufOff), n, bo);   /* read before */
     return TL_OK;
+  }
+  if( n < TL_WIN_AHEAD ){
+    size_t nAhead = p->nSize - iOff < TL_WIN_AHEAD ? (size_t)(p->nSize - iOff) : TL_WIN_AHEAD;
+    int rc = win_pread(w, iOff, nAhead, bo, pOut, pErr);
+    if( rc==TL_OK ) pOut->n = n;
+    return rc;
   }
   return win_pread(w, iOff, n, bo, pOut, pErr);
 }
@@ -330,7 +485,7 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 int tl_win_read(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr){
   const TlSource *p = w->pSrc;
-  if( p->fd<0 || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
+  if( !p->bRegular || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
   if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
   return win_pread(w, iOff, n, bo, pOut, pErr);
 }

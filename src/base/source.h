@@ -2,10 +2,16 @@
 ** source.h: read-only access to a trace file.
 **
 ** A TlSource is opened once per file and shared by every scan (it is
-** immutable after open). Regular files are mapped read-only; where mapping
-** fails reads fall back to pread into a buffer owned by a TlWin, the
-** per-scan window holder. A FIFO or device (tl_source_open_stream() only)
-** is read whole into memory at open.
+** immutable once shared). Regular files are read by pread(2) into bounded
+** buffers owned by a TlWin, the per-scan window holder, so a file cut
+** short or rewritten under a scan is an error, never a signal: each
+** window read checks that the bytes it wanted were there, and every
+** TL_WIN_CHECK bytes (and at the end of the file) that the file's size,
+** modification and change times are those seen at open. Mapping the file
+** (tl_source_map(), the option mmap=on) is an opt-in, as SQLite's
+** mmap_size: faster on warm caches, but a file truncated under a mapped
+** scan raises SIGBUS in the process. A FIFO or device
+** (tl_source_open_stream() only) is read whole into memory at open.
 */
 #ifndef TL_SOURCE_H
 #define TL_SOURCE_H
@@ -25,6 +31,11 @@ struct TlSource {
   int bMapped;                    /* pOwn came from mmap (munmap at close) */
   char *zPath;                    /* path as opened (malloc'd) */
   int64_t mtimeSec, mtimeNsec;    /* modification time at open */
+  int64_t ctimeSec, ctimeNsec;    /* status change time at open */
+  int bRegular;                   /* a regular file (fd re-read by pread) */
+  uint64_t dev, ino;              /* its device and inode at open */
+  int bDropped;                   /* fd closed (tl_source_drop_fd()): windows
+                                  ** open the file themselves */
 };
 
 /*
@@ -58,13 +69,41 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
 */
 int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc);
 
+/*
+** Map regular file source p read-only (the opt-in mmap=on): windows are
+** then borrowed from the mapping, and a file truncated under a scan kills
+** the process with SIGBUS. Call before the source is shared. A failed
+** mapping leaves p reading by pread. Returns whether p is now mapped.
+*/
+int tl_source_map(TlSource *p);
+
+/*
+** Read the whole of regular file source p into memory it owns, checking
+** that the file still has the size it had at open, unless it is mapped
+** already: for files parsed whole (ELF binaries, symbol files, maps). A
+** file over nMax bytes is TL_ELIMIT, before any read. Call before the
+** source is shared; windows then borrow from the copy.
+*/
+int tl_source_load(TlSource *p, uint64_t nMax, TlErr *pErr);
+
 void tl_source_close(TlSource*);  /* NULL-safe */
 
 /*
-** Has the file changed (size or modification time) since it was opened?
-** TL_OK if not (or if it cannot be told: memory, FIFOs), else TL_EIO with a
-** message. Reading a mapped file that was cut short would fault, so scans
-** check before they start.
+** Close regular file source p's descriptor (before the source is shared):
+** each TlWin then opens the file when it reads, checking that it is the
+** file opened (device, inode, size, times), and keeps it open while fewer
+** than TL_WIN_FDS such descriptors are open in the process, else closes it
+** after each read. For traces of many files (CTF streams): open files stay
+** under a budget however many the trace has.
+*/
+void tl_source_drop_fd(TlSource *p);
+
+/*
+** Has the file changed (size, modification or status change time) since
+** it was opened? TL_OK if not (or if it cannot be told: memory, FIFOs),
+** else TL_EIO with a message naming the file: "changed while it was read".
+** Scans check before they start and when they end; window reads check as
+** they go.
 */
 int tl_source_check(const TlSource*, TlErr *pErr);
 
@@ -73,6 +112,11 @@ struct TlWin {
   const TlSource *pSrc;           /* the file */
   uint8_t *aBuf;                  /* pread buffer (unmapped sources only) */
   size_t nAlloc;                  /* bytes allocated at aBuf */
+  uint64_t nUnchecked;            /* bytes read since the last fstat */
+  int fdOwn;                      /* 1 + its own descriptor (dropped sources),
+                                  ** 0: none (so a zeroed TlWin holds none) */
+  uint64_t iBufOff;               /* file offset of the nBuf bytes at aBuf */
+  size_t nBuf;                    /* bytes read into aBuf, 0: none */
 };
 
 void tl_win_init(TlWin*, const TlSource*);
@@ -82,7 +126,11 @@ void tl_win_free(TlWin*);
 ** A window of n bytes at file offset iOff in *pOut (byte order bo). Near the
 ** end of the file the window is shorter; past it, empty. The bytes are
 ** borrowed until the next call on this TlWin. Returns TL_OK, or TL_EIO /
-** TL_ELIMIT (n over the 256 MiB cap on unmapped sources) in pErr.
+** TL_ELIMIT (n over the 256 MiB cap on unmapped sources) in pErr. TL_EIO
+** too when the file changed since open (tl_source_check()): fewer bytes
+** than it had, or a new size or time, seen every TL_WIN_CHECK bytes. A
+** read of fewer than TL_WIN_AHEAD bytes reads that many: later windows
+** inside them (the next fixed-size records) cost no call.
 */
 int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                TlErr *pErr);
@@ -97,7 +145,33 @@ int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 int tl_win_read(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr);
 
+/*
+** Interruption. The caller of a long operation (the engine, for
+** sqlite3_interrupt()) makes a TlPoll current on its thread; every window
+** read, and long loops that read no file (directory searches), call
+** tl_poll(), which asks xStop at most every TL_POLL_MS milliseconds. Once
+** xStop says so, tl_poll() and every later call return TL_EINTR. A thread
+** with no current TlPoll is never stopped.
+*/
+typedef struct TlPoll TlPoll;
+struct TlPoll {
+  int (*xStop)(void*);            /* nonzero: stop */
+  void *pArg;                     /* its argument */
+  int64_t msNext;                 /* when to ask next (coarse monotonic ms) */
+  int bStopped;                   /* xStop said so */
+};
+#define TL_POLL_MS 10
+
+/* Make p (may be NULL) the calling thread's current TlPoll; returns the previous. */
+TlPoll *tl_poll_swap(TlPoll *p);
+
+/* TL_OK, or TL_EINTR (set in pErr) once the current TlPoll says stop. */
+int tl_poll(TlErr *pErr);
+
 #define TL_WIN_MAX ((size_t)256<<20)
+#define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
+#define TL_WIN_AHEAD ((size_t)64<<10)   /* the least tl_win_get() reads */
+#define TL_WIN_FDS 256                  /* windows' own descriptors kept open */
 #define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
 
 #endif /* TL_SOURCE_H */

@@ -270,11 +270,12 @@ def scale(so, small, full, runs, log):
     recording (10x the events). A window of the same width (1% of the small
     trace's span of events, at 50% of each trace's span) should cost the same
     on both; a full scan's allocated memory (RssAnon) should not grow with the
-    trace. small and full map a format to (trace, table query prefix)."""
+    trace, nor should its peak RSS (mapped pages included). small and full
+    map a format to (trace, table query prefix)."""
     head = ("scale: small vs full trace", "small trace", "full trace", "full/small",
-            "anon small MiB", "anon full MiB")
+            "anon small MiB", "anon full MiB", "RSS small MiB", "RSS full MiB")
     table = [head]
-    mib = lambda m: "-" if isinstance(m, Exception) or m[4] is None else "%.1f" % (m[4] / 1024)
+    mib = lambda m, i=4: "-" if isinstance(m, Exception) or m[i] is None else "%.1f" % (m[i] / 1024)
     for fmt_name, typ in (("CTF", ""), ("perf", " AND type='SAMPLE'"), ("XRay", "")):
         if fmt_name not in small or fmt_name not in full:
             continue
@@ -310,7 +311,7 @@ def scale(so, small, full, runs, log):
 def scale_row(tag, pair, mib):
     ok = not any(isinstance(m, Exception) for m in pair)
     return (tag, fmt(pair[0]), fmt(pair[1]), "%.2fx" % (pair[1][0] / pair[0][0]) if ok else "-",
-            mib(pair[0]), mib(pair[1]))
+            mib(pair[0]), mib(pair[1]), mib(pair[0], 3), mib(pair[1], 3))
 
 
 def main():
