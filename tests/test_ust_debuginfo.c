@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DBG_DIR TL_TESTDATA_DIR "/ctf/ust-debuginfo/"
 #define DBG_OPTS "symfs=\"" DBG_DIR "symfs\""
@@ -26,24 +27,30 @@
   " coalesce(replace(dso, rtrim(dso, replace(dso, '/', '')), '') || printf('+0x%%x', dso_offset), '')" \
   " || '|' || coalesce(symbol || printf('+0x%%x', symoff), '') || '|' || coalesce(srcline, '')"
 
-/* A reference file as "NAME|bin|func|src" lines, in its order. */
-static void bt2_lines(const char *zRef, TlLines *pOut, int *pnFunc, int *pnSrc){
-  char *z = tl_test_read_file(zRef, 0), *zLine, *zSave = 0;
-  assert_non_null(z);
+/*
+** babeltrace2's lines z (modified) as "NAME|bin|func|src" lines, in their
+** order: "[ts] [HOST ]NAME: { ... debug_info = { bin = .. } ..." (an event
+** without the debug_info field: "NAME|||").
+*/
+static void bt2_parse(char *z, TlLines *pOut, int *pnFunc, int *pnSrc){
+  char *zLine, *zSave = 0;
   *pnFunc = *pnSrc = 0;
   for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
     char zBin[256], zFunc[256], zSrc[256], zRow[1024];
     const char *zHost = strstr(zLine, "] "), *zInfo = strstr(zLine, "debug_info = { bin = \"");
-    const char *zName, *zEnd;
+    const char *zName, *zEnd, *zSp;
     assert_non_null(zHost);
-    assert_non_null(zInfo);
-    /* "[ts] HOST NAME: ..." */
-    zName = strchr(zHost + 2, ' ');
-    assert_non_null(zName);
-    zName++;
+    zName = zHost + 2;
     zEnd = strstr(zName, ": ");
     assert_non_null(zEnd);
+    zSp = strchr(zName, ' ');
+    if( zSp && zSp < zEnd ) zName = zSp + 1;      /* past the host name */
     zBin[0] = zFunc[0] = zSrc[0] = 0;
+    if( zInfo==0 ){
+      snprintf(zRow, sizeof(zRow), "%.*s|||", (int)(zEnd - zName), zName);
+      tl_lines_add(pOut, zRow);
+      continue;
+    }
     assert_int_equal(sscanf(zInfo, "debug_info = { bin = \"%255[^\"]", zBin) >= 0, 1);
     zInfo = strstr(zInfo, "func = \"");
     assert_non_null(zInfo);
@@ -56,6 +63,13 @@ static void bt2_lines(const char *zRef, TlLines *pOut, int *pnFunc, int *pnSrc){
     snprintf(zRow, sizeof(zRow), "%.*s|%s|%s|%s", (int)(zEnd - zName), zName, zBin, zFunc, zSrc);
     tl_lines_add(pOut, zRow);
   }
+}
+
+/* A reference file as bt2_parse gives it. */
+static void bt2_lines(const char *zRef, TlLines *pOut, int *pnFunc, int *pnSrc){
+  char *z = tl_test_read_file(zRef, 0);
+  assert_non_null(z);
+  bt2_parse(z, pOut, pnFunc, pnSrc);
   free(z);
 }
 
@@ -145,8 +159,88 @@ static void ust_debuginfo_files_missing(void **state){
   tl_test_db_close(db);
 }
 
+/* All of f's bytes, NUL-ended (malloc'd), or NULL when out of memory. */
+static char *read_stream(FILE *f){
+  size_t n = 0, nAlloc = 0, k;
+  char *z = 0;
+  do{
+    if( nAlloc - n < 4096 ){
+      char *zNew = realloc(z, nAlloc*2 + 8192);
+      if( zNew==0 ){ free(z); return 0; }
+      z = zNew;
+      nAlloc = nAlloc*2 + 8192;
+    }
+    k = fread(z + n, 1, nAlloc - n - 1, f);
+    n += k;
+  }while( k>0 );
+  z[n] = 0;
+  return z;
+}
+
+/*
+** The debug-info traces of the peer set (Trace Compass's test traces:
+** synthetic statedumps of several processes, exec, build ids and debug
+** links, and a recorded test program), against babeltrace2 --debug-info
+** run on them now (the files they name are not on this machine, so bin
+** alone is known, and only until a build id is given). bin is "@0x"
+** and the ip for a file that is not position-independent: dso_offset is
+** then the ip.
+*/
+static void ust_debuginfo_peer_traces(void **state){
+  static const char *const azTrace[] = {
+    "debuginfo-test-app4", "debuginfo-synth-two-processes",
+    "debuginfo-synth-buildid-debuglink", "debuginfo-synth-exec",
+  };
+  const char *zPeer = getenv("TL_PEER_DIR");
+  sqlite3 *db;
+  size_t k;
+  int nBin = 0;
+  (void)state;
+  if( zPeer==0 || zPeer[0]==0 ) zPeer = TL_PEER_DIR;
+  db = tl_test_db();
+  for(k=0; k<sizeof(azTrace)/sizeof(azTrace[0]); k++){
+    char zTrace[1024], zCmd[1200];
+    TlLines want = {0};
+    int nFunc, nSrc;
+    size_t i;
+    char *zOut, *zGot;
+    FILE *f;
+    snprintf(zTrace, sizeof(zTrace), "%s/ctf/tracecompass-test-traces/%s", zPeer, azTrace[k]);
+    snprintf(zCmd, sizeof(zCmd), "babeltrace2 --clock-seconds --no-delta --debug-info '%s' 2>/dev/null", zTrace);
+    f = access(zTrace, R_OK)==0 ? popen(zCmd, "r") : 0;
+    if( f==0 ){
+      printf("[     SKIP ] %s: no peer traces at %s\n", __func__, zPeer);
+      tl_test_db_close(db);
+      skip();
+      return;
+    }
+    zOut = read_stream(f);
+    if( pclose(f)!=0 || zOut==0 || zOut[0]==0 ){
+      printf("[     SKIP ] %s: babeltrace2 --debug-info failed on %s\n", __func__, zTrace);
+      free(zOut);
+      tl_test_db_close(db);
+      skip();
+      return;
+    }
+    bt2_parse(zOut, &want, &nFunc, &nSrc);
+    free(zOut);
+    for(i=0; i<want.n; i++) nBin += strchr(want.az[i], '|')[1]!='|';
+    zGot = tl_test_sql_rows(db,
+        "SELECT name || '|' || coalesce(replace(dso, rtrim(dso, replace(dso, '/', '')), '')"
+        " || printf(iif(dso_offset = args->>'$.ip', '@0x%%x', '+0x%%x'), dso_offset), '')"
+        " || '|' || coalesce(symbol || printf('+0x%%x', symoff), '') || '|' || coalesce(srcline, '')"
+        " FROM events(%Q) ORDER BY ts", zTrace);
+    rows_equal(&want, zGot);
+    free(zGot);
+    tl_lines_free(&want);
+  }
+  assert_true(nBin > 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(ust_debuginfo,
   cmocka_unit_test(ust_debuginfo_equals_babeltrace2),
   cmocka_unit_test(ust_debuginfo_window),
   cmocka_unit_test(ust_debuginfo_files_missing),
+  cmocka_unit_test(ust_debuginfo_peer_traces),
 );
