@@ -1,36 +1,42 @@
 /*
 ** ctf_debuginfo.c: symbol, dso, symoff, dso_offset and srcline of the
 ** events of LTTng-UST traces with an ip context, as babeltrace2's
-** debug-info filter (flt.lttng-utils.debug-info) gives them.
+** debug-info filter (flt.lttng-utils.debug-info, babeltrace2 2.0) gives
+** them (docs/tables.md).
 **
 ** The first scan that asks for one of those columns reads every event of
 ** the trace once, in time order, and hands the files the processes
 ** loaded to the symbols model (readers/model_symbols.h), per vpid and
-** from the event's time on:
+** from the event's time on, following the events babeltrace2 follows:
 **
 **   lttng_ust_statedump:bin_info   baddr, memsz, path, is_pic: the file is
 **   lttng_ust_dl:dlopen            at [baddr, baddr+memsz) (dlopen and
-**   lttng_ust_lib:load             load: position-independent)
-**   *:build_id                     its build id (files whose own differs
-**                                  are not read)
-**   lttng_ust_dl:dlclose           the file at baddr is gone
-**   lttng_ust_lib:unload
+**   lttng_ust_lib:load             load: position-independent); the first
+**                                  load at a base address stays
+**   lttng_ust_statedump:build_id   its build id (a file whose own differs,
+**                                  or that is missing, then gives nothing)
+**   lttng_ust_lib:unload           the file at baddr is gone
+**   lttng_ust_statedump:start      every file of the process is forgotten
+**
+** and notes, per process and ip, the first event since the process's last
+** statedump:start whose ip a loaded file held: babeltrace2 keeps the
+** answer it gave then for every later event with that ip.
 **
 ** Files are found as the model finds them: under symfs=, in the build-id
 ** cache (buildid_dir=). An event's ip (context field "ip") of process vpid
-** is then:
+** (else pid) is then, as at that first event:
 **
 **   dso         the path of the file holding it (babeltrace2's bin is its
 **               base name, then "+0x" and dso_offset in hex; "@0x" for a
 **               file that is not position-independent)
 **   dso_offset  ip - baddr (ip itself when not position-independent)
-**   symbol,     the ELF symbol holding it and the offset into it
-**   symoff      (babeltrace2's func is "symbol+0xsymoff")
-**   srcline     "FILE:LINE" of the DWARF line row starting exactly at ip
-**               (babeltrace2's src)
+**   symbol,     the DWARF subprogram holding it and the offset into it
+**   symoff      (the ELF symbol for a file without DWARF; babeltrace2's
+**               func is "symbol+0xsymoff")
+**   srcline     babeltrace2's src: an inline's call site, or the DWARF
+**               line row starting exactly at ip (tl_srclines_bt2_at)
 **
-** each NULL where babeltrace2 prints "" (no file holds ip, the file
-** cannot be read, no symbol or line).
+** each NULL where babeltrace2 prints "".
 */
 #include <stdlib.h>
 #include <string.h>
