@@ -115,6 +115,10 @@ static int dbg_class(const char *zName, void *pCtx){
   return dbg_kind(zName)!=DBG_NONE;
 }
 
+int tl_ctf_dbg_has_events(const CtfData *p){
+  return tl_ctf_has_class(p, dbg_class, 0);
+}
+
 void tl_ctf_dbg_free(struct CtfDbg *pDbg){
   size_t i;
   if( pDbg==0 ) return;
@@ -336,7 +340,7 @@ static int dbg_build(CtfScan *pScan, struct CtfDbg **ppDbg){
     tl_ctf_dbg_free(pDbg);
     return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
-  if( tl_ctf_has_class(pScan->p, dbg_class, 0) ){
+  if( tl_ctf_dbg_has_events(pScan->p) ){
     memset(&f, 0, sizeof(f));
     f.tsLo = TL_TS_MIN;
     f.tsHi = TL_TS_MAX;

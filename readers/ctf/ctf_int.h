@@ -342,6 +342,7 @@ void tl_ctf_clock_apply(TlTrace *pTrace, CtfData *p);
 ** event read once) and sets up the scan; tl_ctf_dbg_cols sets the columns
 ** of cursor c's event; tl_ctf_dbg_free frees the trace's maps.
 */
+int tl_ctf_dbg_has_events(const CtfData *p);  /* the events it reads, in a class */
 int tl_ctf_dbg_open(CtfScan *pScan);
 void tl_ctf_dbg_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
 void tl_ctf_dbg_close(CtfScan *pScan);

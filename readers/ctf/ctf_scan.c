@@ -278,10 +278,11 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   return TL_ROW;
 }
 
-/* Does the scan use a column of ctf_debuginfo.c? */
-static int ctf_dbg_used(const TlFilter *f){
-  return tl_col_used(f, TL_EV_SYMBOL) || tl_col_used(f, TL_EV_DSO) || tl_col_used(f, TL_EV_SYMOFF)
-      || tl_col_used(f, TL_EV_DSO_OFFSET) || tl_col_used(f, TL_EV_SRCLINE);
+/* Does the scan use a column of ctf_debuginfo.c, in a trace that has its events? */
+static int ctf_dbg_used(const CtfData *p, const TlFilter *f){
+  return (tl_col_used(f, TL_EV_SYMBOL) || tl_col_used(f, TL_EV_DSO) || tl_col_used(f, TL_EV_SYMOFF)
+          || tl_col_used(f, TL_EV_DSO_OFFSET) || tl_col_used(f, TL_EV_SRCLINE))
+      && tl_ctf_dbg_has_events(p);
 }
 
 void tl_ctf_scan_close(TlScan *pScan0){
@@ -335,7 +336,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_COMM)
                && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS)
-               && !ctf_dbg_used(pFilter);
+               && !ctf_dbg_used(pScan->p, pFilter);
   if( bSched ){
     /* every event from the start, in time order, its fields decoded */
     pScan->f.tsLo = TL_TS_MIN;
@@ -353,7 +354,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
        || tl_col_used(pFilter, TL_EV_COMM)) ){
     rc = tl_ctf_thread_open(pScan);
   }
-  if( rc==TL_OK && iTable==TL_TAB_EVENTS && !pFilter->bGroupName && ctf_dbg_used(pFilter) ){
+  if( rc==TL_OK && iTable==TL_TAB_EVENTS && !pFilter->bGroupName && ctf_dbg_used(pScan->p, pFilter) ){
     rc = tl_ctf_dbg_open(pScan);
   }
   if( rc==TL_OK && (iTable==TL_TAB_EVENTS || bSched) ) rc = ctf_events_open(pScan);
