@@ -69,6 +69,19 @@ int tl_symbols_add_map(TlSymbols*, int64_t pid, int64_t ts, uint64_t start, uint
                        uint64_t pgoff, const char *zFile, size_t nFile);
 
 /*
+** As tl_symbols_add_map, for a map given by where the loader put the file
+** (LTTng-UST's statedump and dlopen events: the base address, the size in
+** memory): the file's virtual address vaddr is at start (0 for a
+** position-independent file, start itself for one that is not), so ip is
+** the file's address ip - start + vaddr, read through no PT_LOAD segment;
+** the answer's dsooff is that address (babeltrace2's offset in the file).
+** A map of file "" (nFile 0) hides the maps under it from ts on (a
+** dlclose): questions find it, named "".
+*/
+int tl_symbols_add_map_vaddr(TlSymbols*, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
+                             uint64_t vaddr, const char *zFile, size_t nFile);
+
+/*
 ** The trace recorded build id aId[0..nId) (nId <= 20) for file zFile: the
 ** file is then taken from the build-id cache, or at its path only if its
 ** own build id is this one. Files not named by an absolute path are not
@@ -129,6 +142,8 @@ struct TlMapAt {
   const char *zDebugPath;         /* its separate debug file (by build id under
                                   ** symfs), when its symbols came from one; or NULL */
   const uint8_t *aFile; size_t nFile; /* TL_SYMFILE_OPEN: its bytes (NULL: not mapped) */
+  int bVaddr;                     /* pgoff is the virtual address at start
+                                  ** (tl_symbols_add_map_vaddr), not a file offset */
 };
 
 /*

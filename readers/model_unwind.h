@@ -90,4 +90,28 @@ void tl_srclines_free(TlSrclines*);               /* NULL-safe */
 int tl_srclines_at(TlSrclines*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
                    const TlSrcFrame **paOut);
 
+/*
+** What babeltrace2's debug-info filter (flt.lttng-utils.debug-info) gives
+** for user address ip of process pid at time ts, from the DWARF of the
+** file mapped there:
+**   func   the DW_AT_name of the compile unit's top-level subprogram
+**          holding ip, and ip's offset from its low pc;
+**   src    "BASENAME:LINE": where the first inlined subroutine holding ip
+**          is called (DW_AT_call_file:DW_AT_call_line; an LTTng-UST
+**          tracepoint is one), else the line-table row that starts exactly
+**          at ip (an address inside a row has none); none when that
+**          subprogram has no children (babeltrace2 2.0's walk fails there).
+** 1 when the file has DWARF (*pOut set, members NULL where unknown; the
+** strings good until the next call), 0 when no readable file with DWARF
+** is mapped at ip (babeltrace2 then names func from the ELF symbols).
+*/
+typedef struct TlBt2Info TlBt2Info;
+struct TlBt2Info {
+  const char *zFunc;              /* NULL: none */
+  uint64_t funcOff;
+  const char *zSrc;               /* NULL: none */
+};
+int tl_srclines_bt2_at(TlSrclines*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                       TlBt2Info *pOut);
+
 #endif /* TL_MODEL_UNWIND_H */

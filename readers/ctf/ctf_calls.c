@@ -106,23 +106,10 @@ static uint32_t class_kind(CtfCalls *pc, const char *zName){
   return (uint32_t)eKind;
 }
 
-int tl_ctf_any_class(const CtfData *p, int (*xIs)(const char*)){
-  int t, s, e;
-  for(t=0; t<p->nTr; t++){
-    const TlCtfModel *m = &p->aTr[t].m;
-    if( !p->aTr[t].bModel ) continue;
-    for(s=0; s<m->nStream; s++){
-      for(e=0; e<m->aStream[s].nEvent; e++){
-        if( xIs(m->aStream[s].aEvent[e].zName) ) return 1;
-      }
-    }
-  }
-  return 0;
-}
-
 /* Does event class zName enter or exit a call? */
-static int is_call_class(const char *zName){
+static int is_call_class(const char *zName, void *pCtx){
   const char *zSys;
+  (void)pCtx;
   return name_kind(zName, &zSys)!=CC_NONE;
 }
 
@@ -253,7 +240,7 @@ int tl_ctf_calls_open(CtfScan *pScan){
   pc->pSet = tl_callset_new(tl_col_used(&pScan->f, TL_XC_STACK));
   if( pc->pSet==0 ) return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   /* no entry or exit event class in the trace: no row, nothing to read */
-  if( !tl_ctf_any_class(pScan->p, is_call_class) ){
+  if( !tl_ctf_has_class(pScan->p, is_call_class, 0) ){
     pc->bDone = 1;
     return TL_OK;
   }

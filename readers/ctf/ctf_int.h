@@ -24,7 +24,9 @@
 **                 name on helper threads (GROUP BY name)
 **   ctf_walk.c    walks in a plain scan's order beside a scan: the rowids
 **                 of a name's events, the plain scan's first error
-**   ctf_rows.c    event_types and tracks rows
+**   ctf_rows.c    event_types and tracks rows; which event classes a trace has
+**   ctf_debuginfo.c  symbol, dso, srcline of LTTng-UST events with an ip
+**                 context, from the statedump and dlopen events
 */
 #ifndef TL_CTF_INT_H
 #define TL_CTF_INT_H
@@ -83,6 +85,8 @@ struct CtfData {
   int nTr;
   CtfStm *aStm;
   int nStm;
+  struct CtfDbg *pDbg;            /* LTTng-UST debug info (ctf_debuginfo.c),
+                                  ** built on first use under tl_trace_lock */
 };
 
 /* What a packet's header and context say. */
@@ -212,6 +216,8 @@ struct CtfScan {
   struct CtfSched *pSched;        /* sched_slices, thread_states (ctf_sched.c) */
   struct CtfSched *pThreads;      /* events of a kernel trace: the CPUs' threads */
   struct CtfCalls *pCalls;        /* calls (ctf_calls.c) */
+  struct CtfDbg *pDbg;            /* symbol, dso, srcline: the trace's maps, or NULL */
+  struct TlSrclines *pSrc;        /* srcline: this scan's DWARF lines, or NULL */
 };
 
 /* Where a cursor's decoder is, to go back to it (the bit, the last byte order). */
@@ -276,8 +282,6 @@ typedef struct CtfCalls CtfCalls;
 int tl_ctf_calls_open(CtfScan *pScan);
 int tl_ctf_calls_next(CtfScan *pScan, TlRow *pRow);
 void tl_ctf_calls_close(CtfScan *pScan);
-/* Does the trace have an event class whose name xIs() takes? */
-int tl_ctf_any_class(const CtfData *p, int (*xIs)(const char *zName));
 int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
                      TlScan **ppScan, TlErr *pErr);
 int tl_ctf_scan_next(TlScan *pScan, TlRow *pRow);
@@ -322,6 +326,8 @@ void tl_ctf_walk_free(CtfWalk *w);
 int tl_ctf_event_types_next(CtfScan *pScan, TlRow *pRow);
 /* tracks: one row per stream file. */
 int tl_ctf_tracks_next(CtfScan *pScan, TlRow *pRow);
+/* Has any trace an event class whose name xTest(name, pCtx) accepts? */
+int tl_ctf_has_class(const CtfData *p, int (*xTest)(const char*, void*), void *pCtx);
 
 /**************** Interface to code in ctf_info.c ****************/
 
@@ -335,4 +341,16 @@ int tl_ctf_info(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr);
 */
 void tl_ctf_clock_apply(TlTrace *pTrace, CtfData *p);
 
+/**************** Interface to code in ctf_debuginfo.c ****************/
+/*
+** symbol, dso, symoff, dso_offset, srcline of LTTng-UST events with an ip
+** context: tl_ctf_dbg_open builds the trace's maps on first use (every
+** event read once) and sets up the scan; tl_ctf_dbg_cols sets the columns
+** of cursor c's event; tl_ctf_dbg_free frees the trace's maps.
+*/
+int tl_ctf_dbg_has_events(const CtfData *p);  /* the events it reads, in a class */
+int tl_ctf_dbg_open(CtfScan *pScan);
+void tl_ctf_dbg_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
+void tl_ctf_dbg_close(CtfScan *pScan);
+void tl_ctf_dbg_free(struct CtfDbg*);
 #endif /* TL_CTF_INT_H */

@@ -414,6 +414,7 @@ static void ctf_data_free(CtfData *p){
   }
   free(p->aTr);
   free(p->aStm);
+  tl_ctf_dbg_free(p->pDbg);
   free(p);
 }
 
@@ -666,7 +667,7 @@ static int ctfCheck(TlTrace *t, TlErr *pErr){
   return TL_OK;
 }
 
-static const char *const ctfOptions[] = { "ctf_clock", "max_fields", 0 };
+static const char *const ctfOptions[] = { "ctf_clock", "max_fields", "symfs", "buildid_dir", 0 };
 
 const TlReaderDef tl_ctf_reader = {
   .zName      = "ctf",

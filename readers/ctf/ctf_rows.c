@@ -151,3 +151,17 @@ int tl_ctf_tracks_next(CtfScan *pScan, TlRow *pRow){
   return TL_ROW;
 }
 
+
+int tl_ctf_has_class(const CtfData *p, int (*xTest)(const char*, void*), void *pCtx){
+  int t, s, e;
+  for(t=0; t<p->nTr; t++){
+    const TlCtfModel *m = &p->aTr[t].m;
+    if( !p->aTr[t].bModel ) continue;
+    for(s=0; s<m->nStream; s++){
+      for(e=0; e<m->aStream[s].nEvent; e++){
+        if( xTest(m->aStream[s].aEvent[e].zName, pCtx) ) return 1;
+      }
+    }
+  }
+  return 0;
+}

@@ -256,6 +256,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   }
   if( tl_col_used(&pScan->f, TL_EV_COMM) ) ctf_comm(&c->dec, &a[TL_EV_COMM]);
   if( pScan->pThreads && tl_ctf_thread_cols(pScan, c, a) ) return pScan->err.rc;
+  if( pScan->pDbg ) tl_ctf_dbg_cols(pScan, c, a);
   if( tl_col_used(&pScan->f, TL_EV_TEXT) || tl_col_used(&pScan->f, TL_EV_ARGS) ){
     TlCtfScopes sc;
     sc.aVal = c->dec.aVal;
@@ -277,6 +278,13 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   return TL_ROW;
 }
 
+/* Does the scan use a column of ctf_debuginfo.c, in a trace that has its events? */
+static int ctf_dbg_used(const CtfData *p, const TlFilter *f){
+  return (tl_col_used(f, TL_EV_SYMBOL) || tl_col_used(f, TL_EV_DSO) || tl_col_used(f, TL_EV_SYMOFF)
+          || tl_col_used(f, TL_EV_DSO_OFFSET) || tl_col_used(f, TL_EV_SRCLINE))
+      && tl_ctf_dbg_has_events(p);
+}
+
 void tl_ctf_scan_close(TlScan *pScan0){
   CtfScan *pScan = (CtfScan*)pScan0;
   int i;
@@ -284,6 +292,7 @@ void tl_ctf_scan_close(TlScan *pScan0){
   tl_ctf_sched_close(pScan);
   tl_ctf_calls_close(pScan);
   tl_ctf_thread_close(pScan);
+  tl_ctf_dbg_close(pScan);
   tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
@@ -327,7 +336,8 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   }
   pScan->bSkip = !tl_col_used(pFilter, TL_EV_PID) && !tl_col_used(pFilter, TL_EV_TID)
                && !tl_col_used(pFilter, TL_EV_COMM)
-               && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS);
+               && !tl_col_used(pFilter, TL_EV_TEXT) && !tl_col_used(pFilter, TL_EV_ARGS)
+               && !ctf_dbg_used(pScan->p, pFilter);
   if( bSched ){
     /* every event from the start, in time order, its fields decoded */
     pScan->f.tsLo = TL_TS_MIN;
@@ -344,6 +354,9 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
    && (tl_col_used(pFilter, TL_EV_PID) || tl_col_used(pFilter, TL_EV_TID)
        || tl_col_used(pFilter, TL_EV_COMM)) ){
     rc = tl_ctf_thread_open(pScan);
+  }
+  if( rc==TL_OK && iTable==TL_TAB_EVENTS && !pFilter->bGroupName && ctf_dbg_used(pScan->p, pFilter) ){
+    rc = tl_ctf_dbg_open(pScan);
   }
   if( rc==TL_OK && (iTable==TL_TAB_EVENTS || bSched) ) rc = ctf_events_open(pScan);
   if( rc ){

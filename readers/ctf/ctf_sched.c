@@ -127,13 +127,16 @@ int tl_ctf_sched_next(CtfScan *pScan, TlRow *pRow){
 
 /* ---- events: the thread of a kernel event ---------------------------------- */
 
-static int is_switch(const char *zName){ return tl_sched_kind(zName)==TL_SCHED_SWITCH; }
-static int is_sched(const char *zName){ return tl_sched_kind(zName)!=TL_SCHED_NONE; }
+/* A scheduler switch event class (*pCtx: any event class the model takes)? */
+static int ctf_sched_class(const char *zName, void *pCtx){
+  int k = tl_sched_kind(zName);
+  return k==TL_SCHED_SWITCH || (*(const int*)pCtx && k!=TL_SCHED_NONE);
+}
 
 /* Does the trace hold a scheduler switch event class (bAny: any event
 ** class the model takes)? */
 static int ctf_has_switch(const CtfData *p, int bAny){
-  return tl_ctf_any_class(p, bAny ? is_sched : is_switch);
+  return tl_ctf_has_class(p, ctf_sched_class, &bAny);
 }
 
 int tl_ctf_thread_open(CtfScan *pScan){

@@ -60,6 +60,7 @@ struct TlSrclines {
   SrcEntry *aEntry; size_t nEntry, nEntryAlloc;
   TlSrcFrame *aFrame; size_t nFrame, nFrameAlloc;
   TlSrcFrame aTmp[SRC_MAX_SCOPES+1];  /* an answer that could not be kept */
+  char *zRow;                     /* tl_srclines_bt2_at's last src */
 };
 
 /* A new string made as printf makes it; NULL when out of memory. */
@@ -118,6 +119,7 @@ void tl_srclines_free(TlSrclines *p){
   free(p->aFile);
   free(p->aEntry);
   free(p->aFrame);
+  free(p->zRow);
   tl_map_free(&p->byKey);
   free(p);
 }
@@ -164,6 +166,15 @@ static int off_to_vaddr(Elf *pElf, uint64_t off, uint64_t *pVa){
     }
   }
   return 0;
+}
+
+/* ip of map m as a virtual address of f's file; 0 if none. */
+static int map_vaddr(SrcFile *f, const TlMapAt *m, uint64_t ip, uint64_t *pVa){
+  if( m->bVaddr ){
+    *pVa = ip - m->start + m->pgoff;
+    return 1;
+  }
+  return off_to_vaddr(f->pElf, ip - m->start + m->pgoff, pVa);
 }
 
 /* "BASENAME:LINE" (a new string), NULL when the file is not known. */
@@ -261,7 +272,7 @@ int tl_srclines_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint
   int n;
   *paOut = 0;
   if( !tl_symbols_map_at(p->pSyms, pTrace, pid, ts, ip, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
-  if( (f = file_get(p, &m))==0 || !off_to_vaddr(f->pElf, ip - m.start + m.pgoff, &va) ) return 0;
+  if( (f = file_get(p, &m))==0 || !map_vaddr(f, &m, ip, &va) ) return 0;
   key = ((uint64_t)m.iFile * 0x9E3779B97F4A7C15ull) ^ va;
   if( tl_map_get(&p->byKey, key, &iEntry) && p->aEntry[iEntry].iFile==m.iFile && p->aEntry[iEntry].addr==va ){
     *paOut = p->aFrame + p->aEntry[iEntry].iFirst;
@@ -300,4 +311,71 @@ not_kept:
   n = frames_at(f, va, p->aTmp, SRC_MAX_SCOPES+1);
   *paOut = p->aTmp;
   return n;
+}
+
+/*
+** The call site of an inlined subroutine holding va among the children of
+** die, found as babeltrace2 finds it: the children are tried in order, and
+** past one whose ranges hold va (not an inline) the walk goes on from the
+** second of its own children (babeltrace2 steps past the first); 0 if none,
+** -1 when die has no children (babeltrace2 then gives no src at all).
+*/
+static int bt2_inline_site(Dwarf_Die *pCu, Dwarf_Die *pDie, uint64_t va, const char **pzFile, int *piLine){
+  Dwarf_Die d;
+  int nDepth = 0;
+  if( dwarf_child(pDie, &d)!=0 ) return -1;
+  for(;;){
+    if( dwarf_haspc(&d, va)>0 ){
+      Dwarf_Die child;
+      if( dwarf_tag(&d)==DW_TAG_inlined_subroutine ){
+        call_site(pCu, &d, pzFile, piLine);
+        return *pzFile!=0;
+      }
+      if( nDepth<SRC_MAX_SCOPES && dwarf_child(&d, &child)==0 ){
+        d = child;
+        nDepth++;
+      }
+    }
+    if( dwarf_siblingof(&d, &d)!=0 ) return 0;
+  }
+}
+
+int tl_srclines_bt2_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
+                       TlBt2Info *pOut){
+  TlMapAt m;
+  SrcFile *f;
+  Dwarf_Die cu, d;
+  Dwarf_Line *pLine;
+  Dwarf_Addr lineAddr, low;
+  uint64_t va;
+  const char *zFile = 0;
+  int iLine = 0, bSub = 0, rc = 0;
+  memset(pOut, 0, sizeof(*pOut));
+  free(p->zRow);
+  p->zRow = 0;
+  if( !tl_symbols_map_at(p->pSyms, pTrace, pid, ts, ip, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
+  if( (f = file_get(p, &m))==0 || f->pDw==0 || !map_vaddr(f, &m, ip, &va) ) return 0;
+  if( dwarf_addrdie(f->pDw, va, &cu)==0 ) return 1;
+  /* func: the top-level subprogram holding va */
+  if( dwarf_child(&cu, &d)==0 ){
+    do{
+      if( dwarf_tag(&d)==DW_TAG_subprogram && dwarf_haspc(&d, va)>0 ){ bSub = 1; break; }
+    }while( dwarf_siblingof(&d, &d)==0 );
+  }
+  if( bSub ){
+    pOut->zFunc = dwarf_diename(&d);
+    if( pOut->zFunc && dwarf_lowpc(&d, &low)==0 ) pOut->funcOff = va - low;
+    else pOut->zFunc = 0;
+  }
+  /* src: an inline's call site, else the line row starting at va */
+  if( bSub && (rc = bt2_inline_site(&cu, &d, va, &zFile, &iLine))<0 ) return 1;
+  if( !bSub || rc==0 ){
+    zFile = 0;
+    pLine = dwarf_getsrc_die(&cu, va);
+    if( pLine && dwarf_lineaddr(pLine, &lineAddr)==0 && lineAddr==va && dwarf_lineno(pLine, &iLine)==0 ){
+      zFile = dwarf_linesrc(pLine, 0, 0);
+    }
+  }
+  if( zFile ) pOut->zSrc = p->zRow = srcline_text(zFile, iLine);
+  return 1;
 }

@@ -56,6 +56,7 @@ struct SymMap {
   int64_t ts;                     /* when it was made, or TL_SYMBOLS_NO_TS */
   uint64_t iSeq;                  /* order added */
   uint32_t iFile;                 /* its file in aFile */
+  uint8_t bVaddr;                 /* pgoff is the file's virtual address at start */
 };
 
 /* The ranks of symbols at one address (SymEntry.eRank), in their order. */
@@ -114,6 +115,9 @@ struct TlSymbols {
 };
 
 /* ---- Inputs ---------------------------------------------------------- */
+
+static int map_add(TlSymbols*, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
+                   uint64_t pgoff, int bVaddr, const char *zFile, size_t nFile);
 
 static char *dup_or_null(const char *z, int *pbOom){
   char *zCopy;
@@ -258,6 +262,16 @@ int tl_symbols_add_parent(TlSymbols *p, int64_t pid, int64_t ppid){
 
 int tl_symbols_add_map(TlSymbols *p, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
                        uint64_t pgoff, const char *zFile, size_t nFile){
+  return map_add(p, pid, ts, start, len, pgoff, 0, zFile, nFile);
+}
+
+int tl_symbols_add_map_vaddr(TlSymbols *p, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
+                             uint64_t vaddr, const char *zFile, size_t nFile){
+  return map_add(p, pid, ts, start, len, vaddr, 1, zFile, nFile);
+}
+
+static int map_add(TlSymbols *p, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
+                   uint64_t pgoff, int bVaddr, const char *zFile, size_t nFile){
   int64_t iFile;
   SymMap *m;
   if( p->nMap>=TL_SYMBOLS_MAX_MAPS ){
@@ -282,6 +296,7 @@ int tl_symbols_add_map(TlSymbols *p, int64_t pid, int64_t ts, uint64_t start, ui
   m->ts = ts;
   m->iSeq = p->nMap;
   m->iFile = (uint32_t)iFile;
+  m->bVaddr = (uint8_t)bVaddr;
   return TL_OK;
 }
 
@@ -1084,7 +1099,8 @@ void tl_symbols_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint6
   if( file_ready(p, pTrace, m->iFile) ){
     const SymFile *f = &p->aFile[m->iFile];
     uint64_t va = ip;
-    if( f->bJit || tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
+    if( m->bVaddr ) va = pOut->dsooff;
+    if( f->bJit || m->bVaddr || tl_elf_off_to_vaddr(&f->elf, pOut->dsooff, &va)==0 ){
       const SymEntry *s = file_symbol(f, va);
       if( s ){
         pOut->zSym = s->zName;
@@ -1109,6 +1125,7 @@ int tl_symbols_map_at(TlSymbols *p, TlTrace *pTrace, int64_t pid, int64_t ts, ui
   pOut->start = m->start;
   pOut->len = m->len;
   pOut->pgoff = m->pgoff;
+  pOut->bVaddr = m->bVaddr;
   pOut->iFile = m->iFile;
   pOut->zName = p->aFile[m->iFile].zName;
   (void)file_ready(p, pTrace, m->iFile);
