@@ -82,6 +82,7 @@ static int name_kind(const char *zName, const char **pzSys){
   };
   int k;
   *pzSys = 0;
+  if( zName==0 ) return CC_NONE;                  /* a class the metadata did not name */
   for(k=0; k<2; k++){
     if( strcmp(zName, azCygEnter[k])==0 ) return CC_ENTER;
     if( strcmp(zName, azCygExit[k])==0 ) return k ? CC_EXIT_ANY : CC_EXIT;

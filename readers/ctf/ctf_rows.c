@@ -159,7 +159,8 @@ int tl_ctf_has_class(const CtfData *p, int (*xTest)(const char*, void*), void *p
     if( !p->aTr[t].bModel ) continue;
     for(s=0; s<m->nStream; s++){
       for(e=0; e<m->aStream[s].nEvent; e++){
-        if( xTest(m->aStream[s].aEvent[e].zName, pCtx) ) return 1;
+        const char *zName = m->aStream[s].aEvent[e].zName;
+        if( zName && xTest(zName, pCtx) ) return 1;
       }
     }
   }
