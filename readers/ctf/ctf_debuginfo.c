@@ -103,6 +103,7 @@ static int dbg_kind(const char *z){
     { "lttng_ust_statedump:start", DBG_START },
   };
   size_t i;
+  if( z==0 ) return DBG_NONE;                     /* a class the metadata did not name */
   for(i=0; i<sizeof(aKind)/sizeof(aKind[0]); i++){
     if( strcmp(z, aKind[i].zName)==0 ) return aKind[i].eKind;
   }
