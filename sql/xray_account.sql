@@ -23,7 +23,9 @@
 --     (found exactly by Dekker's product q * 1e9 = p + e), an exact half
 --     to even.
 -- One scan: the calls come function by function, so the aggregates hold
--- the durations of one function at a time (6 x 8 bytes a call).
+-- the durations of one function at a time, each counted by distinct value
+-- (6 x 16-32 bytes a distinct duration; 6 x 8 bytes a call when most of a
+-- function's durations are distinct).
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)

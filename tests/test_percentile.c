@@ -75,6 +75,65 @@ static void percentile_as_sqlite_defines_it(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** The values of table v (g, x) with p = 0, 0.25, 0.5, 0.9, 0.99, 1: per
+** group g, percentile_disc and percentile_cont against the definition
+** worked out in plain SQL (a[i] and a[i+1] of the sorted x by row number).
+*/
+static void pct_like_definition(sqlite3 *db, const char *zValues){
+  char *zOurs, *zDef;
+  int rc = sqlite3_exec(db, "DROP TABLE IF EXISTS v", 0, 0, 0);
+  assert_int_equal(rc, SQLITE_OK);
+  zOurs = sqlite3_mprintf("CREATE TABLE v AS %s", zValues);
+  rc = sqlite3_exec(db, zOurs, 0, 0, 0);
+  sqlite3_free(zOurs);
+  assert_int_equal(rc, SQLITE_OK);
+  zOurs = tl_test_sql_rows(db,
+      "WITH p(p) AS (VALUES (0.0),(0.25),(0.5),(0.9),(0.99),(1.0)) "
+      "SELECT g, p, percentile_disc(x, p), percentile_cont(x, p) "
+      "FROM v, p GROUP BY g, p ORDER BY g, p");
+  zDef = tl_test_sql_rows(db,
+      "WITH p(p) AS (VALUES (0.0),(0.25),(0.5),(0.9),(0.99),(1.0)), "
+      "n AS (SELECT g, p, count(x) AS n FROM v, p GROUP BY g, p), "
+      "i AS (SELECT g, p, n, CAST(p * (n - 1) AS INTEGER) AS i, p * (n - 1) AS r FROM n), "
+      "s AS (SELECT g, x, row_number() OVER (PARTITION BY g ORDER BY x) - 1 AS k FROM v WHERE x NOT NULL) "
+      "SELECT i.g, i.p, CAST(s0.x AS REAL), CAST(s0.x AS REAL) + (s1.x - s0.x) * (r - i) "
+      "FROM i JOIN s AS s0 ON s0.g = i.g AND s0.k = i.i "
+      "JOIN s AS s1 ON s1.g = i.g AND s1.k = min(i.i + 1, i.n - 1) ORDER BY i.g, i.p");
+  assert_string_equal(zOurs, zDef);
+  free(zOurs);
+  free(zDef);
+}
+
+/* Values counted by distinct value, or kept one each when most are
+** distinct (past 1,024 of them), or both in turn, give the same. */
+static void percentile_of_many_values(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  /* 100,000 values of 37 and 3 distinct ones, in two groups */
+  pct_like_definition(db, "WITH RECURSIVE c(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM c WHERE k < 99999) "
+                          "SELECT k % 2 AS g, (k * 7919) % 37 + (k % 3) * 0.5 AS x FROM c");
+  /* 20,000 distinct values, out of order, and NULLs */
+  pct_like_definition(db, "WITH RECURSIVE c(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM c WHERE k < 19999) "
+                          "SELECT 1 AS g, CASE WHEN k % 10 = 0 THEN NULL ELSE (k * 7919) % 20011 - 5000 END "
+                          "AS x FROM c");
+  /* 50,000 repeats of 100 values, then 100,000 distinct ones (counted, then
+  ** one each); -0.0 and 0.0 */
+  pct_like_definition(db, "WITH RECURSIVE c(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM c WHERE k < 149999) "
+                          "SELECT 1 AS g, CASE WHEN k < 50000 THEN (k * 31) % 100 - 50.0 "
+                          "WHEN k < 50010 THEN -0.0 ELSE k * 1.5 END AS x FROM c");
+  /* a window over repeated values */
+  {
+    char *z = tl_test_sql_rows(db, "SELECT group_concat(m, ' ') FROM (SELECT median(column1) OVER "
+                                   "(ORDER BY rowid ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS m FROM "
+                                   "(VALUES (5),(5),(1),(5),(1),(1),(9)))");
+    assert_string_equal(z, "5.0 5.0 5.0 5.0 1.0 1.0 1.0");
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(percentile,
   cmocka_unit_test(percentile_as_sqlite_defines_it),
+  cmocka_unit_test(percentile_of_many_values),
 );
