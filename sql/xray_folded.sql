@@ -32,24 +32,36 @@ WITH c AS NOT MATERIALIZED (
   SELECT tid, stack, dur, name, func_id, depth
   FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
 ),
--- self time: each call's dur at its stack, and taken from its caller's
--- (the stack without its last frame: its name, #id without one, else the
--- text after the last ';')
-v AS (
-  SELECT tid, stack, dur, dur AS self FROM c
-  UNION ALL
-  SELECT tid, substr(stack, 1, length(stack) - 1 - CASE
-           WHEN name IS NOT NULL THEN length(name)
-           WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
-           ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END), NULL, -dur
+-- each thread's stacks, by a GROUP BY straight over the table (SQLite sorts
+-- the columns its aggregates name, so the time and count branch names no
+-- more than it needs); for self time also how much of the stack is its
+-- last frame (its name, #id without one, else the text after the last ';')
+t AS (
+  SELECT tid, stack, count(dur) AS n, sum(dur) AS total, NULL AS cut
   FROM c
-  WHERE @value = 'self' AND dur IS NOT NULL AND depth > 0
+  WHERE coalesce(@value, 'time') <> 'self'
+  GROUP BY tid, stack
+  UNION ALL
+  SELECT tid, stack, count(dur), sum(dur),
+         max(CASE WHEN depth > 0 THEN CASE
+               WHEN name IS NOT NULL THEN length(name)
+               WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
+               ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END END)
+  FROM c
+  WHERE @value = 'self'
+  GROUP BY tid, stack
+),
+-- self time: the time of each stack's callees, by their caller's stack
+k AS (
+  SELECT tid, substr(stack, 1, length(stack) - 1 - cut) AS stack, sum(total) AS kids
+  FROM t
+  WHERE total IS NOT NULL AND cut IS NOT NULL
+  GROUP BY 1, 2
 )
 SELECT 'thread_' || tid || ';' || stack AS stack,
        CASE coalesce(@value, 'time')
-         WHEN 'count' THEN count(dur)
-         WHEN 'self' THEN coalesce(sum(self), 0)
-         ELSE coalesce(sum(dur), 0) END AS value
-FROM v
-GROUP BY tid, stack
+         WHEN 'count' THEN n
+         WHEN 'self' THEN coalesce(total, 0) - coalesce(kids, 0)
+         ELSE coalesce(total, 0) END AS value
+FROM t LEFT JOIN k USING (tid, stack)
 ORDER BY CAST(stack AS BLOB);
