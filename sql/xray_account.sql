@@ -24,8 +24,8 @@
 --     to even.
 -- One scan: the calls come function by function, so the aggregates hold
 -- the durations of one function at a time, each counted by distinct value
--- (6 x 16-32 bytes a distinct duration; 6 x 8 bytes a call when most of a
--- function's durations are distinct).
+-- (6 x 32-64 bytes a distinct duration, never more than 6 x 8 bytes a
+-- call).
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)

@@ -15,9 +15,10 @@
 **     is left out, Y of another type than a number, or infinite, is an
 **     error. The messages are SQLite's.
 **
-** Memory grows with the distinct values of a group (16 bytes each, a
-** hash table at most half full), or, when most values are distinct or the
-** function is a window, with the values (8 bytes each) as in SQLite's.
+** Memory grows with the distinct values of a group (32 to 64 bytes each,
+** a hash table a quarter to half full), up to what the values take one
+** each (8 bytes a value), as in SQLite's: past that, and in a window,
+** they are kept one each.
 **
 ** Registered by the extension only when `SELECT median(1)` does not
 ** prepare on the connection, so a host that has them keeps its own.
@@ -57,9 +58,10 @@ struct PctSlot {
 /*
 ** A group's values. They are counted by distinct value first (aSlot, an
 ** open-addressing hash table at most half full), so that memory and the
-** final sort grow with the distinct values, not the rows; when most values
-** are distinct, or the rows of a window come and go, they are kept one
-** each in a[] instead (bArray), as SQLite's extension keeps them.
+** final sort grow with the distinct values, not the rows; when the table
+** would outgrow the values one each (past PCT_DISTINCT_MIN distinct), or
+** the rows of a window come and go, they are kept one each in a[]
+** instead (bArray), as SQLite's extension keeps them.
 */
 typedef struct PctAcc PctAcc;
 struct PctAcc {
@@ -163,7 +165,8 @@ static int pct_to_array(PctAcc *p){
 
 /*
 ** Count y: SQLITE_OK, NOMEM, or SQLITE_DONE when the values are now in a[]
-** (mostly distinct: a[] holds them in less memory) for y to be added there.
+** (distinct enough that a[] holds them in less memory) for y to be added
+** there.
 */
 static int pct_count(PctAcc *p, double y){
   PctSlot *s;
@@ -178,7 +181,9 @@ static int pct_count(PctAcc *p, double y){
   if( (p->nDistinct+1)*2 > p->nSlot ){
     size_t nNew = p->nSlot ? p->nSlot*2 : PCT_SLOTS_MIN, i;
     PctSlot *aNew;
-    if( p->nDistinct>=PCT_DISTINCT_MIN && p->nDistinct*2 > p->n ){
+    /* (the larger table, 4 x 16 bytes a distinct value, would outgrow
+    ** a[], 8 bytes a value) */
+    if( p->nDistinct>=PCT_DISTINCT_MIN && p->nDistinct*8 > p->n ){
       return pct_to_array(p) ? SQLITE_NOMEM : SQLITE_DONE;
     }
     aNew = sqlite3_malloc64(nNew*sizeof(PctSlot));
