@@ -446,3 +446,17 @@ void tl_ctf_dbg_cols(CtfScan *pScan, const CtfCur *c, TlVal *a){
     }
   }
 }
+
+const char *tl_ctf_dbg_func_at(CtfScan *pScan, int64_t pid, int64_t ts, uint64_t addr){
+  struct CtfDbg *pDbg = pScan->pDbg;
+  TlMapAt m;
+  TlBt2Info bt;
+  TlSymbolAt at;
+  if( pDbg==0 || pScan->pSrc==0 ) return 0;
+  if( !tl_symbols_map_at(pDbg->pSyms, pScan->pTrace, pid, ts, addr, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
+  if( tl_srclines_bt2_at(pScan->pSrc, pScan->pTrace, pid, ts, addr, &bt) && bt.zFunc ){
+    return bt.funcOff==0 ? bt.zFunc : 0;
+  }
+  tl_symbols_at(pDbg->pSyms, pScan->pTrace, pid, ts, addr, 0, &at);
+  return strcmp(at.zSym, "[unknown]") && at.symoff==0 ? at.zSym : 0;
+}
