@@ -1079,7 +1079,9 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
     }
     z = zLineEnd + 1;
   }
-  if( p->nKsym>1 ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
+  /* (/proc/kallsyms comes sorted: a stable sort would keep it as it is) */
+  for(i=1; i<p->nKsym && cmp_sym(&p->aKsym[i-1], &p->aKsym[i])<=0; i++){}
+  if( i<p->nKsym ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
   /* as perf does: a kallsyms symbol ends where the next one starts */
   for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
   p->ksDelta = kallsyms_delta(p);
