@@ -279,6 +279,10 @@ static void ust_debuginfo_debug_link(void **state){
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, %Q)"
                                    " WHERE dso LIKE '%%/lnk_app' AND srcline IS NOT NULL",
                                    LNK_DIR "trace", zCmd), 5);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q, %Q)"
+                                   " WHERE file = '" LNK_OPT_DIR "/liblnk.so' AND message LIKE"
+                                   " '%%/liblnk.so.debug is not its debug file: its CRC-32 is not the debug link''s (%%)'",
+                                   LNK_DIR "trace", zCmd), 1);
   snprintf(zCmd, sizeof(zCmd), "rm -rf '%s'", zDir);
   assert_int_equal(system(zCmd), 0);
   tl_test_db_close(db);

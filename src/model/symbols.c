@@ -501,8 +501,14 @@ static int file_debuglink(const SymFile *f, char *z, size_t nz, uint32_t *pCrc){
 
 /* Open zPath as f's debug file; 0 if done. Its CRC-32 must be crc when bCrc. */
 static int debug_open(SymFile *f, TlTrace *pTrace, const char *zPath, int bCrc, uint32_t crc){
+  int bBad;
   if( elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace) ) return -1;
-  if( (bCrc && debuglink_crc(f->dbg.b)!=crc) || (f->zDbgPath = tl_strndup(zPath, strlen(zPath)))==0 ){
+  bBad = bCrc && debuglink_crc(f->dbg.b)!=crc;
+  if( bBad ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
+                  "%s is not its debug file: its CRC-32 is not the debug link's (%08x)", zPath, crc);
+  }
+  if( bBad || (f->zDbgPath = tl_strndup(zPath, strlen(zPath)))==0 ){
     tl_elf_free(&f->dbg);
     memset(&f->dbg, 0, sizeof(f->dbg));
     tl_source_close(f->pDbgSrc);
