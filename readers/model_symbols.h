@@ -92,6 +92,16 @@ int tl_symbols_add_build_id(TlSymbols*, const char *zFile, size_t nFile,
                             const uint8_t *aId, size_t nId);
 
 /*
+** The trace recorded the debug link of file zFile (an LTTng-UST statedump's
+** debug_link event): its separate debug file is named zLink[0..nLink), with
+** GNU debuglink CRC-32 crc. It then stands for the file's own
+** .gnu_debuglink section (TlMapAt.zDebugPath: how debug files are found).
+** TL_OK or TL_ENOMEM.
+*/
+int tl_symbols_add_debug_link(TlSymbols*, const char *zFile, size_t nFile,
+                              const char *zLink, size_t nLink, uint32_t crc);
+
+/*
 ** The kernel's reference symbol zSym[0..nSym) (perf: "_text") was at addr
 ** when the trace was recorded: kallsyms's addresses are moved by the
 ** difference (a kernel relocated at each boot, KASLR), as perf does.
@@ -139,8 +149,16 @@ struct TlMapAt {
   uint32_t iFile;                 /* the model's number of that file */
   int eWhy;                       /* TL_SYMFILE_* */
   const char *zPath;              /* TL_SYMFILE_OPEN: the file read for it */
-  const char *zDebugPath;         /* its separate debug file (by build id under
-                                  ** symfs), when its symbols came from one; or NULL */
+  const char *zDebugPath;         /* its separate debug file, or NULL; looked
+                                  ** for when the file has no .symtab or no
+                                  ** .debug_info: by build id
+                                  ** (SYMFS/usr/lib/debug/.build-id/xx/rest.debug),
+                                  ** else by debug link (the trace's, else the
+                                  ** file's .gnu_debuglink: NAME and CRC-32) as
+                                  ** babeltrace2 and perf look: DIR/NAME,
+                                  ** DIR/.debug/NAME, /usr/lib/debug/DIR/NAME,
+                                  ** DIR the directory of SYMFS/path; its CRC
+                                  ** must match */
   const uint8_t *aFile; size_t nFile; /* TL_SYMFILE_OPEN: its bytes (NULL: not mapped) */
   int bVaddr;                     /* pgoff is the virtual address at start
                                   ** (tl_symbols_add_map_vaddr), not a file offset */

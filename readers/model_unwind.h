@@ -83,8 +83,10 @@ void tl_srclines_free(TlSrclines*);               /* NULL-safe */
 
 /*
 ** The frames at user address ip of process pid at time ts, innermost
-** first: the inlined functions it is in, then the frame itself (zFunc
-** NULL), each with its source line. *paOut is good until the next call.
+** first: the functions holding it as perf 6.1 lists them (srcline.c,
+** frames_at), each with its source line: the inlined ones (zFunc) and the
+** frame itself (zFunc NULL), usually the last, but it may be the first or
+** missing. *paOut is good until the next call.
 ** Returns their number, 0 when no readable file is mapped at ip.
 */
 int tl_srclines_at(TlSrclines*, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,

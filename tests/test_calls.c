@@ -246,9 +246,55 @@ static void peer_cyg_profile_calls(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A position-independent program with the statedump (testdata/ctf/
+** cyg-named/record.sh): each function is named as its debug info names
+** it; names.txt counts the entries per name, each addr less the program's
+** baddr named by nm. Without its file (no symfs=): hex addresses.
+*/
+static void cyg_profile_calls_named_by_debug_info(void **state){
+  const char *zDir = TL_TESTDATA_DIR "/ctf/cyg-named/";
+  sqlite3 *db = tl_test_db();
+  char zPath[512], *zRef, *zLine, *zNext, *zOurs;
+  TlLines want = {0}, ours = {0};
+  size_t i;
+  int k;
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%snames.txt", zDir);
+  zRef = tl_test_read_file(zPath, 0);
+  assert_non_null(zRef);
+  for(zLine=zRef; *zLine; zLine=zNext){
+    zNext = zLine + strcspn(zLine, "\n");
+    if( *zNext ) *zNext++ = 0;
+    tl_lines_add(&want, zLine);
+  }
+  free(zRef);
+  assert_int_equal(want.n, 5);                  /* main, worker, middle, fib, leaf */
+  tl_lines_sort(&want);
+  for(k=0; k<2; k++){
+    zOurs = tl_test_sql_rows(db, "SELECT count(*) || ' ' || name FROM calls('%qtrace', 'symfs=\"%qsymfs\"%s')"
+                             " GROUP BY name", zDir, zDir, k ? " accel=off" : "");
+    for(zLine=zOurs; *zLine; zLine=zNext){
+      zNext = zLine + strcspn(zLine, "\n");
+      if( *zNext ) *zNext++ = 0;
+      tl_lines_add(&ours, zLine);
+    }
+    free(zOurs);
+    tl_lines_sort(&ours);
+    assert_int_equal(ours.n, want.n);
+    for(i=0; i<want.n; i++) assert_string_equal(ours.az[i], want.az[i]);
+    tl_lines_free(&ours);
+  }
+  tl_lines_free(&want);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM calls('%qtrace') WHERE name NOT LIKE '0x%%'",
+                                   zDir), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(calls,
   cmocka_unit_test(cyg_profile_calls_equal_babeltrace),
   cmocka_unit_test(syscall_calls_equal_babeltrace),
   cmocka_unit_test(xray_calls_are_calls),
   cmocka_unit_test(peer_cyg_profile_calls),
+  cmocka_unit_test(cyg_profile_calls_named_by_debug_info),
 );

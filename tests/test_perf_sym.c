@@ -635,6 +635,72 @@ static void perf_plt_stubs_equal_readelf(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A program without symbols or DWARF of its own (testdata/perf/debuglink/,
+** record.sh: no build id; its .symtab and DWARF are in .debug/lnkprog.debug,
+** named by its .gnu_debuglink): its frames' symbols and lines come from
+** the debug file, as perf script -F ip,sym,dso,srcline prints them
+** (lnk.script.txt; the frames of the program, each "IP SYMBOL SRCLINE",
+** IP its offset in its page, per sample).
+*/
+static void perf_debuglink_frames_equal_perf_script(void **state){
+  const char *zDir = TL_TESTDATA_DIR "/perf/debuglink/";
+  char zPath[512], *zAll, *zLine, *zNext, *zGot;
+  sqlite3_str *pS = sqlite3_str_new(0);
+  TlLines want = {0};
+  sqlite3 *db = tl_test_db();
+  size_t i, nFrame = 0;
+  int bKeep = 0;
+  (void)state;
+  snprintf(zPath, sizeof(zPath), "%slnk.script.txt", zDir);
+  zAll = tl_test_read_file(zPath, 0);
+  assert_non_null(zAll);
+  for(zLine=zAll; ; zLine=zNext){
+    size_t n = strcspn(zLine, "\n");
+    int bEnd = zLine[0]==0;
+    zNext = zLine + n + (zLine[n]=='\n');
+    zLine[n] = 0;
+    if( n==0 ){                                   /* a sample ends */
+      char *z = sqlite3_str_finish(pS);
+      if( z && z[0] ) tl_lines_add(&want, z);
+      sqlite3_free(z);
+      pS = sqlite3_str_new(0);
+      if( bEnd ) break;
+    }else if( zLine[0]=='\t' ){                   /* "IP SYMBOL (DSO)" */
+      char *zSym, *zDso = strrchr(zLine, '(');
+      unsigned long long ip = strtoull(zLine, &zSym, 16);
+      assert_non_null(zDso);
+      bKeep = strcmp(zDso, "(/opt/tracelite-perflnk/lnkprog)")==0;
+      zDso[-1] = 0;
+      if( bKeep ){
+        sqlite3_str_appendf(pS, "%s%llx %s", sqlite3_str_length(pS) ? ";" : "", ip & 0xfff, zSym + 1);
+        nFrame++;
+      }
+    }else if( bKeep ){                            /* "  SRCLINE" */
+      sqlite3_str_appendf(pS, " %s", zLine + strspn(zLine, " "));
+    }
+  }
+  sqlite3_free(sqlite3_str_finish(pS));
+  free(zAll);
+  assert_true(want.n >= 20);
+  assert_true(nFrame >= 60);
+  zGot = tl_test_sql_rows(db,
+      "SELECT group_concat(f, ';') FROM (SELECT event, printf('%%x %%s %%s', ip & 4095, symbol,"
+      " coalesce(srcline, '?')) f FROM callchains('%qlnk.data', 'symfs=\"%qsymfs\"')"
+      " WHERE dso = '/opt/tracelite-perflnk/lnkprog' ORDER BY event, depth) GROUP BY event ORDER BY event",
+      zDir, zDir);
+  for(i=0, zLine=zGot; *zLine; zLine=zNext, i++){
+    zNext = zLine + strcspn(zLine, "\n");
+    if( *zNext ) *zNext++ = 0;
+    assert_true(i < want.n);
+    if( strcmp(zLine, want.az[i]) ) fail_msg("sample %zu:\nours %s\nperf %s", i, zLine, want.az[i]);
+  }
+  assert_int_equal(i, want.n);
+  free(zGot);
+  tl_lines_free(&want);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(perf_frames_equal_perf_script),
   cmocka_unit_test(perf_top_symbols_equal_perf_report),
@@ -647,4 +713,5 @@ TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(perf_cxx_and_plt_frames_equal_perf_script),
   cmocka_unit_test(perf_cxx_and_plt_report_equal_perf_report),
   cmocka_unit_test(perf_plt_stubs_equal_readelf),
+  cmocka_unit_test(perf_debuglink_frames_equal_perf_script),
 );

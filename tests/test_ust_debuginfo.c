@@ -20,6 +20,9 @@
 
 #define DBG_DIR TL_TESTDATA_DIR "/ctf/ust-debuginfo/"
 #define DBG_OPTS "symfs=\"" DBG_DIR "symfs\""
+#define LNK_DIR TL_TESTDATA_DIR "/ctf/ust-debuglink/"
+#define LNK_OPT_DIR "/opt/tracelite-lnk"
+#define LNK_OPTS "symfs=\"" LNK_DIR "symfs\""
 
 /* babeltrace2's fields, as "NAME|bin|func|src" per event, from our columns. */
 #define DBG_SELECT \
@@ -87,24 +90,37 @@ static void rows_equal(const TlLines *pWant, char *zGot){
   assert_int_equal(i, pWant->n);
 }
 
-/* Every event's bin, func and src equal babeltrace2's, with and without accel. */
-static void ust_debuginfo_equals_babeltrace2(void **state){
-  sqlite3 *db = tl_test_db();
+/*
+** Every event of DIR/trace (options zOpts, with and without accel) has
+** the bin, func and src of the babeltrace2 output DIR/zRef, which has more
+** than nMin events, at least nFuncMin funcs and nSrcMin srcs.
+*/
+static void equals_bt2(sqlite3 *db, const char *zDir, const char *zRef, const char *zOpts,
+                       size_t nMin, int nFuncMin, int nSrcMin){
   TlLines want = {0};
+  char zPath[1024];
   int nFunc, nSrc, k;
-  (void)state;
-  bt2_lines(DBG_DIR "debuginfo.bt2.txt", &want, &nFunc, &nSrc);
-  /* the reference names functions and lines of the program and both libraries */
-  assert_true(want.n > 50);
-  assert_true(nFunc >= 20);
-  assert_true(nSrc >= 15);
+  snprintf(zPath, sizeof(zPath), "%s%s", zDir, zRef);
+  bt2_lines(zPath, &want, &nFunc, &nSrc);
+  assert_true(want.n > nMin);
+  assert_true(nFunc >= nFuncMin);
+  assert_true(nSrc >= nSrcMin);
+  snprintf(zPath, sizeof(zPath), "%strace", zDir);
   for(k=0; k<2; k++){
-    char *zGot = tl_test_sql_rows(db, DBG_SELECT " FROM events(%Q, %Q) ORDER BY ts",
-                                  DBG_DIR "trace", k ? DBG_OPTS " accel=off" : DBG_OPTS);
+    char *zGot = tl_test_sql_rows(db, DBG_SELECT " FROM events(%Q, '%q%s') ORDER BY ts",
+                                  zPath, zOpts, k ? " accel=off" : "");
     rows_equal(&want, zGot);
     free(zGot);
   }
   tl_lines_free(&want);
+}
+
+/* Every event's bin, func and src equal babeltrace2's, with and without accel. */
+static void ust_debuginfo_equals_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  /* the reference names functions and lines of the program and both libraries */
+  equals_bt2(db, DBG_DIR, "debuginfo.bt2.txt", DBG_OPTS, 50, 20, 15);
   tl_test_db_close(db);
 }
 
@@ -238,9 +254,44 @@ static void ust_debuginfo_peer_traces(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Files whose debug info is split off and named by a GNU debug link only
+** (testdata/ctf/ust-debuglink/record.sh: no build id; the statedump's
+** debug_link events): found beside the file and in its .debug/ folder, as
+** babeltrace2 finds them (debuglink.bt2.txt). A debug file whose CRC-32 is
+** not the link's is not used: the library's events then have no srcline.
+*/
+static void ust_debuginfo_debug_link(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zCmd[4096];
+  (void)state;
+  /* the program's and the library's functions and lines, from the debug files */
+  equals_bt2(db, LNK_DIR, "debuglink.bt2.txt", LNK_OPTS, 20, 8, 8);
+  /* a copy whose library debug file has one more byte */
+  snprintf(zDir, sizeof(zDir), "%s/debuglink", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd), "rm -rf '%s' && mkdir '%s' && cp -r '%s' '%s/'"
+           " && printf x >> '%s/symfs" LNK_OPT_DIR "/liblnk.so.debug'", zDir, zDir, LNK_DIR "symfs", zDir, zDir);
+  assert_int_equal(system(zCmd), 0);
+  snprintf(zCmd, sizeof(zCmd), "symfs=\"%s/symfs\"", zDir);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, %Q)"
+                                   " WHERE dso LIKE '%%/liblnk.so' AND srcline IS NULL AND symbol IS NOT NULL",
+                                   LNK_DIR "trace", zCmd), 3);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, %Q)"
+                                   " WHERE dso LIKE '%%/lnk_app' AND srcline IS NOT NULL",
+                                   LNK_DIR "trace", zCmd), 5);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q, %Q)"
+                                   " WHERE file = '" LNK_OPT_DIR "/liblnk.so' AND message LIKE"
+                                   " '%%/liblnk.so.debug is not its debug file: its CRC-32 is not the debug link''s (%%)'",
+                                   LNK_DIR "trace", zCmd), 1);
+  snprintf(zCmd, sizeof(zCmd), "rm -rf '%s'", zDir);
+  assert_int_equal(system(zCmd), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(ust_debuginfo,
   cmocka_unit_test(ust_debuginfo_equals_babeltrace2),
   cmocka_unit_test(ust_debuginfo_window),
   cmocka_unit_test(ust_debuginfo_files_missing),
   cmocka_unit_test(ust_debuginfo_peer_traces),
+  cmocka_unit_test(ust_debuginfo_debug_link),
 );

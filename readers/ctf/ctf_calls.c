@@ -9,7 +9,10 @@
 **     lttng_ust_cyg_profile[_fast]:func_entry opens a call of the function
 **     at its `addr` field; func_exit ends the call of its `addr` (the fast
 **     variant's exit has no addr: it ends the newest call). A function is
-**     named by its address in hex ("0x401166").
+**     named as the debug info names the address at its first entry (the
+**     trace's statedump and dlopen events, ctf_debuginfo.c: the DWARF
+**     subprogram, else the ELF symbol starting there), else by its address
+**     in hex ("0x401166").
 **   - kernel system calls: LTTng's syscall_entry_X / syscall_exit_X (and
 **     compat_syscall_*), perf's syscalls:sys_enter_X / sys_exit_X (perf
 **     data convert --to-ctf); the call is named X.
@@ -134,12 +137,15 @@ static int event_int(const TlCtfDec *d, const char *zName, int bPayload, int64_t
   return 0;
 }
 
-/* The function of the address in the current event's addr field, 1 with
-** *pId, 0 (no addr), or -1 when out of memory. */
-static int addr_func(CtfCalls *pc, const TlCtfDec *d, int32_t *pId){
-  int64_t v;
+/* The function of the address in the current event (of cursor c)'s addr
+** field, 1 with *pId, 0 (no addr), or -1 when out of memory. */
+static int addr_func(CtfScan *pScan, const CtfCur *c, int32_t *pId){
+  CtfCalls *pc = pScan->pCalls;
+  const TlCtfDec *d = &c->dec;
+  int64_t v, pid;
   uint32_t id;
   uint64_t addr;
+  const char *zName = 0;
   if( !event_int(d, "addr", 1, &v) ) return 0;
   addr = (uint64_t)v;
   if( tl_map_get(&pc->addrs, addr, &id) ){
@@ -147,7 +153,11 @@ static int addr_func(CtfCalls *pc, const TlCtfDec *d, int32_t *pId){
     return 1;
   }
   tl_str_reset(&pc->name);
-  tl_str_appendf(&pc->name, "0x%llx", (unsigned long long)addr);
+  if( pScan->pDbg && (event_int(d, "vpid", 0, &pid) || event_int(d, "pid", 0, &pid)) ){
+    zName = tl_ctf_dbg_func_at(pScan, pid, c->ts, addr);
+  }
+  if( zName ) tl_str_append(&pc->name, zName, strlen(zName));
+  else tl_str_appendf(&pc->name, "0x%llx", (unsigned long long)addr);
   if( pc->name.bErr || tl_callset_func(pc->pSet, pc->name.z, pc->name.n, pId) ) return -1;
   if( tl_map_put(&pc->addrs, addr, (uint32_t)*pId) ) return -1;
   return 1;
@@ -208,7 +218,7 @@ static int calls_feed(CtfScan *pScan){
   if( !c->bTs ) return TL_OK;
   funcId = (int32_t)(v>>2);
   if( funcId==0 && (v&3)!=CC_EXIT_ANY ){
-    rc = addr_func(pc, &c->dec, &funcId);
+    rc = addr_func(pScan, c, &funcId);
     if( rc<0 ) goto no_mem;
     if( rc==0 ) return TL_OK;
   }
@@ -244,6 +254,11 @@ int tl_ctf_calls_open(CtfScan *pScan){
   if( !tl_ctf_has_class(pScan->p, is_call_class, 0) ){
     pc->bDone = 1;
     return TL_OK;
+  }
+  /* cyg-profile functions named by the statedump's files (debug info) */
+  if( tl_ctf_dbg_has_events(pScan->p) ){
+    int rc = tl_ctf_dbg_open(pScan);
+    if( rc ) return rc;
   }
   return tl_ctf_thread_open(pScan);
 }

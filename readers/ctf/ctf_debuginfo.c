@@ -15,6 +15,8 @@
 **                                  load at a base address stays
 **   lttng_ust_statedump:build_id   its build id (a file whose own differs,
 **                                  or that is missing, then gives nothing)
+**   lttng_ust_statedump:debug_link filename, crc: its separate debug file
+**   lttng_ust_dl:debug_link        (looked for as the model looks for one)
 **   lttng_ust_lib:unload           the file at baddr is gone
 **   lttng_ust_statedump:start      every file of the process is forgotten
 **
@@ -92,6 +94,7 @@ struct CtfDbg {
 #define DBG_BUILDID 2
 #define DBG_UNLOAD  3                 /* lib:unload */
 #define DBG_START   4                 /* statedump:start: every file forgotten */
+#define DBG_LINK    5                 /* debug_link: the debug file's name and CRC */
 
 static int dbg_kind(const char *z){
   static const struct { const char *zName; int eKind; } aKind[] = {
@@ -101,6 +104,8 @@ static int dbg_kind(const char *z){
     { "lttng_ust_statedump:build_id", DBG_BUILDID },
     { "lttng_ust_lib:unload", DBG_UNLOAD },
     { "lttng_ust_statedump:start", DBG_START },
+    { "lttng_ust_statedump:debug_link", DBG_LINK },
+    { "lttng_ust_dl:debug_link", DBG_LINK },
   };
   size_t i;
   if( z==0 ) return DBG_NONE;                     /* a class the metadata did not name */
@@ -310,6 +315,12 @@ static int dbg_event(struct CtfDbg *pDbg, const CtfCur *c, int eKind){
     l->bLoaded = 0;
     return tl_symbols_add_map_vaddr(pDbg->pSyms, (int64_t)pid, ts, baddr, l->memsz, 0, "", 0)
            ==TL_ENOMEM ? TL_ENOMEM : TL_OK;
+  }else if( eKind==DBG_LINK ){
+    int iName = dbg_field(d, "filename");
+    uint64_t crc;
+    if( iName<0 || d->aVal[iName].z==0 || !dbg_field_int(d, "crc", &crc) ) return TL_OK;
+    return tl_symbols_add_debug_link(pDbg->pSyms, l->zPath, strlen(l->zPath), d->aVal[iName].z,
+                                     d->aVal[iName].n, (uint32_t)crc);
   }else{
     int iId = dbg_field(d, "build_id");
     uint8_t aId[20];
@@ -434,4 +445,18 @@ void tl_ctf_dbg_cols(CtfScan *pScan, const CtfCur *c, TlVal *a){
       tl_val_int(&a[TL_EV_SYMOFF], (int64_t)at.symoff);
     }
   }
+}
+
+const char *tl_ctf_dbg_func_at(CtfScan *pScan, int64_t pid, int64_t ts, uint64_t addr){
+  struct CtfDbg *pDbg = pScan->pDbg;
+  TlMapAt m;
+  TlBt2Info bt;
+  TlSymbolAt at;
+  if( pDbg==0 || pScan->pSrc==0 ) return 0;
+  if( !tl_symbols_map_at(pDbg->pSyms, pScan->pTrace, pid, ts, addr, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
+  if( tl_srclines_bt2_at(pScan->pSrc, pScan->pTrace, pid, ts, addr, &bt) && bt.zFunc ){
+    return bt.funcOff==0 ? bt.zFunc : 0;
+  }
+  tl_symbols_at(pDbg->pSyms, pScan->pTrace, pid, ts, addr, 0, &at);
+  return strcmp(at.zSym, "[unknown]") && at.symoff==0 ? at.zSym : 0;
 }

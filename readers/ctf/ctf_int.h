@@ -353,4 +353,7 @@ int tl_ctf_dbg_open(CtfScan *pScan);
 void tl_ctf_dbg_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
 void tl_ctf_dbg_close(CtfScan *pScan);
 void tl_ctf_dbg_free(struct CtfDbg*);
+/* The function starting at addr of process pid at ts (the DWARF
+** subprogram, else the ELF symbol), as debug info names it; NULL if none. */
+const char *tl_ctf_dbg_func_at(CtfScan *pScan, int64_t pid, int64_t ts, uint64_t addr);
 #endif /* TL_CTF_INT_H */

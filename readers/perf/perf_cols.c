@@ -223,12 +223,16 @@ static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
       TlSymbolAt at;
       const struct TlSrcFrame *aSrc;
       int q, nSrc = perf_unwind_srclines(s, aUser[j], &aSrc);
-      /* its inlined functions first, as perf script shows them */
-      for(q=0; q+1<nSrc; q++){
-        perf_cols_frame_names(perf_src_func(aSrc, q), "inlined", bJava, &c->line, &c->frames);
-      }
+      /* its inlined functions and itself, as perf script shows them */
       tl_symbols_at(s->p->pSyms, s->pTrace, pid, ts, aUser[j], 0, &at);
-      frame_names_cached(c, at.zSym, at.zDso, bJava);
+      for(q=0; q<nSrc; q++){
+        if( perf_src_func(aSrc, q) ){
+          perf_cols_frame_names(perf_src_func(aSrc, q), "inlined", bJava, &c->line, &c->frames);
+        }else{
+          frame_names_cached(c, at.zSym, at.zDso, bJava);
+        }
+      }
+      if( nSrc==0 ) frame_names_cached(c, at.zSym, at.zDso, bJava);
     }
   }
   /* the frames were innermost first: join them outermost first */

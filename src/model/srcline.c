@@ -220,8 +220,49 @@ static void call_site(Dwarf_Die *pCu, Dwarf_Die *pScope, const char **pzFile, in
   }
 }
 
-/* The frames at virtual address va of f into a[] (at most nMax): their count. */
-static int frames_at(SrcFile *f, uint64_t va, TlSrcFrame *a, int nMax){
+/*
+** Is a DW_AT_name of a unit in language lang a linkage name to binutils'
+** addr2line (the languages it does not demangle: C, Fortran, Pascal, ...)?
+*/
+static int name_is_linkage(int lang){
+  switch( lang ){
+    case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+    case DW_LANG_Cobol74: case DW_LANG_Cobol85: case DW_LANG_Fortran77:
+    case DW_LANG_Fortran90: case DW_LANG_Fortran95: case DW_LANG_Fortran03:
+    case DW_LANG_Fortran08: case DW_LANG_Pascal83: case DW_LANG_PLI:
+    case DW_LANG_UPC: case DW_LANG_Mips_Assembler:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/*
+** The name addr2line gives the innermost function holding an address:
+** its own (as inline_name), but for a function without a linkage name in
+** a language whose names it demangles (C++), the ELF symbol holding the
+** address (zSym, as perf names it: then NULL, the frame itself).
+*/
+static char *innermost_name(Dwarf_Die *pCu, Dwarf_Die *pScope){
+  Dwarf_Attribute at;
+  Dwarf_Die origin, *d = pScope;
+  if( dwarf_attr(pScope, DW_AT_abstract_origin, &at) && dwarf_formref_die(&at, &origin) ) d = &origin;
+  if( !dwarf_attr_integrate(d, DW_AT_linkage_name, &at) && !dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at)
+   && !name_is_linkage(dwarf_srclang(pCu)) ) return 0;
+  return inline_name(pScope);
+}
+
+/*
+** The frames at virtual address va of f into a[] (at most nMax): their
+** count. As perf 6.1 makes them from addr2line -i -f's records (innermost
+** first: each function holding va, inlined or not, with the line in it):
+** a function whose name (demangled) is the frame's symbol zSym is the
+** frame itself (zFunc NULL), any other an inlined function (zFunc). So
+** the frame's own row may come first (its innermost function has no name
+** of its own, C++), or not at all (its DWARF name is not its symbol's,
+** "_M_run" for "std::thread::_State_impl<...>::_M_run").
+*/
+static int frames_at(SrcFile *f, uint64_t va, const char *zSym, TlSrcFrame *a, int nMax){
   Dwarf_Die cu, *aScope = 0;
   Dwarf_Line *pLine;
   const char *zFile = 0;
@@ -237,30 +278,41 @@ static int frames_at(SrcFile *f, uint64_t va, TlSrcFrame *a, int nMax){
     if( dwarf_lineno(pLine, &iLine) ) iLine = 0;
   }
   nScope = dwarf_getscopes(&cu, va, &aScope);
-  for(i=0; i<nScope && dwarf_tag(&aScope[i])!=DW_TAG_inlined_subroutine; i++){}
-  if( i<nScope ){
+  for(i=0; i<nScope && dwarf_tag(&aScope[i])!=DW_TAG_inlined_subroutine
+                    && dwarf_tag(&aScope[i])!=DW_TAG_subprogram; i++){}
+  if( i<nScope && dwarf_tag(&aScope[i])==DW_TAG_inlined_subroutine ){
     /* past an inline, dwarf_getscopes goes on with its abstract
     ** definition's scopes: the inline's own containing DIEs are these */
     Dwarf_Die inl = aScope[i];
     free(aScope);
     aScope = 0;
     nScope = dwarf_getscopes_die(&inl, &aScope);
-  }else{
-    nScope = 0;
+    i = 0;
   }
-  for(i=0; i<nScope && n<nMax-1; i++){
+  /* perf adds no inlined function to a frame without a symbol */
+  for(; strcmp(zSym, "[unknown]") && i<nScope && n<nMax-1; i++){
     int tag = dwarf_tag(&aScope[i]);
-    if( tag==DW_TAG_subprogram ) break;
-    if( tag!=DW_TAG_inlined_subroutine ) continue;
-    a[n].zFunc = inline_name(&aScope[i]);
+    char *zName;
+    if( tag!=DW_TAG_inlined_subroutine && tag!=DW_TAG_subprogram ) continue;
+    zName = n==0 ? innermost_name(&cu, &aScope[i]) : inline_name(&aScope[i]);
+    if( zName && strcmp(zName, zSym)==0 ){ free(zName); zName = 0; }
+    a[n].zFunc = zName;
     a[n].zSrcline = srcline_text(zFile, iLine);
     n++;
+    if( tag==DW_TAG_subprogram ){ free(aScope); return n; }
     call_site(&cu, &aScope[i], &zFile, &iLine);
   }
   free(aScope);
   a[n].zFunc = 0;
   a[n].zSrcline = srcline_text(zFile, iLine);
   return n+1;
+}
+
+/* The symbol of user address ip as perf names it ("[unknown]" if none). */
+static const char *frame_symbol(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip){
+  TlSymbolAt at;
+  tl_symbols_at(p->pSyms, pTrace, pid, ts, ip, 0, &at);
+  return at.zSym;
 }
 
 int tl_srclines_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint64_t ip,
@@ -293,7 +345,7 @@ int tl_srclines_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint
     p->aEntry = aNew;
     p->nEntryAlloc = nNew;
   }
-  n = frames_at(f, va, p->aFrame + p->nFrame, SRC_MAX_SCOPES+1);
+  n = frames_at(f, va, frame_symbol(p, pTrace, pid, ts, ip), p->aFrame + p->nFrame, SRC_MAX_SCOPES+1);
   p->aEntry[p->nEntry].iFile = m.iFile;
   p->aEntry[p->nEntry].addr = va;
   p->aEntry[p->nEntry].iFirst = (uint32_t)p->nFrame;
@@ -308,7 +360,7 @@ not_kept:
   /* out of memory: an answer not kept, good until the next question */
   frames_free(p->aTmp, SRC_MAX_SCOPES+1);
   memset(p->aTmp, 0, sizeof(p->aTmp));
-  n = frames_at(f, va, p->aTmp, SRC_MAX_SCOPES+1);
+  n = frames_at(f, va, frame_symbol(p, pTrace, pid, ts, ip), p->aTmp, SRC_MAX_SCOPES+1);
   *paOut = p->aTmp;
   return n;
 }

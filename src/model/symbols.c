@@ -43,6 +43,7 @@
 #define SYM_KERNEL_DSO    "[kernel.kallsyms]"
 #define SYM_UNKNOWN       "[unknown]"
 #define SYM_VDSO          "[vdso]"
+#define SYM_DEBUG_DIR     "/usr/lib/debug" /* the global debug directory */
 
 /* The file states (SymFile.eState, TlSymbols.eKallsyms). */
 #define SYM_NOT_READ 0
@@ -88,6 +89,7 @@ struct SymFile {
   TlElf dbg;
   SymEntry *aSym; size_t nSym;    /* sorted by addr */
   uint8_t aBuildId[20]; int nBuildId; /* from the trace, if any */
+  char *zLink; uint32_t linkCrc;  /* the debug link the trace gave, if any */
   char *zPath;                    /* the file read for it, once open */
   char *zDbgPath;                 /* its separate debug file, if one was opened */
   int eWhy;                       /* TL_SYMFILE_*: why it is or is not open */
@@ -162,6 +164,7 @@ void tl_symbols_free(TlSymbols *p){
     free(p->aFile[i].zName);
     free(p->aFile[i].zPath);
     free(p->aFile[i].zDbgPath);
+    free(p->aFile[i].zLink);
     free(p->aFile[i].zJitBuf);
     free(p->aFile[i].aSym);
     tl_elf_free(&p->aFile[i].elf);
@@ -246,6 +249,20 @@ int tl_symbols_add_build_id(TlSymbols *p, const char *zFile, size_t nFile,
   memcpy(p->aFile[iFile].aBuildId, aId, nId);
   p->aFile[iFile].nBuildId = (int)nId;
   return TL_OK;
+}
+
+int tl_symbols_add_debug_link(TlSymbols *p, const char *zFile, size_t nFile,
+                              const char *zLink, size_t nLink, uint32_t crc){
+  int64_t iFile;
+  SymFile *f;
+  if( nFile==0 || zFile[0]!='/' || nLink==0 || memchr(zLink, 0, nLink) ) return TL_OK;
+  iFile = file_get(p, zFile, nFile);
+  if( iFile<0 ) return TL_ENOMEM;
+  f = &p->aFile[iFile];
+  free(f->zLink);
+  f->zLink = tl_strndup(zLink, nLink);
+  f->linkCrc = crc;
+  return f->zLink ? TL_OK : TL_ENOMEM;
 }
 
 void tl_symbols_set_kernel_ref(TlSymbols *p, const char *zSym, size_t nSym, uint64_t addr){
@@ -443,28 +460,109 @@ static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   return file_opened(f, zPath);
 }
 
+/* The GNU debuglink CRC-32 (poly 0xEDB88320, as zlib's crc32) of b. */
+static uint32_t debuglink_crc(TlBytes b){
+  uint32_t aTab[256], c = 0xFFFFFFFFu, k;
+  size_t i;
+  for(k=0; k<256; k++){
+    uint32_t v = k;
+    int j;
+    for(j=0; j<8; j++) v = (v & 1) ? 0xEDB88320u ^ (v >> 1) : v >> 1;
+    aTab[k] = v;
+  }
+  for(i=0; i<b.n; i++) c = aTab[(c ^ b.a[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
 /*
-** The symbol table to read for f: .symtab of the file, else of its
-** separate debug file (by build id under symfs, as perf finds it), else
-** .dynsym of the file. Sets *ppTab to the ELF holding it; UINT32_MAX if none.
+** The debug link of f: the trace's, else its .gnu_debuglink section (the
+** NUL-ended name, padding to 4 bytes, the CRC-32 in the file's byte
+** order). The name into z (nz bytes); 0 if f has one.
 */
-static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlElf **ppTab){
-  char zPath[4096], zId[160];
-  uint32_t iTab = elf_symtab(&f->elf, 0);
-  *ppTab = &f->elf;
-  if( iTab!=UINT32_MAX ) return iTab;
+static int file_debuglink(const SymFile *f, char *z, size_t nz, uint32_t *pCrc){
+  TlBytes b;
+  const uint8_t *aEnd;
+  size_t n;
+  uint32_t k;
+  if( f->zLink ){
+    if( strlen(f->zLink)>=nz ) return -1;
+    memcpy(z, f->zLink, strlen(f->zLink)+1);
+    *pCrc = f->linkCrc;
+    return 0;
+  }
+  k = tl_elf_find_sec(&f->elf, ".gnu_debuglink");
+  if( k==UINT32_MAX ) return -1;
+  b = tl_elf_sec(&f->elf, k);
+  aEnd = b.n ? memchr(b.a, 0, b.n) : 0;
+  if( aEnd==0 || (n = (size_t)(aEnd - b.a))==0 || n>=nz ) return -1;
+  memcpy(z, b.a, n+1);
+  return tl_bytes_skip(&b, (n + 4) & ~(size_t)3) || tl_bytes_u32e(&b, pCrc) ? -1 : 0;
+}
+
+/* Open zPath as f's debug file; 0 if done. Its CRC-32 must be crc when bCrc. */
+static int debug_open(SymFile *f, TlTrace *pTrace, const char *zPath, int bCrc, uint32_t crc){
+  int bBad;
+  if( elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace) ) return -1;
+  bBad = bCrc && debuglink_crc(f->dbg.b)!=crc;
+  if( bBad ){
+    tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
+                  "%s is not its debug file: its CRC-32 is not the debug link's (%08x)", zPath, crc);
+  }
+  if( bBad || (f->zDbgPath = tl_strndup(zPath, strlen(zPath)))==0 ){
+    tl_elf_free(&f->dbg);
+    memset(&f->dbg, 0, sizeof(f->dbg));
+    tl_source_close(f->pDbgSrc);
+    f->pDbgSrc = 0;
+    return -1;
+  }
+  return 0;
+}
+
+/*
+** Open f's separate debug file into f->dbg (model_symbols.h,
+** TlMapAt.zDebugPath: by build id under symfs, else by debug link in the
+** file's directory, its .debug/ and the global debug directory); 0 if found.
+*/
+static int file_debug(TlSymbols *p, TlTrace *pTrace, SymFile *f){
+  char zPath[4096], zId[160], zLink[1024];
+  const char *zSlash;
+  uint32_t crc;
+  int i;
   if( elf_build_id(&f->elf, zId, sizeof(zId))==0
    && (size_t)snprintf(zPath, sizeof(zPath), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
                        p->zSymfs, zId, zId+2) < sizeof(zPath)
-   && elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace)==0 ){
-    f->zDbgPath = tl_strndup(zPath, strlen(zPath));
+   && debug_open(f, pTrace, zPath, 0, 0)==0 ) return 0;
+  if( file_debuglink(f, zLink, sizeof(zLink), &crc) ) return -1;
+  zSlash = strrchr(f->zName, '/');
+  for(i=0; zSlash && i<3; i++){
+    /* DIR is symfs and the file's directory, as both tools join them */
+    int nDir = (int)(zSlash - f->zName);
+    const char *zSep = i==2 && p->zSymfs[0] && p->zSymfs[0]!='/' ? "/" : "";
+    int nz = snprintf(zPath, sizeof(zPath), "%s%s%s%.*s/%s%s", i==2 ? SYM_DEBUG_DIR : "", zSep,
+                      p->zSymfs, nDir, f->zName, i==1 ? ".debug/" : "", zLink);
+    if( (size_t)nz < sizeof(zPath) && debug_open(f, pTrace, zPath, 1, crc)==0 ) return 0;
+  }
+  return -1;
+}
+
+/*
+** The symbol table to read for f: .symtab of the file, else of its
+** separate debug file, else .dynsym of the file. The debug file is looked
+** for when the file has no .symtab or no DWARF (.debug_info): its lines
+** then come from it. Sets *ppTab to the ELF holding it; UINT32_MAX if none.
+*/
+static uint32_t file_symtab(TlSymbols *p, TlTrace *pTrace, SymFile *f, const TlElf **ppTab){
+  uint32_t iTab = elf_symtab(&f->elf, 0);
+  *ppTab = &f->elf;
+  if( (iTab==UINT32_MAX || tl_elf_find_sec(&f->elf, ".debug_info")==UINT32_MAX)
+   && file_debug(p, pTrace, f)==0 && iTab==UINT32_MAX ){
     iTab = elf_symtab(&f->dbg, 0);
     if( iTab!=UINT32_MAX ){
       *ppTab = &f->dbg;
       return iTab;
     }
   }
-  return elf_symtab(&f->elf, 1);
+  return iTab!=UINT32_MAX ? iTab : elf_symtab(&f->elf, 1);
 }
 
 /*
@@ -987,7 +1085,9 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
     }
     z = zLineEnd + 1;
   }
-  if( p->nKsym>1 ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
+  /* (/proc/kallsyms comes sorted: a stable sort would keep it as it is) */
+  for(i=1; i<p->nKsym && cmp_sym(&p->aKsym[i-1], &p->aKsym[i])<=0; i++){}
+  if( i<p->nKsym ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
   /* as perf does: a kallsyms symbol ends where the next one starts */
   for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
   p->ksDelta = kallsyms_delta(p);
