@@ -495,6 +495,140 @@ static void changed_ctf_stream_ends_the_scan(void **state){
   }
 }
 
+/*
+** Changes in an index build. The test binary's file source calls
+** tl_test_poll_hook before every window read (and every other poll); the
+** hook below changes a file at the nPoll-th call. Each place is tried in
+** turn, from the first read after the open-time stat until the trace
+** opens (index built) and scans before the hook's turn comes.
+*/
+typedef struct HookChange HookChange;
+struct HookChange {
+  Change chg;                     /* what to change, and how */
+  int nLeft;                      /* polls before the change; <0: done */
+};
+static HookChange hookChg;
+
+static void change_at_poll(void){
+  if( hookChg.nLeft<0 || hookChg.nLeft-- > 0 ) return;
+  hookChg.nLeft = -1;
+  change_run(&hookChg.chg);
+}
+
+/*
+** All rows of the events table of p: TL_DONE, with their number and a hash
+** of their rowids and times in *pnHash, or the error in pErr.
+*/
+static int scan_all(TlTrace *p, uint64_t *pnHash, TlErr *pErr){
+  TlQuery *q = 0;
+  TlFilter f;
+  TlRow r;
+  int rc;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  rc = tl_query_open(p, TL_TAB_EVENTS, &f, &q, pErr);
+  if( rc==TL_OK ){
+    memset(&r, 0, sizeof(r));
+    while( (rc = tl_query_next(q, &r))==TL_ROW ){
+      int64_t iRowid = 0;
+      if( (rc = tl_query_rowid(q, &r, 0, &iRowid))!=TL_OK ) break;
+      *pnHash = (*pnHash + 1) * 1000003u ^ (uint64_t)iRowid;
+      if( r.a[TL_EV_TS].t==TL_INT ) *pnHash = *pnHash * 31u ^ (uint64_t)r.a[TL_EV_TS].i;
+    }
+    if( rc!=TL_DONE ) *pErr = *tl_query_err(q);
+  }
+  tl_query_close(q);
+  return rc;
+}
+
+/*
+** Open copies of trace zFrom (a file, or a directory of az[] files) with
+** file zChange of it changed as eHow says at every place of the open (the
+** index build) and the scan after it in turn: each must end in "changed
+** while it was read" naming the file, never a crash, or give the rows of
+** the trace as it was before the change (a file read whole before it, as
+** CTF metadata) or as it is after (a change before the file was opened,
+** in a directory's search).
+*/
+static void open_with_change_everywhere(const char *zFrom, const char *const *az, int nAz,
+                                        const char *zChange, int eHow){
+  char zTrace[512], zFile[700], zA[700], zB[700];
+  int nPoll, k;
+  uint64_t nHashOld = 0;
+  snprintf(zTrace, sizeof(zTrace), "%s/index-%d-%s", tl_test_tmpdir(), eHow, zChange);
+  if( nAz ) snprintf(zFile, sizeof(zFile), "%s/%s", zTrace, zChange);
+  else snprintf(zFile, sizeof(zFile), "%s", zTrace);
+  if( nAz ) assert_int_equal(tl_test_mkdirs(zTrace), 0);
+  for(nPoll=-1; nPoll<4096; nPoll++){          /* -1: the rows before changes */
+    TlTrace *p = 0;
+    TlErr e;
+    uint64_t nHash = 0, nHash2 = 0;
+    int rc;
+    for(k=0; k<nAz; k++){                       /* a fresh copy, aged */
+      snprintf(zA, sizeof(zA), "%s/%s", zFrom, az[k]);
+      snprintf(zB, sizeof(zB), "%s/%s", zTrace, az[k]);
+      copy_aged(zA, zB);
+    }
+    if( nAz==0 ) copy_aged(zFrom, zTrace);
+    tl_trace_cache_clear();
+    hookChg.chg.zFile = zFile;
+    hookChg.chg.eHow = eHow;
+    hookChg.nLeft = nPoll;
+    if( nPoll>=0 ) tl_test_poll_hook = change_at_poll;
+    tl_err_clear(&e);
+    rc = tl_trace_open(zTrace, 0, &p, &e);
+    if( rc==TL_OK ) rc = scan_all(p, &nHash, &e);
+    tl_test_poll_hook = 0;
+    tl_trace_release(p);
+    p = 0;
+    if( nPoll<0 ){
+      assert_int_equal(rc, TL_DONE);
+      nHashOld = nHash;
+      continue;
+    }
+    if( hookChg.nLeft>=0 ){                     /* the change came after all */
+      if( rc!=TL_DONE ) fail_msg("%s unchanged: rc %d: %s", zTrace, rc, e.zMsg);
+      assert_true(nPoll>0);
+      printf("%s: changed at each of %d places\n", zFile + strlen(tl_test_tmpdir()) + 1, nPoll);
+      return;
+    }
+    if( rc==TL_EIO && strstr(e.zMsg, "changed while it was read") && strstr(e.zMsg, zChange) ){
+      continue;
+    }
+    if( rc==TL_DONE && nHash==nHashOld ) continue;
+    {                                           /* what the changed trace gives? */
+      TlErr e2;
+      int rc2;
+      tl_trace_cache_clear();
+      tl_err_clear(&e2);
+      rc2 = tl_trace_open(zTrace, 0, &p, &e2);
+      if( rc2==TL_OK ) rc2 = scan_all(p, &nHash2, &e2);
+      tl_trace_release(p);
+      if( rc!=rc2 || (rc==TL_DONE ? nHash!=nHash2 : strcmp(e.zMsg, e2.zMsg)!=0) ){
+        fail_msg("%s, change %d at poll %d: rc %d: %s; read again: rc %d: %s",
+                 zFile, eHow, nPoll, rc, e.zMsg, rc2, e2.zMsg);
+      }
+    }
+  }
+  fail_msg("%s: more than 4096 polls", zTrace);
+}
+
+static void changed_during_index_builds(void **state){
+  static const char *const azCtf[] = { "metadata", "chan_a_0", "chan_a_1", "chan_b_0", "chan_b_1" };
+  static const char *const azDir[] = { "data", "data.0", "data.1" };
+  int eHow;
+  (void)state;
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    open_with_change_everywhere(TD "perf/multi.data", 0, 0, "index.data", eHow);
+    open_with_change_everywhere(TD "xray/fdr-O2.xray", 0, 0, "index.xray", eHow);
+    open_with_change_everywhere(TD "cpel/demo.cpel", 0, 0, "index.cpel", eHow);
+    open_with_change_everywhere(TD "ctf/ust-multi/ust/uid/0/64-bit", azCtf, 5, "chan_a_0", eHow);
+    open_with_change_everywhere(TD "ctf/ust-multi/ust/uid/0/64-bit", azCtf, 5, "metadata", eHow);
+    open_with_change_everywhere(TD "perf/dir/thr.data", azDir, 3, "data.1", eHow);
+    open_with_change_everywhere(TD "perf/dir/thr.data", azDir, 3, "data", eHow);
+  }
+}
+
 /* mmap=on gives the same rows (by mapping); a value but on/off is an error. */
 static void mmap_option_is_an_opt_in(void **state){
   static const char *const az[] = {
@@ -849,6 +983,7 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(changed_xray_log_ends_the_scan),
   cmocka_unit_test(changed_cpel_file_ends_the_scan),
   cmocka_unit_test(changed_ctf_stream_ends_the_scan),
+  cmocka_unit_test(changed_during_index_builds),
   cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
   cmocka_unit_test(mmap_option_is_an_opt_in),
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),

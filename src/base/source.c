@@ -24,10 +24,17 @@ TlPoll *tl_poll_swap(TlPoll *p){
   return pPrev;
 }
 
+#ifdef TL_TEST_HOOKS
+void (*tl_test_poll_hook)(void) = 0;
+#endif
+
 int tl_poll(TlErr *pErr){
   TlPoll *p = pPollCur;
   struct timespec ts;
   int64_t ms;
+#ifdef TL_TEST_HOOKS
+  if( tl_test_poll_hook ) tl_test_poll_hook();
+#endif
   if( p==0 ) return TL_OK;
   if( !p->bStopped ){
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);

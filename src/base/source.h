@@ -168,6 +168,16 @@ TlPoll *tl_poll_swap(TlPoll *p);
 /* TL_OK, or TL_EINTR (set in pErr) once the current TlPoll says stop. */
 int tl_poll(TlErr *pErr);
 
+#ifdef TL_TEST_HOOKS
+/*
+** Only in the test binary's copy of this file (make builds it with
+** TL_TEST_HOOKS): called first by every tl_poll(), so before every window
+** read, from the thread that polls. Tests change a file there, at a
+** place of their choosing in an index build or a scan.
+*/
+extern void (*tl_test_poll_hook)(void);
+#endif
+
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
 #define TL_WIN_AHEAD ((size_t)64<<10)   /* the least tl_win_get() reads */
