@@ -70,6 +70,18 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
 int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc);
 
 /*
+** A source over open regular file fd (owned from here on; closed on
+** error), named zName in messages: a temporary file the reader wrote.
+*/
+int tl_source_fd(int fd, const char *zName, TlSource **ppSrc, TlErr *pErr);
+
+/*
+** A new temporary file in $TMPDIR (else the system's), already unlinked,
+** open for reading and writing in *pFd; errors name zWhat, what it is for.
+*/
+int tl_tmpfile(const char *zWhat, int *pFd, TlErr *pErr);
+
+/*
 ** Map regular file source p read-only (the opt-in mmap=on): windows are
 ** then borrowed from the mapping, and a file truncated under a scan kills
 ** the process with SIGBUS. Call before the source is shared. A failed
