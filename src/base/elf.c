@@ -378,7 +378,8 @@ int tl_elf_load(TlSource *p, uint64_t nMax, TlErr *pErr){
     return tl_source_load(p, nMax, pErr);         /* not ELF, or huge: as a whole */
   }
   if( rc==TL_OK ){
-    l.a = mmap(0, (size_t)p->nSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    l.a = mmap(0, (size_t)p->nSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+               -1, 0);
     if( l.a==MAP_FAILED ){
       l.a = 0;
       rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
