@@ -77,9 +77,15 @@ $(SO) $(TESTBIN) $(BUILD)/replay $(BUILD)/replay-ctf-stream $(BUILD)/replay-ctf2
 $(BUILD)/tests/%.o: override CFLAGS += -Wno-missing-prototypes \
     -DTL_TESTDATA_DIR='"$(CURDIR)/testdata"' -DTL_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
     -DTL_PEER_DIR='"$(abspath $(PEER_TRACES))"' -DTL_PYTHON='"$(PYTHON)"' \
-    -DTL_BUILD_NAME='"$(BUILD)"'
+    -DTL_BUILD_NAME='"$(BUILD)"' -DTL_TEST_HOOKS
 
-$(TESTBIN): $(TEST_OBJ) $(CORE_OBJ)
+# The test binary's file source has a test hook (tl_test_poll_hook)
+TEST_CORE_OBJ = $(filter-out $(BUILD)/src/base/source.o,$(CORE_OBJ)) $(BUILD)/tests/source_hooked.o
+$(BUILD)/tests/source_hooked.o: src/base/source.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DTL_TEST_HOOKS -c -o $@ $<
+
+$(TESTBIN): $(TEST_OBJ) $(TEST_CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ -lcmocka -lsqlite3 $(LDLIBS_SO)
 
 # The sql/ library runs through the sqlite3 shell (tests/sql_library.py),
@@ -257,4 +263,4 @@ bench: $(SO) tracelite.so
 clean:
 	rm -rf build build-asan build-tsan build-fuzz tracelite.so
 
--include $(CORE_OBJ:.o=.d) $(SQL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)
+-include $(CORE_OBJ:.o=.d) $(SQL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(BUILD)/tests/source_hooked.d)

@@ -133,9 +133,45 @@ static void perf_dir_missing_part_is_a_warning(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A directory of 120 threads' files (data.1 copied): over max_memory/16
+** of records (64 KiB at max_memory=1), they are merged through sorted runs
+** in temporary files, merged again 16 at a time, into an image file; the
+** rows, rowids included, are those of the merge in memory.
+*/
+static void perf_dir_merged_through_files_as_in_memory(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zCmd[2048];
+  const char *zCols = "rowid, ts, cpu, pid, tid, type, name, value, ip, symbol";
+  int i;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/many.data", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd), "rm -rf '%s' && cp -r '" DIR_DATA "' '%s'", zDir, zDir);
+  assert_int_equal(system(zCmd), 0);
+  for(i=2; i<120; i++){
+    snprintf(zCmd, sizeof(zCmd), "cp '" DIR_DATA "/data.1' '%s/data.%d'", zDir, i);
+    assert_int_equal(system(zCmd), 0);
+  }
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir) > 100*50);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'max_memory=1')", zDir),
+                   tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir));
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT %s FROM events(%Q) "
+                                       "EXCEPT SELECT %s FROM events(%Q, 'max_memory=1'))",
+                                   zCols, zDir, zCols, zDir), 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT %s FROM events(%Q, 'max_memory=1') "
+                                       "EXCEPT SELECT %s FROM events(%Q))", zCols, zDir, zCols, zDir), 0);
+  /* in the same order */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT rowid r, ts, row_number() OVER () n "
+                                       "FROM events(%Q)) a JOIN (SELECT rowid r, ts, row_number() OVER () n "
+                                       "FROM events(%Q, 'max_memory=1')) b USING (n) WHERE a.r!=b.r OR a.ts!=b.ts",
+                                   zDir, zDir), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_dir,
   cmocka_unit_test(perf_dir_samples_equal_perf_script),
   cmocka_unit_test(perf_dir_stats_and_comms_equal_perf_report),
   cmocka_unit_test(perf_dir_parts_given_alone),
   cmocka_unit_test(perf_dir_missing_part_is_a_warning),
+  cmocka_unit_test(perf_dir_merged_through_files_as_in_memory),
 );

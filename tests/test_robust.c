@@ -495,6 +495,221 @@ static void changed_ctf_stream_ends_the_scan(void **state){
   }
 }
 
+/*
+** Changes in an index build. The test binary's file source calls
+** tl_test_poll_hook before every window read (and every other poll); the
+** hook below changes a file at the nPoll-th call. Each place is tried in
+** turn, from the first read after the open-time stat until the trace
+** opens (index built) and scans before the hook's turn comes.
+*/
+typedef struct HookChange HookChange;
+struct HookChange {
+  Change chg;                     /* what to change, and how */
+  int nLeft;                      /* polls before the change; <0: done */
+};
+static HookChange hookChg;
+
+static void change_at_poll(void){
+  if( hookChg.nLeft<0 || hookChg.nLeft-- > 0 ) return;
+  hookChg.nLeft = -1;
+  change_run(&hookChg.chg);
+}
+
+/*
+** Each row of table iTable of p (columns mCols) given to xRow, which
+** returns TL_OK to go on. TL_DONE at the end, else xRow's code or the
+** scan's error (in pErr).
+*/
+static int scan_rows(TlTrace *p, int iTable, uint64_t mCols,
+                     int (*xRow)(TlQuery*, const TlRow*, void*), void *pArg, TlErr *pErr){
+  TlQuery *q = 0;
+  TlFilter f;
+  TlRow r;
+  int rc;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  f.mCols = mCols;
+  rc = tl_query_open(p, iTable, &f, &q, pErr);
+  memset(&r, 0, sizeof(r));
+  while( rc==TL_OK && (rc = tl_query_next(q, &r))==TL_ROW ) rc = xRow(q, &r, pArg);
+  if( rc<0 && q ) *pErr = *tl_query_err(q);
+  tl_query_close(q);
+  return rc;
+}
+
+/* A row's rowid and time into the hash at pArg. */
+static int hash_row(TlQuery *q, const TlRow *r, void *pArg){
+  uint64_t *pnHash = pArg;
+  int64_t iRowid = 0;
+  int rc = tl_query_rowid(q, r, 0, &iRowid);
+  *pnHash = (*pnHash + 1) * 1000003u ^ (uint64_t)iRowid;
+  if( r->a[TL_EV_TS].t==TL_INT ) *pnHash = *pnHash * 31u ^ (uint64_t)r->a[TL_EV_TS].i;
+  return rc;
+}
+
+/* All rows of table iTable of p: TL_DONE with a hash of their rowids and times, or an error. */
+static int scan_all(TlTrace *p, int iTable, uint64_t *pnHash, TlErr *pErr){
+  return scan_rows(p, iTable, 0, hash_row, pnHash, pErr);
+}
+
+#define SCAN_STOP 100               /* an xRow of scan_rows() has seen enough */
+
+/* SCAN_STOP when warning r says that file pArg changed while it was read. */
+static int change_warning_row(TlQuery *q, const TlRow *r, void *pArg){
+  const TlVal *v = &r->a[TL_TW_MESSAGE];
+  char z[1024];
+  (void)q;
+  snprintf(z, sizeof(z), "%.*s", v->t==TL_TEXT ? (int)v->n : 0, v->t==TL_TEXT ? v->z : "");
+  return strstr(z, "changed while it was read") && strstr(z, (const char*)pArg) ? SCAN_STOP : TL_OK;
+}
+
+/* Does a warning of p say that a file named zName changed while it was read? */
+static int warned_of_change(TlTrace *p, const char *zName){
+  TlErr e;
+  tl_err_clear(&e);
+  return scan_rows(p, TL_TAB_WARNINGS, (uint64_t)1<<TL_TW_MESSAGE, change_warning_row,
+                   (void*)(uintptr_t)zName, &e)==SCAN_STOP;
+}
+
+/*
+** A case of open_with_change_everywhere(): the trace zFrom (a file, or a
+** directory of az[] files) and the file changed, zChange of az[] or the
+** trace itself; or, with zAuxFrom, a file the options name, copied to
+** zAuxTo (zOpts names it); table iTable is scanned.
+*/
+typedef struct ChangeCase ChangeCase;
+struct ChangeCase {
+  const char *zFrom;
+  const char *const *az; int nAz;
+  const char *zChange;
+  const char *zAuxFrom, *zAuxTo, *zOpts;
+  int iTable;
+};
+
+/*
+** Open (and scan) a fresh copy of c's trace, file zFile changed at poll
+** nPoll; -1: never, -2: before the open.
+*/
+static int open_changed(const ChangeCase *c, const char *zTrace, const char *zFile, int eHow,
+                        int nPoll, uint64_t *pnHash, int *pbWarned, TlErr *pErr){
+  char zA[700], zB[700];
+  TlTrace *p = 0;
+  int k, rc;
+  for(k=0; k<c->nAz; k++){                     /* a fresh copy, aged */
+    snprintf(zA, sizeof(zA), "%s/%s", c->zFrom, c->az[k]);
+    snprintf(zB, sizeof(zB), "%s/%s", zTrace, c->az[k]);
+    copy_aged(zA, zB);
+  }
+  if( c->nAz==0 ) copy_aged(c->zFrom, zTrace);
+  if( c->zAuxFrom ) copy_aged(c->zAuxFrom, c->zAuxTo);
+  tl_trace_cache_clear();
+  hookChg.chg.zFile = zFile;
+  hookChg.chg.eHow = eHow;
+  hookChg.nLeft = nPoll;
+  if( nPoll>=0 ) tl_test_poll_hook = change_at_poll;
+  if( nPoll==-2 ) change_run(&hookChg.chg);     /* changed before the open */
+  tl_err_clear(pErr);
+  *pnHash = 0;
+  rc = tl_trace_open(zTrace, c->zOpts, &p, pErr);
+  if( rc==TL_OK ) rc = scan_all(p, c->iTable, pnHash, pErr);
+  tl_test_poll_hook = 0;
+  *pbWarned = rc==TL_DONE && warned_of_change(p, c->zChange);
+  tl_trace_release(p);
+  return rc;
+}
+
+/*
+** Open copies of c's trace with its file changed as eHow says at every
+** place of the open (the index build) and the scan after it in turn: each
+** must end in "changed while it was read" naming the file (an error, or a
+** warning for a file symbols come from), never a crash, or give the rows
+** of the trace as it was before the change (a file read whole before it,
+** as CTF metadata) or as it is after (a change before the file was opened,
+** in a directory's search).
+*/
+static void open_with_change_everywhere(const ChangeCase *c, int eHow){
+  char zTrace[512], zFile[700];
+  int nPoll, bWarned, nSaid = 0;
+  uint64_t nHashOld = 0, nHash, nHash2;
+  TlErr e, e2;
+  snprintf(zTrace, sizeof(zTrace), "%s/index-%d-%s", tl_test_tmpdir(), eHow, c->zChange);
+  if( c->zAuxFrom ) snprintf(zFile, sizeof(zFile), "%s", c->zAuxTo);
+  else if( c->nAz ) snprintf(zFile, sizeof(zFile), "%s/%s", zTrace, c->zChange);
+  else snprintf(zFile, sizeof(zFile), "%s", zTrace);
+  if( c->nAz ) assert_int_equal(tl_test_mkdirs(zTrace), 0);
+  assert_int_equal(open_changed(c, zTrace, zFile, eHow, -1, &nHashOld, &bWarned, &e), TL_DONE);
+  for(nPoll=0; nPoll<4096; nPoll++){
+    int rc = open_changed(c, zTrace, zFile, eHow, nPoll, &nHash, &bWarned, &e), rc2;
+    if( hookChg.nLeft>=0 ){                     /* the change came after all */
+      if( rc!=TL_DONE ) fail_msg("%s unchanged: rc %d: %s", zTrace, rc, e.zMsg);
+      assert_true(nSaid>0);
+      printf("%s: changed at each of %d places, %d said so\n",
+             zFile + strlen(tl_test_tmpdir()) + 1, nPoll, nSaid);
+      return;
+    }
+    if( (rc==TL_EIO && strstr(e.zMsg, "changed while it was read") && strstr(e.zMsg, c->zChange))
+     || (rc==TL_DONE && bWarned) ){
+      nSaid++;
+      continue;
+    }
+    if( rc==TL_DONE && nHash==nHashOld ) continue;
+    rc2 = open_changed(c, zTrace, zFile, eHow, -2, &nHash2, &bWarned, &e2);  /* changed first */
+    if( rc!=rc2 || (rc==TL_DONE ? nHash!=nHash2 : strcmp(e.zMsg, e2.zMsg)!=0) ){
+      fail_msg("%s, change %d at poll %d: rc %d: %s; read again: rc %d: %s",
+               zFile, eHow, nPoll, rc, e.zMsg, rc2, e2.zMsg);
+    }
+  }
+  fail_msg("%s: more than 4096 polls", zTrace);
+}
+
+static void changed_during_index_builds(void **state){
+  static const char *const azCtf[] = { "metadata", "chan_a_0", "chan_a_1", "chan_b_0", "chan_b_1" };
+  static const char *const azDir[] = { "data", "data.0", "data.1" };
+  const char *zCtf = TD "ctf/ust-multi/ust/uid/0/64-bit";
+  const ChangeCase aCase[] = {
+    { TD "perf/multi.data", 0, 0, "index.data", 0, 0, 0, TL_TAB_EVENTS },
+    { TD "xray/fdr-O2.xray", 0, 0, "index.xray", 0, 0, 0, TL_TAB_EVENTS },
+    { TD "cpel/demo.cpel", 0, 0, "index.cpel", 0, 0, 0, TL_TAB_EVENTS },
+    { zCtf, azCtf, 5, "chan_a_0", 0, 0, 0, TL_TAB_EVENTS },
+    { zCtf, azCtf, 5, "metadata", 0, 0, 0, TL_TAB_EVENTS },
+    { TD "perf/dir/thr.data", azDir, 3, "data.1", 0, 0, 0, TL_TAB_EVENTS },
+    { TD "perf/dir/thr.data", azDir, 3, "data", 0, 0, 0, TL_TAB_EVENTS },
+  };
+  int eHow;
+  size_t k;
+  (void)state;
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    for(k=0; k<sizeof(aCase)/sizeof(aCase[0]); k++) open_with_change_everywhere(&aCase[k], eHow);
+  }
+}
+
+/*
+** ELF files read for a query: XRay's binary= (read as the trace opens)
+** and a file under symfs= that --call-graph dwarf stacks unwind through
+** (read, and given to libdw, during the callchains scan). Changed at every
+** read: an error or a warning naming the file, never SIGBUS.
+*/
+static void changed_binaries_end_in_errors_or_warnings(void **state){
+  char zBin[512], zSymfs[512], zProg[600], zOptsX[600], zOptsP[1200];
+  int eHow;
+  (void)state;
+  snprintf(zBin, sizeof(zBin), "%s/changed-app.elf", tl_test_tmpdir());
+  snprintf(zOptsX, sizeof(zOptsX), "binary=%s", zBin);
+  snprintf(zSymfs, sizeof(zSymfs), "%s/changed-symfs", tl_test_tmpdir());
+  snprintf(zProg, sizeof(zProg), "%s/tmp/tracelite-dwarf", zSymfs);
+  assert_int_equal(tl_test_mkdirs(zProg), 0);
+  snprintf(zProg, sizeof(zProg), "%s/tmp/tracelite-dwarf/c-O2", zSymfs);
+  snprintf(zOptsP, sizeof(zOptsP), "symfs=%s,kallsyms=" TD "perf/dwarf/kallsyms", zSymfs);
+  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
+    const ChangeCase x = { TD "xray/fdr-O2.xray", 0, 0, "changed-app.elf", TD "xray/app-O2.map.elf",
+                           zBin, zOptsX, TL_TAB_EVENTS };
+    const ChangeCase pf = { TD "perf/dwarf/c-O2.data", 0, 0, "c-O2", TD "perf/dwarf/symfs/tmp/tracelite-dwarf/c-O2",
+                            zProg, zOptsP, TL_TAB_CALLCHAINS };
+    open_with_change_everywhere(&x, eHow);
+    open_with_change_everywhere(&pf, eHow);
+  }
+}
+
 /* mmap=on gives the same rows (by mapping); a value but on/off is an error. */
 static void mmap_option_is_an_opt_in(void **state){
   static const char *const az[] = {
@@ -849,6 +1064,8 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(changed_xray_log_ends_the_scan),
   cmocka_unit_test(changed_cpel_file_ends_the_scan),
   cmocka_unit_test(changed_ctf_stream_ends_the_scan),
+  cmocka_unit_test(changed_during_index_builds),
+  cmocka_unit_test(changed_binaries_end_in_errors_or_warnings),
   cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
   cmocka_unit_test(mmap_option_is_an_opt_in),
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),

@@ -228,24 +228,24 @@ static int find_strtab(const CpelData *p, const uint8_t *a){
 ** The NUL-terminated string at offset iStr of string table iTab, copied
 ** into malloc'd memory; "" (malloc'd) when the offset is outside the table.
 ** A string that runs to the end of its table without a NUL ends there.
+** NULL when it cannot be read (the error in pErr: sticky, so the caller's
+** "out of memory" after it keeps it) or copied.
 */
 static char *strtab_get(TlTrace *pTrace, TlWin *pWin, const CpelData *p,
-                        int iTab, uint32_t iStr){
+                        int iTab, uint32_t iStr, TlErr *pErr){
   const CpelStrtab *t;
   TlBytes b;
-  TlErr err;
   const uint8_t *z;
   size_t n;
   if( iTab<0 || iTab>=p->nStr ) return tl_strndup("", 0);
   t = &p->aStr[iTab];
   if( iStr>=t->n ) return tl_strndup("", 0);
-  tl_err_clear(&err);
   /* Most strings are short: look in the first 4 KiB before the rest. */
   if( tl_win_get(pWin, t->iOff + iStr, t->n - iStr < 4096 ? t->n - iStr : 4096,
-                 p->bo, &b, &err) ) return 0;
+                 p->bo, &b, pErr) ) return 0;
   z = memchr(b.a, 0, b.n);
   if( z==0 && t->n - iStr > 4096 ){
-    if( tl_win_get(pWin, t->iOff + iStr, t->n - iStr, p->bo, &b, &err) ) return 0;
+    if( tl_win_get(pWin, t->iOff + iStr, t->n - iStr, p->bo, &b, pErr) ) return 0;
     z = memchr(b.a, 0, b.n);
   }
   n = z ? (size_t)(z - b.a) : b.n;
@@ -456,9 +456,10 @@ static int def_cut(OpenCtx *c, uint64_t iOff, const char *zWhat, uint32_t i, uin
 }
 
 /* A format string from a table, or the default when the offset is 0. */
-static char *fmt_get(OpenCtx *c, int iTab, uint32_t iStr, const char *zDefault){
+static char *fmt_get(OpenCtx *c, int iTab, uint32_t iStr, const char *zDefault,
+                     TlErr *pErr){
   if( iStr==0 ) return tl_strndup(zDefault, strlen(zDefault));
-  return strtab_get(c->pTrace, &c->winStr, c->p, iTab, iStr);
+  return strtab_get(c->pTrace, &c->winStr, c->p, iTab, iStr, pErr);
 }
 
 /* Definition sections are parsed after every STRTAB has been seen. */
@@ -485,8 +486,8 @@ static int parse_evtdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
     d = &p->aDef[p->nDef];
     memset(d, 0, sizeof(*d));
     d->code = code;
-    d->zEventFmt = fmt_get(c, iTab, fe, "E%d");
-    d->zDatumFmt = fmt_get(c, iTab, fd, "");
+    d->zEventFmt = fmt_get(c, iTab, fe, "E%d", pErr);
+    d->zDatumFmt = fmt_get(c, iTab, fd, "", pErr);
     if( d->zEventFmt ) d->zName = render(d->zEventFmt, code);
     p->nDef++;
     if( d->zEventFmt==0 || d->zDatumFmt==0 || d->zName==0 ){
@@ -512,7 +513,7 @@ static int parse_trackdef(OpenCtx *c, uint64_t iOff, uint32_t n, TlErr *pErr){
     if( rc ) return tl_err_set(pErr, rc, iOff, "out of memory");
     if( t==0 || t->bDefined ) continue;  /* the first definition is kept */
     t->bDefined = 1;
-    t->zFmt = fmt_get(c, iTab, ff, "%d");
+    t->zFmt = fmt_get(c, iTab, ff, "%d", pErr);
     if( t->zFmt==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
   }
   return TL_OK;
@@ -538,7 +539,7 @@ static int parse_symtab(OpenCtx *c, uint64_t iOff, uint32_t n, int iSymtab,
     s = &p->aSym[p->nSym];
     s->value = value;
     s->iTable = iSymtab;
-    s->zName = strtab_get(c->pTrace, &c->winStr, p, iTab, iStr);
+    s->zName = strtab_get(c->pTrace, &c->winStr, p, iTab, iStr, pErr);
     if( s->zName==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
     p->nSym++;
   }
@@ -1040,7 +1041,7 @@ static int fill_event(TlScan *s, int iSec, uint64_t i, const CpelEvent *e,
     tl_str_reset(&s->text);
     tl_str_append(&s->text, "", 0);
     if( fmt_has_conv(d->zDatumFmt, 's') ){
-      zStr = strtab_get(s->pTrace, &s->winStr, p, sec->iStrtab, e->datum);
+      zStr = strtab_get(s->pTrace, &s->winStr, p, sec->iStrtab, e->datum, &s->err);
       if( zStr==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     }
     if( fmt_has_conv(d->zDatumFmt, 'k') ){

@@ -381,7 +381,9 @@ int xray_map_load(const char *zPath, int bMap, XrMap *m, TlErr *pErr){
   bElf = rc==TL_OK && b.n>=4 && memcmp(b.a, "\177ELF", 4)==0;
   tl_win_free(&w);
   if( rc==TL_OK && bMap ) (void)tl_source_map(pSrc);
-  if( rc==TL_OK ) rc = tl_source_load(pSrc, bElf ? TL_WIN_MAX : XR_MAP_TEXT_MAX, &err);
+  if( rc==TL_OK ){
+    rc = bElf ? tl_elf_load(pSrc, TL_WIN_MAX, &err) : tl_source_load(pSrc, XR_MAP_TEXT_MAX, &err);
+  }
   if( rc ){
     tl_source_close(pSrc);
     return tl_err_set(pErr, rc, TL_NO_OFFSET, "binary %s: %s", zPath, err.zMsg);

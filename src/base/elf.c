@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define TL_ELF_MAX_SEG 4096       /* program headers read at most */
 
@@ -229,4 +230,179 @@ int tl_elf_off_to_vaddr(const TlElf *e, uint64_t off, uint64_t *pVaddr){
     }
   }
   return -1;
+}
+
+/* ---- reading the parts of an ELF file that are used ------------------- */
+
+#define ELF_LOAD_CHUNK ((size_t)1<<20)  /* bytes copied per window read */
+#define ELF_LOAD_MAX_PARTS 65536        /* ranges kept before merging */
+
+typedef struct ElfPart ElfPart;
+struct ElfPart { uint64_t off, end; };
+
+typedef struct ElfLoad ElfLoad;
+struct ElfLoad {
+  TlSource *pSrc;
+  TlWin w;
+  uint8_t *a;                     /* the file's size, untouched pages unread */
+  ElfPart *aPart; size_t nPart, nPartAlloc;
+  uint64_t nRead, nMax;           /* bytes read, and the most that may be */
+};
+
+/* Copy [off, off+n) of the file (clipped to it) into l->a. */
+static int load_range(ElfLoad *l, uint64_t off, uint64_t n, TlErr *pErr){
+  uint64_t nSize = l->pSrc->nSize;
+  if( off>=nSize ) return TL_OK;
+  if( n > nSize - off ) n = nSize - off;
+  if( n > l->nMax - l->nRead ){
+    return tl_err_set(pErr, TL_ELIMIT, off, "%s: more than the %llu bytes of an ELF file read",
+                      l->pSrc->zPath, (unsigned long long)l->nMax);
+  }
+  l->nRead += n;
+  while( n ){
+    size_t k = n < ELF_LOAD_CHUNK ? (size_t)n : ELF_LOAD_CHUNK;
+    TlBytes b;
+    int rc = tl_win_read(&l->w, off, k, TL_LE, &b, pErr);
+    if( rc ) return rc;
+    if( b.n!=k ){
+      return tl_err_set(pErr, TL_EIO, off + b.n, "%s changed while it was read: run the query again",
+                        l->pSrc->zPath);
+    }
+    memcpy(l->a + off, b.a, k);
+    off += k;
+    n -= k;
+  }
+  return TL_OK;
+}
+
+/* Remember [off, off+n) to read; 0, or -1 when out of memory. */
+static int load_want(ElfLoad *l, uint64_t off, uint64_t n){
+  if( n==0 || off>=l->pSrc->nSize ) return 0;
+  if( l->nPart==l->nPartAlloc ){
+    size_t nNew = l->nPartAlloc ? l->nPartAlloc*2 : 64;
+    ElfPart *aNew = nNew<=ELF_LOAD_MAX_PARTS ? realloc(l->aPart, nNew*sizeof(ElfPart)) : 0;
+    if( aNew==0 ) return -1;
+    l->aPart = aNew;
+    l->nPartAlloc = nNew;
+  }
+  l->aPart[l->nPart].off = off;
+  l->aPart[l->nPart].end = n > UINT64_MAX - off ? UINT64_MAX : off + n;
+  l->nPart++;
+  return 0;
+}
+
+static int cmp_part(const void *x, const void *y){
+  const ElfPart *a = x, *b = y;
+  return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* Read the ranges wanted, each byte once. */
+static int load_parts(ElfLoad *l, TlErr *pErr){
+  size_t i = 0;
+  int rc = TL_OK;
+  qsort(l->aPart, l->nPart, sizeof(ElfPart), cmp_part);
+  while( rc==TL_OK && i<l->nPart ){
+    uint64_t off = l->aPart[i].off, end = l->aPart[i].end;
+    for(i++; i<l->nPart && l->aPart[i].off<=end; i++){
+      if( l->aPart[i].end > end ) end = l->aPart[i].end;
+    }
+    rc = load_range(l, off, end - off, pErr);
+  }
+  l->nPart = 0;
+  return rc;
+}
+
+/* Is section k DWARF that symbols and unwinding do without? */
+static int elf_skipped(const TlElf *e, uint32_t k){
+  const char *z = tl_elf_str(e, e->iShstr, e->aSec[k].name);
+  if( e->aSec[k].type==8 ) return 1;                /* SHT_NOBITS */
+  if( z==0 ) return 0;
+  if( strncmp(z, ".zdebug_", 8)==0 ) return 1;
+  return strncmp(z, ".debug_", 7)==0 && strcmp(z, ".debug_frame")!=0;
+}
+
+/* The headers, then every section but skipped ones and every PT_LOAD. */
+static int elf_load_parts(ElfLoad *l, TlErr *pErr){
+  TlElf e;
+  TlErr err;
+  TlBytes h;
+  uint64_t phoff, shoff;
+  uint16_t phentsize, phnum, shentsize, shnum;
+  int b64, bErr = 0, rc;
+  uint32_t k;
+  rc = load_range(l, 0, 64, pErr);
+  if( rc ) return rc;
+  b64 = l->a[4]==2;
+  h = tl_bytes(l->a, 64, l->a[5]==2 ? TL_BE : TL_LE);
+  if( tl_bytes_skip(&h, 24) ) return 1;
+  (void)tl_elf_word(&h, b64, &bErr);              /* e_entry */
+  phoff = tl_elf_word(&h, b64, &bErr);
+  shoff = tl_elf_word(&h, b64, &bErr);
+  if( bErr || tl_bytes_skip(&h, 6) || tl_bytes_u16e(&h, &phentsize) || tl_bytes_u16e(&h, &phnum)
+   || tl_bytes_u16e(&h, &shentsize) || tl_bytes_u16e(&h, &shnum) ) return 1;
+  if( load_want(l, phoff, (uint64_t)phentsize*phnum) || load_want(l, shoff, (uint64_t)shentsize*shnum) ){
+    return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  rc = load_parts(l, pErr);
+  tl_err_clear(&err);
+  if( rc || tl_elf_parse(&e, l->a, (size_t)l->pSrc->nSize, l->pSrc->zPath, &err) ) return rc ? rc : 1;
+  if( e.iShstr<e.nSec ){
+    rc = load_range(l, e.aSec[e.iShstr].off, e.aSec[e.iShstr].size, pErr);
+  }
+  for(k=0; rc==TL_OK && k<e.nSec; k++){
+    if( k!=e.iShstr && !elf_skipped(&e, k) && load_want(l, e.aSec[k].off, e.aSec[k].size) ){
+      rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }
+  }
+  for(k=0; rc==TL_OK && k<e.nSeg; k++){
+    if( load_want(l, e.aSeg[k].off, e.aSeg[k].filesz) ){
+      rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }
+  }
+  tl_elf_free(&e);
+  return rc ? rc : load_parts(l, pErr);
+}
+
+int tl_elf_load(TlSource *p, uint64_t nMax, TlErr *pErr){
+  ElfLoad l;
+  TlBytes b;
+  int rc;
+  if( p->aMap ) return TL_OK;
+  memset(&l, 0, sizeof(l));
+  l.pSrc = p;
+  l.nMax = nMax;
+  tl_win_init(&l.w, p);
+  rc = tl_win_read(&l.w, 0, 64, TL_LE, &b, pErr);
+  if( rc==TL_OK && (b.n<64 || memcmp(b.a, "\177ELF", 4) || p->nSize > TL_ELF_MAX_VSIZE) ){
+    tl_win_free(&l.w);
+    return tl_source_load(p, nMax, pErr);         /* not ELF, or huge: as a whole */
+  }
+  if( rc==TL_OK ){
+    l.a = mmap(0, (size_t)p->nSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+               -1, 0);
+    if( l.a==MAP_FAILED ){
+      l.a = 0;
+      rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    }
+  }
+  if( rc==TL_OK ) rc = elf_load_parts(&l, pErr);
+  if( rc==1 ){                                    /* damaged headers: as a whole, for its error */
+    munmap(l.a, (size_t)p->nSize);
+    l.a = 0;
+    rc = tl_source_load(p, nMax, pErr);
+  }
+  if( rc==TL_OK && l.a ) rc = tl_source_check(p, pErr);
+  tl_win_free(&l.w);
+  free(l.aPart);
+  if( rc ){
+    if( l.a ) munmap(l.a, (size_t)p->nSize);
+    return rc;
+  }
+  if( l.a ){
+    (void)mprotect(l.a, (size_t)p->nSize, PROT_READ);
+    p->aMap = l.a;                                /* munmapped at close */
+    p->pOwn = l.a;
+    p->bMapped = 1;
+  }
+  return TL_OK;
 }

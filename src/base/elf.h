@@ -12,6 +12,7 @@
 
 #include "bytes.h"
 #include "err.h"
+#include "source.h"
 
 #define TL_ELF_SHT_SYMTAB  2
 #define TL_ELF_SHT_DYNSYM  11
@@ -78,6 +79,19 @@ int tl_elf_sym_next(const TlElf *e, TlBytes *b, TlElfSym *pSym);
 
 /* Entry i of symbol table section k; 0, or -1 past its end. */
 int tl_elf_sym_at(const TlElf *e, uint32_t k, uint64_t i, TlElfSym *pSym);
+
+/*
+** Read ELF file p (a regular file source, before it is shared) into memory
+** it owns, as tl_source_load() but only the parts symbols, build ids and
+** unwinding use: the headers, every section but the DWARF ones
+** (.debug_*, .zdebug_*; .debug_frame is read) and every PT_LOAD segment.
+** The rest reads as zeros and costs no memory (pages never written). At
+** most nMax bytes are read, else TL_ELIMIT; a file that changes while it
+** is read is TL_EIO ("changed while it was read"). Not ELF, damaged
+** headers, or over TL_ELF_MAX_VSIZE bytes: read whole by tl_source_load().
+*/
+int tl_elf_load(TlSource *p, uint64_t nMax, TlErr *pErr);
+#define TL_ELF_MAX_VSIZE ((uint64_t)16<<30)
 
 /*
 ** The lazy-binding PLT of a dynamically linked file: the .plt section, the

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,10 +25,17 @@ TlPoll *tl_poll_swap(TlPoll *p){
   return pPrev;
 }
 
+#ifdef TL_TEST_HOOKS
+void (*tl_test_poll_hook)(void) = 0;
+#endif
+
 int tl_poll(TlErr *pErr){
   TlPoll *p = pPollCur;
   struct timespec ts;
   int64_t ms;
+#ifdef TL_TEST_HOOKS
+  if( tl_test_poll_hook ) tl_test_poll_hook();
+#endif
   if( p==0 ) return TL_OK;
   if( !p->bStopped ){
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
@@ -267,6 +275,34 @@ int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc){
   p->zPath = strdup("memory");
   if( p->zPath==0 ){ tl_source_close(p); return TL_ENOMEM; }
   *ppSrc = p;
+  return TL_OK;
+}
+
+int tl_source_fd(int fd, const char *zName, TlSource **ppSrc, TlErr *pErr){
+  struct stat st;
+  *ppSrc = 0;
+  if( fstat(fd, &st) || !S_ISREG(st.st_mode) ){
+    int e = errno;
+    close(fd);
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: cannot stat: %s", zName, strerror(e));
+  }
+  return source_new(zName, fd, &st, ppSrc, pErr);
+}
+
+int tl_tmpfile(const char *zWhat, int *pFd, TlErr *pErr){
+  const char *zDir = getenv("TMPDIR");
+  char zPath[4096];
+  *pFd = -1;
+  if( zDir==0 || zDir[0]==0 ) zDir = P_tmpdir;
+  if( snprintf(zPath, sizeof(zPath), "%s/tracelite-XXXXXX", zDir) >= (int)sizeof(zPath) ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: TMPDIR is too long a path", zWhat);
+  }
+  *pFd = mkostemp(zPath, O_CLOEXEC);
+  if( *pFd<0 ){
+    return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "%s: cannot create a temporary file in %s: %s",
+                      zWhat, zDir, strerror(errno));
+  }
+  unlink(zPath);
   return TL_OK;
 }
 

@@ -70,6 +70,18 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
 int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc);
 
 /*
+** A source over open regular file fd (owned from here on; closed on
+** error), named zName in messages: a temporary file the reader wrote.
+*/
+int tl_source_fd(int fd, const char *zName, TlSource **ppSrc, TlErr *pErr);
+
+/*
+** A new temporary file in $TMPDIR (else the system's), already unlinked,
+** open for reading and writing in *pFd; errors name zWhat, what it is for.
+*/
+int tl_tmpfile(const char *zWhat, int *pFd, TlErr *pErr);
+
+/*
 ** Map regular file source p read-only (the opt-in mmap=on): windows are
 ** then borrowed from the mapping, and a file truncated under a scan kills
 ** the process with SIGBUS. Call before the source is shared. A failed
@@ -167,6 +179,16 @@ TlPoll *tl_poll_swap(TlPoll *p);
 
 /* TL_OK, or TL_EINTR (set in pErr) once the current TlPoll says stop. */
 int tl_poll(TlErr *pErr);
+
+#ifdef TL_TEST_HOOKS
+/*
+** Only in the test binary's copy of this file (make builds it with
+** TL_TEST_HOOKS): called first by every tl_poll(), so before every window
+** read, from the thread that polls. Tests change a file there, at a
+** place of their choosing in an index build or a scan.
+*/
+extern void (*tl_test_poll_hook)(void);
+#endif
 
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */

@@ -34,13 +34,15 @@
 #include <libiberty/demangle.h>
 
 #include "map.h"
+#include "source.h"
 
 #define SRC_MAX_CACHED (1u<<20)       /* frames kept before the cache starts over */
 #define SRC_MAX_SCOPES 64             /* inline depth looked at */
 
 typedef struct SrcFile SrcFile;
 struct SrcFile {
-  int fd, fdDbg;
+  int bTried;                     /* opened (or tried to) */
+  TlSource *pSrc, *pSrcDbg;       /* the files libelf reads (by pread), or NULL */
   Elf *pElf;                      /* the file (its segments) */
   Elf *pDbg;                      /* its separate debug file, or NULL */
   Dwarf *pDw;                     /* NULL: no DWARF (then lines are unknown) */
@@ -112,9 +114,9 @@ void tl_srclines_free(TlSrclines *p){
   for(i=0; i<p->nFile; i++){
     if( p->aFile[i].pDw ) dwarf_end(p->aFile[i].pDw);
     if( p->aFile[i].pElf ) elf_end(p->aFile[i].pElf);
-    if( p->aFile[i].fd>=0 ) close(p->aFile[i].fd);
+    tl_source_close(p->aFile[i].pSrc);
     if( p->aFile[i].pDbg ) elf_end(p->aFile[i].pDbg);
-    if( p->aFile[i].fdDbg>=0 ) close(p->aFile[i].fdDbg);
+    tl_source_close(p->aFile[i].pSrcDbg);
   }
   free(p->aFile);
   free(p->aEntry);
@@ -132,21 +134,29 @@ static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
     SrcFile *aNew = realloc(p->aFile, n*sizeof(*aNew));
     if( aNew==0 ) return 0;
     for(i=p->nFile; i<n; i++){
-      aNew[i].fd = -2; aNew[i].fdDbg = -1;
+      aNew[i].bTried = 0;
+      aNew[i].pSrc = aNew[i].pSrcDbg = 0;
       aNew[i].pElf = aNew[i].pDbg = 0; aNew[i].pDw = 0;
     }
     p->aFile = aNew;
     p->nFile = n;
   }
   f = &p->aFile[m->iFile];
-  if( f->fd==-2 ){
-    f->fd = open(m->zPath, O_RDONLY | O_CLOEXEC);
-    if( f->fd>=0 ) f->pElf = elf_begin(f->fd, ELF_C_READ_MMAP, 0);
+  if( !f->bTried ){
+    /* Regular files only (tl_source_open), read by libelf with pread
+    ** (ELF_C_READ), never mapped: a file cut short under a query is an
+    ** error of libelf's, not SIGBUS. libdw reads the DWARF sections whole
+    ** at dwarf_begin_elf, and nothing else of the file. */
+    TlErr err;
+    f->bTried = 1;
+    tl_err_clear(&err);
+    if( tl_source_open(m->zPath, &f->pSrc, &err)==TL_OK ) f->pElf = elf_begin(f->pSrc->fd, ELF_C_READ, 0);
     if( f->pElf ) f->pDw = dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
     if( f->pDw==0 && m->zDebugPath ){
       /* no DWARF in it: its separate debug file's (the same addresses) */
-      f->fdDbg = open(m->zDebugPath, O_RDONLY | O_CLOEXEC);
-      if( f->fdDbg>=0 ) f->pDbg = elf_begin(f->fdDbg, ELF_C_READ_MMAP, 0);
+      if( tl_source_open(m->zDebugPath, &f->pSrcDbg, &err)==TL_OK ){
+        f->pDbg = elf_begin(f->pSrcDbg->fd, ELF_C_READ, 0);
+      }
       if( f->pDbg ) f->pDw = dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
     }
   }

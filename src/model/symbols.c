@@ -351,10 +351,11 @@ static int elf_open(const char *zPath, const char *zName, TlSource **ppSrc, TlEl
   if( stat(zPath, &st) || !S_ISREG(st.st_mode) ) return -1;
   if( tl_source_open(zPath, ppSrc, &err) ) return -1;
   tl_win_init(&w, *ppSrc);
-  /* read whole (mapped only with mmap=on), once it is known to be ELF */
+  /* its headers, symbols and segments (mapped whole only with mmap=on),
+  ** once it is known to be ELF */
   rc = tl_win_read(&w, 0, 4, TL_LE, &all, &err) || all.n<4 || memcmp(all.a, "\177ELF", 4);
   if( rc==0 && tl_trace_mmap(pTrace) ) (void)tl_source_map(*ppSrc);
-  rc = rc || tl_source_load(*ppSrc, TL_WIN_MAX, &err)
+  rc = rc || tl_elf_load(*ppSrc, TL_WIN_MAX, &err)
     || tl_win_get(&w, 0, (size_t)(*ppSrc)->nSize, TL_LE, &all, &err)
     || tl_elf_parse(pElf, all.a, all.n, zName, &err);
   tl_win_free(&w);                 /* the bytes stay with the source */

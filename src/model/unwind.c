@@ -10,13 +10,22 @@
 ** bytes of the file mapped at an address. A module whose place or file
 ** differs from the map a sample finds (a file mapped again elsewhere, an
 ** exec) drops the process's Dwfl, and the sample starts again on a new one.
+**
+** libdwfl maps the files it is given. It is never given the file itself
+** (cut short under a query, a mapped file raises SIGBUS): it gets a memory
+** file holding the bytes the symbols model read of it (by pread, checked
+** for changes), with holes where the model read nothing (DWARF but
+** .debug_frame), one per file, shared by the processes' Dwfls.
 */
+#define _GNU_SOURCE 1
 #include "model_unwind.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -45,6 +54,8 @@ struct TlUnwind {
   int bRestart;                   /* a module conflicts with the maps */
   uint64_t aLast[TL_UNWIND_NREG]; /* the registers of the last frame */
   uint32_t mLast;                 /* which of them are known */
+  int *aMemFd; uint32_t nMemFd;   /* by file number: 1 + its memory file,
+                                  ** 0 not made yet, -1 cannot be */
 };
 
 /* No separate debug files: only the files the symbols model finds. */
@@ -75,9 +86,12 @@ static void proc_drop(UwProc *q){
 }
 
 void tl_unwind_free(TlUnwind *u){
+  uint32_t k;
   int i;
   if( u==0 ) return;
   for(i=0; i<TL_UNWIND_MAX_PROCS; i++) proc_drop(&u->aProc[i]);
+  for(k=0; k<u->nMemFd; k++) if( u->aMemFd[k]>0 ) close(u->aMemFd[k] - 1);
+  free(u->aMemFd);
   free(u);
 }
 
@@ -106,6 +120,43 @@ static void uw_warn(TlUnwind *u, const TlMapAt *m, const char *zWhy){
 }
 
 /*
+** A new descriptor of the memory file of m's file (its bytes as read,
+** pages of zeros left as holes), for libdwfl to own; -1 with *pzWhy set
+** when it cannot be made.
+*/
+static int uw_memfd(TlUnwind *u, const TlMapAt *m, const char **pzWhy){
+  static const uint8_t aZero[4096];
+  size_t i;
+  int fd;
+  *pzWhy = "out of memory";
+  if( m->iFile>=u->nMemFd ){
+    uint32_t n = m->iFile + 16, k;
+    int *aNew = realloc(u->aMemFd, (size_t)n*sizeof(int));
+    if( aNew==0 ) return -1;
+    for(k=u->nMemFd; k<n; k++) aNew[k] = 0;
+    u->aMemFd = aNew;
+    u->nMemFd = n;
+  }
+  if( u->aMemFd[m->iFile]==0 ){
+    fd = m->aFile ? memfd_create("tracelite-unwind", MFD_CLOEXEC) : -1;
+    if( fd>=0 && ftruncate(fd, (off_t)m->nFile) ){ close(fd); fd = -1; }
+    for(i=0; fd>=0 && i<m->nFile; i+=sizeof(aZero)){
+      size_t n = m->nFile - i < sizeof(aZero) ? m->nFile - i : sizeof(aZero);
+      if( memcmp(m->aFile + i, aZero, n)==0 ) continue;      /* a hole */
+      if( pwrite(fd, m->aFile + i, n, (off_t)i)!=(ssize_t)n ){ close(fd); fd = -1; }
+    }
+    u->aMemFd[m->iFile] = fd>=0 ? fd + 1 : -1;
+  }
+  if( u->aMemFd[m->iFile]<0 ){
+    *pzWhy = m->aFile ? "cannot make a memory file" : "its bytes are not read";
+    return -1;
+  }
+  fd = dup(u->aMemFd[m->iFile] - 1);
+  if( fd<0 ) *pzWhy = "no descriptor";
+  return fd;
+}
+
+/*
 ** Make sure a module of the Dwfl holds ip, as the maps say: 1 it does, 0
 ** no map holds ip, -1 the file mapped there cannot be used (warned), -2
 ** a module there is another file or at another place (u->bRestart).
@@ -115,7 +166,8 @@ static int uw_report(TlUnwind *u, uint64_t ip){
   Dwfl_Module *mod;
   Dwarf_Addr base, lo;
   char zName[24];
-  const char *zHave;
+  const char *zHave, *zErr;
+  int fd;
   if( !tl_symbols_map_at(u->pSyms, u->pTrace, u->pIn->pid, u->pIn->ts, ip, &m) ) return 0;
   switch( m.eWhy ){
     case TL_SYMFILE_OPEN: break;
@@ -132,10 +184,11 @@ static int uw_report(TlUnwind *u, uint64_t ip){
     u->bRestart = 1;
     return -2;
   }
-  mod = dwfl_report_elf(u->pDwfl, zName, m.zPath, -1, base, false);
+  fd = uw_memfd(u, &m, &zErr);
+  mod = fd<0 ? 0 : dwfl_report_elf(u->pDwfl, zName, m.zPath, fd, base, false);
   if( mod==0 ){
     char zWhy[160];
-    snprintf(zWhy, sizeof(zWhy), "libdw cannot read %s: %s", m.zPath, dwfl_errmsg(-1));
+    snprintf(zWhy, sizeof(zWhy), "libdw cannot read %s: %s", m.zPath, fd<0 ? zErr : dwfl_errmsg(-1));
     uw_warn(u, &m, zWhy);
     return -1;
   }

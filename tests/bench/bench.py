@@ -290,18 +290,17 @@ def scale(so, small, full, runs, log):
             mid = a + (b - a) // 2
             qs[T] = "SELECT count(*) FROM events(%s) WHERE ts BETWEEN %d AND %d%s" % (T, mid, mid + width, typ)
         tag = "%s window of %.1f ms at 50%%" % (fmt_name, width / 1e6)
-        if fmt_name != "CTF":
-            # perf.data and XRay logs have no index: the first query of a
-            # process walks the file to build one (kept for later queries),
-            # so that part grows with the file by nature
-            pair = [measure(sql(so, qs[T]), runs, log) for T in (S, F)]
-            table.append(scale_row(tag + ", first query (builds the index)", pair, mib))
-            pair = [measure_second(so, "SELECT count(*) FROM events(%s) WHERE rowid = -1" % T, qs[T],
-                                   runs, log) for T in (S, F)]
-            table.append(scale_row(tag + ", index built", pair, mib))
-        else:
-            pair = [measure(sql(so, qs[T]), runs, log) for T in (S, F)]
-            table.append(scale_row(tag + ", whole process", pair, mib))
+        # no format has an index on disk: the first query of a process walks
+        # the file to build one (kept for later queries), so that part grows
+        # with the file by nature; the walk alone (no row is rowid -1) is a
+        # row of its own
+        walk = lambda T: "SELECT count(*) FROM events(%s) WHERE rowid = -1" % T
+        pair = [measure(sql(so, walk(T)), runs, log) for T in (S, F)]
+        table.append(scale_row(fmt_name + " index walk alone (fresh process)", pair, mib))
+        pair = [measure(sql(so, qs[T]), runs, log) for T in (S, F)]
+        table.append(scale_row(tag + ", first query (builds the index)", pair, mib))
+        pair = [measure_second(so, walk(T), qs[T], runs, log) for T in (S, F)]
+        table.append(scale_row(tag + ", index built", pair, mib))
         pair = [measure(sql(so, "SELECT count(*) FROM events(%s)" % T), runs, log) for T in (S, F)]
         table.append(scale_row(fmt_name + " full scan count(*)", pair, mib))
     print()
