@@ -32,6 +32,8 @@ static const struct { const char *zName; int eKind; } aKind[] = {
   { "sched:sched_stat_runtime", TL_SCHED_STAT_RUNTIME }, { "sched_stat_runtime", TL_SCHED_STAT_RUNTIME },
   /* LTTng's state dump names the threads running when tracing started */
   { "lttng_statedump_process_state", TL_SCHED_NAME },
+  /* perf data convert --to-ctf --all: perf's COMM and FORK records */
+  { "perf_comm", TL_SCHED_NAME },                   { "perf_fork", TL_SCHED_NEW_THREAD },
 };
 
 int tl_sched_kind(const char *zName){
@@ -83,6 +85,11 @@ static const TlSchedField aExec[] = {
 };
 static const TlSchedField aName[] = {   /* the state dump; perf's COMM records */
   { "tid", TL_SF_TID, 0 }, { "pid", TL_SF_PID, 0 }, { "name", TL_SF_COMM, 0 },
+  { "comm", TL_SF_COMM, 0 },
+};
+static const TlSchedField aNewThread[] = {  /* perf's FORK records */
+  { "ptid", TL_SF_PARENT_TID, 0 }, { "ppid", TL_SF_PARENT_PID, 0 },
+  { "tid", TL_SF_CHILD_TID, 0 }, { "pid", TL_SF_CHILD_PID, 0 },
 };
 
 #define N(a) ((int)(sizeof(a)/sizeof(a[0])))
@@ -97,6 +104,7 @@ const TlSchedField *tl_sched_fields(int eKind, int *pn){
     case TL_SCHED_FORK: *pn = N(aFork); return aFork;
     case TL_SCHED_EXEC: *pn = N(aExec); return aExec;
     case TL_SCHED_NAME: *pn = N(aName); return aName;
+    case TL_SCHED_NEW_THREAD: *pn = N(aNewThread); return aNewThread;
     default: *pn = 0; return 0;
   }
 }

@@ -6,13 +6,14 @@
 #                  fork/exec/exit)
 #   tp.data        perf record -a -e 'sched:*'
 #   trace.data     perf trace record (syscalls and sched)
-#   sched-ctf/     sched.data as CTF (perf data convert --to-ctf)
+#   sched-ctf/     sched.data as CTF (perf data convert --to-ctf --all:
+#                  with the COMM, FORK, EXIT and MMAP records too)
 set -e
 perf sched record -o sched.data -- sh -c 'for i in 1 2 3; do (dd if=/dev/zero bs=16k count=300 2>/dev/null | gzip -1 >/dev/null; sleep 0.01) & done; wait; sleep 0.02' 2>record.log
 perf record -q -a -e 'sched:*' -o tp.data -- sh -c 'for i in 1 2; do (dd if=/dev/zero bs=16k count=200 2>/dev/null | gzip -1 >/dev/null; sleep 0.01) & done; wait' 2>>record.log
 perf trace record -q -o trace.data -- sh -c 'ls / >/dev/null; sleep 0.01; cat /proc/self/status >/dev/null' 2>>record.log
 rm -rf sched-ctf
-perf data convert -i sched.data --to-ctf sched-ctf 2>>record.log
+perf data convert -i sched.data --to-ctf sched-ctf --all 2>>record.log
 for f in sched tp; do
   perf sched timehist -i $f.data > $f.timehist.txt 2>/dev/null
   perf sched timehist -s -i $f.data > $f.runtime.txt 2>/dev/null
