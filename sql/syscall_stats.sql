@@ -12,7 +12,8 @@
 -- before the recording began). Names: perf's raw_syscalls carry numbers,
 -- named from the x86-64 system call table (below, from the kernel's
 -- asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
--- carry their names. The thread is `comm (tid)`, its last name.
+-- carry their names. The thread is `comm (tid)`, its last name. One scan
+-- of the syscalls table (the model pairs the calls; docs/tables.md).
 -- Works on `perf trace record` files (raw_syscalls:sys_enter/sys_exit) and
 -- LTTng kernel traces with system call events (`lttng enable-event -k
 -- --syscall -a`).
@@ -127,42 +128,24 @@ WITH nr(id, name) AS (VALUES
   (446,'landlock_restrict_self'), (447,'memfd_secret'),
   (448,'process_mrelease'), (449,'futex_waitv'),
   (450,'set_mempolicy_home_node')
-), e AS MATERIALIZED (
-  SELECT ts, tid, comm,
-         name IN ('raw_syscalls:sys_enter', 'syscalls:sys_enter') OR name LIKE 'syscall_entry_%' AS bEnter,
-         CASE WHEN name LIKE 'syscall_entry_%' THEN substr(name, 15)
-              WHEN name LIKE 'syscall_exit_%' THEN substr(name, 14) END AS lname,
-         -- from the text as perf prints it (`NR 12 (...)`, `NR 12 = -2`) or
-         -- as babeltrace2 prints an LTTng exit (`{ ret = -2, ... }`)
-         CASE WHEN name LIKE 'raw_syscalls:%' THEN CAST(substr(text, 4) AS INTEGER) END AS id,
-         CASE WHEN name LIKE 'syscall_exit_%' THEN CAST(substr(text, instr(text, 'ret = ') + 6) AS INTEGER)
-              WHEN name = 'raw_syscalls:sys_exit' THEN CAST(substr(text, instr(text, ' = ') + 3) AS INTEGER)
-              END AS ret
-  FROM events(@trace)
-  WHERE name IN ('raw_syscalls:sys_enter', 'raw_syscalls:sys_exit')
-     OR name LIKE 'syscall_entry_%' OR name LIKE 'syscall_exit_%'
-), k AS MATERIALIZED (
-  -- the call: its number (perf; -1, no call, is left out as perf leaves
-  -- it) or name (LTTng)
-  SELECT *, coalesce(lname, id) AS call
-  FROM e WHERE lname IS NOT NULL OR id >= 0
-), p AS (
-  SELECT *, lag(bEnter) OVER w AS pEnter, lag(call) OVER w AS pCall, lag(ts) OVER w AS pts
-  FROM k WINDOW w AS (PARTITION BY tid ORDER BY ts)
-), d AS MATERIALIZED (
-  SELECT tid, call, CASE WHEN pEnter AND pCall = call THEN ts - pts ELSE 0 END AS ns,
-         ret < 0 AS bErr
-  FROM p WHERE NOT bEnter
+), c AS MATERIALIZED (
+  -- the calls, paired by the model as perf trace -s pairs them; the
+  -- call is its name (LTTng) or number (perf; -1, no call, is left out of
+  -- the calls as perf leaves it, counted in the share's total)
+  SELECT tid, comm, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
+         (ts IS NOT NULL) + (ts_end IS NOT NULL) AS nev, coalesce(ts_end, ts) AS last,
+         ts_end IS NOT NULL AS bExit, coalesce(dur, 0) AS ns, ret < 0 AS bErr
+  FROM syscalls(@trace)
 ), th AS MATERIALIZED (
-  -- (comm: of the row with the latest ts, SQLite's rule for max())
-  SELECT tid, count(*) AS nev, max(ts) AS last, comm FROM k GROUP BY tid
+  -- (comm: of the row with the latest time, SQLite's rule for max())
+  SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM c WHERE bCall GROUP BY tid
 ), s AS (
   SELECT tid, call, count(*) AS n, sum(bErr) AS nerr, sum(ns) AS tot, min(ns) AS mn, max(ns) AS mx,
          avg(ns) AS av, sum((ns * 1.0) * ns) AS sq
-  FROM d GROUP BY tid, call
+  FROM c WHERE bCall AND bExit GROUP BY tid, call
 )
 SELECT coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
-       printf('%.1f', 100.0 * th.nev / (SELECT count(*) FROM e)) AS events_pct,
+       printf('%.1f', 100.0 * th.nev / (SELECT sum(nev) FROM c)) AS events_pct,
        coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
                 CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
        n AS calls, nerr AS errors,

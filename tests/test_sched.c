@@ -204,6 +204,45 @@ static void ctf_events_get_their_thread(void **state){
   tl_test_db_close(db);
 }
 
+/* syscalls: every entry and exit perf script printed for the perf trace
+** record recording, the exits in its order with its numbers and values. */
+static void syscalls_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(SCHED_DIR "trace.syscalls.txt", "r");
+  char zLine[512];
+  sqlite3_str *pRef = sqlite3_str_new(0);
+  int64_t nEnter = 0, nExit = 0, nErr = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    long long nr, ret;
+    if( strstr(zLine, "sys_enter: NR ") ) nEnter++;
+    if( sscanf(zLine, " raw_syscalls:sys_exit: NR %lld = %lld", &nr, &ret)==2 ){
+      sqlite3_str_appendf(pRef, "%lld|%lld\n", nr, ret);
+      nExit++;
+      nErr += ret<0;
+    }
+  }
+  fclose(f);
+  assert_true(nExit>400);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(ts) FROM syscalls('" SCHED_DIR "trace.data')"), nEnter);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(ts_end) FROM syscalls('" SCHED_DIR "trace.data')"), nExit);
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(ret < 0) FROM syscalls('" SCHED_DIR "trace.data')"), nErr);
+  /* a call is paired when its entry is its thread's record just before */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM syscalls('" SCHED_DIR "trace.data') "
+                                   "WHERE dur < 0 OR (dur IS NOT NULL AND nr < 0)"), 0);
+  tl_test_rows_equal_text(tl_test_sql_rows(db, "SELECT nr, ret FROM syscalls('" SCHED_DIR "trace.data') "
+                                           "WHERE ts_end IS NOT NULL ORDER BY ts_end"), pRef);
+  /* a ts window and a CPU give the rows a full scan filtered gives */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT * FROM syscalls('" SCHED_DIR "trace.data') "
+                   "WHERE ts BETWEEN (SELECT min(ts) + 1000000 FROM syscalls('" SCHED_DIR "trace.data')) "
+                   "AND (SELECT max(ts) - 1000000 FROM syscalls('" SCHED_DIR "trace.data')) AND cpu = 0 "
+                   "EXCEPT SELECT * FROM syscalls('" SCHED_DIR "trace.data', 'accel=off') "
+                   "WHERE +ts BETWEEN (SELECT min(ts) + 1000000 FROM syscalls('" SCHED_DIR "trace.data')) "
+                   "AND (SELECT max(ts) - 1000000 FROM syscalls('" SCHED_DIR "trace.data')) AND +cpu = 0)"), 0);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(sched,
   cmocka_unit_test(ctf_events_get_their_thread),
   cmocka_unit_test(perf_and_its_ctf_agree),
@@ -211,4 +250,5 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(pushdown_equals_filter),
   cmocka_unit_test(hostile_orders_give_nulls),
   cmocka_unit_test(cut_recording_reads),
+  cmocka_unit_test(syscalls_equal_perf_script),
 );
