@@ -243,6 +243,49 @@ static void syscalls_equal_perf_script(void **state){
   tl_test_db_close(db);
 }
 
+static void feed_sys(TlSched *p, int eKind, const char *zEvent, int64_t ts, int64_t cpu,
+                     int64_t ret){
+  TlSchedRec r;
+  tl_sched_rec_clear(&r, eKind);
+  r.zEvent = zEvent;
+  r.bTs = 1; r.ts = ts; r.bCpu = 1; r.cpu = cpu;
+  if( eKind==TL_SCHED_SYS_EXIT ) tl_sched_rec_int(&r, TL_SF_RET, ret);
+  assert_int_equal(tl_sched_feed(p, &r), TL_OK);
+}
+
+/* LTTng's system calls (no thread of their own, named by the event):
+** paired by name on the thread the CPU runs, as the model header says. */
+static void syscalls_pair_by_name_on_the_cpus_thread(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSCALL, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  TlSchedOut o;
+  char zGot[1024] = "";
+  (void)state;
+  assert_non_null(p);
+  assert_int_equal(tl_sched_kind("syscall_entry_read"), TL_SCHED_SYS_ENTER);
+  assert_int_equal(tl_sched_kind("syscall_exit_read"), TL_SCHED_SYS_EXIT);
+  feed_switch(p, 50, 0, 0, 0, 7);                        /* 7 runs on CPU 0 */
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_read", 100, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_read", 150, 0, -2);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_openat", 200, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_close", 210, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_close", 220, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_write", 230, 1, 5);  /* no thread on CPU 1 */
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_poll", 240, 0, 0); /* open at the end */
+  tl_sched_finish(p);
+  while( tl_sched_take(p, &o) ){
+    char z[128];
+    assert_int_equal(o.eOut, TL_SCHED_OUT_SYSCALL);
+    snprintf(z, sizeof(z), "%s %.*s %lld %lld %lld;",
+             o.bNoTid ? "?" : "7", (int)o.nSys, o.zSys ? o.zSys : "",
+             o.bTs ? (long long)o.ts : -1LL, o.bEnd ? (long long)o.tsEnd : -1LL,
+             o.bRet ? (long long)o.ret : -1LL);
+    strcat(zGot, z);
+  }
+  assert_string_equal(zGot, "7 read 100 150 -2;7 openat 200 -1 -1;7 close 210 220 0;"
+                            "? write -1 230 5;7 poll 240 -1 -1;");
+  tl_sched_free(p);
+}
+
 TL_DEFINE_GROUP(sched,
   cmocka_unit_test(ctf_events_get_their_thread),
   cmocka_unit_test(perf_and_its_ctf_agree),
@@ -251,4 +294,5 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(hostile_orders_give_nulls),
   cmocka_unit_test(cut_recording_reads),
   cmocka_unit_test(syscalls_equal_perf_script),
+  cmocka_unit_test(syscalls_pair_by_name_on_the_cpus_thread),
 );
