@@ -128,24 +128,29 @@ WITH nr(id, name) AS (VALUES
   (446,'landlock_restrict_self'), (447,'memfd_secret'),
   (448,'process_mrelease'), (449,'futex_waitv'),
   (450,'set_mempolicy_home_node')
-), c AS MATERIALIZED (
-  -- the calls, paired by the model as perf trace -s pairs them; the
-  -- call is its name (LTTng) or number (perf; -1, no call, is left out of
-  -- the calls as perf leaves it, counted in the share's total)
-  SELECT tid, comm, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
-         (ts IS NOT NULL) + (ts_end IS NOT NULL) AS nev, coalesce(ts_end, ts) AS last,
-         ts_end IS NOT NULL AS bExit, coalesce(dur, 0) AS ns, ret < 0 AS bErr
-  FROM syscalls(@trace)
+), g AS MATERIALIZED (
+  -- the calls, paired by the model as perf trace -s pairs them, in one
+  -- pass grouped by thread and call; the call is its name (LTTng) or
+  -- number (perf; -1, no call, is left out of the calls as perf leaves
+  -- it, counted in the share's total). A call's time counts at its exit,
+  -- 0 when its entry is not known. (comm: of the row with the latest
+  -- time, SQLite's rule for max())
+  SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
+         sum((ts IS NOT NULL) + (ts_end IS NOT NULL)) AS nev, max(coalesce(ts_end, ts)) AS last, comm,
+         count(ts_end) AS n, sum(ret < 0) AS nerr,
+         sum(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS tot,
+         min(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS mn,
+         max(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS mx,
+         avg(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS av,
+         sum(CASE WHEN ts_end IS NOT NULL THEN (coalesce(dur, 0) * 1.0) * coalesce(dur, 0) END) AS sq
+  FROM syscalls(@trace) GROUP BY tid, call
 ), th AS MATERIALIZED (
-  -- (comm: of the row with the latest time, SQLite's rule for max())
-  SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM c WHERE bCall GROUP BY tid
+  SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM g WHERE bCall GROUP BY tid
 ), s AS (
-  SELECT tid, call, count(*) AS n, sum(bErr) AS nerr, sum(ns) AS tot, min(ns) AS mn, max(ns) AS mx,
-         avg(ns) AS av, sum((ns * 1.0) * ns) AS sq
-  FROM c WHERE bCall AND bExit GROUP BY tid, call
+  SELECT * FROM g WHERE bCall AND n > 0
 )
 SELECT coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
-       printf('%.1f', 100.0 * th.nev / (SELECT sum(nev) FROM c)) AS events_pct,
+       printf('%.1f', 100.0 * th.nev / (SELECT sum(nev) FROM g)) AS events_pct,
        coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
                 CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
        n AS calls, nerr AS errors,
