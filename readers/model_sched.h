@@ -21,7 +21,9 @@
 **           the same call; an entry followed by anything else, and an exit
 **           not just after its entry, are rows of their own (no exit, no
 **           entry). The thread is the record's (CUR_TID), else the one its
-**           CPU runs. Calls numbered below 0 pair with nothing.
+**           CPU runs. Calls numbered below 0 pair with nothing. A numbered
+**           call's exit without its entry is timed (dur) from its thread's
+**           latest entry, as perf trace -s times it after lost records.
 **   states  one per interval of a thread's state (Perfetto's thread_state):
 **           Running (a slice), Runnable (after a wakeup, or switched out
 **           with state R), Runnable (Preempted) (R+), Sleeping (S),
@@ -167,6 +169,9 @@ struct TlSchedOut {
   int bNr; int64_t nr;            /* the call's number */
   const char *zSys; size_t nSys;  /* its name (NULL: none), from zEvent */
   int bRet; int64_t ret;          /* the exit's return value */
+  int bDur; int64_t dur;          /* the call's time: the exit's less the entry's;
+                                  ** a numbered call's exit without its entry, from
+                                  ** its thread's latest entry (perf trace's rule) */
 };
 
 typedef struct TlSched TlSched;

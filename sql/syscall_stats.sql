@@ -7,9 +7,10 @@
 -- counts them), and for each system call it made: calls,
 -- errors (a negative return), total, min, average and max time in msec,
 -- and the relative standard deviation of the average (%), sorted by total
--- time. A call is a sys_exit; its time runs from the thread's sys_enter of
--- the same call just before it, 0 when there is none (a call entered
--- before the recording began). Names: perf's raw_syscalls carry numbers,
+-- time. A call is a sys_exit; its time runs from the thread's latest
+-- sys_enter (of any call: when records were lost, perf counts the lost
+-- calls' time in the exit's call; LTTng's: its own entry), 0 when there is
+-- none (a call entered before the recording began). Names: perf's raw_syscalls carry numbers,
 -- named from the x86-64 system call table (below, from the kernel's
 -- asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
 -- carry their names. The thread is `comm (tid)`, its last name. One scan
@@ -133,7 +134,7 @@ WITH nr(id, name) AS (VALUES
   -- pass grouped by thread and call; the call is its name (LTTng) or
   -- number (perf; -1, no call, is left out of the calls as perf leaves
   -- it, counted in the share's total). A call's time counts at its exit,
-  -- 0 when its entry is not known. (comm: of the row with the latest
+  -- 0 when the thread entered no call before it. (comm: of the row with the latest
   -- time, SQLite's rule for max())
   SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
          sum((ts IS NOT NULL) + (ts_end IS NOT NULL)) AS nev, max(coalesce(ts_end, ts)) AS last, comm,

@@ -243,21 +243,51 @@ static void syscalls_equal_perf_script(void **state){
   tl_test_db_close(db);
 }
 
-static void feed_sys(TlSched *p, int eKind, const char *zEvent, int64_t ts, int64_t cpu,
-                     int64_t ret){
+/* A system call record: LTTng's (named by zEvent, no thread of its own) or,
+** with aTidNr, perf's (thread aTidNr[0], number aTidNr[1]). */
+static void feed_call(TlSched *p, int eKind, const char *zEvent, const int64_t *aTidNr,
+                      int64_t ts, int64_t cpu, int64_t ret){
   TlSchedRec r;
   tl_sched_rec_clear(&r, eKind);
   r.zEvent = zEvent;
   r.bTs = 1; r.ts = ts; r.bCpu = 1; r.cpu = cpu;
+  if( aTidNr ){
+    tl_sched_rec_int(&r, TL_SF_CUR_TID, aTidNr[0]);
+    tl_sched_rec_int(&r, TL_SF_NR, aTidNr[1]);
+  }
   if( eKind==TL_SCHED_SYS_EXIT ) tl_sched_rec_int(&r, TL_SF_RET, ret);
   assert_int_equal(tl_sched_feed(p, &r), TL_OK);
+}
+
+static void feed_sys(TlSched *p, int eKind, const char *zEvent, int64_t ts, int64_t cpu,
+                     int64_t ret){
+  feed_call(p, eKind, zEvent, 0, ts, cpu, ret);
+}
+
+/* The model's rows at the end, as "tid call ts ts_end dur ret;" each (the
+** call its name, else its number; -1 for NULL, tid "?" when unknown). */
+static void sys_rows(TlSched *p, char *zGot, size_t nGot){
+  TlSchedOut o;
+  size_t n = 0;
+  tl_sched_finish(p);
+  while( tl_sched_take(p, &o) ){
+    char zCall[64];
+    assert_int_equal(o.eOut, TL_SCHED_OUT_SYSCALL);
+    if( o.zSys ) snprintf(zCall, sizeof(zCall), "%.*s", (int)o.nSys, o.zSys);
+    else snprintf(zCall, sizeof(zCall), "%lld", (long long)o.nr);
+    if( o.bNoTid ) n += (size_t)snprintf(zGot+n, nGot-n, "? ");
+    else n += (size_t)snprintf(zGot+n, nGot-n, "%lld ", (long long)o.tid);
+    n += (size_t)snprintf(zGot+n, nGot-n, "%s %lld %lld %lld %lld;", zCall,
+                          o.bTs ? (long long)o.ts : -1LL, o.bEnd ? (long long)o.tsEnd : -1LL,
+                          o.bDur ? (long long)o.dur : -1LL, o.bRet ? (long long)o.ret : -1LL);
+    assert_true(n<nGot);
+  }
 }
 
 /* LTTng's system calls (no thread of their own, named by the event):
 ** paired by name on the thread the CPU runs, as the model header says. */
 static void syscalls_pair_by_name_on_the_cpus_thread(void **state){
   TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSCALL, TL_TS_MIN, TL_TS_MAX, 0, -1);
-  TlSchedOut o;
   char zGot[1024] = "";
   (void)state;
   assert_non_null(p);
@@ -271,18 +301,36 @@ static void syscalls_pair_by_name_on_the_cpus_thread(void **state){
   feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_close", 220, 0, 0);
   feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_write", 230, 1, 5);  /* no thread on CPU 1 */
   feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_poll", 240, 0, 0); /* open at the end */
-  tl_sched_finish(p);
-  while( tl_sched_take(p, &o) ){
-    char z[128];
-    assert_int_equal(o.eOut, TL_SCHED_OUT_SYSCALL);
-    snprintf(z, sizeof(z), "%s %.*s %lld %lld %lld;",
-             o.bNoTid ? "?" : "7", (int)o.nSys, o.zSys ? o.zSys : "",
-             o.bTs ? (long long)o.ts : -1LL, o.bEnd ? (long long)o.tsEnd : -1LL,
-             o.bRet ? (long long)o.ret : -1LL);
-    strcat(zGot, z);
-  }
-  assert_string_equal(zGot, "7 read 100 150 -2;7 openat 200 -1 -1;7 close 210 220 0;"
-                            "? write -1 230 5;7 poll 240 -1 -1;");
+  sys_rows(p, zGot, sizeof(zGot));
+  assert_string_equal(zGot, "7 read 100 150 50 -2;7 openat 200 -1 -1 -1;7 close 210 220 10 0;"
+                            "? write -1 230 -1 5;7 poll 240 -1 -1 -1;");
+  tl_sched_free(p);
+}
+
+/* perf's numbered system calls of thread tid: a call's time as perf trace
+** -s measures it (builtin-trace.c: trace__sys_enter sets the thread's
+** entry_time for a call, -1 is none; thread__update_stats times an exit
+** from it, 0 when not after it; no exit clears it). */
+static void feed_nr(TlSched *p, int eKind, int64_t tid, int64_t nr, int64_t ts){
+  const int64_t aTidNr[2] = { tid, nr };
+  feed_call(p, eKind, 0, aTidNr, ts, 0, 0);
+}
+
+static void syscalls_time_lost_entries_as_perf_trace(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSCALL, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  char zGot[1024] = "";
+  (void)state;
+  assert_non_null(p);
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, 0, 100);
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 0, 150);     /* paired: 50 */
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 1, 170);     /* its entry lost: from 100 */
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, -1, 180);   /* no call: not an entry */
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, 3, 200);
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 2, 260);     /* another call's exit: from 200 */
+  feed_nr(p, TL_SCHED_SYS_EXIT, 8, 0, 300);     /* a thread with no entry */
+  sys_rows(p, zGot, sizeof(zGot));
+  assert_string_equal(zGot, "7 0 100 150 50 0;7 1 -1 170 70 0;7 -1 180 -1 -1 -1;7 3 200 -1 -1 -1;"
+                            "7 2 -1 260 60 0;8 0 -1 300 -1 0;");
   tl_sched_free(p);
 }
 
@@ -295,4 +343,5 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(cut_recording_reads),
   cmocka_unit_test(syscalls_equal_perf_script),
   cmocka_unit_test(syscalls_pair_by_name_on_the_cpus_thread),
+  cmocka_unit_test(syscalls_time_lost_entries_as_perf_trace),
 );

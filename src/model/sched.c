@@ -165,6 +165,8 @@ struct Thr {
   int bReady; int64_t tsReady;    /* woken or preempted since then */
   int bRuntime; int64_t runtime;  /* sched_stat_runtime since its last run ended */
   Sys sys;                        /* its system call entered last, if pending */
+  int bEntered; int64_t tsEntered;/* its latest entry of a numbered call, paired
+                                  ** or not (perf trace's entry_time) */
   char zRec[TL_SCHED_COMM_MAX];   /* its name from name records (and its parent's,
                                   ** at a fork) only */
 };
@@ -632,6 +634,13 @@ static int sys_emit(TlSched *p, const Thr *t, const Sys *e, const Sys *x,
   o->eOut = TL_SCHED_OUT_SYSCALL;
   if( e ){ o->bTs = e->bTs; o->ts = e->ts; }
   if( x ){ o->bEnd = x->bTs; o->tsEnd = x->ts; }
+  if( e && x ){
+    o->bDur = e->bTs && x->bTs; o->dur = x->ts - e->ts;
+  }else if( x && t && t->bEntered && x->bTs && x->bNr && x->nr>=0 ){
+    /* an exit of a numbered call without its entry just before it: as perf
+    ** trace measures it, from the thread's latest entry (0 when not after it) */
+    o->bDur = 1; o->dur = x->ts>t->tsEntered ? x->ts - t->tsEntered : 0;
+  }
   o->bCpu = w->bCpu; o->cpu = w->cpu;
   if( t ) out_thread(o, t); else o->bNoTid = 1;
   if( t && p->bRecNames ) memcpy(o->zComm, t->zRec, sizeof(o->zComm));
@@ -685,6 +694,7 @@ static int on_syscall(TlSched *p, const TlSchedRec *r, int bTs, int64_t ts){
   }
   if( r->eKind==TL_SCHED_SYS_ENTER ){
     if( (rc = sys_flush(p, t))!=0 ) return rc;
+    if( s.bNr && s.bTs ){ t->bEntered = 1; t->tsEntered = s.ts; }
     s.bWanted = wanted(p, TL_SCHED_OUT_SYSCALL, s.bTs, s.ts, s.bCpu, s.cpu);
     if( s.bWanted ) p->nPending++;
     t->sys = s;
@@ -845,7 +855,7 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     val_opt(&a[TL_SS_RUNTIME], o->bRuntime, o->runtime);
   }else if( iTable==TL_TAB_SYSCALLS ){
     val_opt(&a[TL_SC_TS], o->bTs, o->ts);
-    val_opt(&a[TL_SC_DUR], bDur, o->tsEnd - o->ts);
+    val_opt(&a[TL_SC_DUR], o->bDur, o->dur);
     val_opt(&a[TL_SC_TID], !o->bNoTid, o->tid);
     val_opt(&a[TL_SC_PID], o->bPid, o->pid);
     if( o->zComm[0] ) tl_val_textz(&a[TL_SC_COMM], o->zComm); else tl_val_null(&a[TL_SC_COMM]);
