@@ -10,11 +10,12 @@
 -- time. A call is a sys_exit; its time runs from the thread's latest
 -- sys_enter (of any call: when records were lost, perf counts the lost
 -- calls' time in the exit's call; LTTng's: its own entry), 0 when there is
--- none (a call entered before the recording began). Names: perf's raw_syscalls carry numbers,
--- named from the x86-64 system call table (below, from the kernel's
--- asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
+-- none (a call entered before the recording began). Names: perf's
+-- raw_syscalls carry numbers, named from the x86-64 system call table
+-- (below, from the kernel's asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
 -- carry their names. The thread is `comm (tid)`, its last name. One scan
--- of the syscalls table (the model pairs the calls; docs/tables.md).
+-- of the syscalls table (the model pairs the calls; docs/tables.md); the
+-- numbers rounded as perf's printf rounds them.
 -- Works on `perf trace record` files (raw_syscalls:sys_enter/sys_exit) and
 -- LTTng kernel traces with system call events (`lttng enable-event -k
 -- --syscall -a`).
@@ -149,16 +150,42 @@ WITH nr(id, name) AS (VALUES
   SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM g WHERE bCall GROUP BY tid
 ), s AS (
   SELECT * FROM g WHERE bCall AND n > 0
+), o AS MATERIALIZED (
+  -- the numbers of each line (k)
+  SELECT row_number() OVER () AS k, tid, tot,
+         coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
+         coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
+                  CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
+         n AS calls, nerr AS errors,
+         th.nev * 1.0 / (SELECT sum(nev) FROM g) * 100.0 AS v1, n * (av / 1e6) AS v2, mn / 1e6 AS v3,
+         av / 1e6 AS v4, mx / 1e6 AS v5,
+         CASE WHEN n > 1 AND av > 0 THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
+              ELSE 0 END AS v6
+  FROM s JOIN th USING (tid)
+), c(j, d, u) AS (
+  -- the numbers' places after the point (d) and last place's unit (u)
+  VALUES (1, 1, 0.1), (2, 3, 0.001), (3, 3, 0.001), (4, 3, 0.001), (5, 3, 0.001), (6, 2, 0.01)
+), f AS (
+  -- each number in decimal to 26 significant digits (the double's own
+  -- value, where SQLite's %.3f rounds a 16-digit one: 0.0055 is
+  -- 0.005499..., perf prints 0.005), cut after its printed places and
+  -- rounded as C's printf rounds (half to even on an exact tie)
+  SELECT *, substr(z, 1, instr(z, '.') + d) AS head, substr(z, instr(z, '.') + d + 1, 1) AS nxt,
+         substr(z, instr(z, '.') + d + 2) AS rest
+  FROM (SELECT k, tid, tot, thread, events, syscall, calls, errors, j, d, u,
+               printf('%!.25f', CASE j WHEN 1 THEN v1 WHEN 2 THEN v2 WHEN 3 THEN v3
+                                       WHEN 4 THEN v4 WHEN 5 THEN v5 ELSE v6 END) AS z
+        FROM o, c)
+), r AS (
+  SELECT *, printf('%.*f', d, CAST(head AS REAL)
+                   + (nxt > '5' OR (nxt = '5' AND (rtrim(rest, '0') <> ''
+                                                   OR substr(head, -1) IN ('1', '3', '5', '7', '9')))) * u) AS t
+  FROM f
 )
-SELECT coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
-       printf('%.1f', 100.0 * th.nev / (SELECT sum(nev) FROM g)) AS events_pct,
-       coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
-                CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
-       n AS calls, nerr AS errors,
-       printf('%.3f', n * av / 1e6) AS total_ms, printf('%.3f', mn / 1e6) AS min_ms,
-       printf('%.3f', av / 1e6) AS avg_ms, printf('%.3f', mx / 1e6) AS max_ms,
-       printf('%.2f', CASE WHEN n > 1 AND av > 0
-                           THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
-                           ELSE 0 END) AS stddev_pct
-FROM s JOIN th USING (tid)
-ORDER BY th.tid, tot DESC, syscall;
+SELECT thread, events, max(CASE j WHEN 1 THEN t END) AS events_pct, syscall, calls, errors,
+       max(CASE j WHEN 2 THEN t END) AS total_ms, max(CASE j WHEN 3 THEN t END) AS min_ms,
+       max(CASE j WHEN 4 THEN t END) AS avg_ms, max(CASE j WHEN 5 THEN t END) AS max_ms,
+       max(CASE j WHEN 6 THEN t END) AS stddev_pct
+FROM r
+GROUP BY k
+ORDER BY tid, tot DESC, syscall;
