@@ -16,6 +16,14 @@
 **           from a switch in to the switch out on that CPU. A slice running
 **           at the first switch of its CPU has no known start; one running
 **           at the end has no end.
+**   syscalls  one per system call (perf trace -s's pairing): from a
+**           thread's entry to its next record, when that is the exit of
+**           the same call; an entry followed by anything else, and an exit
+**           not just after its entry, are rows of their own (no exit, no
+**           entry). The thread is the record's (CUR_TID), else the one its
+**           CPU runs. Calls numbered below 0 pair with nothing. A numbered
+**           call's exit without its entry is timed (dur) from its thread's
+**           latest entry, as perf trace -s times it after lost records.
 **   states  one per interval of a thread's state (Perfetto's thread_state):
 **           Running (a slice), Runnable (after a wakeup, or switched out
 **           with state R), Runnable (Preempted) (R+), Sleeping (S),
@@ -53,6 +61,9 @@ enum {
   /* side-band facts about threads (perf's COMM and FORK records) */
   TL_SCHED_NAME,                  /* thread TID (of PID) is named COMM from ts */
   TL_SCHED_NEW_THREAD,            /* PID/TID made by PARENT_PID/PARENT_TID */
+  /* system calls: the call is NR, or named by the event (zEvent: LTTng's
+  ** syscall_entry_NAME) */
+  TL_SCHED_SYS_ENTER, TL_SCHED_SYS_EXIT,
   TL_SCHED_NKIND
 };
 
@@ -67,7 +78,7 @@ enum {
   TL_SF_NEXT_TID, TL_SF_NEXT_PRIO,
   TL_SF_TID, TL_SF_PID, TL_SF_PRIO, TL_SF_TARGET_CPU, TL_SF_ORIG_CPU, TL_SF_DEST_CPU,
   TL_SF_PARENT_TID, TL_SF_PARENT_PID, TL_SF_CHILD_TID, TL_SF_CHILD_PID,
-  TL_SF_OLD_TID, TL_SF_RUNTIME,
+  TL_SF_OLD_TID, TL_SF_RUNTIME, TL_SF_NR, TL_SF_RET,
   /* text roles: TlSchedRec.az[role - TL_SF_PREV_COMM] */
   TL_SF_PREV_COMM, TL_SF_NEXT_COMM, TL_SF_COMM, TL_SF_CHILD_COMM, TL_SF_FILENAME,
   TL_SF_NROLE
@@ -95,6 +106,8 @@ const TlSchedField *tl_sched_fields(int eKind, int *pn);
 typedef struct TlSchedRec TlSchedRec;
 struct TlSchedRec {
   int eKind;                      /* TL_SCHED_* */
+  const char *zEvent;             /* the event's name (NULL: none), kept by
+                                  ** the reader while the model lives */
   int bTs; int64_t ts;            /* time, ns */
   int bCpu; int64_t cpu;          /* the CPU that recorded it */
   uint32_t mHave;                 /* bit r: role r is set */
@@ -105,6 +118,7 @@ struct TlSchedRec {
 
 static inline void tl_sched_rec_clear(TlSchedRec *r, int eKind){
   r->eKind = eKind;
+  r->zEvent = 0;
   r->bTs = r->bCpu = 0;
   r->ts = r->cpu = 0;
   r->mHave = 0;
@@ -122,6 +136,7 @@ static inline void tl_sched_rec_text(TlSchedRec *r, int iRole, const char *z, si
 /* What the model gives: a slice or a state interval. */
 #define TL_SCHED_OUT_SLICE 1
 #define TL_SCHED_OUT_STATE 2
+#define TL_SCHED_OUT_SYSCALL 4
 
 typedef struct TlSchedOut TlSchedOut;
 struct TlSchedOut {
@@ -148,6 +163,15 @@ struct TlSchedOut {
   /* slices and Running states: the runtime sched_stat_runtime reported
   ** for the thread since its previous Running interval ended */
   int bRuntime; int64_t runtime;
+  /* syscalls: bTs/ts the entry, bEnd/tsEnd the exit, cpu the entry's
+  ** (else the exit's); the thread unknown when bNoTid */
+  int bNoTid;
+  int bNr; int64_t nr;            /* the call's number */
+  const char *zSys; size_t nSys;  /* its name (NULL: none), from zEvent */
+  int bRet; int64_t ret;          /* the exit's return value */
+  int bDur; int64_t dur;          /* the call's time: the exit's less the entry's;
+                                  ** a numbered call's exit without its entry, from
+                                  ** its thread's latest entry (perf trace's rule) */
 };
 
 typedef struct TlSched TlSched;
@@ -180,6 +204,16 @@ int tl_sched_done(const TlSched*);
 int tl_sched_current(const TlSched*, int64_t cpu, int64_t *pTid, int64_t *pPid,
                      const char **pzComm);
 
+/* The trace's name records (TL_SCHED_NAME, TL_SCHED_NEW_THREAD: perf's COMM
+** and FORK records) name its threads as its tools print them: the
+** syscalls' threads are named by them only (perf trace names a thread no
+** COMM record named by its tid), not by the events' comm fields. */
+void tl_sched_names_recorded(TlSched*);
+
+/* Does the model take records of kind eKind (its outputs need them)? A
+** reader may skip the others without decoding them. */
+int tl_sched_takes(const TlSched*, int eKind);
+
 /* Oddities met so far (records out of order, unknown threads, caps hit),
 ** and a description of the first one (NULL when none). */
 uint64_t tl_sched_oddities(const TlSched*, const char **pzFirst);
@@ -192,7 +226,7 @@ uint64_t tl_sched_oddities(const TlSched*, const char **pzFirst);
 */
 int tl_sched_next(TlSched*, int iTable, TlSchedOut *pOut, TlVal *a);
 
-/* Output o as a row of table iTable (sched_slices or thread_states) into
+/* Output o as a row of table iTable (sched_slices, thread_states, syscalls) into
 ** a[] (text borrowed from o). 0 when o is not of that table. */
 int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a);
 

@@ -25,6 +25,7 @@ enum {
   TL_TAB_THREAD_STATES,
   TL_TAB_TRACE_INFO,
   TL_TAB_CALLS,                   /* calls: the columns of xray_calls (TL_XC_*) */
+  TL_TAB_SYSCALLS,
   TL_TAB_COUNT
 };
 
@@ -112,6 +113,13 @@ enum {
   TL_TS_TS, TL_TS_DUR, TL_TS_TID, TL_TS_PID, TL_TS_COMM, TL_TS_STATE, TL_TS_CPU,
   TL_TS_WAKER_TID, TL_TS_IO_WAIT, TL_TS_TS_END, TL_TS_WAKEUP, TL_TS_RUNTIME,
   TL_TS_NCOL
+};
+
+/* syscalls: one row per system call, its entry and exit (model_sched.h) */
+enum {
+  TL_SC_TS, TL_SC_DUR, TL_SC_TID, TL_SC_PID, TL_SC_COMM, TL_SC_CPU, TL_SC_NR,
+  TL_SC_NAME, TL_SC_RET, TL_SC_TS_END,
+  TL_SC_NCOL
 };
 
 /* trace_info: what a trace says about itself (TlReaderDef.xInfo) */

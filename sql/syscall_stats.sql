@@ -7,12 +7,15 @@
 -- counts them), and for each system call it made: calls,
 -- errors (a negative return), total, min, average and max time in msec,
 -- and the relative standard deviation of the average (%), sorted by total
--- time. A call is a sys_exit; its time runs from the thread's sys_enter of
--- the same call just before it, 0 when there is none (a call entered
--- before the recording began). Names: perf's raw_syscalls carry numbers,
--- named from the x86-64 system call table (below, from the kernel's
--- asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
--- carry their names. The thread is `comm (tid)`, its last name.
+-- time. A call is a sys_exit; its time runs from the thread's latest
+-- sys_enter (of any call: when records were lost, perf counts the lost
+-- calls' time in the exit's call; LTTng's: its own entry), 0 when there is
+-- none (a call entered before the recording began). Names: perf's
+-- raw_syscalls carry numbers, named from the x86-64 system call table
+-- (below, from the kernel's asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
+-- carry their names. The thread is `comm (tid)`, its last name. One scan
+-- of the syscalls table (the model pairs the calls; docs/tables.md); the
+-- numbers rounded as perf's printf rounds them.
 -- Works on `perf trace record` files (raw_syscalls:sys_enter/sys_exit) and
 -- LTTng kernel traces with system call events (`lttng enable-event -k
 -- --syscall -a`).
@@ -127,49 +130,62 @@ WITH nr(id, name) AS (VALUES
   (446,'landlock_restrict_self'), (447,'memfd_secret'),
   (448,'process_mrelease'), (449,'futex_waitv'),
   (450,'set_mempolicy_home_node')
-), e AS MATERIALIZED (
-  SELECT ts, tid, comm,
-         name IN ('raw_syscalls:sys_enter', 'syscalls:sys_enter') OR name LIKE 'syscall_entry_%' AS bEnter,
-         CASE WHEN name LIKE 'syscall_entry_%' THEN substr(name, 15)
-              WHEN name LIKE 'syscall_exit_%' THEN substr(name, 14) END AS lname,
-         -- from the text as perf prints it (`NR 12 (...)`, `NR 12 = -2`) or
-         -- as babeltrace2 prints an LTTng exit (`{ ret = -2, ... }`)
-         CASE WHEN name LIKE 'raw_syscalls:%' THEN CAST(substr(text, 4) AS INTEGER) END AS id,
-         CASE WHEN name LIKE 'syscall_exit_%' THEN CAST(substr(text, instr(text, 'ret = ') + 6) AS INTEGER)
-              WHEN name = 'raw_syscalls:sys_exit' THEN CAST(substr(text, instr(text, ' = ') + 3) AS INTEGER)
-              END AS ret
-  FROM events(@trace)
-  WHERE name IN ('raw_syscalls:sys_enter', 'raw_syscalls:sys_exit')
-     OR name LIKE 'syscall_entry_%' OR name LIKE 'syscall_exit_%'
-), k AS MATERIALIZED (
-  -- the call: its number (perf; -1, no call, is left out as perf leaves
-  -- it) or name (LTTng)
-  SELECT *, coalesce(lname, id) AS call
-  FROM e WHERE lname IS NOT NULL OR id >= 0
-), p AS (
-  SELECT *, lag(bEnter) OVER w AS pEnter, lag(call) OVER w AS pCall, lag(ts) OVER w AS pts
-  FROM k WINDOW w AS (PARTITION BY tid ORDER BY ts)
-), d AS MATERIALIZED (
-  SELECT tid, call, CASE WHEN pEnter AND pCall = call THEN ts - pts ELSE 0 END AS ns,
-         ret < 0 AS bErr
-  FROM p WHERE NOT bEnter
+), g AS MATERIALIZED (
+  -- the calls, paired by the model as perf trace -s pairs them, in one
+  -- pass grouped by thread and call; the call is its name (LTTng) or
+  -- number (perf; -1, no call, is left out of the calls as perf leaves
+  -- it, counted in the share's total). A call's time counts at its exit,
+  -- 0 when the thread entered no call before it. (comm: of the row with the latest
+  -- time, SQLite's rule for max())
+  SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
+         sum((ts IS NOT NULL) + (ts_end IS NOT NULL)) AS nev, max(coalesce(ts_end, ts)) AS last, comm,
+         count(ts_end) AS n, sum(ret < 0) AS nerr,
+         sum(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS tot,
+         min(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS mn,
+         max(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS mx,
+         avg(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS av,
+         sum(CASE WHEN ts_end IS NOT NULL THEN (coalesce(dur, 0) * 1.0) * coalesce(dur, 0) END) AS sq
+  FROM syscalls(@trace) GROUP BY tid, call
 ), th AS MATERIALIZED (
-  -- (comm: of the row with the latest ts, SQLite's rule for max())
-  SELECT tid, count(*) AS nev, max(ts) AS last, comm FROM k GROUP BY tid
+  SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM g WHERE bCall GROUP BY tid
 ), s AS (
-  SELECT tid, call, count(*) AS n, sum(bErr) AS nerr, sum(ns) AS tot, min(ns) AS mn, max(ns) AS mx,
-         avg(ns) AS av, sum((ns * 1.0) * ns) AS sq
-  FROM d GROUP BY tid, call
+  SELECT * FROM g WHERE bCall AND n > 0
+), o AS MATERIALIZED (
+  -- the numbers of each line (k)
+  SELECT row_number() OVER () AS k, tid, tot,
+         coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
+         coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
+                  CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
+         n AS calls, nerr AS errors,
+         th.nev * 1.0 / (SELECT sum(nev) FROM g) * 100.0 AS v1, n * (av / 1e6) AS v2, mn / 1e6 AS v3,
+         av / 1e6 AS v4, mx / 1e6 AS v5,
+         CASE WHEN n > 1 AND av > 0 THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
+              ELSE 0 END AS v6
+  FROM s JOIN th USING (tid)
+), c(j, d, u) AS (
+  -- the numbers' places after the point (d) and last place's unit (u)
+  VALUES (1, 1, 0.1), (2, 3, 0.001), (3, 3, 0.001), (4, 3, 0.001), (5, 3, 0.001), (6, 2, 0.01)
+), f AS (
+  -- each number in decimal to 26 significant digits (the double's own
+  -- value, where SQLite's %.3f rounds a 16-digit one: 0.0055 is
+  -- 0.005499..., perf prints 0.005), cut after its printed places and
+  -- rounded as C's printf rounds (half to even on an exact tie)
+  SELECT *, substr(z, 1, instr(z, '.') + d) AS head, substr(z, instr(z, '.') + d + 1, 1) AS nxt,
+         substr(z, instr(z, '.') + d + 2) AS rest
+  FROM (SELECT k, tid, tot, thread, events, syscall, calls, errors, j, d, u,
+               printf('%!.25f', CASE j WHEN 1 THEN v1 WHEN 2 THEN v2 WHEN 3 THEN v3
+                                       WHEN 4 THEN v4 WHEN 5 THEN v5 ELSE v6 END) AS z
+        FROM o, c)
+), r AS (
+  SELECT *, printf('%.*f', d, CAST(head AS REAL)
+                   + (nxt > '5' OR (nxt = '5' AND (rtrim(rest, '0') <> ''
+                                                   OR substr(head, -1) IN ('1', '3', '5', '7', '9')))) * u) AS t
+  FROM f
 )
-SELECT coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
-       printf('%.1f', 100.0 * th.nev / (SELECT count(*) FROM e)) AS events_pct,
-       coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
-                CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
-       n AS calls, nerr AS errors,
-       printf('%.3f', n * av / 1e6) AS total_ms, printf('%.3f', mn / 1e6) AS min_ms,
-       printf('%.3f', av / 1e6) AS avg_ms, printf('%.3f', mx / 1e6) AS max_ms,
-       printf('%.2f', CASE WHEN n > 1 AND av > 0
-                           THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
-                           ELSE 0 END) AS stddev_pct
-FROM s JOIN th USING (tid)
-ORDER BY th.tid, tot DESC, syscall;
+SELECT thread, events, max(CASE j WHEN 1 THEN t END) AS events_pct, syscall, calls, errors,
+       max(CASE j WHEN 2 THEN t END) AS total_ms, max(CASE j WHEN 3 THEN t END) AS min_ms,
+       max(CASE j WHEN 4 THEN t END) AS avg_ms, max(CASE j WHEN 5 THEN t END) AS max_ms,
+       max(CASE j WHEN 6 THEN t END) AS stddev_pct
+FROM r
+GROUP BY k
+ORDER BY tid, tot DESC, syscall;

@@ -311,20 +311,24 @@ def _():
 @check("syscall_stats.sql")
 def _():
     name = "syscall_stats.sql"
-    want, cur = {}, None
-    for line in text("sched/trace.summary.txt").splitlines():
-        m = re.match(r"\s+(.*) \((\d+)\), (\d+) events, ([\d.]+)%", line)
-        if m:
-            cur = ("%s (%s)" % (m.group(1), m.group(2)), m.group(3), m.group(4))
-            continue
-        m = re.match(r"\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)%", line)
-        if m and cur:
-            want[(cur[0], m.group(1))] = [cur[1], cur[2]] + list(m.groups()[1:])
-    got = {(r[0], r[3]): [r[1], r[2]] + r[4:] for r in run(name, trace=TD + "/sched/trace.data")}
-    if len(want) < 50:
-        fail(name, "reference has %d lines" % len(want))
-    equal(name, "perf trace -s lines", got, want)
-    return len(got)
+    n = 0
+    # (syscalls-lost: records lost, exits without their entries)
+    for trace in ("trace", "syscalls-lost"):
+        want, cur = {}, None
+        for line in text("sched/%s.summary.txt" % trace).splitlines():
+            m = re.match(r"\s+(.*) \((\d+)\), (\d+) events, ([\d.]+)%", line)
+            if m:
+                cur = ("%s (%s)" % (m.group(1), m.group(2)), m.group(3), m.group(4))
+                continue
+            m = re.match(r"\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)%", line)
+            if m and cur:
+                want[(cur[0], m.group(1))] = [cur[1], cur[2]] + list(m.groups()[1:])
+        got = {(r[0], r[3]): [r[1], r[2]] + r[4:] for r in run(name, trace=TD + "/sched/%s.data" % trace)}
+        if len(want) < 50:
+            fail(name, "%s: reference has %d lines" % (trace, len(want)))
+        equal(name, trace + ": perf trace -s lines", got, want)
+        n += len(got)
+    return n
 
 
 @check("sched_stats.sql")

@@ -109,6 +109,9 @@ static const Shape aShape[] = {
                     SHAPE_WINDOW, 0 },
   { "thread-states", "SELECT state, count(*), sum(dur), sum(waker_tid) FROM thread_states(%Q, %Q) "
                      "GROUP BY state", SHAPE_PLAIN, 0 },
+  { "syscalls", "SELECT count(*), count(dur), sum(dur), sum(nr), sum(ret), sum(tid) "
+                "FROM syscalls(%Q, %Q) WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)",
+                SHAPE_WINDOW, 0 },
   /* calls: its ts window and CPU set filter the calls, not the records matched */
   { "calls-window", "SELECT count(*), count(dur), sum(dur), sum(depth), sum(id %% 4294967291) "
                     "FROM calls(%Q, %Q) WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)",

@@ -3,7 +3,7 @@
 **
 ** testdata/sched/ holds perf sched record and perf record -e 'sched:*'
 ** recordings with perf sched timehist's output for them (record.sh), and
-** sched.data converted to CTF by perf data convert --to-ctf.
+** sched.data converted to CTF by perf data convert --to-ctf --all.
 */
 #include "tltest.h"
 
@@ -16,38 +16,33 @@
 
 #define SCHED_DIR TL_TESTDATA_DIR "/sched/"
 
-/* The columns both a perf.data and its CTF conversion know. perf.data
-** names threads from COMM records too (a kworker's work queue) and knows
-** every thread's process from the start; the CTF only from the events. */
-static const char zSliceCols[] =
-  "ts, dur, cpu, tid, prio, end_state, ts_end, wait_time, sched_delay";
-static const char zStateCols[] =
-  "ts, dur, tid, state, cpu, waker_tid, io_wait, ts_end";
-
-static void same_rows(sqlite3 *db, const char *zTab, const char *zCols){
+/*
+** Every column of zTab is the same for sched.data and its CTF (converted
+** with --all, so that the CTF has perf's COMM and FORK records too: the
+** names and processes perf.data has from them).
+*/
+static void same_rows(sqlite3 *db, const char *zTab){
   const char *zA = SCHED_DIR "sched.data", *zB = SCHED_DIR "sched-ctf";
-  int64_t nA = tl_test_sql_int(db, "SELECT count(*) FROM %s('%s')", zTab, zA);
-  int64_t nB = tl_test_sql_int(db, "SELECT count(*) FROM %s('%s')", zTab, zB);
-  assert_true(nA>1000);
-  assert_int_equal(nA, nB);
-  assert_int_equal(tl_test_sql_int(db,
-      "SELECT count(*) FROM (SELECT %s FROM %s('%s') EXCEPT SELECT %s FROM %s('%s'))",
-      zCols, zTab, zA, zCols, zTab, zB), 0);
-  assert_int_equal(tl_test_sql_int(db,
-      "SELECT count(*) FROM (SELECT %s FROM %s('%s') EXCEPT SELECT %s FROM %s('%s'))",
-      zCols, zTab, zB, zCols, zTab, zA), 0);
-  /* a process the CTF knows is the one perf.data knows */
-  assert_int_equal(tl_test_sql_int(db,
-      "SELECT count(*) FROM %s('%s') a JOIN %s('%s') b USING (ts, ts_end, tid, cpu) "
-      "WHERE a.pid != b.pid", zTab, zA, zTab, zB), 0);
+  char *zRowsA, *zRowsB;
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM %s('%s')", zTab, zA)>1000);
+  /* every row, every column, in the order the model gives them */
+  zRowsA = tl_test_sql_rows(db, "SELECT * FROM %s('%s')", zTab, zA);
+  zRowsB = tl_test_sql_rows(db, "SELECT * FROM %s('%s')", zTab, zB);
+  assert_string_equal(zRowsA, zRowsB);
+  free(zRowsA);
+  free(zRowsB);
+  /* the names only perf's COMM records give: a kworker's work queue
+  ** (perf sched timehist prints kworker/0:1H-kb, the switches kworker/0:1H) */
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM %s('%s') "
+      "WHERE comm GLOB 'kworker/*-*'", zTab, zB)>0);
 }
 
-/* perf.data and its perf data convert --to-ctf give the same rows. */
+/* perf.data and its perf data convert --to-ctf --all give the same rows. */
 static void perf_and_its_ctf_agree(void **state){
   sqlite3 *db = tl_test_db();
   (void)state;
-  same_rows(db, "sched_slices", zSliceCols);
-  same_rows(db, "thread_states", zStateCols);
+  same_rows(db, "sched_slices");
+  same_rows(db, "thread_states");
   tl_test_db_close(db);
 }
 
@@ -182,19 +177,23 @@ static void cut_recording_reads(void **state){
 }
 
 /* A kernel CTF event's thread is its CPU's current thread: in perf's CTF
-** the sample's own perf_tid says which (but where a switch was lost). */
+** the sample's own perf_tid says which (but where a switch was lost).
+** The samples only: perf's side-band records (perf_comm, perf_mmap2, ...)
+** carry no perf_tid, and those synthesized at the start come before any
+** switch. */
 static void ctf_events_get_their_thread(void **state){
   sqlite3 *db = tl_test_db();
   const char *z = SCHED_DIR "sched-ctf";
   int64_t n, nSame, nNull;
   (void)state;
-  n = tl_test_sql_int(db, "SELECT count(*) FROM events('%s')", z);
+  n = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE name GLOB 'sched:*'", z);
   nSame = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
                           "WHERE tid = args ->> '$.perf_tid'", z);
   /* a process is known once the thread's own events said it */
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
                    "WHERE tid = args ->> '$.perf_tid' AND pid != args ->> '$.perf_pid'", z), 0);
-  nNull = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') WHERE tid IS NULL", z);
+  nNull = tl_test_sql_int(db, "SELECT count(*) FROM events('%s') "
+                          "WHERE tid IS NULL AND name GLOB 'sched:*'", z);
   assert_true(n>3000);
   assert_true(nNull<=16);         /* before each CPU's first switch */
   assert_true(nSame>=n - nNull - 16);
@@ -205,6 +204,136 @@ static void ctf_events_get_their_thread(void **state){
   tl_test_db_close(db);
 }
 
+/* syscalls: every entry and exit perf script printed for the perf trace
+** record recording, the exits in its order with its numbers and values. */
+static void syscalls_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  FILE *f = fopen(SCHED_DIR "trace.syscalls.txt", "r");
+  char zLine[512];
+  sqlite3_str *pRef = sqlite3_str_new(0);
+  int64_t nEnter = 0, nExit = 0, nErr = 0;
+  (void)state;
+  assert_non_null(f);
+  while( fgets(zLine, sizeof(zLine), f) ){
+    long long nr, ret;
+    if( strstr(zLine, "sys_enter: NR ") ) nEnter++;
+    if( sscanf(zLine, " raw_syscalls:sys_exit: NR %lld = %lld", &nr, &ret)==2 ){
+      sqlite3_str_appendf(pRef, "%lld|%lld\n", nr, ret);
+      nExit++;
+      nErr += ret<0;
+    }
+  }
+  fclose(f);
+  assert_true(nExit>400);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(ts) FROM syscalls('" SCHED_DIR "trace.data')"), nEnter);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(ts_end) FROM syscalls('" SCHED_DIR "trace.data')"), nExit);
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(ret < 0) FROM syscalls('" SCHED_DIR "trace.data')"), nErr);
+  /* a call is paired when its entry is its thread's record just before */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM syscalls('" SCHED_DIR "trace.data') "
+                                   "WHERE dur < 0 OR (dur IS NOT NULL AND nr < 0)"), 0);
+  tl_test_rows_equal_text(tl_test_sql_rows(db, "SELECT nr, ret FROM syscalls('" SCHED_DIR "trace.data') "
+                                           "WHERE ts_end IS NOT NULL ORDER BY ts_end"), pRef);
+  /* a ts window and a CPU give the rows a full scan filtered gives */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT * FROM syscalls('" SCHED_DIR "trace.data') "
+                   "WHERE ts BETWEEN (SELECT min(ts) + 1000000 FROM syscalls('" SCHED_DIR "trace.data')) "
+                   "AND (SELECT max(ts) - 1000000 FROM syscalls('" SCHED_DIR "trace.data')) AND cpu = 0 "
+                   "EXCEPT SELECT * FROM syscalls('" SCHED_DIR "trace.data', 'accel=off') "
+                   "WHERE +ts BETWEEN (SELECT min(ts) + 1000000 FROM syscalls('" SCHED_DIR "trace.data')) "
+                   "AND (SELECT max(ts) - 1000000 FROM syscalls('" SCHED_DIR "trace.data')) AND +cpu = 0)"), 0);
+  tl_test_db_close(db);
+}
+
+/* A system call record: LTTng's (named by zEvent, no thread of its own) or,
+** with aTidNr, perf's (thread aTidNr[0], number aTidNr[1]). */
+static void feed_call(TlSched *p, int eKind, const char *zEvent, const int64_t *aTidNr,
+                      int64_t ts, int64_t cpu, int64_t ret){
+  TlSchedRec r;
+  tl_sched_rec_clear(&r, eKind);
+  r.zEvent = zEvent;
+  r.bTs = 1; r.ts = ts; r.bCpu = 1; r.cpu = cpu;
+  if( aTidNr ){
+    tl_sched_rec_int(&r, TL_SF_CUR_TID, aTidNr[0]);
+    tl_sched_rec_int(&r, TL_SF_NR, aTidNr[1]);
+  }
+  if( eKind==TL_SCHED_SYS_EXIT ) tl_sched_rec_int(&r, TL_SF_RET, ret);
+  assert_int_equal(tl_sched_feed(p, &r), TL_OK);
+}
+
+static void feed_sys(TlSched *p, int eKind, const char *zEvent, int64_t ts, int64_t cpu,
+                     int64_t ret){
+  feed_call(p, eKind, zEvent, 0, ts, cpu, ret);
+}
+
+/* The model's rows at the end, as "tid call ts ts_end dur ret;" each (the
+** call its name, else its number; -1 for NULL, tid "?" when unknown). */
+static void sys_rows(TlSched *p, char *zGot, size_t nGot){
+  TlSchedOut o;
+  size_t n = 0;
+  tl_sched_finish(p);
+  while( tl_sched_take(p, &o) ){
+    char zCall[64];
+    assert_int_equal(o.eOut, TL_SCHED_OUT_SYSCALL);
+    if( o.zSys ) snprintf(zCall, sizeof(zCall), "%.*s", (int)o.nSys, o.zSys);
+    else snprintf(zCall, sizeof(zCall), "%lld", (long long)o.nr);
+    if( o.bNoTid ) n += (size_t)snprintf(zGot+n, nGot-n, "? ");
+    else n += (size_t)snprintf(zGot+n, nGot-n, "%lld ", (long long)o.tid);
+    n += (size_t)snprintf(zGot+n, nGot-n, "%s %lld %lld %lld %lld;", zCall,
+                          o.bTs ? (long long)o.ts : -1LL, o.bEnd ? (long long)o.tsEnd : -1LL,
+                          o.bDur ? (long long)o.dur : -1LL, o.bRet ? (long long)o.ret : -1LL);
+    assert_true(n<nGot);
+  }
+}
+
+/* LTTng's system calls (no thread of their own, named by the event):
+** paired by name on the thread the CPU runs, as the model header says. */
+static void syscalls_pair_by_name_on_the_cpus_thread(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSCALL, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  char zGot[1024] = "";
+  (void)state;
+  assert_non_null(p);
+  assert_int_equal(tl_sched_kind("syscall_entry_read"), TL_SCHED_SYS_ENTER);
+  assert_int_equal(tl_sched_kind("syscall_exit_read"), TL_SCHED_SYS_EXIT);
+  feed_switch(p, 50, 0, 0, 0, 7);                        /* 7 runs on CPU 0 */
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_read", 100, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_read", 150, 0, -2);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_openat", 200, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_close", 210, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_close", 220, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_write", 230, 1, 5);  /* no thread on CPU 1 */
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_poll", 240, 0, 0); /* open at the end */
+  sys_rows(p, zGot, sizeof(zGot));
+  assert_string_equal(zGot, "7 read 100 150 50 -2;7 openat 200 -1 -1 -1;7 close 210 220 10 0;"
+                            "? write -1 230 -1 5;7 poll 240 -1 -1 -1;");
+  tl_sched_free(p);
+}
+
+/* perf's numbered system calls of thread tid: a call's time as perf trace
+** -s measures it (builtin-trace.c: trace__sys_enter sets the thread's
+** entry_time for a call, -1 is none; thread__update_stats times an exit
+** from it, 0 when not after it; no exit clears it). */
+static void feed_nr(TlSched *p, int eKind, int64_t tid, int64_t nr, int64_t ts){
+  const int64_t aTidNr[2] = { tid, nr };
+  feed_call(p, eKind, 0, aTidNr, ts, 0, 0);
+}
+
+static void syscalls_time_lost_entries_as_perf_trace(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSCALL, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  char zGot[1024] = "";
+  (void)state;
+  assert_non_null(p);
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, 0, 100);
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 0, 150);     /* paired: 50 */
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 1, 170);     /* its entry lost: from 100 */
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, -1, 180);   /* no call: not an entry */
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, 3, 200);
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 2, 260);     /* another call's exit: from 200 */
+  feed_nr(p, TL_SCHED_SYS_EXIT, 8, 0, 300);     /* a thread with no entry */
+  sys_rows(p, zGot, sizeof(zGot));
+  assert_string_equal(zGot, "7 0 100 150 50 0;7 1 -1 170 70 0;7 -1 180 -1 -1 -1;7 3 200 -1 -1 -1;"
+                            "7 2 -1 260 60 0;8 0 -1 300 -1 0;");
+  tl_sched_free(p);
+}
+
 TL_DEFINE_GROUP(sched,
   cmocka_unit_test(ctf_events_get_their_thread),
   cmocka_unit_test(perf_and_its_ctf_agree),
@@ -212,4 +341,7 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(pushdown_equals_filter),
   cmocka_unit_test(hostile_orders_give_nulls),
   cmocka_unit_test(cut_recording_reads),
+  cmocka_unit_test(syscalls_equal_perf_script),
+  cmocka_unit_test(syscalls_pair_by_name_on_the_cpus_thread),
+  cmocka_unit_test(syscalls_time_lost_entries_as_perf_trace),
 );

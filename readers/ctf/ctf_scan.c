@@ -311,7 +311,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   int rc = TL_OK;
   *ppScan = 0;
   int bSched = iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES
-            || iTable==TL_TAB_CALLS;
+            || iTable==TL_TAB_CALLS || iTable==TL_TAB_SYSCALLS;
   if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES && !bSched ){
     return TL_DONE;
   }
@@ -379,7 +379,7 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
       break;
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
-    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES:
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
       rc = tl_ctf_sched_next(pScan, pRow);
       break;
     case TL_TAB_CALLS:       rc = tl_ctf_calls_next(pScan, pRow); break;

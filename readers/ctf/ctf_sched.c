@@ -1,5 +1,5 @@
 /*
-** ctf_sched.c: the sched_slices and thread_states tables of CTF traces:
+** ctf_sched.c: the sched_slices, thread_states and syscalls tables of CTF traces:
 ** kernel scheduler events (LTTng's, or perf's in a trace from perf data
 ** convert --to-ctf) as inputs of the scheduling model (model_sched.h).
 **
@@ -50,8 +50,9 @@ static int ctf_sched_rec(CtfSched *ps, const CtfCur *c, TlSchedRec *r){
     eKind = tl_sched_kind(c->pEC->zName);
     if( tl_map_put(&ps->kinds, key, (uint32_t)eKind) ) return -1;
   }
-  if( eKind==TL_SCHED_NONE ) return 0;
+  if( !tl_sched_takes(ps->pModel, eKind) ) return 0;
   tl_sched_rec_clear(r, eKind);
+  r->zEvent = c->pEC->zName;
   r->bTs = c->bTs; r->ts = c->ts;
   r->bCpu = c->iCpu>=0; r->cpu = c->iCpu;
   aF = tl_sched_fields(eKind, &n);

@@ -38,7 +38,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   switch( iTable ){
     case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
     case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
-    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES:
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
       break;
     default:
       return TL_DONE;
@@ -102,7 +102,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
                           | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
   s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
-  if( (iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES)
+  if( (iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES || iTable==TL_TAB_SYSCALLS)
    && perf_sched_open(s, pFilter) ){
     *pErr = s->err;
     perf_scan_close(s);
@@ -588,7 +588,8 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
     case TL_TAB_TRACKS:        return perf_next_track(s, pRow);
     case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
     case TL_TAB_PERF_FEATURES: return perf_next_feature(s, pRow);
-    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: return perf_sched_next(s, pRow);
+    case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
+      return perf_sched_next(s, pRow);
     default:                   return TL_DONE;
   }
 }

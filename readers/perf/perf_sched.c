@@ -1,5 +1,5 @@
 /*
-** perf_sched.c: the sched_slices and thread_states tables of perf.data:
+** perf_sched.c: the sched_slices, thread_states and syscalls tables of perf.data:
 ** perf's records as inputs of the scheduling model (model_sched.h).
 **
 ** The records are read in time order (the events scan's merge of rounds)
@@ -96,8 +96,9 @@ static int sched_rec(const TlScan *s, TlSchedRec *r){
     int k;
     if( ri->iAttr<0 || ri->iAttr>=s->p->nAttr ) return 0;
     sa = &s->pSched->aAttr[ri->iAttr];
-    if( sa->eKind==TL_SCHED_NONE ) return 0;
+    if( !tl_sched_takes(s->pSched->pModel, sa->eKind) ) return 0;
     tl_sched_rec_clear(r, sa->eKind);
+    r->zEvent = sa->pTp->zName;
     if( ri->bTid ){
       tl_sched_rec_int(r, TL_SF_CUR_TID, ri->tid);
       tl_sched_rec_int(r, TL_SF_CUR_PID, ri->pid);
@@ -141,7 +142,8 @@ static int sched_keep(const TlScan *s){
   if( s->r.type==PERF_COMM || s->r.type==PERF_FORK ) return 1;
   if( s->r.type!=PERF_SAMPLE || s->p->nAttr==0 ) return 0;
   iAttr = perf_attr_of(s->p, &s->r);
-  return iAttr>=0 && iAttr<s->p->nAttr && s->pSched->aAttr[iAttr].eKind!=TL_SCHED_NONE;
+  return iAttr>=0 && iAttr<s->p->nAttr
+      && tl_sched_takes(s->pSched->pModel, s->pSched->aAttr[iAttr].eKind);
 }
 
 int perf_sched_open(TlScan *s, const TlFilter *pFilter){
@@ -156,9 +158,10 @@ int perf_sched_open(TlScan *s, const TlFilter *pFilter){
     return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   sched_attrs(s->p, ps->aAttr);
+  tl_sched_names_recorded(ps->pModel);
   {
     int i, bAny = 0;
-    for(i=0; i<s->p->nAttr; i++) bAny |= ps->aAttr[i].eKind!=TL_SCHED_NONE;
+    for(i=0; i<s->p->nAttr; i++) bAny |= tl_sched_takes(ps->pModel, ps->aAttr[i].eKind);
     /* no scheduler tracepoint in the trace: no row, nothing to read */
     if( !bAny ) tl_sched_finish(ps->pModel);
   }

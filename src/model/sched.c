@@ -32,7 +32,13 @@ static const struct { const char *zName; int eKind; } aKind[] = {
   { "sched:sched_stat_runtime", TL_SCHED_STAT_RUNTIME }, { "sched_stat_runtime", TL_SCHED_STAT_RUNTIME },
   /* LTTng's state dump names the threads running when tracing started */
   { "lttng_statedump_process_state", TL_SCHED_NAME },
+  /* perf data convert --to-ctf --all: perf's COMM and FORK records */
+  { "perf_comm", TL_SCHED_NAME },                   { "perf_fork", TL_SCHED_NEW_THREAD },
+  /* system calls: perf's by number; LTTng's by name (the prefixes below) */
+  { "raw_syscalls:sys_enter", TL_SCHED_SYS_ENTER }, { "raw_syscalls:sys_exit", TL_SCHED_SYS_EXIT },
 };
+#define SYS_ENTRY "syscall_entry_"
+#define SYS_EXIT  "syscall_exit_"
 
 int tl_sched_kind(const char *zName){
   size_t i;
@@ -40,6 +46,8 @@ int tl_sched_kind(const char *zName){
   for(i=0; i<sizeof(aKind)/sizeof(aKind[0]); i++){
     if( strcmp(aKind[i].zName, zName)==0 ) return aKind[i].eKind;
   }
+  if( strncmp(zName, SYS_ENTRY, sizeof(SYS_ENTRY)-1)==0 ) return TL_SCHED_SYS_ENTER;
+  if( strncmp(zName, SYS_EXIT, sizeof(SYS_EXIT)-1)==0 ) return TL_SCHED_SYS_EXIT;
   return TL_SCHED_NONE;
 }
 
@@ -83,6 +91,14 @@ static const TlSchedField aExec[] = {
 };
 static const TlSchedField aName[] = {   /* the state dump; perf's COMM records */
   { "tid", TL_SF_TID, 0 }, { "pid", TL_SF_PID, 0 }, { "name", TL_SF_COMM, 0 },
+  { "comm", TL_SF_COMM, 0 },
+};
+static const TlSchedField aSys[] = {
+  CUR_FIELDS, { "id", TL_SF_NR, 0 }, { "ret", TL_SF_RET, 0 },
+};
+static const TlSchedField aNewThread[] = {  /* perf's FORK records */
+  { "ptid", TL_SF_PARENT_TID, 0 }, { "ppid", TL_SF_PARENT_PID, 0 },
+  { "tid", TL_SF_CHILD_TID, 0 }, { "pid", TL_SF_CHILD_PID, 0 },
 };
 
 #define N(a) ((int)(sizeof(a)/sizeof(a[0])))
@@ -97,6 +113,8 @@ const TlSchedField *tl_sched_fields(int eKind, int *pn){
     case TL_SCHED_FORK: *pn = N(aFork); return aFork;
     case TL_SCHED_EXEC: *pn = N(aExec); return aExec;
     case TL_SCHED_NAME: *pn = N(aName); return aName;
+    case TL_SCHED_NEW_THREAD: *pn = N(aNewThread); return aNewThread;
+    case TL_SCHED_SYS_ENTER: case TL_SCHED_SYS_EXIT: *pn = N(aSys); return aSys;
     default: *pn = 0; return 0;
   }
 }
@@ -119,6 +137,17 @@ static const int aEndState[] = {
   ST_SLEEPING, ST_UNINT, ST_STOPPED, ST_TRACED, ST_DEAD, ST_ZOMBIE, ST_PARKED, ST_IDLE
 };
 
+/* A system call's entry or exit, as the rows need it. */
+typedef struct Sys Sys;
+struct Sys {
+  int b;                          /* set (a thread's: an entry is pending) */
+  int bTs; int64_t ts;
+  int bCpu; int64_t cpu;
+  int bNr; int64_t nr;
+  const char *z; size_t n;        /* the call's name, or NULL */
+  int bWanted;                    /* an entry counted in nPending */
+};
+
 typedef struct Thr Thr;
 struct Thr {
   int64_t tid;
@@ -135,6 +164,11 @@ struct Thr {
   int bLastOut; int64_t tsLastOut;/* its last switch out */
   int bReady; int64_t tsReady;    /* woken or preempted since then */
   int bRuntime; int64_t runtime;  /* sched_stat_runtime since its last run ended */
+  Sys sys;                        /* its system call entered last, if pending */
+  int bEntered; int64_t tsEntered;/* its latest entry of a numbered call, paired
+                                  ** or not (perf trace's entry_time) */
+  char zRec[TL_SCHED_COMM_MAX];   /* its name from name records (and its parent's,
+                                  ** at a fork) only */
 };
 
 typedef struct Cpu Cpu;
@@ -159,6 +193,7 @@ struct TlSched {
   int bLast; int64_t tsLast;      /* the latest time fed */
   int bPast;                      /* a record after tsHi was fed */
   int bWaking;                    /* a sched_waking was fed */
+  int bRecNames;                  /* syscalls: threads named by name records only */
   uint64_t nPending;              /* open intervals that will be given */
   TlSchedOut *aQ; size_t nQ, iQ, nQAlloc;
   int bFinish; size_t iFin;       /* finishing: next CPU, then thread */
@@ -290,11 +325,14 @@ static Thr *thr_find(TlSched *p, int64_t tid, Cpu *pCpu){
   return tl_map_get(&p->thrMap, (uint64_t)tid, &k) ? &p->aThr[k] : 0;
 }
 
-static void name_set(Thr *t, const char *z, size_t n){
+static void name_copy(char *zTo, const char *z, size_t n){
   if( z==0 ) return;
   if( n>=TL_SCHED_COMM_MAX ) n = TL_SCHED_COMM_MAX-1;
-  memcpy(t->zComm, z, n);
-  t->zComm[n] = 0;
+  memcpy(zTo, z, n);
+  zTo[n] = 0;
+}
+static void name_set(Thr *t, const char *z, size_t n){
+  name_copy(t->zComm, z, n);
 }
 
 /* A comm field naming t: kept unless a name record named it. */
@@ -527,6 +565,9 @@ static int on_fork(TlSched *p, const TlSchedRec *r){
   if( parent ) memcpy(zName, parent->zComm, sizeof(zName));
   child = thr_get(p, r->a[TL_SF_CHILD_TID], 0);
   if( child==0 ) return TL_OK;
+  if( child->zRec[0]==0 && parent && parent!=child ){
+    memcpy(child->zRec, parent->zRec, sizeof(child->zRec));
+  }
   if( has(r, TL_SF_CHILD_PID) ){ child->bPid = 1; child->pid = r->a[TL_SF_CHILD_PID]; }
   if( has(r, TL_SF_PID) ){ child->bPid = 1; child->pid = r->a[TL_SF_PID]; }
   if( has(r, TL_SF_CHILD_COMM) ){
@@ -569,9 +610,115 @@ static int on_name(TlSched *p, const TlSchedRec *r){
   if( has(r, TL_SF_PID) ){ t->bPid = 1; t->pid = r->a[TL_SF_PID]; }
   if( has(r, TL_SF_COMM) ){
     name_set(t, r->az[TL_SF_COMM - TL_SF_PREV_COMM], r->an[TL_SF_COMM - TL_SF_PREV_COMM]);
+    name_copy(t->zRec, r->az[TL_SF_COMM - TL_SF_PREV_COMM], r->an[TL_SF_COMM - TL_SF_PREV_COMM]);
     t->bNamed = 1;
   }
   return TL_OK;
+}
+
+/* ---- system calls -------------------------------------------------------- */
+
+/*
+** A row of thread t (NULL: unknown) for the call entered at e and left at
+** x (either NULL: none), with the exit's return value.
+*/
+static int sys_emit(TlSched *p, const Thr *t, const Sys *e, const Sys *x,
+                    int bRet, int64_t ret){
+  const Sys *w = e ? e : x;
+  TlSchedOut *o;
+  if( e ? !e->bWanted : !wanted(p, TL_SCHED_OUT_SYSCALL, 0, 0, x->bCpu, x->cpu) ){
+    return TL_OK;
+  }
+  if( e ) p->nPending--;
+  if( (o = queue_add(p))==0 ) return TL_ENOMEM;
+  o->eOut = TL_SCHED_OUT_SYSCALL;
+  if( e ){ o->bTs = e->bTs; o->ts = e->ts; }
+  if( x ){ o->bEnd = x->bTs; o->tsEnd = x->ts; }
+  if( e && x ){
+    o->bDur = e->bTs && x->bTs; o->dur = x->ts - e->ts;
+  }else if( x && t && t->bEntered && x->bTs && x->bNr && x->nr>=0 ){
+    /* an exit of a numbered call without its entry just before it: as perf
+    ** trace measures it, from the thread's latest entry (0 when not after it) */
+    o->bDur = 1; o->dur = x->ts>t->tsEntered ? x->ts - t->tsEntered : 0;
+  }
+  o->bCpu = w->bCpu; o->cpu = w->cpu;
+  if( t ) out_thread(o, t); else o->bNoTid = 1;
+  if( t && p->bRecNames ) memcpy(o->zComm, t->zRec, sizeof(o->zComm));
+  o->bNr = w->bNr; o->nr = w->nr;
+  o->zSys = w->z; o->nSys = w->n;
+  o->bRet = bRet; o->ret = ret;
+  return TL_OK;
+}
+
+/* A thread's pending entry is a row of its own (no exit). */
+static int sys_flush(TlSched *p, Thr *t){
+  int rc = TL_OK;
+  if( t->sys.b ){
+    rc = sys_emit(p, t, &t->sys, 0, 0, 0);
+    t->sys.b = 0;
+  }
+  return rc;
+}
+
+/* The entry or exit r (time bTs, ts) of its thread's, or its CPU's thread's,
+** system call. */
+static int on_syscall(TlSched *p, const TlSchedRec *r, int bTs, int64_t ts){
+  Cpu *c = cpu_get(p, r->bCpu, r->cpu);
+  Thr *t = 0;
+  Sys s;
+  int rc;
+  const char *zPre = r->eKind==TL_SCHED_SYS_ENTER ? SYS_ENTRY : SYS_EXIT;
+  size_t nPre = strlen(zPre);
+  memset(&s, 0, sizeof(s));
+  s.b = 1;
+  s.bTs = bTs; s.ts = ts;
+  s.bCpu = r->bCpu; s.cpu = r->cpu;
+  s.bNr = has(r, TL_SF_NR); s.nr = r->a[TL_SF_NR];
+  if( r->zEvent && strncmp(r->zEvent, zPre, nPre)==0 ){
+    s.z = r->zEvent + nPre;
+    s.n = strlen(s.z);
+  }
+  if( has(r, TL_SF_CUR_TID) ){
+    t = thr_get(p, r->a[TL_SF_CUR_TID], c);
+  }else if( c && c->bCur ){
+    t = thr_get(p, c->tid, c);
+  }
+  if( t==0 || (s.bNr && s.nr<0) ){
+    /* no thread to pair in, or no call (perf's -1): a row of its own */
+    if( r->eKind==TL_SCHED_SYS_ENTER ){
+      s.bWanted = wanted(p, TL_SCHED_OUT_SYSCALL, s.bTs, s.ts, s.bCpu, s.cpu);
+      if( s.bWanted ) p->nPending++;
+      return sys_emit(p, t, &s, 0, 0, 0);
+    }
+    return sys_emit(p, t, 0, &s, has(r, TL_SF_RET), r->a[TL_SF_RET]);
+  }
+  if( r->eKind==TL_SCHED_SYS_ENTER ){
+    if( (rc = sys_flush(p, t))!=0 ) return rc;
+    if( s.bNr && s.bTs ){ t->bEntered = 1; t->tsEntered = s.ts; }
+    s.bWanted = wanted(p, TL_SCHED_OUT_SYSCALL, s.bTs, s.ts, s.bCpu, s.cpu);
+    if( s.bWanted ) p->nPending++;
+    t->sys = s;
+    return TL_OK;
+  }
+  if( t->sys.b && (s.z ? t->sys.z && t->sys.n==s.n && memcmp(t->sys.z, s.z, s.n)==0
+                       : s.bNr && t->sys.bNr && t->sys.nr==s.nr) ){
+    t->sys.b = 0;
+    return sys_emit(p, t, &t->sys, &s, has(r, TL_SF_RET), r->a[TL_SF_RET]);
+  }
+  if( (rc = sys_flush(p, t))!=0 ) return rc;
+  return sys_emit(p, t, 0, &s, has(r, TL_SF_RET), r->a[TL_SF_RET]);
+}
+
+void tl_sched_names_recorded(TlSched *p){
+  p->bRecNames = 1;
+}
+
+int tl_sched_takes(const TlSched *p, int eKind){
+  if( eKind==TL_SCHED_NONE ) return 0;
+  if( eKind==TL_SCHED_SYS_ENTER || eKind==TL_SCHED_SYS_EXIT ){
+    return (p->mOut & TL_SCHED_OUT_SYSCALL)!=0;
+  }
+  return 1;
 }
 
 int tl_sched_feed(TlSched *p, const TlSchedRec *rIn){
@@ -607,6 +754,10 @@ int tl_sched_feed(TlSched *p, const TlSchedRec *rIn){
     case TL_SCHED_FORK: case TL_SCHED_NEW_THREAD: return on_fork(p, r);
     case TL_SCHED_NAME: return on_name(p, r);
     case TL_SCHED_EXEC: return on_exec(p, r);
+    case TL_SCHED_SYS_ENTER: case TL_SCHED_SYS_EXIT:
+      /* (its own time, when older than the one before it too: the thread's
+      ** records are in order) */
+      return p->mOut & TL_SCHED_OUT_SYSCALL ? on_syscall(p, r, r->bTs, r->ts) : TL_OK;
     case TL_SCHED_STAT_RUNTIME: {
       Thr *t = has(r, TL_SF_TID) && has(r, TL_SF_RUNTIME) && r->a[TL_SF_TID]>0
              ? thr_get(p, r->a[TL_SF_TID], 0) : 0;
@@ -640,9 +791,10 @@ int tl_sched_take(TlSched *p, TlSchedOut *pOut){
         Thr *t = thr_find(p, c->tid, c);
         if( slice_end(p, c, (int64_t)k, t, 0, 0, 0) ) return 0;
       }
+      if( sys_flush(p, &c->idle) ) return 0;
     }else{
       Thr *t = &p->aThr[p->iFin++ - p->nCpu];
-      if( state_end(p, t, 0, 0) ) return 0;
+      if( state_end(p, t, 0, 0) || sys_flush(p, t) ) return 0;
     }
   }
 }
@@ -677,6 +829,7 @@ int tl_sched_current(const TlSched *p, int64_t cpu, int64_t *pTid, int64_t *pPid
 int tl_sched_out_of_table(int iTable){
   if( iTable==TL_TAB_SCHED_SLICES ) return TL_SCHED_OUT_SLICE;
   if( iTable==TL_TAB_THREAD_STATES ) return TL_SCHED_OUT_STATE;
+  if( iTable==TL_TAB_SYSCALLS ) return TL_SCHED_OUT_SYSCALL;
   return 0;
 }
 
@@ -700,6 +853,17 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     val_opt(&a[TL_SS_WAIT_TIME], o->bWait, o->wait);
     val_opt(&a[TL_SS_SCHED_DELAY], o->bDelay, o->delay);
     val_opt(&a[TL_SS_RUNTIME], o->bRuntime, o->runtime);
+  }else if( iTable==TL_TAB_SYSCALLS ){
+    val_opt(&a[TL_SC_TS], o->bTs, o->ts);
+    val_opt(&a[TL_SC_DUR], o->bDur, o->dur);
+    val_opt(&a[TL_SC_TID], !o->bNoTid, o->tid);
+    val_opt(&a[TL_SC_PID], o->bPid, o->pid);
+    if( o->zComm[0] ) tl_val_textz(&a[TL_SC_COMM], o->zComm); else tl_val_null(&a[TL_SC_COMM]);
+    val_opt(&a[TL_SC_CPU], o->bCpu, o->cpu);
+    val_opt(&a[TL_SC_NR], o->bNr, o->nr);
+    if( o->zSys ) tl_val_text(&a[TL_SC_NAME], o->zSys, o->nSys); else tl_val_null(&a[TL_SC_NAME]);
+    val_opt(&a[TL_SC_RET], o->bRet, o->ret);
+    val_opt(&a[TL_SC_TS_END], o->bEnd, o->tsEnd);
   }else{
     val_opt(&a[TL_TS_TS], o->bTs, o->ts);
     val_opt(&a[TL_TS_DUR], bDur, o->tsEnd - o->ts);

@@ -238,7 +238,7 @@ void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
     drain_pair(pTrace, iTable, &f);
     if( iTable==TL_TAB_EVENTS ) drain_events(pTrace, iRowid);
     if( iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES
-     || iTable==TL_TAB_CALLS ){
+     || iTable==TL_TAB_CALLS || iTable==TL_TAB_SYSCALLS ){
       /* the scheduling model's, and the calls', ts window and CPU set */
       static const int64_t aCpu[1] = { 1 };
       filter_init(&f);
