@@ -461,18 +461,35 @@ static int file_open(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   return file_opened(f, zPath);
 }
 
-/* The GNU debuglink CRC-32 (poly 0xEDB88320, as zlib's crc32) of b. */
-static uint32_t debuglink_crc(TlBytes b){
+/*
+** The GNU debuglink CRC-32 (poly 0xEDB88320, as zlib's crc32) of the whole
+** file pSrc, read from the file in windows (its loaded copy leaves DWARF
+** sections out) into *pCrc; 0 if read.
+*/
+static int debuglink_crc(const TlSource *pSrc, uint32_t *pCrc){
   uint32_t aTab[256], c = 0xFFFFFFFFu, k;
-  size_t i;
+  uint64_t iOff = 0;
+  TlWin w;
+  TlErr err;
+  int rc = 0;
   for(k=0; k<256; k++){
     uint32_t v = k;
     int j;
     for(j=0; j<8; j++) v = (v & 1) ? 0xEDB88320u ^ (v >> 1) : v >> 1;
     aTab[k] = v;
   }
-  for(i=0; i<b.n; i++) c = aTab[(c ^ b.a[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  tl_err_clear(&err);
+  tl_win_init(&w, pSrc);
+  while( rc==0 && iOff<pSrc->nSize ){
+    TlBytes b;
+    size_t i;
+    rc = tl_win_read(&w, iOff, 1u<<20, TL_LE, &b, &err) || b.n==0;
+    for(i=0; rc==0 && i<b.n; i++) c = aTab[(c ^ b.a[i]) & 0xFF] ^ (c >> 8);
+    iOff += b.n;
+  }
+  tl_win_free(&w);
+  *pCrc = c ^ 0xFFFFFFFFu;
+  return rc;
 }
 
 /*
@@ -503,8 +520,9 @@ static int file_debuglink(const SymFile *f, char *z, size_t nz, uint32_t *pCrc){
 /* Open zPath as f's debug file; 0 if done. Its CRC-32 must be crc when bCrc. */
 static int debug_open(SymFile *f, TlTrace *pTrace, const char *zPath, int bCrc, uint32_t crc){
   int bBad;
+  uint32_t fileCrc = 0;
   if( elf_open(zPath, f->zName, &f->pDbgSrc, &f->dbg, pTrace) ) return -1;
-  bBad = bCrc && debuglink_crc(f->dbg.b)!=crc;
+  bBad = bCrc && (debuglink_crc(f->pDbgSrc, &fileCrc) || fileCrc!=crc);
   if( bBad ){
     tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET,
                   "%s is not its debug file: its CRC-32 is not the debug link's (%08x)", zPath, crc);
