@@ -43,6 +43,28 @@
 **                            k-th of those rows, in the packet's order
 **   xCountClose(state)       NULL-safe
 **
+** Tallies (optional: xTallyCols, xTallyOpen, xTallyPacket and xTallyClose,
+** or none). For GROUP BY or DISTINCT (the engine's grouped output,
+** src/group.c) on columns xTallyCols can give, the engine asks for the
+** rows of each packet only as how many rows have each value of those
+** columns, instead of a scan's rows:
+**   xTallyOpen(trace, table, filter, &state, err)
+**                            per-thread state; TL_DONE: not tallied
+**   xTallyPacket(state, iPacket, tally, err)
+**                            the rows of packet iPacket of trace->index
+**                            (one that tl_packet_may_match the filter) that
+**                            pass the filter's ts window, CPU set, type and
+**                            depth range exactly, given by
+**                            tl_tally_add(tally, row, n): n rows whose
+**                            columns are row's (only those xTallyCols gave
+**                            are read; text must stay unchanged at its
+**                            address until xTallyClose: the engine may
+**                            know a value again by its address)
+**   xTallyClose(state)       NULL-safe
+** The engine may run several states at once on helper threads (the trace
+** is shared read-only); the packets of one stream (TlPacket.iStream >= 0)
+** go to one state, and every state gets its packets in ascending order.
+**
 ** Filtering contract: the filter is a hint. A scan may return rows that do
 ** not match it (the vtab layer checks ts, cpu and rowid exactly), but must
 ** never drop a row that matches. When filter->bOrdered, rows of tables whose
@@ -163,6 +185,14 @@ static inline uint64_t tl_count_events_cols(const TlFilter *f){
   return m;
 }
 
+/*
+** The engine's side of a tally (xTallyPacket): n more rows with the
+** values of aRow (a row of the table's columns; only those xTallyCols gave
+** are read). TL_OK, or a negative code the reader returns at once.
+*/
+typedef struct TlTally TlTally;
+int tl_tally_add(TlTally*, const TlVal *aRow, uint64_t n);
+
 /* Is column i wanted? Readers skip building text/JSON that is not. */
 static inline int tl_col_used(const TlFilter *f, int i){
   return (f->mCols >> i) & 1;
@@ -273,6 +303,17 @@ struct TlReaderDef {
   */
   int (*xPacketValue)(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
+
+  /*
+  ** Tallies (see the lifecycle above; NULL when not offered). xTallyCols:
+  ** the columns of table iTable (a bit of mTally) a tally can give for
+  ** this filter, 0 when it cannot tally it.
+  */
+  uint32_t mTally;                /* bit t: table t can be tallied */
+  uint64_t (*xTallyCols)(const TlTrace*, int iTable, const TlFilter*);
+  int (*xTallyOpen)(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+  int (*xTallyPacket)(void *pState, size_t iPacket, TlTally*, TlErr*);
+  void (*xTallyClose)(void *pState);
 
   /*
   ** What the trace says about itself (trace_info): xRow once per (key,

@@ -23,14 +23,22 @@
 */
 #include "group.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "progress.h"
 
 #define KEY_GROUP 0x80              /* tag bit: a GROUP BY column */
 #define GROUP_FULL 1                /* group_scan: the part outgrew the cap */
 #define GROUP_SPLIT_BITS 3          /* a full part splits into 1<<3 */
 #define GROUP_MAX_PARTS 64          /* parts waiting at most */
 #define GROUP_SLOTS_MIN 64
+#define TALLY_HELPERS 2             /* threads a tally runs on at most */
+#define TALLY_MEMO 4096             /* slots of a tally's memo (a power of two) */
+#define TALLY_MEMO_COLS 4           /* key columns the memo knows at most */
+#define TALLY_WAIT_MS TL_POLL_MS    /* the waiting thread polls this often */
 
 typedef struct GroupEntry GroupEntry;
 struct GroupEntry {
@@ -74,6 +82,8 @@ struct TlGroup {
   uint64_t *aRowidAt;               /* from aRowidAt[entry], when asked */
   uint64_t *aRowidN;                /* (rowids found so far per entry) */
   TlVal aVal[TL_MAX_NCOL];
+  int bNoTally;                     /* the reader cannot tally this scan */
+  int bTallied;                     /* a tally made entries (tests) */
   TlErr err;
 };
 
@@ -149,9 +159,16 @@ static uint64_t key_hash(const uint8_t *a, size_t n){
 
 /*
 ** The key of repeat k of row r (of scan q) into the probe: the used
-** columns, asking the scan for those it left lazy.
+** columns, asking the scan for those it left lazy. With no scan (a tally),
+** the values of a: none lazy or varying.
 */
+static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, int64_t k);
+
 static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
+  return probe_vals(g, q, r->a, r, k);
+}
+
+static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, int64_t k){
   int c, rc;
   uint64_t hPart = 0xcbf29ce484222325ULL;
   g->nProbe = 0;
@@ -159,15 +176,15 @@ static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
     size_t iStart = g->nProbe;
     TlVal v;
     if( !(g->mKey>>c & 1) ) continue;
-    v = r->a[c];
-    if( v.t==TL_LAZY ){
+    v = a[c];
+    if( v.t==TL_LAZY && q ){
       rc = tl_query_value(q, k, c, &v);
       if( rc<0 ) return query_fail(g, q, rc);
-      if( v.t==TL_LAZY ) tl_val_null(&v);
-    }else if( r->aVary && c==r->iVary ){
+    }else if( r && r->aVary && c==r->iVary ){
       v.t = TL_INT;
       v.i = r->aVary[k];
     }
+    if( v.t==TL_LAZY ) tl_val_null(&v);
     rc = probe_val(g, c, &v);
     if( rc ) return rc;
     if( g->mGroupBy>>c & 1 ) hPart = fnv(hPart, g->aProbe + iStart, g->nProbe - iStart);
@@ -261,20 +278,30 @@ static int in_part(const TlGroup *g, uint64_t h){
   return (h & mask)==g->cur.v;
 }
 
-/* n more rows of the probe key: TL_OK, GROUP_FULL or < 0. */
-static int group_add(TlGroup *g, uint64_t n){
+/*
+** n more rows of the probe key: TL_OK, GROUP_FULL or < 0; *pe (when not
+** NULL) its entry + 1, or 0 when the key is in another part.
+*/
+static int group_add_at(TlGroup *g, uint64_t n, uint32_t *pe){
   uint64_t h = key_hash(g->aProbe, g->nProbe);
   size_t i;
   int rc;
+  if( pe ) *pe = 0;
   if( !in_part(g, g->hPart) ) return TL_OK;
   i = slot_find(g, h, g->aProbe, g->nProbe);
   if( g->aSlot[i] ){
     g->aEntry[g->aSlot[i]-1].n += n;
+    if( pe ) *pe = g->aSlot[i];
     return TL_OK;
   }
   rc = entry_new(g, i, h, n);
   if( rc ) return rc;
+  if( pe ) *pe = (uint32_t)g->nEntry;
   return group_bytes(g) > g->nMem ? GROUP_FULL : TL_OK;
+}
+
+static int group_add(TlGroup *g, uint64_t n){
+  return group_add_at(g, n, 0);
 }
 
 /* The rowid of repeat k of row r, found among the entries (rowid pass). */
@@ -303,6 +330,411 @@ static int row_plain(const TlGroup *g, const TlRow *r){
   return 1;
 }
 
+/* ---- tallies ------------------------------------------------------------- */
+
+/*
+** A tally (reader.h: xTallyPacket) fills a table of its own, a TlGroup
+** that only counts, on its own thread; the tables are added into the
+** scan's when every packet is done. The memo recognises a key by the raw
+** words of its values (integers, and text by its address, which the
+** reader keeps still): most rows skip the key's bytes and their hash.
+*/
+typedef struct TallyRun TallyRun;
+
+struct TlTally {
+  TlGroup *g;                       /* the table it counts into */
+  uint64_t *aMemo;                  /* TALLY_MEMO slots of nMemoWords + 1 words:
+                                    ** per key column its type, value or address,
+                                    ** length; then the entry + 1 (0 empty,
+                                    ** UINT32_MAX in another part). NULL: more key
+                                    ** columns than it knows */
+  int nMemoWords;                   /* words of a memo key */
+  int aKeyCol[TALLY_MEMO_COLS];     /* the key columns */
+  int bFull;                        /* its table outgrew its share of the cap */
+};
+
+typedef struct TallyHelper TallyHelper;
+struct TallyHelper {
+  TallyRun *pRun;
+  TlTally t;
+  void *pState;                     /* the reader's */
+  size_t *aPkt;                     /* its packets, ascending */
+  size_t nPkt;
+  int rc;
+  TlErr err;
+  int bThread;                      /* runs on thread th */
+  pthread_t th;
+};
+
+struct TallyRun {
+  TlGroup *g;                       /* the scan's */
+  pthread_mutex_t mu;               /* guards nRunning */
+  pthread_cond_t cv;                /* a helper finished */
+  int nRunning;
+  int bStop;                        /* (atomic) helpers stop at their next packet */
+  uint64_t nBytes;                  /* (atomic) bytes of the packets threads tallied */
+  TallyHelper aHelper[TALLY_HELPERS];
+  int nHelper;
+};
+
+/* The raw words of the key columns of aRow into a. */
+static void memo_words(const TlTally *t, const TlVal *aRow, uint64_t *a){
+  int k;
+  for(k=0; k<t->nMemoWords; k+=3){
+    const TlVal *v = &aRow[t->aKeyCol[k/3]];
+    a[k] = v->t;
+    a[k+2] = 0;
+    switch( v->t ){
+      case TL_INT: a[k+1] = (uint64_t)v->i; break;
+      case TL_REAL: memcpy(&a[k+1], &v->r, 8); break;
+      case TL_TEXT: case TL_BLOB: a[k+1] = (uint64_t)(uintptr_t)v->z; a[k+2] = v->n; break;
+      default: a[k] = TL_NULL; a[k+1] = 0; break;
+    }
+  }
+}
+
+/* A hash of n words (the memo's slot). */
+static uint64_t memo_hash(const uint64_t *a, int n){
+  uint64_t h = 0;
+  int i;
+  for(i=0; i<n; i++) h = ((h << 17) | (h >> 47)) ^ a[i];
+  h *= 0x9e3779b97f4a7c15ULL;
+  return h ^ (h >> 32);
+}
+
+/* Are the n words at a and b the same? */
+static int memo_same(const uint64_t *a, const uint64_t *b, int n){
+  int i;
+  for(i=0; i<n; i++) if( a[i]!=b[i] ) return 0;
+  return 1;
+}
+
+int tl_tally_add(TlTally *t, const TlVal *aRow, uint64_t n){
+  TlGroup *g = t->g;
+  uint64_t a[3*TALLY_MEMO_COLS];
+  uint64_t *m = 0;
+  uint32_t e = 0;
+  int rc;
+  if( n==0 ) return TL_OK;
+  if( t->aMemo ){
+    int nw = t->nMemoWords;
+    memo_words(t, aRow, a);
+    m = &t->aMemo[(memo_hash(a, nw) & (TALLY_MEMO-1)) * (size_t)(nw + 1)];
+    if( m[nw] && memo_same(m, a, nw) ){
+      if( m[nw]!=UINT32_MAX ) g->aEntry[m[nw]-1].n += n;
+      return TL_OK;
+    }
+  }
+  rc = probe_vals(g, 0, aRow, 0, 0);
+  if( rc==TL_OK ) rc = group_add_at(g, n, &e);
+  if( rc==GROUP_FULL ){
+    t->bFull = 1;
+    return tl_err_set(&g->err, TL_ELIMIT, TL_NO_OFFSET, "GROUP BY: a tally outgrew its memory");
+  }
+  if( rc<0 ) return rc;
+  if( m ){
+    memcpy(m, a, (size_t)t->nMemoWords*8);
+    m[t->nMemoWords] = e ? e : UINT32_MAX;
+  }
+  return TL_OK;
+}
+
+/* A table like g's (its columns, its part), for a helper: 1/n of the cap. */
+static TlGroup *group_clone(const TlGroup *g, int n){
+  TlGroup *c = 0;
+  TlErr err;
+  tl_err_clear(&err);
+  if( tl_group_open(g->pTrace, g->iTable, g->nCol, &g->f, &g->cols, g->mGroupBy, &c, &err) ){
+    return 0;
+  }
+  c->nMem = g->nMem / (uint64_t)n;
+  c->cur = g->cur;
+  return c;
+}
+
+/* Does the reader tally this scan (its hooks, the table, the columns)? */
+static int tally_allowed(const TlGroup *g){
+  const TlReaderDef *r = g->pTrace->pReader;
+  const TlFilter *f = &g->f;
+  if( g->bNoTally || f->bPlain || f->bRowid || f->bKey ) return 0;
+  if( !r->xTallyCols || !r->xTallyOpen || !r->xTallyPacket || !r->xTallyClose ) return 0;
+  if( g->iTable<0 || g->iTable>=32 || !((r->mTally>>g->iTable) & 1) ) return 0;
+  return (g->mKey & ~r->xTallyCols(g->pTrace, g->iTable, f))==0;
+}
+
+/* The xStop of a helper thread's TlPoll: the run asked it to stop. */
+static int tally_stopped(void *pArg){
+  TallyRun *run = pArg;
+  return __atomic_load_n(&run->bStop, __ATOMIC_RELAXED);
+}
+
+/* One helper's packets, on its thread or the caller's. */
+static void *tally_main(void *pArg){
+  TallyHelper *h = pArg;
+  TallyRun *run = h->pRun;
+  const TlIndex *x = &run->g->pTrace->index;
+  const TlReaderDef *r = run->g->pTrace->pReader;
+  TlPoll poll, *pPrev = 0;
+  size_t k;
+  int rc = TL_OK;
+  if( h->bThread ){
+    /* (this thread's window reads stop when the run does) */
+    memset(&poll, 0, sizeof(poll));
+    poll.xStop = tally_stopped;
+    poll.pArg = run;
+    pPrev = tl_poll_swap(&poll);
+  }
+  for(k=0; k<h->nPkt && rc>=0; k++){
+    if( tally_stopped(run) ) break;
+    rc = r->xTallyPacket(h->pState, h->aPkt[k], &h->t, &h->err);
+    if( h->bThread ) __atomic_add_fetch(&run->nBytes, x->a[h->aPkt[k]].nSize, __ATOMIC_RELAXED);
+  }
+  if( rc<0 ){
+    if( h->t.g->err.rc && !h->t.bFull ) h->err = h->t.g->err;
+    if( h->err.rc==0 ) tl_err_set(&h->err, rc, TL_NO_OFFSET, "a tally failed");
+    __atomic_store_n(&run->bStop, 1, __ATOMIC_RELAXED);
+  }
+  h->rc = rc<0 ? rc : TL_OK;
+  if( h->bThread ) tl_poll_swap(pPrev);
+  pthread_mutex_lock(&run->mu);
+  run->nRunning--;
+  pthread_cond_broadcast(&run->cv);
+  pthread_mutex_unlock(&run->mu);
+  return 0;
+}
+
+typedef struct TallyStream TallyStream;
+struct TallyStream { int64_t iStream; uint64_t nBytes; int iHelper; };
+
+static int stream_cmp_bytes(const void *a, const void *b){
+  const TallyStream *x = a, *y = b;
+  if( x->nBytes!=y->nBytes ) return x->nBytes > y->nBytes ? -1 : 1;
+  return x->iStream < y->iStream ? -1 : x->iStream > y->iStream;
+}
+
+static int stream_cmp_id(const void *a, const void *b){
+  const TallyStream *x = a, *y = b;
+  return x->iStream < y->iStream ? -1 : x->iStream > y->iStream;
+}
+
+/*
+** The helper of each of the n packets aPkt into aSide: the streams (when
+** every packet has one) to the helper with fewer bytes so far, largest
+** first; else the packets in index order, the first half of the bytes to
+** the first. TL_OK or TL_ENOMEM.
+*/
+static int tally_sides(const TlIndex *x, const size_t *aPkt, size_t n, int nHelper,
+                       uint8_t *aSide){
+  TallyStream *a;
+  uint64_t aLoad[TALLY_HELPERS] = {0}, nAll = 0, nSum = 0;
+  size_t i, nStream = 0;
+  for(i=0; i<n; i++){
+    nAll += x->a[aPkt[i]].nSize;
+    if( x->a[aPkt[i]].iStream<0 ) break;
+  }
+  if( i<n ){
+    for(i=0; i<n; i++){
+      aSide[i] = (uint8_t)(nSum*2 >= nAll && nHelper>1);
+      nSum += x->a[aPkt[i]].nSize;
+    }
+    return TL_OK;
+  }
+  a = malloc(n*sizeof(*a));
+  if( a==0 ) return TL_ENOMEM;
+  for(i=0; i<n; i++){
+    a[i].iStream = x->a[aPkt[i]].iStream;
+    a[i].nBytes = x->a[aPkt[i]].nSize;
+  }
+  qsort(a, n, sizeof(*a), stream_cmp_id);
+  for(i=0; i<n; i++){
+    if( nStream>0 && a[nStream-1].iStream==a[i].iStream ) a[nStream-1].nBytes += a[i].nBytes;
+    else a[nStream++] = a[i];
+  }
+  qsort(a, nStream, sizeof(*a), stream_cmp_bytes);
+  for(i=0; i<nStream; i++){
+    int k, best = 0;
+    for(k=1; k<nHelper; k++) if( aLoad[k]<aLoad[best] ) best = k;
+    a[i].iHelper = best;
+    aLoad[best] += a[i].nBytes;
+  }
+  qsort(a, nStream, sizeof(*a), stream_cmp_id);
+  for(i=0; i<n; i++){
+    TallyStream key, *p;
+    key.iStream = x->a[aPkt[i]].iStream;
+    p = bsearch(&key, a, nStream, sizeof(*a), stream_cmp_id);
+    aSide[i] = (uint8_t)(p ? p->iHelper : 0);
+  }
+  free(a);
+  return TL_OK;
+}
+
+/* Free the helpers' states, tables and packet lists. */
+static void tally_free(TallyRun *run){
+  const TlReaderDef *r = run->g->pTrace->pReader;
+  int i;
+  for(i=0; i<run->nHelper; i++){
+    TallyHelper *h = &run->aHelper[i];
+    if( h->pState ) r->xTallyClose(h->pState);
+    tl_group_close(h->t.g);
+    free(h->t.aMemo);
+    free(h->aPkt);
+  }
+  pthread_mutex_destroy(&run->mu);
+  pthread_cond_destroy(&run->cv);
+}
+
+/*
+** Set up the run's helpers: the packets that may match split between
+** them (tally_sides()), a state and a table each. TL_OK, TL_DONE when the
+** reader does not tally this scan, or < 0 with the error in g's.
+*/
+static int tally_setup(TallyRun *run){
+  TlGroup *g = run->g;
+  const TlIndex *x = &g->pTrace->index;
+  const TlReaderDef *r = g->pTrace->pReader;
+  const TlFilter *f = &g->f;
+  size_t *aPkt = malloc((x->n ? x->n : 1)*sizeof(size_t));
+  uint8_t *aSide = malloc(x->n ? x->n : 1);
+  size_t i, n = 0;
+  int k, rc = TL_OK, nKey = 0, aKeyCol[TALLY_MEMO_COLS];
+  for(k=0; k<g->nCol; k++){
+    if( !(g->mKey>>k & 1) ) continue;
+    if( nKey<TALLY_MEMO_COLS ) aKeyCol[nKey] = k;
+    nKey++;
+  }
+  if( aPkt==0 || aSide==0 ) rc = TL_ENOMEM;
+  for(i=0; rc==TL_OK && i<x->n; i++){
+    if( tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) aPkt[n++] = i;
+  }
+  run->nHelper = n>1 ? TALLY_HELPERS : 1;
+  if( rc==TL_OK ) rc = tally_sides(x, aPkt, n, run->nHelper, aSide);
+  for(k=0; rc==TL_OK && k<run->nHelper; k++){
+    TallyHelper *h = &run->aHelper[k];
+    h->pRun = run;
+    tl_err_clear(&h->err);
+    h->aPkt = malloc((n ? n : 1)*sizeof(size_t));
+    h->t.g = group_clone(g, run->nHelper);
+    if( nKey<=TALLY_MEMO_COLS ){
+      h->t.aMemo = calloc(TALLY_MEMO*(size_t)(3*nKey + 1), sizeof(uint64_t));
+      h->t.nMemoWords = 3*nKey;
+      memcpy(h->t.aKeyCol, aKeyCol, sizeof(aKeyCol));
+    }
+    if( h->aPkt==0 || h->t.g==0 || (nKey<=TALLY_MEMO_COLS && h->t.aMemo==0) ){
+      rc = TL_ENOMEM;
+      break;
+    }
+    for(i=0; i<n; i++) if( aSide[i]==k ) h->aPkt[h->nPkt++] = aPkt[i];
+    rc = r->xTallyOpen(g->pTrace, g->iTable, f, &h->pState, &g->err);
+  }
+  free(aPkt);
+  free(aSide);
+  if( rc==TL_ENOMEM ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  if( rc==TL_DONE ) g->bNoTally = 1;
+  return rc;
+}
+
+/*
+** Wait for the run's helpers, polling for an interruption (tl_poll) every
+** TALLY_WAIT_MS: then the helpers stop too. Passes their bytes on to this
+** thread's progress line. TL_OK, or TL_EINTR in g's error.
+*/
+static int tally_wait(TallyRun *run){
+  uint64_t nNoted = 0, nBytes;
+  int rc = TL_OK;
+  pthread_mutex_lock(&run->mu);
+  while( run->nRunning>0 ){
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += TALLY_WAIT_MS*1000000L;
+    if( ts.tv_nsec>=1000000000L ){ ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+    pthread_cond_timedwait(&run->cv, &run->mu, &ts);
+    pthread_mutex_unlock(&run->mu);
+    nBytes = __atomic_load_n(&run->nBytes, __ATOMIC_RELAXED);
+    tl_progress_add(nBytes - nNoted);
+    nNoted = nBytes;
+    if( rc==TL_OK && tl_poll(&run->g->err) ){
+      rc = TL_EINTR;
+      __atomic_store_n(&run->bStop, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_lock(&run->mu);
+  }
+  pthread_mutex_unlock(&run->mu);
+  return rc;
+}
+
+/*
+** The outcome of the helpers: the first error of one (an interruption
+** only when nothing else failed), GROUP_FULL when a table outgrew its
+** share, else their tables added into g's (which may be GROUP_FULL too).
+*/
+static int tally_merge(TallyRun *run){
+  TlGroup *g = run->g;
+  int i, bFull = 0, bIntr = 0;
+  size_t e;
+  for(i=0; i<run->nHelper; i++){
+    TallyHelper *h = &run->aHelper[i];
+    if( h->t.bFull ){ bFull = 1; continue; }
+    if( h->rc<0 && h->err.rc==TL_EINTR ){ bIntr = 1; continue; }
+    if( h->rc<0 ){
+      g->err = h->err;
+      return g->err.rc;
+    }
+  }
+  if( bFull ) return GROUP_FULL;
+  if( bIntr ){
+    if( g->err.rc==0 ) tl_err_set(&g->err, TL_EINTR, TL_NO_OFFSET, "interrupted");
+    return g->err.rc;
+  }
+  for(i=0; i<run->nHelper; i++){
+    const TlGroup *c = run->aHelper[i].t.g;
+    for(e=0; e<c->nEntry; e++){
+      const GroupEntry *p = &c->aEntry[e];
+      int rc;
+      g->nProbe = 0;
+      rc = probe_put(g, c->aKey + p->iKey, p->nKey);
+      g->hPart = g->cur.v;                /* (in the part, as c's entries are) */
+      if( rc==TL_OK ) rc = group_add(g, p->n);
+      if( rc ) return rc;
+    }
+  }
+  return TL_OK;
+}
+
+/*
+** The current part's entries from the reader's tallies (xTallyPacket) on
+** helper threads: TL_OK, GROUP_FULL, TL_DONE when the reader does not
+** tally this scan (then the rows are scanned), or < 0.
+*/
+static int group_tally(TlGroup *g){
+  TallyRun run;
+  int i, rc;
+  if( !tally_allowed(g) ) return TL_DONE;
+  memset(&run, 0, sizeof(run));
+  run.g = g;
+  pthread_mutex_init(&run.mu, 0);
+  pthread_cond_init(&run.cv, 0);
+  rc = tally_setup(&run);
+  if( rc==TL_OK ){
+    run.nRunning = run.nHelper;
+    for(i=0; i<run.nHelper && run.nHelper>1; i++){
+      TallyHelper *h = &run.aHelper[i];
+      h->bThread = 1;
+      if( pthread_create(&h->th, 0, tally_main, h)!=0 ) h->bThread = 0;
+    }
+    for(i=0; i<run.nHelper; i++){
+      if( !run.aHelper[i].bThread ) tally_main(&run.aHelper[i]);
+    }
+    rc = tally_wait(&run);
+    for(i=0; i<run.nHelper; i++){
+      if( run.aHelper[i].bThread ) pthread_join(run.aHelper[i].th, 0);
+    }
+    if( rc==TL_OK ) rc = tally_merge(&run);
+    if( rc==TL_OK ) g->bTallied = 1;
+  }
+  tally_free(&run);
+  return rc;
+}
+
 /* ---- scans ------------------------------------------------------------------ */
 
 /*
@@ -312,7 +744,9 @@ static int row_plain(const TlGroup *g, const TlRow *r){
 static int group_scan(TlGroup *g, int bRowids){
   TlQuery *q = 0;
   TlRow row;
-  int rc = tl_query_open(g->pTrace, g->iTable, &g->f, &q, &g->err);
+  int rc = bRowids ? TL_DONE : group_tally(g);
+  if( rc!=TL_DONE ) return rc;
+  rc = tl_query_open(g->pTrace, g->iTable, &g->f, &q, &g->err);
   memset(&row, 0, sizeof(row));
   while( rc==TL_OK && (row.nRepeat = 0, rc = tl_query_next(q, &row))==TL_ROW ){
     /* (row.nRepeat: the built-in tables do not set it) */
@@ -427,7 +861,9 @@ static int group_fill(TlGroup *g){
       continue;
     }
     if( g->nEntry==0 ) continue;
-    if( g->mKey!=g->mGroupBy ){
+    if( g->nEntry>1 ){
+      /* by the GROUP BY values: a value's entries together, and the values
+      ** in SQLite's order, as its own grouping gives them (within a part) */
       size_t e;
       for(e=0; e<g->nEntry; e++) g->aEntry[e].z = g->aKey + g->aEntry[e].iKey;
       qsort(g->aEntry, g->nEntry, sizeof(GroupEntry), entry_cmp);
@@ -561,6 +997,10 @@ void tl_group_set_cap(TlGroup *g, uint64_t nBytes){
 
 int tl_group_splits(const TlGroup *g){
   return g->nSplit;
+}
+
+int tl_group_tallied(const TlGroup *g){
+  return g->bTallied;
 }
 
 const TlErr *tl_group_err(TlGroup *g){

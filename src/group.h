@@ -46,6 +46,8 @@ int tl_group_rowid(TlGroup*, int64_t iRepeat, int64_t *piRowid);
 */
 void tl_group_set_cap(TlGroup*, uint64_t nBytes);
 int tl_group_splits(const TlGroup*);
+/* Tests: have the reader's tallies (xTallyPacket) made the entries so far? */
+int tl_group_tallied(const TlGroup*);
 
 /* The error after a call returned < 0. */
 const TlErr *tl_group_err(TlGroup*);
