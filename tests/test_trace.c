@@ -13,6 +13,7 @@
 
 #include "cpel_writer.h"
 #include "ctf_writer.h"
+#include "group.h"
 #include "trace.h"
 
 /* A small valid CPEL file with nEv events at path zName in the tmpdir. */
@@ -432,18 +433,20 @@ static void ctf_pipe_trace(char *zDir, size_t nDir, int nPkt){
   }
 }
 
-/* A count by name through the query API, with the name column only. */
-static TlQuery *by_name_query(TlTrace *p){
-  TlQuery *q = 0;
+/* GROUP BY name through the engine's grouping, with the name column only. */
+static TlGroup *by_name_group(TlTrace *p){
+  TlGroup *g = 0;
   TlFilter f;
+  TlFilterCols cols;
   TlErr e;
   memset(&f, 0, sizeof(f));
   f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
   f.mCols = (uint64_t)1 << TL_EV_NAME;
-  f.bGroupName = 1;
+  memset(&cols, 0, sizeof(cols));
+  cols.iTs = TL_EV_TS; cols.iCpu = TL_EV_CPU; cols.iKey = -1; cols.iType = TL_EV_TYPE;
   tl_err_clear(&e);
-  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &e), TL_OK);
-  return q;
+  assert_int_equal(tl_group_open(p, TL_TAB_EVENTS, TL_EV_NCOL, &f, &cols, f.mCols, &g, &e), TL_OK);
+  return g;
 }
 
 /* The index of row r's name in azName[0..n), failing the test if none. */
@@ -459,13 +462,11 @@ static int row_name(const TlRow *r, const char *const *azName, int n){
 }
 
 /*
-** The rows of a count by name come while the helper threads count: a name's
-** rows may come as several rows (each standing for the events counted since
-** the last), the names in strcmp order, never a name again once the next
-** has begun, and the next only once the count is whole: each name's rows
-** add up to the events written of it. A row's rowid is that of an event of
-** its name. Twenty times over, and as many queries left after their first row
-** (their helpers stop; ASan and ThreadSanitizer in `make check`).
+** GROUP BY name is tallied per packet by the reader on the engine's helper
+** threads (one stream each): one row per name, the names in strcmp order,
+** each standing for the events written of it. A row's rowid is that of an
+** event of its name. Twenty times over, and as many queries left after
+** their first row (ASan and ThreadSanitizer in `make check`).
 */
 static void ctf_count_by_name_rows_come_as_counted(void **state){
   static const char *const azName[] = { "a", "m", "z" };
@@ -489,16 +490,17 @@ static void ctf_count_by_name_rows_come_as_counted(void **state){
   for(iRound=0; iRound<20; iRound++){
     int64_t aGot[3] = { 0, 0, 0 };
     int iLast = -1, rc;
-    TlQuery *q = by_name_query(p);
+    TlGroup *g = by_name_group(p);
     TlRow r;
-    while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    memset(&r, 0, sizeof(r));
+    while( (rc = tl_group_next(g, &r))==TL_ROW ){
       int64_t n = r.nRepeat>1 ? r.nRepeat : 1, iRowid;
       int j = row_name(&r, azName, 3);
-      assert_true(j>=iLast);
+      assert_true(j>iLast);
       iLast = j;
       aGot[j] += n;
       /* the rowid of an event of that name: packet << 28 | event */
-      assert_int_equal(tl_query_rowid(q, &r, 0, &iRowid), TL_OK);
+      assert_int_equal(tl_group_rowid(g, 0, &iRowid), TL_OK);
       assert_true(iRowid>=0 && (iRowid >> 28) < 80 && (iRowid & 0xFFFFFFF) < 50);
       k = (int)(iRowid >> 28);
       i = ctf_pipe_class(k/40, k%40, (int)(iRowid & 0xFFFFFFF));
@@ -506,12 +508,13 @@ static void ctf_count_by_name_rows_come_as_counted(void **state){
     }
     assert_int_equal(rc, TL_DONE);
     for(i=0; i<3; i++) assert_int_equal(aGot[i], aWant[i]);
-    tl_query_close(q);
-    /* left after its first row, while its helpers may be counting */
-    q = by_name_query(p);
-    assert_int_equal(tl_query_next(q, &r), TL_ROW);
+    assert_true(tl_group_tallied(g));
+    tl_group_close(g);
+    /* left after its first row */
+    g = by_name_group(p);
+    assert_int_equal(tl_group_next(g, &r), TL_ROW);
     assert_int_equal(row_name(&r, azName, 3), 0);
-    tl_query_close(q);
+    tl_group_close(g);
   }
   tl_trace_release(p);
   tl_trace_cache_clear();
@@ -636,28 +639,26 @@ static void ctf_count_by_name_error_on_either_thread(void **state){
     assert_non_null(strstr(z, "max_memory="));
     free(z);
     {
-      /* through the query API: the error before the next name's rows (no
-      ** row when the first name's stream fails, at most its 30 when the
-      ** other's does) */
+      /* through the engine's grouping: the error before any row */
       static const char *const azAB[] = { "a", "b" };
       TlTrace *p;
-      TlQuery *q;
+      TlGroup *g;
       TlRow r;
       TlErr e;
       int64_t nA = 0;
       int rc;
       tl_err_clear(&e);
       assert_int_equal(tl_trace_open(zDir, "max_memory=1", &p, &e), TL_OK);
-      q = by_name_query(p);
-      while( (rc = tl_query_next(q, &r))==TL_ROW ){
+      g = by_name_group(p);
+      memset(&r, 0, sizeof(r));
+      while( (rc = tl_group_next(g, &r))==TL_ROW ){
         assert_int_equal(row_name(&r, azAB, 2), 0);
         nA += r.nRepeat>1 ? r.nRepeat : 1;
       }
       assert_true(rc<0);
-      assert_non_null(strstr(tl_query_err(q)->zFile, zFile));
-      if( iBig==0 ) assert_int_equal(nA, 0);
-      assert_true(nA<=30);
-      tl_query_close(q);
+      assert_non_null(strstr(tl_group_err(g)->zFile, zFile));
+      assert_int_equal(nA, 0);
+      tl_group_close(g);
       tl_trace_release(p);
       tl_trace_cache_clear();
     }

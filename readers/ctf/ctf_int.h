@@ -20,10 +20,10 @@
 **   ctf_index.c   packet headers and contexts, the per-stream packet index
 **   ctf_scan.c    event cursors, the time-ordered merge, scans (xScan*)
 **   ctf_cur.h     the per-event read, inline in the files that call it
-**   ctf_count.c   count mode and time windows by clock values; counts by
-**                 name on helper threads (GROUP BY name)
-**   ctf_walk.c    walks in a plain scan's order beside a scan: the rowids
-**                 of a name's events, the plain scan's first error
+**   ctf_count.c   the counting and tally hooks: packets counted with the
+**                 plans, time windows by clock values, counts by class
+**   ctf_walk.c    walks in a plain scan's order beside a scan: the plain
+**                 scan's first error
 **   ctf_rows.c    event_types and tracks rows; which event classes a trace has
 **   ctf_debuginfo.c  symbol, dso, srcline of LTTng-UST events with an ip
 **                 context, from the statedump and dlopen events
@@ -161,8 +161,6 @@ struct CtfWalk {
 };
 
 typedef struct CtfScan CtfScan;
-/* A count by name on helper threads (ctf_count.c). */
-typedef struct CtfPipe CtfPipe;
 
 struct CtfScan {
   TlTrace *pTrace;
@@ -184,22 +182,6 @@ struct CtfScan {
   int iSeqCur;                    /* f.bPlain, not f.bOrdered: the cursor being
                                   ** read, the streams one after the other */
   int bSkip;                      /* no field value is wanted: skip plans may run */
-  /* f.bGroupName: the events counted by name on helper threads, given name
-  ** by name as they are counted */
-  CtfPipe *pPipe;
-  int iName;                      /* the name being given (pPipe->azName) */
-  int64_t nNameGiven;             /* its rows given so far */
-  uint64_t nBytesNoted;           /* pPipe->nBytes given to the progress line */
-  int64_t iGroupBase;             /* the current row's first repeat: its index
-                                  ** among the events of its name */
-  /* the rowids of the name's events when SQLite asks (tl_ctf_group_rowid()):
-  ** its events walked in a plain scan's order, onward from the last asked */
-  CtfWalk rid;
-  const char *zRidName;           /* the name rid walks for, or NULL */
-  const TlCtfEventClass *pRidEC;  /* the class of rid's last event */
-  int bRidMatch;                  /* pRidEC has that name */
-  int64_t nRidPassed;             /* events of that name rid has passed */
-  int64_t iRidLast;               /* the rowid of the last of them */
   uint64_t nDecBytes;             /* bytes of the cursors' field buffers */
   /* a counted scan's state (the counting hooks, ctf_count.c): each
   ** packet's events counted by the plans alone where they can be */
@@ -213,6 +195,13 @@ struct CtfScan {
   CtfCur replay;
   int bReplay;                    /* replay's window and decoder are set up */
   int64_t nReplayed;              /* events of iCountPkt replay has passed */
+  /* a tally (the tally hooks, ctf_count.c): the events counted go to
+  ** pTally by class, with aTallyRow's cpu, track and type */
+  TlTally *pTally;                /* during tl_ctf_tally_packet() */
+  int bTallyNow;                  /* the packet being counted is tallied */
+  TlVal aTallyRow[TL_MAX_NCOL];
+  int64_t *aTally;                /* a packet's events by class index */
+  int nTally;                     /* entries allocated in aTally */
   struct CtfSched *pSched;        /* sched_slices, thread_states (ctf_sched.c) */
   struct CtfSched *pThreads;      /* events of a kernel trace: the CPUs' threads */
   struct CtfCalls *pCalls;        /* calls (ctf_calls.c) */
@@ -290,11 +279,6 @@ const TlErr *tl_ctf_scan_err(TlScan *pScan);
 
 /**************** Interface to code in ctf_count.c ****************/
 
-/* f.bGroupName: rows name by name, counted on helper threads. */
-int tl_ctf_events_grouped(CtfScan *pScan, TlRow *pRow);
-/* Stop and free the helpers of a count by name (NULL pPipe: nothing). */
-void tl_ctf_pipe_free(CtfScan *pScan);
-int tl_ctf_scan_rowid(TlScan *pScan, int64_t iRepeat, int64_t *piRowid);
 /* The counting hooks (reader.h). */
 uint64_t tl_ctf_count_cols(const TlTrace*, int iTable, const TlFilter*);
 int tl_ctf_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
@@ -302,6 +286,9 @@ void tl_ctf_count_close(void *pState);
 int tl_ctf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
 int tl_ctf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                         TlErr *pErr);
+/* The tally hooks (reader.h; the state is the counting hooks'). */
+uint64_t tl_ctf_tally_cols(const TlTrace*, int iTable, const TlFilter*);
+int tl_ctf_tally_packet(void *pState, size_t iPacket, TlTally*, TlErr*);
 
 /**************** Interface to code in ctf_walk.c ****************/
 
@@ -312,12 +299,6 @@ int tl_ctf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVa
 ** becomes the scan's error and is returned; TL_OK when there is none.
 */
 int tl_ctf_plain_error(CtfScan *pScan);
-/*
-** f.bGroupName: the rowid of the j-th event (from 0, in a plain scan's
-** order) whose class is named zName. TL_OK with *piRowid, or an error in
-** the scan's. Cheapest when asked in order.
-*/
-int tl_ctf_group_rowid(CtfScan *pScan, const char *zName, int64_t j, int64_t *piRowid);
 void tl_ctf_walk_free(CtfWalk *w);
 
 /**************** Interface to code in ctf_rows.c ****************/

@@ -124,11 +124,8 @@ void tl_ctf_cur_start(CtfScan *pScan, CtfCur *c, int iStm){
 static int ctf_events_open(CtfScan *pScan){
   TlTrace *t = pScan->pTrace;
   CtfData *p = pScan->p;
-  /* a count by name reads each stream as two halves of its packets: two
-  ** chains of dependent reads that ctf_count_streams_by_name() takes side
-  ** by side, on whichever thread */
-  int bHalves = pScan->f.bGroupName && !pScan->f.bRowid, i;
-  size_t nCurMax = (size_t)(p->nStm ? p->nStm : 1) * (bHalves ? 2 : 1);
+  int i;
+  size_t nCurMax = (size_t)(p->nStm ? p->nStm : 1);
   pScan->aCur = calloc(nCurMax, sizeof(CtfCur));
   pScan->aHeap = calloc(nCurMax, sizeof(int));
   if( pScan->aCur==0 || pScan->aHeap==0 ){
@@ -144,13 +141,6 @@ static int ctf_events_open(CtfScan *pScan){
     }
     c = &pScan->aCur[pScan->nCur++];
     tl_ctf_cur_start(pScan, c, i);
-    if( bHalves && c->iPktEnd - c->iPkt >= 2 ){
-      CtfCur *c2 = &pScan->aCur[pScan->nCur++];
-      tl_ctf_cur_init(pScan, c2, s, i);
-      c2->iPktEnd = c->iPktEnd;
-      c2->iPkt = c->iPkt + (c->iPktEnd - c->iPkt)/2;
-      c->iPktEnd = c2->iPkt;
-    }
   }
   return TL_OK;
 }
@@ -293,10 +283,9 @@ void tl_ctf_scan_close(TlScan *pScan0){
   tl_ctf_calls_close(pScan);
   tl_ctf_thread_close(pScan);
   tl_ctf_dbg_close(pScan);
-  tl_ctf_pipe_free(pScan);           /* (its helpers read the cursors) */
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
-  tl_ctf_walk_free(&pScan->rid);
+  free(pScan->aTally);
   free(pScan->aCur);
   free(pScan->aHeap);
   free(pScan->aCpu);
@@ -321,10 +310,6 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   pScan->p = (CtfData*)t->pData;
   pScan->iTable = iTable;
   pScan->f = *pFilter;
-  if( pFilter->bPlain ){
-    /* accel=off: no grouped output (and so no helper threads) */
-    pScan->f.bGroupName = 0;
-  }
   pScan->iLast = -1;
   tl_str_init(&pScan->sText);
   tl_str_init(&pScan->sArgs);
@@ -346,16 +331,15 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
     pScan->f.aCpu = 0;
     pScan->f.bRowid = 0;
     pScan->f.bOrdered = 1;
-    pScan->f.bGroupName = 0;
     pScan->bSkip = 0;
     rc = iTable==TL_TAB_CALLS ? tl_ctf_calls_open(pScan) : tl_ctf_sched_open(pScan, pFilter);
   }
-  if( iTable==TL_TAB_EVENTS && !pFilter->bGroupName
+  if( iTable==TL_TAB_EVENTS
    && (tl_col_used(pFilter, TL_EV_PID) || tl_col_used(pFilter, TL_EV_TID)
        || tl_col_used(pFilter, TL_EV_COMM)) ){
     rc = tl_ctf_thread_open(pScan);
   }
-  if( rc==TL_OK && iTable==TL_TAB_EVENTS && !pFilter->bGroupName && ctf_dbg_used(pScan->p, pFilter) ){
+  if( rc==TL_OK && iTable==TL_TAB_EVENTS && ctf_dbg_used(pScan->p, pFilter) ){
     rc = tl_ctf_dbg_open(pScan);
   }
   if( rc==TL_OK && (iTable==TL_TAB_EVENTS || bSched) ) rc = ctf_events_open(pScan);
@@ -374,8 +358,7 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
   if( pScan->err.rc ) return pScan->err.rc;
   switch( pScan->iTable ){
     case TL_TAB_EVENTS:
-      rc = pScan->f.bGroupName ? tl_ctf_events_grouped(pScan, pRow)
-         : ctf_events_next(pScan, pRow);
+      rc = ctf_events_next(pScan, pRow);
       break;
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
@@ -384,12 +367,6 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
       break;
     case TL_TAB_CALLS:       rc = tl_ctf_calls_next(pScan, pRow); break;
     default:                 rc = TL_DONE; break;
-  }
-  if( rc<0 && pScan->iTable==TL_TAB_EVENTS && pScan->f.bGroupName ){
-    /* the error a plain scan reports, when it meets one */
-    TlErr err = pScan->err;
-    if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;
-    rc = pScan->err.rc;
   }
   return rc;
 }

@@ -1,10 +1,9 @@
 /*
 ** ctf_walk.c: walks of the events in a plain scan's order (the streams one
 ** after the other, each read through) beside an accelerated scan. They
-** give what the accelerated paths cannot know without one: the stable
-** rowids of the events a grouped row stands for, and the first error a
-** plain scan meets, which an accelerated path that fails reports instead
-** of the one its own order met first.
+** give what the accelerated paths cannot know without one: the first
+** error a plain scan meets, which an accelerated path that fails reports
+** instead of the one its own order met first.
 */
 #include <string.h>
 
@@ -50,44 +49,4 @@ int tl_ctf_plain_error(CtfScan *pScan){
   if( rc>=0 ) return TL_OK;
   pScan->err = err;
   return rc;
-}
-
-int tl_ctf_group_rowid(CtfScan *pScan, const char *zName, int64_t j, int64_t *piRowid){
-  CtfWalk *w = &pScan->rid;
-  if( pScan->zRidName==zName && j==pScan->nRidPassed-1 ){
-    *piRowid = pScan->iRidLast;          /* (asked again) */
-    return TL_OK;
-  }
-  if( pScan->zRidName!=zName || j<pScan->nRidPassed ){
-    /* another name, or one of its events passed: from the start */
-    tl_ctf_walk_free(w);
-    pScan->zRidName = zName;
-    pScan->pRidEC = 0;
-    pScan->nRidPassed = 0;
-  }
-  for(;;){
-    const TlCtfEventClass *pEC;
-    int rc = ctf_walk_next(pScan, w, &pScan->err);
-    if( rc==TL_DONE ){
-      rc = tl_err_set(&pScan->err, TL_ECORRUPT, TL_NO_OFFSET,
-                      "the trace has fewer events named \"%s\" than counted (%lld)",
-                      zName, (long long)j + 1);
-    }
-    if( rc<0 ){
-      tl_ctf_walk_free(w);
-      pScan->zRidName = 0;
-      return rc;
-    }
-    pEC = w->cur.pEC;
-    if( pEC!=pScan->pRidEC ){
-      pScan->pRidEC = pEC;
-      pScan->bRidMatch = pEC->zName!=0 && strcmp(pEC->zName, zName)==0;
-    }
-    if( !pScan->bRidMatch ) continue;
-    pScan->iRidLast = w->cur.iRowid;
-    if( pScan->nRidPassed++==j ){
-      *piRowid = pScan->iRidLast;
-      return TL_OK;
-    }
-  }
 }
