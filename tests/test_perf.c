@@ -1104,7 +1104,8 @@ static int64_t stats_samples(const char *zFile){
 ** TlFilter.bPlain (accel=off) on every shape the reader accelerates:
 ** count(*) (chunk counts), type = 'SAMPLE' (counts of SAMPLE records),
 ** type, cpu, value and name (runs, chunk keys), cpu alone (GROUP BY cpu's
-** scan, grouped by the engine) and callchains grouped by symbol (counted by symbol). The plain scan
+** scan, grouped by the engine) and callchains grouped by symbol (the
+** engine's grouping, tallied per chunk by the reader). The plain scan
 ** repeats no row and leaves nothing lazy; both give the same rows, and the
 ** SAMPLE rows are as many as perf report --stats counts.
 */
@@ -1154,14 +1155,13 @@ static void perf_plain_scan_equals_accelerated(void **state){
           f.mCols = (uint64_t)1<<TL_EV_CPU;
           break;
         case SH_SYMBOL:
-          f.bGroupName = 1;
           f.mCols = (uint64_t)1<<TL_CC_SYMBOL;
           break;
         default:
           break;
       }
       tl_test_scan_lines(p, iTable, &f, f.mCols, iShape!=SH_SYMBOL, iGroupCol, &accel);
-      f.bPlain = 1;                        /* (the group flags left set: ignored) */
+      f.bPlain = 1;
       tl_test_scan_lines(p, iTable, &f, f.mCols, iShape!=SH_SYMBOL, -1, &plain);
       if( plain.nRepeated>0 || plain.nLazy>0 ){
         fail_msg("%s, shape %d: the plain scan repeats or defers rows", zPath, iShape);

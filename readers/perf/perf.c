@@ -6,7 +6,7 @@
 **   perf_threads.c  the thread list (tracks), built on first use
 **   perf_scan.c     events and callchains scans
 **   perf_count.c    counted events (count(*) and its filters), per chunk
-**   perf_group.c    grouped output (by cpu; callchains by symbol)
+**   perf_tally.c    callchains tallied per chunk (the engine's grouping)
 **   perf_rows.c     args JSON, metadata tables' rows
 **   perf_walk.c     record walking (COMPRESSED containers unpacked)
 **   perf_decode.c   attrs and samples;  perf_feat.c  features
@@ -44,7 +44,6 @@ const TlReaderDef tl_perf_reader = {
   .zName      = "perf",
   .azOptions  = perfOptions,
   .mOrdered   = 1u<<TL_TAB_EVENTS,
-  .mGroupName = 1u<<TL_TAB_CALLCHAINS,
   .xProbe     = perf_probe,
   .xOpen      = perf_open,
   .xClose     = perfClose,
@@ -60,4 +59,9 @@ const TlReaderDef tl_perf_reader = {
   .xPacketCount = perf_packet_count,
   .xPacketValue = perf_packet_value,
   .xInfo      = perf_info,
+  .mTally     = 1u<<TL_TAB_CALLCHAINS,
+  .xTallyCols = perf_tally_cols,
+  .xTallyOpen = perf_tally_open,
+  .xTallyPacket = perf_tally_packet,
+  .xTallyClose = perf_tally_close,
 };

@@ -49,10 +49,6 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->p = pTrace->pData;
   s->iTable = iTable;
   s->f = *pFilter;
-  if( pFilter->bPlain ){
-    /* accel=off: one row per record, none grouped */
-    s->f.bGroupName = 0;
-  }
   tl_err_clear(&s->err);
   tl_str_init(&s->args);
   tl_str_init(&s->cc);
@@ -119,7 +115,6 @@ void perf_scan_close(TlScan *s){
   for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
   free(s->aHeap);
   free(s->aOwned);
-  free(s->aSymCount);
   perf_walk_free(&s->w);
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
@@ -583,7 +578,7 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
   if( s->err.rc ) return s->err.rc;
   switch( s->iTable ){
     case TL_TAB_EVENTS:        return next_event(s, pRow);
-    case TL_TAB_CALLCHAINS:    return s->f.bGroupName ? perf_next_frame_grouped(s, pRow) : perf_next_frame(s, pRow);
+    case TL_TAB_CALLCHAINS:    return perf_next_frame(s, pRow);
     case TL_TAB_SYMBOLS:       return perf_next_symbol(s, pRow);
     case TL_TAB_TRACKS:        return perf_next_track(s, pRow);
     case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
@@ -601,13 +596,8 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
 int perf_scan_rowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
   const TlIndex *x = &s->pTrace->index;
   const TlPacket *pk;
-  /* (a run's and a group's rowids are known, even when reading ahead for
+  /* (a run's rowids are known, even when reading ahead for
   ** the run met an error, which the next row returns) */
-  if( s->iTable==TL_TAB_CALLCHAINS ){
-    /* grouped frames: the rows' numbers */
-    *piRowid = s->iSymBase + iRepeat;
-    return TL_OK;
-  }
   if( s->bRun && !s->bRowLazy ){
     if( iRepeat<0 || (uint64_t)iRepeat>=s->nRun ){
       return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "row %lld of a run of %zu",

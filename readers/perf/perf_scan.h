@@ -144,18 +144,12 @@ struct TlScan {
   size_t iCountChunk;             /* the counted chunk */
   size_t iWalkChunk;              /* the chunk w walks for rowids, or SIZE_MAX */
   uint64_t nWalked;               /* rows of it w has passed */
-  /* callchains GROUP BY symbol: the frames counted by symbol first, then
-  ** one row per symbol repeated as many times (rowids number the rows) */
   /* rows of equal values in a row (next_event_run) */
   int bRun, bRunPend, bRunDone;
   int bKey;                       /* SAMPLE runs: a chunk whose SAMPLE rows all
                                   ** show the same (PerfData.aKey) is not read */
   size_t nRun;
   int64_t aRun[PERF_RUN_MAX];     /* the run's rowids */
-  struct PerfSymCount { const char *zSym; int64_t n; } *aSymCount;
-  size_t nSymCount, iSymCount;
-  int bSymCounted;
-  int64_t iSymRow, iSymBase;
   /* ORDER BY ts: rows with no time first, then a heap over two rounds */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
   struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
@@ -255,9 +249,11 @@ int perf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, T
 int perf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
 
-/* ---- perf_group.c -------------------------------------------------------- */
-/* callchains grouped by symbol */
-int perf_next_frame_grouped(TlScan*, TlRow*);
+/* ---- perf_tally.c: the tally hooks (reader.h) --------------------------- */
+uint64_t perf_tally_cols(const TlTrace*, int iTable, const TlFilter*);
+int perf_tally_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+void perf_tally_close(void *pState);
+int perf_tally_packet(void *pState, size_t iPacket, TlTally*, TlErr*);
 
 /* ---- perf_cols.c --------------------------------------------------------- */
 typedef struct PerfCols PerfCols;

@@ -1,80 +1,66 @@
 /*
-** perf_group.c: grouped output of the perf.data scans: callchain frames
-** grouped by symbol (counted first, then one row per symbol repeated).
+** perf_tally.c: the tally hooks of the perf.data reader (reader.h): the
+** frames of a chunk's samples, each a callchains row, tallied by the
+** columns a query groups on (symbol, dso, depth, ...) for the engine's
+** grouped output, without the rows going through SQLite one by one.
 */
 #include "perf_scan.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-#include "map.h"
-
-static int cmp_sym_count(const void *a, const void *b){
-  const char *x = ((const struct PerfSymCount*)a)->zSym, *y = ((const struct PerfSymCount*)b)->zSym;
-  if( x==0 || y==0 ) return (x!=0) - (y!=0);
-  return strcmp(x, y);
+uint64_t perf_tally_cols(const TlTrace *pTrace, int iTable, const TlFilter *f){
+  (void)pTrace; (void)f;
+  if( iTable!=TL_TAB_CALLCHAINS ) return 0;
+  /* (not srcline and inlined: the text of an inlined function's row is
+  ** the scan's own, not kept at its address) */
+  return ((uint64_t)1<<TL_CC_EVENT) | ((uint64_t)1<<TL_CC_TS) | ((uint64_t)1<<TL_CC_CPU)
+       | ((uint64_t)1<<TL_CC_DEPTH) | ((uint64_t)1<<TL_CC_IP) | ((uint64_t)1<<TL_CC_CONTEXT)
+       | ((uint64_t)1<<TL_CC_SYMBOL) | ((uint64_t)1<<TL_CC_DSO);
 }
 
-/*
-** callchains grouped by symbol (f.bGroupName): every frame the filter keeps
-** is symbolized and counted by its symbol's text (NULL apart); then one row
-** per symbol stands for its frames (TlRow.nRepeat).
-*/
-int perf_next_frame_grouped(TlScan *s, TlRow *pRow){
-  TlVal *v = pRow->a;
-  if( !s->bSymCounted ){
-    TlMap bySym;                  /* symbol text pointer -> index in aSymCount */
-    TlVal aTmp[TL_MAX_NCOL];
-    TlRow tmp;
-    size_t nAlloc = 0, i, j;
-    int rc;
-    tl_map_init(&bySym);
-    tmp.a = aTmp;
-    for(;;){
-      const char *z;
-      uint32_t iSlot;
-      int k;
-      for(k=0; k<TL_MAX_NCOL; k++) aTmp[k].t = TL_NULL;
-      rc = perf_next_frame(s, &tmp);
-      if( rc!=TL_ROW ) break;
-      z = aTmp[TL_CC_SYMBOL].t==TL_TEXT ? aTmp[TL_CC_SYMBOL].z : 0;
-      if( !tl_map_get(&bySym, (uint64_t)(uintptr_t)z, &iSlot) ){
-        if( s->nSymCount==nAlloc ){
-          size_t nNew = nAlloc ? nAlloc*2 : 256;
-          struct PerfSymCount *aNew = realloc(s->aSymCount, nNew*sizeof(*aNew));
-          if( aNew==0 ){ rc = TL_ENOMEM; break; }
-          s->aSymCount = aNew;
-          nAlloc = nNew;
-        }
-        iSlot = (uint32_t)s->nSymCount++;
-        s->aSymCount[iSlot].zSym = z;
-        s->aSymCount[iSlot].n = 0;
-        if( tl_map_put(&bySym, (uint64_t)(uintptr_t)z, iSlot) ){ rc = TL_ENOMEM; break; }
-      }
-      s->aSymCount[iSlot].n++;
-    }
-    tl_map_free(&bySym);
-    if( rc==TL_ENOMEM ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-    if( rc<0 ) return rc;
-    /* symbols of different files may share a name */
-    if( s->nSymCount>1 ) qsort(s->aSymCount, s->nSymCount, sizeof(*s->aSymCount), cmp_sym_count);
-    for(i=0, j=0; i<s->nSymCount; i++){
-      if( j>0 && cmp_sym_count(&s->aSymCount[j-1], &s->aSymCount[i])==0 ){
-        s->aSymCount[j-1].n += s->aSymCount[i].n;
-      }else{
-        s->aSymCount[j++] = s->aSymCount[i];
-      }
-    }
-    s->nSymCount = j;
-    s->bSymCounted = 1;
+int perf_tally_open(TlTrace *pTrace, int iTable, const TlFilter *f, void **ppState, TlErr *pErr){
+  const PerfData *p = pTrace->pData;
+  TlScan *s = 0;
+  int rc, i;
+  *ppState = 0;
+  if( iTable!=TL_TAB_CALLCHAINS ) return TL_DONE;
+  for(i=0; i<p->nAttr; i++){
+    /* user stacks unwound: the unwinder's modules carry over from sample to
+    ** sample, so a chunk's frames may depend on the chunks before it */
+    if( p->aAttr[i].sample_type & PS_STACK_USER ) return TL_DONE;
   }
-  if( s->iSymCount >= s->nSymCount ) return TL_DONE;
-  tl_val_textz(&v[TL_CC_SYMBOL], s->aSymCount[s->iSymCount].zSym);
-  if( s->f.bDepth && s->f.depthLo==s->f.depthHi ) tl_val_int(&v[TL_CC_DEPTH], s->f.depthLo);
-  pRow->iRowid = TL_ROWID_LAZY;
-  pRow->nRepeat = s->aSymCount[s->iSymCount].n;
-  s->iSymBase = s->iSymRow;
-  s->iSymRow += s->aSymCount[s->iSymCount].n;
-  s->iSymCount++;
-  return TL_ROW;
+  rc = perf_scan_open(pTrace, iTable, f, &s, pErr);
+  if( rc ) return rc;
+  *ppState = s;
+  return TL_OK;
+}
+
+void perf_tally_close(void *pState){
+  perf_scan_close(pState);
+}
+
+/* The frames of chunk iPacket, one row each, to the tally. */
+int perf_tally_packet(void *pState, size_t iPacket, TlTally *pTally, TlErr *pErr){
+  TlScan *s = pState;
+  TlVal a[TL_MAX_NCOL];
+  TlRow row;
+  int rc;
+  s->iChunk = iPacket;
+  s->iChunkEnd = iPacket + 1;
+  s->bInChunk = 0;
+  s->r.type = 0;                  /* (no frame left of an earlier sample) */
+  s->nSrc = s->iSrc = 0;
+  memset(&row, 0, sizeof(row));
+  row.a = a;
+  for(;;){
+    int k;
+    for(k=0; k<TL_CC_NCOL; k++) a[k].t = TL_NULL;
+    rc = perf_next_frame(s, &row);
+    if( rc!=TL_ROW ) break;
+    rc = tl_tally_add(pTally, a, 1);
+    if( rc ) return rc;
+  }
+  if( rc<0 ){
+    *pErr = s->err;
+    return rc;
+  }
+  return TL_OK;
 }
