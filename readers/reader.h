@@ -157,11 +157,10 @@ struct TlFilter {
   uint64_t mCols;                 /* columns used: bit i for column i */
   int eProgress;                  /* the query's progress= (TL_PROGRESS_*, 0 auto);
                                   ** for the shared layer, readers ignore it */
-  int bGroupName;                 /* rows with equal names must come together
-                                  ** (GROUP BY name, DISTINCT name); only name
-                                  ** is used; any order otherwise. callchains:
-                                  ** the same by symbol (symbol alone used, or
-                                  ** with one depth: depthLo==depthHi) */
+  int bGroupName;                 /* rows with equal values of the table's
+                                  ** group column must come together (xray_calls:
+                                  ** GROUP BY func_id, with name and dur); any
+                                  ** order otherwise */
   int bPlain;                     /* accel=off: a plain per-record scan. One
                                   ** row per record (nRepeat 0, no TL_LAZY, no
                                   ** TL_ROWID_LAZY), no count from the index, no
@@ -243,8 +242,7 @@ struct TlReaderDef {
   const char *const *azOptions;   /* option keys it reads, NULL-terminated */
   uint32_t mOrdered;              /* bit t: table t can scan in ts order */
   uint32_t mGroupName;            /* bit t: table t can return its rows grouped
-                                  ** by name (callchains: symbol) when that is
-                                  ** the only column used (TlFilter.bGroupName) */
+                                  ** by its group column (TlFilter.bGroupName) */
   uint32_t mCount;                /* bit t: table t can be counted (xCountOpen) */
 
   /*

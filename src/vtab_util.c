@@ -10,11 +10,13 @@
 **   1  TL_PLAN_ORDERED      rows in ascending ts (ORDER BY ts consumed):
 **                           TlFilter.bOrdered
 **   2  TL_PLAN_GROUPED      rows with equal values of the table's group
-**                           column together (TlTableDef.iGroupCol: GROUP BY
-**                           or DISTINCT on it consumed): TlFilter.bGroupName
+**                           column together by the reader (TlTableDef.iGroupCol:
+**                           GROUP BY or DISTINCT on it consumed; xray_calls
+**                           by func_id): TlFilter.bGroupName
 **   8  TL_PLAN_COLLAPSE     rows with equal values of the GROUP BY or
 **                           DISTINCT columns together, the engine's grouped
-**                           output (src/group.c): idxStr says which columns
+**                           output (src/group.c, from the reader's tallies
+**                           when it offers them): idxStr says which columns
 **
 ** At most one bit is set, and only when the plan knew the trace and its
 ** options (path and options constants, SQLite 3.38 or later) and the
@@ -864,7 +866,7 @@ struct TlPlan {
   int bNoPath;                    /* no path at all: a plan not to pick */
   int bTsLo, bTsHi, bTsEq;        /* ts bounds pushed */
   int bCpu, bRowid, bKey, bType;  /* cpu, rowid, key and type = pushed */
-  int bDepth, bDepthEq;           /* a depth range pushed; depth = pushed */
+  int bDepth;                     /* a depth range pushed */
   int bPlain;                     /* the options are known and say accel=off */
   TlTrace *pTrace;                /* the trace when path and options are known */
   uint64_t mCollapse;             /* TL_PLAN_COLLAPSE: the GROUP BY columns */
@@ -946,7 +948,6 @@ static char plan_constraint_op(const TlTableDef *pDef, sqlite3_index_info *pInfo
   if( pDef->iDepthCol>0 && c->iColumn==pDef->iDepthCol ){
     op = range_op(c->op, "xXyYq");
     if( op ) pPlan->bDepth = 1;
-    if( op=='q' ) pPlan->bDepthEq = 1;
     return op;
   }
   if( pDef->iTypeCol>0 && c->iColumn==pDef->iTypeCol && bEq ){
@@ -1062,9 +1063,6 @@ static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
   if( !(pPlan->pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ) return 0;
   mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
   mAllowed = ((sqlite3_uint64)1<<pDef->iGroupCol) | pDef->mGroupWith;
-  if( pDef->iGroupDepthCol>0 && pPlan->bDepthEq ){
-    mAllowed |= (sqlite3_uint64)1<<pDef->iGroupDepthCol;
-  }
   return (mUsed & ~mAllowed)==0 && plan_distinct(pInfo);
 }
 

@@ -27,8 +27,6 @@ static const TlTableDef callchainsDef = {
   .iCpuCol  = TL_CC_CPU,
   .iKeyCol  = TL_CC_EVENT,
   .iDepthCol = TL_CC_DEPTH,
-  .iGroupCol = TL_CC_SYMBOL,      /* GROUP BY symbol (at one depth) */
-  .iGroupDepthCol = TL_CC_DEPTH,
   .mPerRow  = ((uint64_t)1<<TL_CC_EVENT) | ((uint64_t)1<<TL_CC_TS),
 };
 

@@ -31,7 +31,6 @@ static const TlTableDef eventsDef = {
   .iCpuCol  = TL_EV_CPU,
   .iKeyCol  = -1,
   .iTypeCol = TL_EV_TYPE,
-  .iGroupCol = TL_EV_NAME,        /* GROUP BY name, DISTINCT name */
   .mPerRow  = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW) | ((uint64_t)1<<TL_EV_TEXT)
             | ((uint64_t)1<<TL_EV_ARGS) | ((uint64_t)1<<TL_EV_CALLCHAIN) | ((uint64_t)1<<TL_EV_STACK),
 };
