@@ -77,6 +77,16 @@ static const Shape aShape[] = {
   { "cc-by-symbol", "SELECT symbol, count(*) FROM callchains(%Q, %Q) GROUP BY symbol",
     SHAPE_PLAIN, 0 },
   { "cc-event", "SELECT * FROM callchains(%Q, %Q) WHERE event = %lld", SHAPE_EVENT, 0 },
+  /* (the engine's grouping from the readers' tallies: a depth, rowids) */
+  { "cc-by-symbol-depth0", "SELECT symbol, count(*) FROM callchains(%Q, %Q) WHERE depth = 0 "
+                           "GROUP BY symbol", SHAPE_PLAIN, 0 },
+  { "cc-by-symbol-rowids", "SELECT symbol, count(*), sum(rowid %% 4294967291) "
+                           "FROM callchains(%Q, %Q) GROUP BY symbol", SHAPE_PLAIN, 0 },
+  { "distinct-symbol-dso", "SELECT DISTINCT symbol, dso FROM callchains(%Q, %Q)", SHAPE_PLAIN, 0 },
+  { "by-name-cpu-in", "SELECT name, count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1) "
+                          "GROUP BY name", SHAPE_PLAIN, 0 },
+  { "xray-by-func-stats", "SELECT func_id, count(*), min(dur), max(dur), sum(dur) "
+                          "FROM xray_calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
   /* GROUP BY and DISTINCT on several columns: the engine's grouped output */
   { "by-symbol-dso", "SELECT symbol, dso, count(*), sum(value) FROM events(%Q, %Q) "
                      "GROUP BY symbol, dso", SHAPE_PLAIN, 0 },

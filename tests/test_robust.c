@@ -926,6 +926,79 @@ static void interrupt_ends_index_builds_and_scans(void **state){
   unlink(zPath);
 }
 
+/*
+** A CTF trace in zDir of two streams of nPkt copies of one 64 KiB packet
+** of events with a sequence (which the count plans do not skip: every
+** event decoded), for a GROUP BY name long enough to interrupt.
+*/
+static void write_big_ctf(const char *zDir, int nPkt){
+  static const char zMeta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+    "stream { id = 0; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+    "  event.header := struct { uint32_t id; }; };\n"
+    "stream { id = 1; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+    "  event.header := struct { uint32_t id; }; };\n"
+    "event { name = \"s\"; id = 0; stream_id = 0; fields := struct { uint32_t n; uint32_t q[n]; }; };\n"
+    "event { name = \"s\"; id = 0; stream_id = 1; fields := struct { uint32_t n; uint32_t q[n]; }; };\n";
+  int s, k;
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(s=0; s<2; s++){
+    char zPath[600];
+    CtfW w;
+    FILE *f;
+    ctfw_init(&w, 0);
+    ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+    ctfw_uint(&w, 8, 32, (uint64_t)s);             /* stream_id */
+    ctfw_uint(&w, 8, 64, 0);                       /* content_size, patched */
+    ctfw_uint(&w, 8, 64, 0);                       /* packet_size, patched */
+    while( ctfw_bytes(&w) + 16 <= 65536 ){
+      ctfw_uint(&w, 8, 32, 0);                     /* id */
+      ctfw_uint(&w, 8, 32, 2);                     /* n */
+      ctfw_uint(&w, 8, 32, 1);
+      ctfw_uint(&w, 8, 32, 2);
+    }
+    ctfw_patch(&w, 64, 64, w.iBit);
+    ctfw_patch(&w, 128, 64, w.iBit);
+    snprintf(zPath, sizeof(zPath), "%s/chan_%d", zDir, s);
+    f = fopen(zPath, "wb");
+    assert_non_null(f);
+    for(k=0; k<nPkt; k++) assert_int_equal(fwrite(w.a, 1, ctfw_bytes(&w), f), ctfw_bytes(&w));
+    assert_int_equal(fclose(f), 0);
+    ctfw_free(&w);
+  }
+}
+
+/*
+** GROUP BY name is tallied on the engine's helper threads (one stream
+** each): sqlite3_interrupt() stops them within 100 ms too.
+*/
+static void interrupt_ends_tallies_on_helper_threads(void **state){
+  char zDir[512], zPath[600];
+  char *zSql;
+  sqlite3 *db = tl_test_db();
+  int s;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/big-ctf", tl_test_tmpdir());
+  write_big_ctf(zDir, 1024);                       /* 128 MiB */
+  /* the index first, so that the interruption finds the tally running */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zDir), 2048);
+  zSql = sqlite3_mprintf("SELECT name, count(*) FROM events('%q') GROUP BY name", zDir);
+  interrupt_after(db, zSql, 100);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+  for(s=0; s<2; s++){
+    snprintf(zPath, sizeof(zPath), "%s/chan_%d", zDir, s);
+    unlink(zPath);
+  }
+  snprintf(zPath, sizeof(zPath), "%s/metadata", zDir);
+  unlink(zPath);
+  rmdir(zDir);
+}
+
 /* A TlPoll that says stop at once. */
 static int stop_now(void *pArg){
   (void)pArg;
@@ -1069,6 +1142,7 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
   cmocka_unit_test(mmap_option_is_an_opt_in),
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),
+  cmocka_unit_test(interrupt_ends_tallies_on_helper_threads),
   cmocka_unit_test(stop_ends_a_directory_search_and_an_index_build),
   cmocka_unit_test(ctf_empty_struct_sequences_are_refused_at_once),
   cmocka_unit_test(ctf_more_stream_files_than_descriptors),
