@@ -3,7 +3,8 @@
 ** every table fully, in file order, in ts order, through a ts window with
 ** a CPU filter, and by rowid; then the shapes the readers answer from
 ** their index or grouped (no column, a ts window over ts alone, grouping
-** by name, func_id or cpu).
+** by name, func_id or cpu), and the engine's grouped output (events by
+** name, callchains by symbol: the readers' tallies).
 **
 ** Each shape runs twice: as the engine asks for it, and as the engine
 ** asks under accel=off (TlFilter.bPlain, nothing grouped or ordered). The
@@ -21,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "group.h"
 
 #define FUZZ_MAX_ROWS 200000      /* per scan, repeats expanded: a bound,
                                   ** not an expectation */
@@ -69,14 +72,14 @@ static uint64_t hash_val(const TlVal *v){
 ** (mCols) of the table's nCol, as SQLite would see them. < 0: the reader's
 ** error.
 */
-static int row_hash(TlQuery *q, const TlRow *pRow, int64_t k, uint64_t mCols,
+static int row_hash(TlQuery *q, TlGroup *g, const TlRow *pRow, int64_t k, uint64_t mCols,
                     int nCol, uint64_t *pHash){
   TlRow row = *pRow;
   int64_t iRowid;
   uint64_t h;
   int j, rc;
   if( k>0 ) row.iRowid = TL_ROWID_LAZY;   /* as the engine's tlNext leaves it */
-  rc = tl_query_rowid(q, &row, k, &iRowid);
+  rc = g ? tl_group_rowid(g, k, &iRowid) : tl_query_rowid(q, &row, k, &iRowid);
   if( rc<0 ) return rc;
   h = mix64((uint64_t)iRowid);
   for(j=0; j<nCol; j++){
@@ -84,7 +87,7 @@ static int row_hash(TlQuery *q, const TlRow *pRow, int64_t k, uint64_t mCols,
     if( !((mCols >> j) & 1) ) continue;
     v = pRow->a[j];
     if( pRow->aVary && j==pRow->iVary ) v.i = pRow->aVary[k];
-    if( v.t==TL_LAZY ){
+    if( v.t==TL_LAZY && q ){
       rc = tl_query_value(q, k, j, &v);
       if( rc<0 ) return rc;
     }
@@ -105,14 +108,14 @@ static int row_is_plain(const TlRow *pRow, int nCol){
 }
 
 /* Add every repeat of the current row to *pSum; < 0: the reader's error. */
-static int add_row(TlQuery *q, const TlRow *pRow, uint64_t mCols, int nCol,
+static int add_row(TlQuery *q, TlGroup *g, const TlRow *pRow, uint64_t mCols, int nCol,
                    DrainSum *pSum){
   int64_t k, nRep = pRow->nRepeat>1 ? pRow->nRepeat : 1;
   for(k=0; k<nRep; k++){
     uint64_t h = 0;
     int rc;
     if( pSum->nRow>=FUZZ_MAX_ROWS ){ pSum->bCut = 1; return TL_OK; }
-    rc = row_hash(q, pRow, k, mCols, nCol, &h);
+    rc = row_hash(q, g, pRow, k, mCols, nCol, &h);
     if( rc<0 ) return rc;
     pSum->nRow++;
     pSum->sum += h;
@@ -121,7 +124,7 @@ static int add_row(TlQuery *q, const TlRow *pRow, uint64_t mCols, int nCol,
   return TL_OK;
 }
 
-/* The columns the drain's constraints are about (only events has any). */
+/* The columns the drain's constraints are about (events; callchains' depth). */
 static void filter_cols(int iTable, const TlFilter *f, TlFilterCols *c){
   memset(c, 0, sizeof(*c));
   c->iTs = c->iCpu = c->iKey = -1;
@@ -131,11 +134,17 @@ static void filter_cols(int iTable, const TlFilter *f, TlFilterCols *c){
     c->iType = TL_EV_TYPE;
     c->nType = f->zType ? strlen(f->zType) : 0;
   }
+  if( iTable==TL_TAB_CALLCHAINS ) c->iDepth = TL_CC_DEPTH;
 }
 
-/* Scan table iTable with f into *pSum. */
-static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, DrainSum *pSum){
+/*
+** Scan table iTable with f into *pSum; mGroupBy not 0: the engine's grouped
+** output by those columns (from the reader's tallies when it has them).
+*/
+static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGroupBy,
+                  DrainSum *pSum){
   TlQuery *q = 0;
+  TlGroup *g = 0;
   TlFilterCols cols;
   TlErr err;
   TlRow row;
@@ -147,32 +156,38 @@ static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, DrainSum *pSum
   /* packets.args counts the reads of each packet so far: not a row value */
   if( iTable==TL_TAB_PACKETS ) mCols &= ~((uint64_t)1<<TL_PK_ARGS);
   tl_err_clear(&err);
-  pSum->rc = tl_query_open(pTrace, iTable, f, &q, &err);
+  if( mGroupBy ){
+    pSum->rc = tl_group_open(pTrace, iTable, nCol, f, &cols, mGroupBy, &g, &err);
+  }else{
+    pSum->rc = tl_query_open(pTrace, iTable, f, &q, &err);
+  }
   if( pSum->rc ) return;
+  memset(&row, 0, sizeof(row));
   while( !pSum->bCut ){
-    rc = tl_query_next(q, &row);
+    rc = g ? tl_group_next(g, &row) : tl_query_next(q, &row);
     if( rc==TL_DONE ) break;
     if( rc<0 ){ pSum->rc = rc; break; }
     if( f->bPlain && !row_is_plain(&row, nCol) ) pSum->bNotPlain = 1;
     if( !tl_filter_match(f, &cols, &row) ) continue;
-    rc = add_row(q, &row, mCols, nCol, pSum);
+    rc = add_row(q, g, &row, mCols, nCol, pSum);
     if( rc<0 ){ pSum->rc = rc; break; }
   }
   tl_query_close(q);
+  tl_group_close(g);
 }
 
 /*
 ** Scan with f as the engine would ask, then as it asks under accel=off,
 ** and compare what came out.
 */
-static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
+static void drain_pair_by(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGroupBy){
   TlFilter plain = *f;
   DrainSum a, b;
   plain.bPlain = 1;
   plain.bOrdered = 0;
   plain.bGroupName = 0;
-  drain(pTrace, iTable, f, &a);
-  drain(pTrace, iTable, &plain, &b);
+  drain(pTrace, iTable, f, mGroupBy, &a);
+  drain(pTrace, iTable, &plain, 0, &b);
   nPairs++;
   if( b.bNotPlain ) nNotPlain++;
   if( (a.rc<0)!=(b.rc<0) ){ nOneFailed++; return; }
@@ -186,6 +201,10 @@ static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
             f->nCpu, f->bRowid, f->zType ? f->zType : "-");
     abort();
   }
+}
+
+static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
+  drain_pair_by(pTrace, iTable, f, 0);
 }
 
 static void filter_init(TlFilter *f){
@@ -223,8 +242,10 @@ static void drain_events(TlTrace *pTrace, int64_t iRowid){
   /* grouped by name; cpu and value (the columns a run compares) */
   filter_init(&f);
   f.mCols = (uint64_t)1<<TL_EV_NAME;
-  f.bGroupName = (pTrace->pReader->mGroupName >> iTable) & 1;
-  drain_pair(pTrace, iTable, &f);
+  drain_pair_by(pTrace, iTable, &f, f.mCols);
+  f.aCpu = aCpu; f.nCpu = 2;
+  f.mCols |= (uint64_t)1<<TL_EV_CPU;
+  drain_pair_by(pTrace, iTable, &f, f.mCols);
   filter_init(&f);
   f.mCols = ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_VALUE);
   drain_pair(pTrace, iTable, &f);
@@ -245,6 +266,15 @@ void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
       f.tsLo = 1000; f.tsHi = 2000000000;
       f.aCpu = aCpu; f.nCpu = 1;
       drain_pair(pTrace, iTable, &f);
+    }
+    if( iTable==TL_TAB_CALLCHAINS ){
+      /* GROUP BY symbol, and by symbol at depth 0 (tallied per chunk) */
+      filter_init(&f);
+      f.mCols = (uint64_t)1<<TL_CC_SYMBOL;
+      drain_pair_by(pTrace, iTable, &f, f.mCols);
+      f.bDepth = 1; f.depthLo = f.depthHi = 0;
+      f.mCols |= (uint64_t)1<<TL_CC_DEPTH;
+      drain_pair_by(pTrace, iTable, &f, (uint64_t)1<<TL_CC_SYMBOL);
     }
     if( iTable==TL_TAB_XRAY_CALLS && ((pTrace->pReader->mGroupName >> iTable) & 1) ){
       /* GROUP BY func_id (a small max_memory= spills to the file) */
