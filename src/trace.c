@@ -590,18 +590,8 @@ int tl_trace_cache_count(void){
   return n;
 }
 
-double tl_trace_estimate(TlTrace *p, int iTable){
-  double n;
-  switch( iTable ){
-    case TL_TAB_PACKETS:  n = (double)p->index.n; break;
-    case TL_TAB_WARNINGS: n = 10; break;
-    case TL_TAB_TRACE_INFO: n = 20; break;
-    default:
-      n = p->nEventsHint ? (double)p->nEventsHint : 1e6;
-      if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_CALLCHAINS
-       && iTable!=TL_TAB_XRAY_CALLS && iTable!=TL_TAB_CALLS ) n = n/100 + 10;
-      break;
-  }
+double tl_trace_estimate(TlTrace *p){
+  double n = p->nEventsHint ? (double)p->nEventsHint : 1e6;
   return n<1 ? 1 : n;
 }
 

@@ -67,8 +67,8 @@ const char *tl_trace_sniff(const char *zPath);
 /* The reader named zName, or NULL. */
 const TlReaderDef *tl_reader_find(const char *zName);
 
-/* Estimated number of rows a full scan of table iTable gives (>=1). */
-double tl_trace_estimate(TlTrace*, int iTable);
+/* Estimated number of records in the trace (>=1). */
+double tl_trace_estimate(TlTrace*);
 
 typedef struct TlQuery TlQuery;
 

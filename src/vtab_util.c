@@ -1119,6 +1119,17 @@ static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
   }
 }
 
+/* The rows a full scan of the table gives, estimated (pTrace may be NULL). */
+static double plan_rows(const TlTableDef *pDef, TlTrace *pTrace){
+  double nRec = pTrace ? tl_trace_estimate(pTrace) : 1e6;
+  switch( pDef->eRows ){
+    case TL_ROWS_RECORDS: return nRec;
+    case TL_ROWS_PACKETS: return pTrace ? (pTrace->index.n ? (double)pTrace->index.n : 1) : 1e3;
+    case TL_ROWS_FEW:     return 20;
+    default:              return nRec/100 + 10;
+  }
+}
+
 /* Rows and cost: nRows for a full scan, narrowed by what is pushed down. */
 static void plan_cost(sqlite3_index_info *pInfo, const TlPlan *pPlan, double nRows){
   if( pPlan->bRowid ){
@@ -1161,7 +1172,7 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     return SQLITE_INTERRUPT;
   }
   plan_order(pDef, pInfo, &plan);
-  plan_cost(pInfo, &plan, plan.pTrace ? tl_trace_estimate(plan.pTrace, pDef->iTable) : 1e6);
+  plan_cost(pInfo, &plan, plan_rows(pDef, plan.pTrace));
   tl_trace_release(plan.pTrace);
 
   plan.zOps[plan.nOps] = 0;

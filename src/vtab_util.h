@@ -14,6 +14,12 @@
 
 #include "sqlite3ext.h"
 
+/* TlTableDef.eRows */
+#define TL_ROWS_DERIVED 0         /* facts derived from records: a hundredth of them */
+#define TL_ROWS_RECORDS 1         /* about one per record (events, calls, frames) */
+#define TL_ROWS_PACKETS 2         /* one per packet of the index */
+#define TL_ROWS_FEW     3         /* a few (warnings, trace_info) */
+
 typedef struct TlTableDef TlTableDef;
 struct TlTableDef {
   const char *zName;              /* module name, e.g. "events" */
@@ -36,6 +42,8 @@ struct TlTableDef {
                                   ** can return together, or 0 for none */
   uint64_t mGroupWith;            /* other columns (bit i: column i) a grouped
                                   ** scan may use too */
+  int eRows;                      /* how many rows a full scan gives, for the
+                                  ** plan's cost: TL_ROWS_* */
   uint64_t mPerRow;               /* columns of about one value per row (bit
                                   ** i: column i; ts, texts of the record):
                                   ** the engine's grouping (group.h) is not

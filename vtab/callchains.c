@@ -21,6 +21,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef callchainsDef = {
   .zName    = "callchains",
   .iTable   = TL_TAB_CALLCHAINS,
+  .eRows    = TL_ROWS_RECORDS,
   .zColumns = "event INTEGER, ts INTEGER, cpu INTEGER, depth INTEGER, ip INTEGER, context TEXT, symbol TEXT, dso TEXT, srcline TEXT, inlined INTEGER",
   .nCol     = TL_CC_NCOL,
   .iTsCol   = TL_CC_TS,

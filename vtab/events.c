@@ -25,6 +25,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef eventsDef = {
   .zName    = "events",
   .iTable   = TL_TAB_EVENTS,
+  .eRows    = TL_ROWS_RECORDS,
   .zColumns = "ts INTEGER, ts_raw INTEGER, cpu INTEGER, pid INTEGER, tid INTEGER, track INTEGER, type TEXT, name TEXT, value INTEGER, ip INTEGER, text TEXT, args TEXT, callchain TEXT, comm TEXT, symbol TEXT, dso TEXT, symoff INTEGER, stack TEXT, dso_offset INTEGER, srcline TEXT",
   .nCol     = TL_EV_NCOL,
   .iTsCol   = TL_EV_TS,

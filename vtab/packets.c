@@ -21,6 +21,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef packetsDef = {
   .zName    = "packets",
   .iTable   = TL_TAB_PACKETS,
+  .eRows    = TL_ROWS_PACKETS,
   .zColumns = "id INTEGER, stream INTEGER, cpu INTEGER, file TEXT, offset INTEGER, size INTEGER, content_size INTEGER, ts_begin INTEGER, ts_end INTEGER, events INTEGER, discarded INTEGER, seq INTEGER, args TEXT",
   .nCol     = TL_PK_NCOL,
   .iTsCol   = -1,

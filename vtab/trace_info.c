@@ -24,6 +24,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef trace_infoDef = {
   .zName    = "trace_info",
   .iTable   = TL_TAB_TRACE_INFO,
+  .eRows    = TL_ROWS_FEW,
   .zColumns = "id INTEGER, trace TEXT, key TEXT, value, source TEXT",
   .nCol     = TL_TI_NCOL,
   .iTsCol   = -1,

@@ -21,6 +21,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef trace_warningsDef = {
   .zName    = "trace_warnings",
   .iTable   = TL_TAB_WARNINGS,
+  .eRows    = TL_ROWS_FEW,
   .zColumns = "id INTEGER, file TEXT, offset INTEGER, message TEXT",
   .nCol     = TL_TW_NCOL,
   .iTsCol   = -1,

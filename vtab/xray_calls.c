@@ -22,6 +22,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef xray_callsDef = {
   .zName    = "xray_calls",
   .iTable   = TL_TAB_XRAY_CALLS,
+  .eRows    = TL_ROWS_RECORDS,
   .zColumns = "id INTEGER, tid INTEGER, pid INTEGER, cpu INTEGER, func_id INTEGER, name TEXT, ts INTEGER, dur INTEGER, depth INTEGER, parent INTEGER, stack TEXT",
   .nCol     = TL_XC_NCOL,
   .iTsCol   = TL_XC_TS,
