@@ -368,6 +368,7 @@ struct TallyHelper {
 
 struct TallyRun {
   TlGroup *g;                       /* the scan's */
+  TlFilter f;                       /* its filter as the reader sees it */
   pthread_mutex_t mu;               /* guards nRunning */
   pthread_cond_t cv;                /* a helper finished */
   int nRunning;
@@ -592,7 +593,7 @@ static int tally_setup(TallyRun *run){
   TlGroup *g = run->g;
   const TlIndex *x = &g->pTrace->index;
   const TlReaderDef *r = g->pTrace->pReader;
-  const TlFilter *f = &g->f;
+  const TlFilter *f = &run->f;
   size_t *aPkt = malloc((x->n ? x->n : 1)*sizeof(size_t));
   uint8_t *aSide = malloc(x->n ? x->n : 1);
   size_t i, n = 0;
@@ -624,7 +625,7 @@ static int tally_setup(TallyRun *run){
       break;
     }
     for(i=0; i<n; i++) if( aSide[i]==k ) h->aPkt[h->nPkt++] = aPkt[i];
-    rc = r->xTallyOpen(g->pTrace, g->iTable, f, &h->pState, &g->err);
+    rc = r->xTallyOpen(g->pTrace, g->iTable, &run->f, &h->pState, &g->err);
   }
   free(aPkt);
   free(aSide);
@@ -659,6 +660,7 @@ static int tally_wait(TallyRun *run){
     pthread_mutex_lock(&run->mu);
   }
   pthread_mutex_unlock(&run->mu);
+  tl_progress_add(__atomic_load_n(&run->nBytes, __ATOMIC_RELAXED) - nNoted);
   return rc;
 }
 
@@ -707,10 +709,20 @@ static int tally_merge(TallyRun *run){
 */
 static int group_tally(TlGroup *g){
   TallyRun run;
+  TlProgress prog, *pPrev = 0;
   int i, rc;
   if( !tally_allowed(g) ) return TL_DONE;
   memset(&run, 0, sizeof(run));
   run.g = g;
+  run.f = g->f;
+  tl_trace_reader_filter(g->pTrace, &run.f);
+  if( g->f.eProgress!=TL_PROGRESS_OFF ){
+    /* (as tl_query_open reports a scan: the packets read, of all) */
+    uint64_t nTotal = 0;
+    size_t k;
+    for(k=0; k<g->pTrace->index.n; k++) nTotal += g->pTrace->index.a[k].nSize;
+    pPrev = tl_progress_begin(&prog, g->f.eProgress, "scanning", g->pTrace->zPath, nTotal);
+  }
   pthread_mutex_init(&run.mu, 0);
   pthread_cond_init(&run.cv, 0);
   rc = tally_setup(&run);
@@ -732,6 +744,7 @@ static int group_tally(TlGroup *g){
     if( rc==TL_OK ) g->bTallied = 1;
   }
   tally_free(&run);
+  if( g->f.eProgress!=TL_PROGRESS_OFF ) tl_progress_end(&prog, pPrev);
   return rc;
 }
 

@@ -665,6 +665,10 @@ static void shift_filter(TlFilter *f, int64_t d){
   if( f->tsHi!=TL_TS_MAX ) f->tsHi = add_sat(f->tsHi, -d);
 }
 
+void tl_trace_reader_filter(const TlTrace *p, TlFilter *f){
+  if( p->tsShift ) shift_filter(f, p->tsShift);
+}
+
 /*
 ** trace_info rows are kept packed in one string, each as: a flag byte
 ** ('t' trace given, '-' none; then 'i' integer, 's' text, '0' NULL), then
@@ -740,7 +744,7 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   q->nCol = tl_table_ncol(iTable);
   q->iTable = iTable;
   q->filter = *pFilter;
-  if( pTrace->tsShift ) shift_filter(&q->filter, pTrace->tsShift);
+  tl_trace_reader_filter(pTrace, &q->filter);
   pFilter = &q->filter;
   tl_err_clear(&q->err);
   if( iTable==TL_TAB_TRACE_INFO ){

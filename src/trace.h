@@ -67,6 +67,12 @@ const char *tl_trace_sniff(const char *zPath);
 /* The reader named zName, or NULL. */
 const TlReaderDef *tl_reader_find(const char *zName);
 
+/*
+** The filter f as the reader sees it: its ts window moved back onto the
+** trace's own clock (clock=), as tl_query_open() gives it to the reader.
+*/
+void tl_trace_reader_filter(const TlTrace*, TlFilter *f);
+
 /* Estimated number of records in the trace (>=1). */
 double tl_trace_estimate(TlTrace*);
 

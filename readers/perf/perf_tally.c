@@ -10,8 +10,9 @@ uint64_t perf_tally_cols(const TlTrace *pTrace, int iTable, const TlFilter *f){
   (void)pTrace; (void)f;
   if( iTable!=TL_TAB_CALLCHAINS ) return 0;
   /* (not srcline and inlined: the text of an inlined function's row is
-  ** the scan's own, not kept at its address) */
-  return ((uint64_t)1<<TL_CC_EVENT) | ((uint64_t)1<<TL_CC_TS) | ((uint64_t)1<<TL_CC_CPU)
+  ** the scan's own, not kept at its address; not ts, which the engine
+  ** moves for clock=) */
+  return ((uint64_t)1<<TL_CC_EVENT) | ((uint64_t)1<<TL_CC_CPU)
        | ((uint64_t)1<<TL_CC_DEPTH) | ((uint64_t)1<<TL_CC_IP) | ((uint64_t)1<<TL_CC_CONTEXT)
        | ((uint64_t)1<<TL_CC_SYMBOL) | ((uint64_t)1<<TL_CC_DSO);
 }
