@@ -32,6 +32,8 @@
 
 #define KEY_GROUP 0x80              /* tag bit: a GROUP BY column */
 #define GROUP_FULL 1                /* group_scan: the part outgrew the cap */
+#define GROUP_RUNNING 3             /* group_scan: a tally runs, its first key's
+                                    ** rows may come early (early_next()) */
 #define GROUP_SPLIT_BITS 3          /* a full part splits into 1<<3 */
 #define GROUP_MAX_PARTS 64          /* parts waiting at most */
 #define GROUP_SLOTS_MIN 64
@@ -46,6 +48,7 @@ struct GroupEntry {
   size_t iKey;                      /* the key: aKey + iKey ... */
   size_t nKey;                      /* ... its bytes */
   uint64_t n;                       /* rows it stands for */
+  uint64_t nEarly;                  /* of them, given before the part was whole */
   const uint8_t *z;                 /* the key, while the entries are sorted */
 };
 
@@ -83,6 +86,13 @@ struct TlGroup {
   uint64_t *aRowidN;                /* (rowids found so far per entry) */
   TlVal aVal[TL_MAX_NCOL];
   int bNoTally;                     /* the reader cannot tally this scan */
+  struct TallyRun *pRun;            /* a tally still running (GROUP_RUNNING) */
+  uint8_t *aEarly;                  /* the key whose rows came early, or NULL */
+  size_t nEarly;
+  uint64_t nEarlyGiven;             /* its rows given so far */
+  int bCurEarly;                    /* the current row is such early rows */
+  uint64_t nCurBase;                /* the current row's first repeat among
+                                    ** its entry's rows */
   int bTallied;                     /* a tally made entries (tests) */
   TlErr err;
 };
@@ -265,6 +275,7 @@ static int entry_new(TlGroup *g, size_t i, uint64_t h, uint64_t n){
   p->iKey = g->nKey;
   p->nKey = g->nProbe;
   p->n = n;
+  p->nEarly = 0;
   memcpy(g->aKey + g->nKey, g->aProbe, g->nProbe);
   g->nKey += g->nProbe;
   g->aSlot[i] = (uint32_t)(++g->nEntry);
@@ -374,8 +385,20 @@ struct TallyRun {
   int nRunning;
   int bStop;                        /* (atomic) helpers stop at their next packet */
   uint64_t nBytes;                  /* (atomic) bytes of the packets threads tallied */
+  uint64_t nNoted;                  /* of them, passed on to the progress line */
   TallyHelper aHelper[TALLY_HELPERS];
   int nHelper;
+  TlProgress prog;                  /* the scan's progress report, when bProg */
+  TlProgress *pPrev;
+  int bProg;
+  /* early rows (GROUP_RUNNING): the first key the first helper made, and
+  ** each helper's count of it after its last packet */
+  int bEarlyOk;                     /* the run may give them */
+  int bEarlySet;                    /* (atomic, release) aEarly is set */
+  uint8_t *aEarly;
+  size_t nEarly;
+  uint64_t hEarly;                  /* key_hash() of it */
+  uint64_t aEarlyN[TALLY_HELPERS];  /* (atomic) */
 };
 
 /* The raw words of the key columns of aRow into a. */
@@ -469,6 +492,28 @@ static int tally_stopped(void *pArg){
   return __atomic_load_n(&run->bStop, __ATOMIC_RELAXED);
 }
 
+/*
+** After a packet of helper h: the first helper's first key becomes the run's
+** early key; each helper publishes how many rows of it it has counted.
+*/
+static void tally_note_early(TallyHelper *h){
+  TallyRun *run = h->pRun;
+  const TlGroup *c = h->t.g;
+  uint32_t e;
+  if( !__atomic_load_n(&run->bEarlySet, __ATOMIC_ACQUIRE) ){
+    const GroupEntry *p = c->aEntry;
+    if( h!=&run->aHelper[0] || c->nEntry==0 ) return;
+    run->aEarly = malloc(p->nKey ? p->nKey : 1);
+    if( run->aEarly==0 ) return;
+    memcpy(run->aEarly, c->aKey + p->iKey, p->nKey);
+    run->nEarly = p->nKey;
+    run->hEarly = p->h;
+    __atomic_store_n(&run->bEarlySet, 1, __ATOMIC_RELEASE);
+  }
+  e = c->aSlot[slot_find(c, run->hEarly, run->aEarly, run->nEarly)];
+  if( e ) __atomic_store_n(&run->aEarlyN[h - run->aHelper], c->aEntry[e-1].n, __ATOMIC_RELAXED);
+}
+
 /* One helper's packets, on its thread or the caller's. */
 static void *tally_main(void *pArg){
   TallyHelper *h = pArg;
@@ -489,6 +534,7 @@ static void *tally_main(void *pArg){
     if( tally_stopped(run) ) break;
     rc = r->xTallyPacket(h->pState, h->aPkt[k], &h->t, &h->err);
     if( h->bThread ) __atomic_add_fetch(&run->nBytes, x->a[h->aPkt[k]].nSize, __ATOMIC_RELAXED);
+    if( rc>=0 && run->bEarlyOk ) tally_note_early(h);
   }
   if( rc<0 ){
     if( h->t.g->err.rc && !h->t.bFull ) h->err = h->t.g->err;
@@ -635,32 +681,47 @@ static int tally_setup(TallyRun *run){
 }
 
 /*
-** Wait for the run's helpers, polling for an interruption (tl_poll) every
-** TALLY_WAIT_MS: then the helpers stop too. Passes their bytes on to this
-** thread's progress line. TL_OK, or TL_EINTR in g's error.
+** Wait for the run's helpers (or, nEarlyGiven not UINT64_MAX, until they
+** have counted more rows of the early key than that), polling for an
+** interruption (tl_poll) every TALLY_WAIT_MS: then the helpers stop too,
+** and it waits for their end. Passes their bytes on to this thread's
+** progress line. TL_OK, or TL_EINTR in g's error.
 */
-static int tally_wait(TallyRun *run){
-  uint64_t nNoted = 0, nBytes;
+/* The rows of the early key the helpers have counted so far (0: none yet). */
+static uint64_t tally_early_count(TallyRun *run){
+  uint64_t n = 0;
+  int i;
+  if( !__atomic_load_n(&run->bEarlySet, __ATOMIC_ACQUIRE) ) return 0;
+  for(i=0; i<run->nHelper; i++) n += __atomic_load_n(&run->aEarlyN[i], __ATOMIC_RELAXED);
+  return n;
+}
+
+static int tally_wait(TallyRun *run, uint64_t nEarlyGiven){
+  uint64_t nBytes;
   int rc = TL_OK;
   pthread_mutex_lock(&run->mu);
   while( run->nRunning>0 ){
     struct timespec ts;
+    if( nEarlyGiven!=UINT64_MAX && tally_early_count(run)>nEarlyGiven ) break;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += TALLY_WAIT_MS*1000000L;
     if( ts.tv_nsec>=1000000000L ){ ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
     pthread_cond_timedwait(&run->cv, &run->mu, &ts);
     pthread_mutex_unlock(&run->mu);
     nBytes = __atomic_load_n(&run->nBytes, __ATOMIC_RELAXED);
-    tl_progress_add(nBytes - nNoted);
-    nNoted = nBytes;
-    if( rc==TL_OK && tl_poll(&run->g->err) ){
-      rc = TL_EINTR;
+    tl_progress_add(nBytes - run->nNoted);
+    run->nNoted = nBytes;
+    if( tl_poll(&run->g->err) ){
       __atomic_store_n(&run->bStop, 1, __ATOMIC_RELAXED);
+      rc = TL_EINTR;
+      nEarlyGiven = UINT64_MAX;     /* (now only the helpers' end) */
     }
     pthread_mutex_lock(&run->mu);
   }
   pthread_mutex_unlock(&run->mu);
-  tl_progress_add(__atomic_load_n(&run->nBytes, __ATOMIC_RELAXED) - nNoted);
+  nBytes = __atomic_load_n(&run->nBytes, __ATOMIC_RELAXED);
+  tl_progress_add(nBytes - run->nNoted);
+  run->nNoted = nBytes;
   return rc;
 }
 
@@ -703,49 +764,81 @@ static int tally_merge(TallyRun *run){
 }
 
 /*
+** End the run: wait for its helpers (tally_wait()), join them and add
+** their tables into g's (tally_merge()); frees the run. TL_OK, GROUP_FULL
+** or < 0.
+*/
+static int tally_finish(TlGroup *g, TallyRun *run){
+  int i, rc;
+  if( run->bProg ) tl_progress_swap(&run->prog);
+  rc = tally_wait(run, UINT64_MAX);
+  for(i=0; i<run->nHelper; i++){
+    if( run->aHelper[i].bThread ) pthread_join(run->aHelper[i].th, 0);
+  }
+  if( rc==TL_OK ) rc = tally_merge(run);
+  if( rc==TL_OK ) g->bTallied = 1;
+  tally_free(run);
+  if( run->bProg ) tl_progress_end(&run->prog, run->pPrev);
+  free(run->aEarly);
+  free(run);
+  if( g->pRun==run ) g->pRun = 0;
+  return rc;
+}
+
+/*
 ** The current part's entries from the reader's tallies (xTallyPacket) on
 ** helper threads: TL_OK, GROUP_FULL, TL_DONE when the reader does not
-** tally this scan (then the rows are scanned), or < 0.
+** tally this scan (then the rows are scanned), GROUP_RUNNING when the
+** helpers run on while the first key's rows are given (g->pRun: see
+** early_next()), or < 0.
 */
 static int group_tally(TlGroup *g){
-  TallyRun run;
-  TlProgress prog, *pPrev = 0;
-  int i, rc;
+  TallyRun *run;
+  int i, rc, nThread = 0;
   if( !tally_allowed(g) ) return TL_DONE;
-  memset(&run, 0, sizeof(run));
-  run.g = g;
-  run.f = g->f;
-  tl_trace_reader_filter(g->pTrace, &run.f);
+  run = calloc(1, sizeof(*run));
+  if( run==0 ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  run->g = g;
+  run->f = g->f;
+  tl_trace_reader_filter(g->pTrace, &run->f);
   if( g->f.eProgress!=TL_PROGRESS_OFF ){
     /* (as tl_query_open reports a scan: the packets read, of all) */
     uint64_t nTotal = 0;
     size_t k;
     for(k=0; k<g->pTrace->index.n; k++) nTotal += g->pTrace->index.a[k].nSize;
-    pPrev = tl_progress_begin(&prog, g->f.eProgress, "scanning", g->pTrace->zPath, nTotal);
+    run->pPrev = tl_progress_begin(&run->prog, g->f.eProgress, "scanning", g->pTrace->zPath, nTotal);
+    run->bProg = 1;
   }
-  pthread_mutex_init(&run.mu, 0);
-  pthread_cond_init(&run.cv, 0);
-  rc = tally_setup(&run);
-  if( rc==TL_OK ){
-    run.nRunning = run.nHelper;
-    for(i=0; i<run.nHelper && run.nHelper>1; i++){
-      TallyHelper *h = &run.aHelper[i];
-      h->bThread = 1;
-      if( pthread_create(&h->th, 0, tally_main, h)!=0 ) h->bThread = 0;
-    }
-    for(i=0; i<run.nHelper; i++){
-      if( !run.aHelper[i].bThread ) tally_main(&run.aHelper[i]);
-    }
-    rc = tally_wait(&run);
-    for(i=0; i<run.nHelper; i++){
-      if( run.aHelper[i].bThread ) pthread_join(run.aHelper[i].th, 0);
-    }
-    if( rc==TL_OK ) rc = tally_merge(&run);
-    if( rc==TL_OK ) g->bTallied = 1;
+  pthread_mutex_init(&run->mu, 0);
+  pthread_cond_init(&run->cv, 0);
+  rc = tally_setup(run);
+  if( rc ){
+    tally_free(run);
+    if( run->bProg ) tl_progress_end(&run->prog, run->pPrev);
+    free(run);
+    return rc;
   }
-  tally_free(&run);
-  if( g->f.eProgress!=TL_PROGRESS_OFF ) tl_progress_end(&prog, pPrev);
-  return rc;
+  /* the first key's rows may come while the helpers count, when the
+  ** whole is one part so far and every used column is grouped on (a
+  ** GROUP BY value is then one entry) */
+  run->bEarlyOk = run->nHelper>1 && g->mKey==g->mGroupBy && g->cur.d==0 && g->aEarly==0;
+  run->nRunning = run->nHelper;
+  for(i=0; i<run->nHelper && run->nHelper>1; i++){
+    TallyHelper *h = &run->aHelper[i];
+    h->bThread = 1;
+    if( pthread_create(&h->th, 0, tally_main, h)!=0 ) h->bThread = 0;
+    nThread += h->bThread;
+  }
+  if( nThread<run->nHelper ) run->bEarlyOk = 0;
+  for(i=0; i<run->nHelper; i++){
+    if( !run->aHelper[i].bThread ) tally_main(&run->aHelper[i]);
+  }
+  if( run->bEarlyOk ){
+    if( run->bProg ) tl_progress_swap(run->pPrev);   /* (current again in early_next) */
+    g->pRun = run;
+    return GROUP_RUNNING;
+  }
+  return tally_finish(g, run);
 }
 
 /* ---- scans ------------------------------------------------------------------ */
@@ -845,47 +938,148 @@ static void part_reset(TlGroup *g){
 ** Make the next part's entries: TL_ROW when there is a part with entries,
 ** TL_DONE when none is left, or < 0.
 */
+/*
+** The current part outgrew the cap: drop its entries and push its eight
+** parts. TL_OK or < 0 (too many parts; or rows of its early key given).
+*/
+static int part_split(TlGroup *g){
+  int rc, i;
+  /* (what the full part grew is given back: each part starts small) */
+  g->nEntry = 0;
+  g->nKey = 0;
+  free(g->aEntry); g->aEntry = 0; g->nEntryAlloc = 0;
+  free(g->aKey); g->aKey = 0; g->nKeyAlloc = 0;
+  rc = slots_rebuild(g, GROUP_SLOTS_MIN);     /* (no entries: all empty) */
+  if( rc ) return rc;
+  if( g->aEarly || g->cur.d + GROUP_SPLIT_BITS > 60
+   || g->nPart + (1<<GROUP_SPLIT_BITS) > GROUP_MAX_PARTS ){
+    return tl_err_set(&g->err, TL_ELIMIT, TL_NO_OFFSET,
+        "GROUP BY: too many distinct groups for max_memory=%llu MiB",
+        (unsigned long long)(g->nMem>>20));
+  }
+  g->nSplit++;
+  for(i=(1<<GROUP_SPLIT_BITS)-1; i>=0; i--){
+    GroupPart *p = &g->aPart[g->nPart++];
+    p->d = g->cur.d + GROUP_SPLIT_BITS;
+    p->v = g->cur.v | ((uint64_t)i << g->cur.d);
+  }
+  return TL_OK;
+}
+
+/*
+** The part's entries made: sort them by the GROUP BY values (a value's
+** entries together, the values in SQLite's order, as its own grouping gives
+** them, within a part); the early key's entry first, with the rows given
+** early noted (nEarly). TL_OK or < 0.
+*/
+static int part_ready(TlGroup *g){
+  size_t e;
+  int rc;
+  if( g->nEntry>1 ){
+    for(e=0; e<g->nEntry; e++) g->aEntry[e].z = g->aKey + g->aEntry[e].iKey;
+    qsort(g->aEntry, g->nEntry, sizeof(GroupEntry), entry_cmp);
+  }
+  for(e=0; g->aEarly && e<g->nEntry; e++){
+    GroupEntry *p = &g->aEntry[e];
+    if( p->nKey==g->nEarly && memcmp(g->aKey + p->iKey, g->aEarly, g->nEarly)==0 ){
+      GroupEntry t = *p;
+      if( t.n < g->nEarlyGiven ){
+        return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET, "GROUP BY: a tally's counts shrank");
+      }
+      t.nEarly = g->nEarlyGiven;
+      memmove(&g->aEntry[1], &g->aEntry[0], e*sizeof(GroupEntry));
+      g->aEntry[0] = t;
+      break;
+    }
+  }
+  rc = g->nEntry>1 || g->aEarly ? slots_rebuild(g, g->nSlot) : TL_OK;
+  g->iOut = 0;
+  return rc;
+}
+
+/*
+** Make the next part's entries: TL_ROW when there is a part with entries,
+** GROUP_RUNNING when a tally runs on (g->pRun), TL_DONE when no part is
+** left, or < 0.
+*/
 static int group_fill(TlGroup *g){
   while( g->nPart>0 ){
-    int rc, i;
+    int rc;
     g->cur = g->aPart[--g->nPart];
     part_reset(g);
     rc = group_scan(g, 0);
-    if( rc<0 ) return rc;
+    if( rc<0 || rc==GROUP_RUNNING ) return rc;
     if( rc==GROUP_FULL ){
-      /* (what the full part grew is given back: each part starts small) */
-      g->nEntry = 0;
-      g->nKey = 0;
-      free(g->aEntry); g->aEntry = 0; g->nEntryAlloc = 0;
-      free(g->aKey); g->aKey = 0; g->nKeyAlloc = 0;
-      rc = slots_rebuild(g, GROUP_SLOTS_MIN);     /* (no entries: all empty) */
+      rc = part_split(g);
       if( rc ) return rc;
-      if( g->cur.d + GROUP_SPLIT_BITS > 60 || g->nPart + (1<<GROUP_SPLIT_BITS) > GROUP_MAX_PARTS ){
-        return tl_err_set(&g->err, TL_ELIMIT, TL_NO_OFFSET,
-            "GROUP BY: too many distinct groups for max_memory=%llu MiB",
-            (unsigned long long)(g->nMem>>20));
-      }
-      g->nSplit++;
-      for(i=(1<<GROUP_SPLIT_BITS)-1; i>=0; i--){
-        GroupPart *p = &g->aPart[g->nPart++];
-        p->d = g->cur.d + GROUP_SPLIT_BITS;
-        p->v = g->cur.v | ((uint64_t)i << g->cur.d);
-      }
       continue;
     }
     if( g->nEntry==0 ) continue;
-    if( g->nEntry>1 ){
-      /* by the GROUP BY values: a value's entries together, and the values
-      ** in SQLite's order, as its own grouping gives them (within a part) */
-      size_t e;
-      for(e=0; e<g->nEntry; e++) g->aEntry[e].z = g->aKey + g->aEntry[e].iKey;
-      qsort(g->aEntry, g->nEntry, sizeof(GroupEntry), entry_cmp);
-      rc = slots_rebuild(g, g->nSlot);
-      if( rc ) return rc;
-    }
-    return TL_ROW;
+    rc = part_ready(g);
+    return rc ? rc : TL_ROW;
   }
   return TL_DONE;
+}
+
+/* Key a[0..nKey) as the values of pRow (a row standing for its entry). */
+static void group_row(TlGroup *g, const uint8_t *a, size_t nKey, TlRow *pRow){
+  size_t i = 0;
+  int c;
+  for(c=0; c<g->nCol; c++){
+    TlVal *v = &g->aVal[c];
+    uint64_t n;
+    tl_val_null(v);
+    if( !(g->mKey>>c & 1) || i>=nKey ) continue;
+    switch( a[i++] & ~KEY_GROUP ){
+      case 'i': v->t = TL_INT; memcpy(&v->i, a+i, 8); i += 8; break;
+      case 'r': v->t = TL_REAL; memcpy(&v->r, a+i, 8); i += 8; break;
+      case 't': case 'b':
+        memcpy(&n, a+i, 8);
+        i += 8;
+        if( (a[i-9] & ~KEY_GROUP)=='t' ) tl_val_text(v, (const char*)a+i, n);
+        else { v->t = TL_BLOB; v->z = (const char*)a+i; v->n = n; }
+        i += n;
+        break;
+      default: break;
+    }
+  }
+  pRow->a = g->aVal;
+  pRow->iRowid = TL_ROWID_LAZY;
+  pRow->aVary = 0;
+}
+
+/*
+** While a tally runs (g->pRun): the early key's rows the helpers have
+** counted since the last (TL_ROW, one row standing for them), or, once the
+** helpers are done, the part's entries made (TL_OK; the early key's entry
+** first, its rows given early left out), or < 0.
+*/
+static int early_next(TlGroup *g, TlRow *pRow){
+  TallyRun *run = g->pRun;
+  uint64_t n;
+  int rc;
+  if( run->bProg ) tl_progress_swap(&run->prog);
+  rc = tally_wait(run, g->nEarlyGiven);
+  if( run->bProg ) tl_progress_swap(run->pPrev);
+  n = rc==TL_OK ? tally_early_count(run) : 0;
+  if( n>g->nEarlyGiven ){
+    if( g->aEarly==0 ){
+      g->aEarly = malloc(run->nEarly ? run->nEarly : 1);
+      if( g->aEarly==0 ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+      memcpy(g->aEarly, run->aEarly, run->nEarly);
+      g->nEarly = run->nEarly;
+    }
+    group_row(g, g->aEarly, g->nEarly, pRow);
+    pRow->nRepeat = (int64_t)(n - g->nEarlyGiven);
+    g->nCurBase = g->nEarlyGiven;
+    g->nEarlyGiven = n;
+    g->bCurEarly = 1;
+    return TL_ROW;
+  }
+  rc = tally_finish(g, run);
+  if( rc==GROUP_FULL ) return part_split(g);
+  if( rc<0 ) return g->err.rc ? g->err.rc : rc;
+  return part_ready(g);
 }
 
 /* ---- the interface ------------------------------------------------------- */
@@ -922,39 +1116,25 @@ int tl_group_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f,
 
 int tl_group_next(TlGroup *g, TlRow *pRow){
   const GroupEntry *p;
-  const uint8_t *a;
-  size_t i = 0;
-  int c;
+  int rc;
   if( g->err.rc ) return g->err.rc;
-  if( g->iOut>=g->nEntry ){
-    int rc = group_fill(g);
+  g->bCurEarly = 0;
+  for(;;){
+    if( g->pRun ){
+      rc = early_next(g, pRow);
+      if( rc ) return rc<0 ? (g->err.rc ? g->err.rc : rc) : rc;
+    }
+    while( g->iOut<g->nEntry && g->aEntry[g->iOut].n==g->aEntry[g->iOut].nEarly ) g->iOut++;
+    if( g->iOut<g->nEntry ) break;
+    rc = group_fill(g);
+    if( rc==GROUP_RUNNING ) continue;
     if( rc!=TL_ROW ) return rc<0 ? g->err.rc ? g->err.rc : rc : rc;
   }
   g->iCur = g->iOut++;
   p = &g->aEntry[g->iCur];
-  a = g->aKey + p->iKey;
-  for(c=0; c<g->nCol; c++){
-    TlVal *v = &g->aVal[c];
-    uint64_t n;
-    tl_val_null(v);
-    if( !(g->mKey>>c & 1) || i>=p->nKey ) continue;
-    switch( a[i++] & ~KEY_GROUP ){
-      case 'i': v->t = TL_INT; memcpy(&v->i, a+i, 8); i += 8; break;
-      case 'r': v->t = TL_REAL; memcpy(&v->r, a+i, 8); i += 8; break;
-      case 't': case 'b':
-        memcpy(&n, a+i, 8);
-        i += 8;
-        if( (a[i-9] & ~KEY_GROUP)=='t' ) tl_val_text(v, (const char*)a+i, n);
-        else { v->t = TL_BLOB; v->z = (const char*)a+i; v->n = n; }
-        i += n;
-        break;
-      default: break;
-    }
-  }
-  pRow->a = g->aVal;
-  pRow->nRepeat = (int64_t)p->n;
-  pRow->iRowid = TL_ROWID_LAZY;
-  pRow->aVary = 0;
+  group_row(g, g->aKey + p->iKey, p->nKey, pRow);
+  pRow->nRepeat = (int64_t)(p->n - p->nEarly);
+  g->nCurBase = p->nEarly;
   return TL_ROW;
 }
 
@@ -990,17 +1170,29 @@ static int group_rowids(TlGroup *g){
 
 int tl_group_rowid(TlGroup *g, int64_t iRepeat, int64_t *piRowid){
   const GroupEntry *p;
+  uint64_t k;
   if( g->err.rc ) return g->err.rc;
+  if( g->bCurEarly ){
+    /* early rows: their entry is the first once the tally is whole */
+    if( g->pRun ){
+      int rc = tally_finish(g, g->pRun);
+      if( rc==GROUP_FULL ) rc = part_split(g);
+      if( rc==TL_OK ) rc = part_ready(g);
+      if( rc ) return g->err.rc ? g->err.rc : rc;
+    }
+    g->iCur = 0;
+  }
   if( g->iCur>=g->nEntry ) return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET, "no grouped row");
   p = &g->aEntry[g->iCur];
-  if( iRepeat<0 || (uint64_t)iRepeat>=p->n ){
+  k = g->nCurBase + (uint64_t)iRepeat;
+  if( iRepeat<0 || k>=p->n ){
     return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET, "no grouped row %lld", (long long)iRepeat);
   }
   if( g->aRowid==0 ){
     int rc = group_rowids(g);
     if( rc ) return g->err.rc ? g->err.rc : rc;
   }
-  *piRowid = g->aRowid[g->aRowidAt[g->iCur] + (uint64_t)iRepeat];
+  *piRowid = g->aRowid[g->aRowidAt[g->iCur] + k];
   return TL_OK;
 }
 
@@ -1022,6 +1214,11 @@ const TlErr *tl_group_err(TlGroup *g){
 
 void tl_group_close(TlGroup *g){
   if( g==0 ) return;
+  if( g->pRun ){
+    __atomic_store_n(&g->pRun->bStop, 1, __ATOMIC_RELAXED);
+    tally_finish(g, g->pRun);
+  }
+  free(g->aEarly);
   part_reset(g);
   free(g->aEntry);
   free(g->aSlot);

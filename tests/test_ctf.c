@@ -501,7 +501,9 @@ static void ctf_truncated_stream(void **state){
 ** needs ts, so the events come one by one).
 */
 static void assert_counts_by_name(sqlite3 *db, const char *zDir, const char *zWant){
-  char *z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name", zDir);
+  /* (the grouped query inside, in whatever order of names it gives them) */
+  char *z = tl_test_sql_rows(db, "SELECT * FROM (SELECT name, count(*) FROM events(%Q) "
+                                 "GROUP BY name) ORDER BY 1", zDir);
   assert_string_equal(z, zWant);
   free(z);
   z = tl_test_sql_rows(db, "SELECT name, count(*) FROM events(%Q) GROUP BY name HAVING min(ts) IS NOT NULL", zDir);
