@@ -213,6 +213,7 @@ int tl_ctf_count_open(TlTrace *pTrace, int iTable, const TlFilter *f, void **ppS
   if( iTable!=TL_TAB_EVENTS ) return TL_DONE;
   rc = tl_ctf_scan_open(pTrace, iTable, f, &pScan, pErr);
   if( rc ) return rc;
+  ((CtfScan*)pScan)->iStashPkt = SIZE_MAX;
   *ppState = pScan;
   return TL_OK;
 }
@@ -221,13 +222,8 @@ void tl_ctf_count_close(void *pState){
   tl_ctf_scan_close(pState);
 }
 
-/*
-** Tallying: the scan's per-class counts, zeroed, for stream class sc's
-** event classes (NULL sc or no memory: NULL; ctf_count_packet() then
-** fails and the packet is read event by event, or the caller reports it).
-*/
-static int64_t *ctf_tally_zero(CtfScan *pScan, const TlCtfStreamClass *sc){
-  int n = sc ? sc->nEvent : 0;
+/* Tallying: n zeroed counts (NULL: none, or no memory). */
+static int64_t *ctf_tally_zero_n(CtfScan *pScan, int n){
   if( n<=0 ) return 0;
   if( n > pScan->nTally ){
     int64_t *aNew = realloc(pScan->aTally, sizeof(int64_t)*(size_t)n);
@@ -237,6 +233,25 @@ static int64_t *ctf_tally_zero(CtfScan *pScan, const TlCtfStreamClass *sc){
   }
   memset(pScan->aTally, 0, sizeof(int64_t)*(size_t)n);
   return pScan->aTally;
+}
+
+/*
+** Tallying: the scan's per-class counts, zeroed, for stream class sc's
+** event classes (NULL sc or no memory: NULL; ctf_count_packet() then
+** fails and the packet is read event by event, or the caller reports it).
+*/
+static int64_t *ctf_tally_zero(CtfScan *pScan, const TlCtfStreamClass *sc){
+  return ctf_tally_zero_n(pScan, sc ? sc->nEvent : 0);
+}
+
+/* Tallying: the row's cpu, track and type (its name is the class's). */
+static void ctf_tally_row(CtfScan *pScan, int64_t iCpu, int64_t iTrack){
+  TlVal *a = pScan->aTallyRow;
+  int k;
+  for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
+  if( iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], iCpu);
+  tl_val_int(&a[TL_EV_TRACK], iTrack);
+  tl_val_text(&a[TL_EV_TYPE], "event", 5);
 }
 
 /* Tallying: a packet's events by class (aTally) to the tally, by name. */
@@ -320,13 +335,7 @@ static int ctf_count_pkt(CtfScan *pScan, CtfCur *c, size_t iPkt, uint64_t *pn,
     bOtherCpu = c->iCpu<0 || k>=pScan->f.nCpu;
   }
   pScan->bTallyNow = pScan->pTally && !bOtherCpu;
-  if( pScan->bTallyNow ){
-    TlVal *a = pScan->aTallyRow;
-    for(k=0; k<TL_EV_NCOL; k++) tl_val_null(&a[k]);
-    if( c->iCpu>=0 ) tl_val_int(&a[TL_EV_CPU], c->iCpu);
-    tl_val_int(&a[TL_EV_TRACK], c->iTrack);
-    tl_val_text(&a[TL_EV_TYPE], "event", 5);
-  }
+  if( pScan->bTallyNow ) ctf_tally_row(pScan, c->iCpu, c->iTrack);
   aTally = pScan->bTallyNow ? ctf_tally_zero(pScan, c->pSC) : 0;
   if( c->bByEvent || (pScan->bTallyNow && aTally==0) ){
     rc = ctf_count_by_event_pkt(pScan, c, &n);
@@ -378,27 +387,35 @@ static int ctf_count_pkt(CtfScan *pScan, CtfCur *c, size_t iPkt, uint64_t *pn,
 ** with *ppCur (NULL: no cursor reads it) and *pn, or an error in *pErr,
 ** the one a plain scan meets first.
 */
-static int ctf_count_at(CtfScan *pScan, size_t iPacket, CtfCur **ppCur, uint64_t *pn,
-                        TlErr *pErr){
-  CtfCur *c;
-  int rc;
-  *pn = 0;
-  *ppCur = 0;
+/* The cursor of packet iPacket's stream, or NULL when none reads it. */
+static CtfCur *ctf_count_cur(CtfScan *pScan, size_t iPacket){
   while( pScan->iCountCur < pScan->nCur ){
     const CtfStm *s = pScan->aCur[pScan->iCountCur].pStm;
     if( iPacket < s->iPkt0 + s->nPkt ) break;
     pScan->iCountCur++;
   }
-  if( pScan->iCountCur >= pScan->nCur ) return TL_OK;
-  c = &pScan->aCur[pScan->iCountCur];
-  if( iPacket < c->pStm->iPkt0 ) return TL_OK;
+  if( pScan->iCountCur >= pScan->nCur ) return 0;
+  if( iPacket < pScan->aCur[pScan->iCountCur].pStm->iPkt0 ) return 0;
+  return &pScan->aCur[pScan->iCountCur];
+}
+
+/* After an error: the one a plain scan meets first, into *pErr. */
+static int ctf_count_fail(CtfScan *pScan, TlErr *pErr){
+  TlErr err = pScan->err;
+  if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;
+  *pErr = pScan->err;
+  return pScan->err.rc;
+}
+
+static int ctf_count_at(CtfScan *pScan, size_t iPacket, CtfCur **ppCur, uint64_t *pn,
+                        TlErr *pErr){
+  CtfCur *c = ctf_count_cur(pScan, iPacket);
+  int rc;
+  *pn = 0;
+  *ppCur = 0;
+  if( c==0 ) return TL_OK;
   rc = ctf_count_pkt(pScan, c, iPacket, pn, &pScan->iCountFirst, &pScan->bCountArith);
-  if( rc<0 ){
-    TlErr err = pScan->err;
-    if( tl_ctf_plain_error(pScan)==TL_OK ) pScan->err = err;
-    *pErr = pScan->err;
-    return pScan->err.rc;
-  }
+  if( rc<0 ) return ctf_count_fail(pScan, pErr);
   *ppCur = c;
   return TL_OK;
 }
@@ -494,13 +511,100 @@ uint64_t tl_ctf_tally_cols(const TlTrace *pTrace, int iTable, const TlFilter *f)
 }
 
 /* (the state is a counted scan's: tl_ctf_count_open, tl_ctf_count_close) */
+/*
+** Tallying with no time window and no CPU set: packet iPkt of cursor c's
+** stream and the stream's next packet counted side by side by the plans
+** (two chains of dependent reads, tl_ctf_count_plans_pair()); the second's
+** counts by class are kept for the call that asks for it (the engine gives
+** a stream's packets to one state, in order). 1 when packet iPkt is
+** tallied, 0 when it is left to ctf_count_pkt(), or an error.
+*/
+static int ctf_tally_pair(CtfScan *pScan, CtfCur *c, size_t iPkt){
+  const TlIndex *x = &pScan->pTrace->index;
+  CtfCur *b = &pScan->pair;
+  TlCtfCount ja, jb;
+  CtfMark ma, mb;
+  int64_t *aA, *aB;
+  uint64_t nA = 0, nB = 0;
+  int rc, rA, rB;
+  if( pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX || pScan->f.nCpu>=0 ) return 0;
+  if( c->bByEvent || iPkt < c->iPkt || iPkt+1 >= c->iPktEnd ) return 0;
+  if( (x->a[iPkt].flags | x->a[iPkt+1].flags) & CTF_PF_DUP ) return 0;
+  if( !pScan->bPair || b->pStm!=c->pStm ){
+    if( pScan->bPair ) tl_ctf_cur_free(b);
+    memset(b, 0, sizeof(*b));
+    tl_ctf_cur_init(pScan, b, c->pStm, c->iTrack);
+    pScan->bPair = 1;
+  }
+  b->iPkt = iPkt+1;
+  b->iPktEnd = iPkt+2;
+  b->bOpen = 0;
+  if( ctf_cur_open_next(pScan, b, &pScan->err)!=TL_ROW ){
+    tl_err_clear(&pScan->err);      /* (found again when that packet is asked) */
+    return 0;
+  }
+  if( b->pHdr==0 || b->pSC==0 || b->pSC->nEvent<=0 ) return 0;
+  c->iPkt = iPkt;
+  c->bOpen = 0;
+  rc = ctf_cur_open_next(pScan, c, &pScan->err);
+  if( rc!=TL_ROW ) return rc<0 ? rc : 0;
+  if( c->pHdr==0 || c->pSC==0 || c->pSC->nEvent<=0 ) return 0;
+  aA = ctf_tally_zero_n(pScan, c->pSC->nEvent + b->pSC->nEvent);
+  if( aA==0 ) return 0;
+  aB = aA + c->pSC->nEvent;
+  ma = ctf_mark(&c->dec);
+  mb = ctf_mark(&b->dec);
+  ctf_count_job(c, aA, &ja);
+  ctf_count_job(b, aB, &jb);
+  tl_ctf_count_plans_pair(&ja, &jb);
+  rA = ctf_count_end(c, &ja, &ma, &nA);
+  rB = ctf_count_end(b, &jb, &mb, &nB);
+  if( rB==0 && b->pSC->nEvent <= pScan->nStash ){
+    memcpy(pScan->aStash, aB, sizeof(int64_t)*(size_t)b->pSC->nEvent);
+  }else if( rB==0 ){
+    int64_t *aNew = realloc(pScan->aStash, sizeof(int64_t)*(size_t)b->pSC->nEvent);
+    if( aNew==0 ) rB = -1;
+    else{
+      pScan->aStash = aNew;
+      pScan->nStash = b->pSC->nEvent;
+      memcpy(pScan->aStash, aB, sizeof(int64_t)*(size_t)b->pSC->nEvent);
+    }
+  }
+  if( rB==0 ){
+    pScan->iStashPkt = iPkt+1;
+    pScan->pStashSC = b->pSC;
+    pScan->iStashCpu = b->iCpu;
+  }
+  ctf_tally_row(pScan, c->iCpu, c->iTrack);
+  pScan->bTallyNow = 1;
+  if( rA ){
+    /* (a packet the plans cannot count: the stream's others likely too) */
+    c->bByEvent = 1;
+    rc = ctf_count_by_event_pkt(pScan, c, &nA);
+  }else{
+    rc = ctf_tally_classes(pScan, c->pSC, aA);
+  }
+  return rc<0 ? rc : 1;
+}
+
 int tl_ctf_tally_packet(void *pState, size_t iPacket, TlTally *pTally, TlErr *pErr){
   CtfScan *pScan = pState;
   CtfCur *c;
   uint64_t n;
   int rc;
   pScan->pTally = pTally;
-  rc = ctf_count_at(pScan, iPacket, &c, &n, pErr);
+  if( pScan->iStashPkt==iPacket && (c = ctf_count_cur(pScan, iPacket))!=0 ){
+    /* counted beside the packet before it */
+    ctf_tally_row(pScan, pScan->iStashCpu, c->iTrack);
+    rc = ctf_tally_classes(pScan, pScan->pStashSC, pScan->aStash);
+  }else if( (c = ctf_count_cur(pScan, iPacket))!=0
+         && (rc = ctf_tally_pair(pScan, c, iPacket))!=0 ){
+    if( rc<0 ) rc = ctf_count_fail(pScan, pErr);
+    else rc = TL_OK;
+  }else{
+    rc = ctf_count_at(pScan, iPacket, &c, &n, pErr);
+  }
+  pScan->iStashPkt = pScan->iStashPkt==iPacket ? SIZE_MAX : pScan->iStashPkt;
   pScan->pTally = 0;
   pScan->bTallyNow = 0;
   return rc;

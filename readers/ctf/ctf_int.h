@@ -200,8 +200,18 @@ struct CtfScan {
   TlTally *pTally;                /* during tl_ctf_tally_packet() */
   int bTallyNow;                  /* the packet being counted is tallied */
   TlVal aTallyRow[TL_MAX_NCOL];
-  int64_t *aTally;                /* a packet's events by class index */
+  int64_t *aTally;                /* a packet's events by class index (two
+                                  ** packets' side by side: ctf_tally_pair()) */
   int nTally;                     /* entries allocated in aTally */
+  CtfCur pair;                    /* the second packet of a pair, when bPair */
+  int bPair;
+  size_t iStashPkt;               /* the packet whose counts by class are kept
+                                  ** in aStash (of class pStashSC, cpu iStashCpu),
+                                  ** or SIZE_MAX */
+  const TlCtfStreamClass *pStashSC;
+  int64_t iStashCpu;
+  int64_t *aStash;
+  int nStash;                     /* entries allocated in aStash */
   struct CtfSched *pSched;        /* sched_slices, thread_states (ctf_sched.c) */
   struct CtfSched *pThreads;      /* events of a kernel trace: the CPUs' threads */
   struct CtfCalls *pCalls;        /* calls (ctf_calls.c) */

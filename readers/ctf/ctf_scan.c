@@ -285,7 +285,9 @@ void tl_ctf_scan_close(TlScan *pScan0){
   tl_ctf_dbg_close(pScan);
   for(i=0; i<pScan->nCur; i++) tl_ctf_cur_free(&pScan->aCur[i]);
   if( pScan->bReplay ) tl_ctf_cur_free(&pScan->replay);
+  if( pScan->bPair ) tl_ctf_cur_free(&pScan->pair);
   free(pScan->aTally);
+  free(pScan->aStash);
   free(pScan->aCur);
   free(pScan->aHeap);
   free(pScan->aCpu);
