@@ -233,6 +233,9 @@ struct PerfWalk {
 /* ---- Interface to code in perf_walk.c --------------------------------- */
 void perf_walk_init(PerfWalk*, TlTrace*, int bo, uint64_t iStart, uint64_t iEnd, TlErr*);
 void perf_walk_free(PerfWalk*);
+/* The same walk (its window, buffers and zstd stream kept) over [iStart, iEnd)
+** instead, nothing pending carried over; once initialized. */
+void perf_walk_seek(PerfWalk*, uint64_t iStart, uint64_t iEnd);
 int perf_walk_next(PerfWalk*, PerfRec*);        /* TL_ROW, TL_DONE, < 0 */
 /* Between outer records, nothing pending? */
 static inline int perf_walk_clean(const PerfWalk *w){
