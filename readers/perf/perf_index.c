@@ -2,8 +2,9 @@
 ** perf_index.c: the walk over a perf.data file's records that builds the
 ** chunk index (PerfData and TlTrace.index) when the trace is opened.
 **
-** A chunk ends after a FINISHED_ROUND record, or once it holds about
-** 1 MiB, at a point where no compressed output is pending, so that a scan
+** A chunk ends after a FINISHED_ROUND record once it holds
+** PERF_CHUNK_ROUND_MIN bytes (rounds of a few records, as tracepoint
+** recordings have, share chunks), or once it holds about 1 MiB, at a point where no compressed output is pending, so that a scan
 ** can start at any chunk. Each chunk knows the time range and the CPUs of
 ** its records; ts windows and cpu filters skip whole chunks. It also keeps
 ** what its SAMPLE rows show when they all show the same (PerfChunkKey).
@@ -15,6 +16,7 @@
 
 #define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
 #define PERF_CHUNK_CPU_MIN ((uint64_t)8<<10)  /* a chunk this large ends where the CPU changes */
+#define PERF_CHUNK_ROUND_MIN ((uint64_t)64<<10) /* ... and at a round's end */
 
 /*
 ** Close the current chunk [pk->iOff, iEnd) into the index, with its key
@@ -227,22 +229,26 @@ static inline void chunk_note_ts_cpu(TlPacket *pk, const RecInfo *ri, int bSampl
 ** perf writes each CPU's buffer in one piece: a chunk per piece lets a cpu
 ** filter skip the other CPUs' chunks. Should a record of this cpu at iOff
 ** (not inside compressed data) start a new chunk, the current one holding
-** nBefore records before it?
+** nBefore records before it (and ending with a round when bAfterRound)?
 */
 static inline int chunk_cpu_ends(const TlPacket *pk, const PerfRec *r, const RecInfo *ri,
-                                 uint64_t nBefore){
+                                 uint64_t nBefore, int bAfterRound){
   return ri->bCpu && r->iRowid==(int64_t)r->iOff && nBefore>0 && pk->mCpu!=0
-      && r->iOff - pk->iOff >= PERF_CHUNK_CPU_MIN && !(pk->mCpu & cpu_bit(ri->cpu));
+      && (bAfterRound || r->iOff - pk->iOff >= PERF_CHUNK_CPU_MIN)
+      && !(pk->mCpu & cpu_bit(ri->cpu));
 }
 
 /* A sample of the usual shape, read at once by open_sample_fast(). */
 static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
   PerfData *p = x->p;
   TlPacket *pk = &x->pk;
-  if( chunk_cpu_ends(pk, &x->r, ri, pk->nEvents) ){
-    int rc = chunk_close(x->pTrace, p, pk, &x->key, x->r.iOff);
+  if( chunk_cpu_ends(pk, &x->r, ri, pk->nEvents, x->bRound) ){
+    int rc;
+    if( x->bRound ) pk->flags |= PERF_PKT_ROUND_END;
+    rc = chunk_close(x->pTrace, p, pk, &x->key, x->r.iOff);
     if( rc ) return tl_err_set(x->pErr, rc, x->r.iOff, "out of memory");
   }
+  x->bRound = 0;
   p->aTypeCount[PERF_SAMPLE]++;
   x->bSampleSeen = 1;
   pk->nEvents++;
@@ -259,7 +265,7 @@ static inline int index_record(IndexCtx *x){
   TlPacket *pk = &x->pk;
   const PerfRec *r = &x->r;
   RecInfo ri;
-  int rc, bSample = r->type==PERF_SAMPLE;
+  int rc, bSample = r->type==PERF_SAMPLE, bAfterRound = x->bRound;
   if( r->type<PERF_USER_MAX ) p->aTypeCount[r->type]++;
   if( tl_perf_type_name(r->type)==0 ){ p->nUnknown++; return TL_OK; }
   if( r->type>=PERF_HEADER_ATTR ){
@@ -272,7 +278,7 @@ static inline int index_record(IndexCtx *x){
     if( rc ) return rc;
   }
   if( bSample ) x->bSampleSeen = 1;
-  if( r->type==PERF_FINISHED_ROUND ) x->bRound = 1;
+  x->bRound = r->type==PERF_FINISHED_ROUND;
   pk->nEvents++;
   if( bSample ) pk->iAux++;
   if( rec_info(p, r, &ri) ){
@@ -283,10 +289,11 @@ static inline int index_record(IndexCtx *x){
     chunk_key_note(&x->key, p, 0);
     return TL_OK;
   }
-  if( chunk_cpu_ends(pk, r, &ri, pk->nEvents-1) ){
+  if( chunk_cpu_ends(pk, r, &ri, pk->nEvents-1, bAfterRound) ){
     /* this record starts the next chunk */
     pk->nEvents--;
     if( bSample ) pk->iAux--;
+    if( bAfterRound ) pk->flags |= PERF_PKT_ROUND_END;
     rc = chunk_close(x->pTrace, p, pk, &x->key, r->iOff);
     if( rc ) return tl_err_set(x->pErr, rc, r->iOff, "out of memory");
     pk->nEvents = 1;
@@ -341,7 +348,8 @@ int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   for(;;){
     RecInfo ri;
     if( perf_walk_clean(&x.w) && x.pk.nEvents>0
-     && (x.bRound || x.w.iOff - x.pk.iOff >= PERF_CHUNK_BYTES) ){
+     && ((x.bRound && x.w.iOff - x.pk.iOff >= PERF_CHUNK_ROUND_MIN)
+         || x.w.iOff - x.pk.iOff >= PERF_CHUNK_BYTES) ){
       if( x.bRound ) x.pk.flags |= PERF_PKT_ROUND_END;
       rc = chunk_close(pTrace, p, &x.pk, &x.key, x.w.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory"); break; }
