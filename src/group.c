@@ -67,7 +67,9 @@ struct TlGroup {
   size_t nKey, nKeyAlloc;
   uint8_t *aProbe;                  /* the key of the row at hand */
   size_t nProbe, nProbeAlloc;
-  uint64_t hPart;                   /* the hash of its GROUP BY values */
+  size_t aGroupAt[2*TL_MAX_NCOL];   /* its GROUP BY values: [start, end) in aProbe */
+  int nGroupAt;                     /* entries used in aGroupAt */
+  size_t iLast;                     /* 1 + the entry the last row went to, 0 none */
   size_t iOut;                      /* next entry to give */
   size_t iCur;                      /* the entry given last */
   int64_t *aRowid;                  /* rowids of the part's rows, by entry, */
@@ -166,8 +168,8 @@ static uint64_t key_hash(const uint8_t *a, size_t n){
 */
 static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   int c, rc;
-  uint64_t hPart = 0xcbf29ce484222325ULL;
   g->nProbe = 0;
+  g->nGroupAt = 0;
   for(c=0; c<g->nCol; c++){
     size_t iStart = g->nProbe;
     TlVal v;
@@ -183,10 +185,22 @@ static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
     }
     rc = probe_val(g, c, &v);
     if( rc ) return rc;
-    if( g->mGroupBy>>c & 1 ) hPart = hash_add(hPart, g->aProbe + iStart, g->nProbe - iStart);
+    if( g->mGroupBy>>c & 1 ){
+      g->aGroupAt[g->nGroupAt++] = iStart;
+      g->aGroupAt[g->nGroupAt++] = g->nProbe;
+    }
   }
-  g->hPart = mix(hPart);
   return TL_OK;
+}
+
+/* The hash of the probe's GROUP BY values (which part its row is in). */
+static uint64_t probe_part_hash(const TlGroup *g){
+  uint64_t h = 0xcbf29ce484222325ULL;
+  int i;
+  for(i=0; i<g->nGroupAt; i+=2){
+    h = hash_add(h, g->aProbe + g->aGroupAt[i], g->aGroupAt[i+1] - g->aGroupAt[i]);
+  }
+  return mix(h);
 }
 
 /* Does every repeat of row r have the same key (nothing lazy or varying)? */
@@ -276,17 +290,29 @@ static int in_part(const TlGroup *g, uint64_t h){
 
 /* n more rows of the probe key: TL_OK, GROUP_FULL or < 0. */
 static int group_add(TlGroup *g, uint64_t n){
-  uint64_t h = key_hash(g->aProbe, g->nProbe);
+  uint64_t h;
   size_t i;
   int rc;
-  if( !in_part(g, g->hPart) ) return TL_OK;
+  if( g->iLast ){
+    /* rows in a run often share their values: the last row's entry first
+    ** (its key is in the part, so is an equal one) */
+    GroupEntry *p = &g->aEntry[g->iLast-1];
+    if( p->nKey==g->nProbe && memcmp(g->aKey + p->iKey, g->aProbe, g->nProbe)==0 ){
+      p->n += n;
+      return TL_OK;
+    }
+  }
+  if( !in_part(g, probe_part_hash(g)) ) return TL_OK;
+  h = key_hash(g->aProbe, g->nProbe);
   i = slot_find(g, h, g->aProbe, g->nProbe);
   if( g->aSlot[i] ){
-    g->aEntry[g->aSlot[i]-1].n += n;
+    g->iLast = g->aSlot[i];
+    g->aEntry[g->iLast-1].n += n;
     return TL_OK;
   }
   rc = entry_new(g, i, h, n);
   if( rc ) return rc;
+  g->iLast = g->nEntry;
   return group_bytes(g) > g->nMem ? GROUP_FULL : TL_OK;
 }
 
@@ -296,7 +322,7 @@ static int group_note_rowid(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   int64_t iRowid;
   uint32_t e;
   int rc;
-  if( !in_part(g, g->hPart) ) return TL_OK;
+  if( !in_part(g, probe_part_hash(g)) ) return TL_OK;
   e = g->aSlot[slot_find(g, h, g->aProbe, g->nProbe)];
   if( e==0 || g->aRowidN[e-1] >= g->aEntry[e-1].n ){
     return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET,
@@ -398,6 +424,7 @@ static int entry_cmp(const void *pa, const void *pb){
 /* Empty the part's entries and rowids. */
 static void part_reset(TlGroup *g){
   g->nEntry = 0;
+  g->iLast = 0;
   g->nKey = 0;
   g->iOut = 0;
   g->iCur = SIZE_MAX;
@@ -421,6 +448,7 @@ static int group_fill(TlGroup *g){
     if( rc==GROUP_FULL ){
       /* (what the full part grew is given back: each part starts small) */
       g->nEntry = 0;
+      g->iLast = 0;
       g->nKey = 0;
       free(g->aEntry); g->aEntry = 0; g->nEntryAlloc = 0;
       free(g->aKey); g->aKey = 0; g->nKeyAlloc = 0;
