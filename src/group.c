@@ -91,44 +91,51 @@ static int query_fail(TlGroup *g, TlQuery *q, int rc){
 
 /* ---- keys ---------------------------------------------------------------- */
 
-static int probe_put(TlGroup *g, const void *p, size_t n){
-  if( g->nProbe + n > g->nProbeAlloc ){
+/* Room for n more bytes in the probe key. */
+static int probe_room(TlGroup *g, size_t n){
+  if( n > g->nProbeAlloc - g->nProbe ){
     size_t nNew = (g->nProbeAlloc ? g->nProbeAlloc*2 : 256) + n;
     uint8_t *aNew = realloc(g->aProbe, nNew);
     if( aNew==0 ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     g->aProbe = aNew;
     g->nProbeAlloc = nNew;
   }
-  memcpy(g->aProbe + g->nProbe, p, n);
-  g->nProbe += n;
   return TL_OK;
 }
 
-/* Append value v of column iCol to the probe key. */
+/* Append value v of column iCol to the probe key (one size check; the
+** fixed-size parts copied inline, not by a call each). */
 static int probe_val(TlGroup *g, int iCol, const TlVal *v){
-  uint8_t tag;
-  uint64_t n;
-  int rc;
   uint8_t bGroup = (g->mGroupBy>>iCol & 1) ? KEY_GROUP : 0;
+  int bText = v->t==TL_TEXT || v->t==TL_BLOB;
+  uint64_t n = bText ? v->n : 0;
+  uint8_t *a;
+  int rc = probe_room(g, 1 + 8 + (size_t)n);
+  if( rc ) return rc;
+  a = g->aProbe + g->nProbe;
   switch( v->t ){
     case TL_INT:
-      tag = 'i' | bGroup;
-      rc = probe_put(g, &tag, 1);
-      return rc ? rc : probe_put(g, &v->i, sizeof(v->i));
+      a[0] = 'i' | bGroup;
+      memcpy(a+1, &v->i, 8);
+      g->nProbe += 9;
+      break;
     case TL_REAL:
-      tag = 'r' | bGroup;
-      rc = probe_put(g, &tag, 1);
-      return rc ? rc : probe_put(g, &v->r, sizeof(v->r));
+      a[0] = 'r' | bGroup;
+      memcpy(a+1, &v->r, 8);
+      g->nProbe += 9;
+      break;
     case TL_TEXT: case TL_BLOB:
-      tag = (v->t==TL_TEXT ? 't' : 'b') | bGroup;
-      n = v->n;
-      rc = probe_put(g, &tag, 1);
-      if( rc==TL_OK ) rc = probe_put(g, &n, sizeof(n));
-      return rc ? rc : probe_put(g, v->z, v->n);
+      a[0] = (v->t==TL_TEXT ? 't' : 'b') | bGroup;
+      memcpy(a+1, &n, 8);
+      if( n ) memcpy(a+9, v->z, (size_t)n);
+      g->nProbe += 9 + (size_t)n;
+      break;
     default:
-      tag = 'n' | bGroup;
-      return probe_put(g, &tag, 1);
+      a[0] = 'n' | bGroup;
+      g->nProbe += 1;
+      break;
   }
+  return TL_OK;
 }
 
 /*
