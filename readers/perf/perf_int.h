@@ -223,7 +223,7 @@ struct PerfWalk {
   TlErr *pErr;
 };
 
-#define PERF_WALK_WIN ((uint64_t)1<<20)  /* bytes read at once from an unmapped file */
+#define PERF_WALK_WIN ((uint64_t)256<<10)  /* bytes read at once from an unmapped file */
 
 /* Inner rowids: bit 62 set, container offset above bit 20, index below. */
 #define PERF_INNER_ROWID(off, idx) ((int64_t)(((uint64_t)1<<62) | ((uint64_t)(off)<<20) | (idx)))

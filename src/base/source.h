@@ -200,7 +200,7 @@ extern void (*tl_test_poll_hook)(void);
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
 #define TL_WIN_AHEAD ((size_t)64<<10)   /* the least tl_win_get() reads */
-#define TL_WIN_AHEAD_MAX ((size_t)1<<20) /* the most it reads ahead of a walk */
+#define TL_WIN_AHEAD_MAX ((size_t)256<<10) /* the most it reads ahead of a walk */
 #define TL_WIN_AHEAD_BUDGET ((size_t)64<<20) /* held beyond TL_WIN_AHEAD, all windows */
 #define TL_WIN_FDS 256                  /* windows' own descriptors kept open */
 #define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
