@@ -78,7 +78,10 @@ struct TlGroup {
   size_t nKey, nKeyAlloc;
   uint8_t *aProbe;                  /* the key of the row at hand */
   size_t nProbe, nProbeAlloc;
-  uint64_t hPart;                   /* the hash of its GROUP BY values */
+  size_t aGroupAt[2*TL_MAX_NCOL];   /* its GROUP BY values: [start, end) in aProbe */
+  int nGroupAt;                     /* entries used in aGroupAt */
+  size_t iLast;                     /* 1 + the entry the last row went to, 0 none */
+  int bMerge;                       /* adding a helper's entries: in the part */
   size_t iOut;                      /* next entry to give */
   size_t iCur;                      /* the entry given last */
   int64_t *aRowid;                  /* rowids of the part's rows, by entry, */
@@ -109,51 +112,80 @@ static int query_fail(TlGroup *g, TlQuery *q, int rc){
 
 /* ---- keys ---------------------------------------------------------------- */
 
-static int probe_put(TlGroup *g, const void *p, size_t n){
-  if( g->nProbe + n > g->nProbeAlloc ){
+/* Room for n more bytes in the probe key. */
+static int probe_room(TlGroup *g, size_t n){
+  if( n > g->nProbeAlloc - g->nProbe ){
     size_t nNew = (g->nProbeAlloc ? g->nProbeAlloc*2 : 256) + n;
     uint8_t *aNew = realloc(g->aProbe, nNew);
     if( aNew==0 ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     g->aProbe = aNew;
     g->nProbeAlloc = nNew;
   }
-  memcpy(g->aProbe + g->nProbe, p, n);
+  return TL_OK;
+}
+
+/* Append n bytes at p to the probe key. */
+static int probe_put(TlGroup *g, const void *p, size_t n){
+  int rc = probe_room(g, n);
+  if( rc ) return rc;
+  if( n ) memcpy(g->aProbe + g->nProbe, p, n);
   g->nProbe += n;
   return TL_OK;
 }
 
-/* Append value v of column iCol to the probe key. */
+/* Append value v of column iCol to the probe key (one size check; the
+** fixed-size parts copied inline, not by a call each). */
 static int probe_val(TlGroup *g, int iCol, const TlVal *v){
-  uint8_t tag;
-  uint64_t n;
-  int rc;
   uint8_t bGroup = (g->mGroupBy>>iCol & 1) ? KEY_GROUP : 0;
+  int bText = v->t==TL_TEXT || v->t==TL_BLOB;
+  uint64_t n = bText ? v->n : 0;
+  uint8_t *a;
+  int rc = probe_room(g, 1 + 8 + (size_t)n);
+  if( rc ) return rc;
+  a = g->aProbe + g->nProbe;
   switch( v->t ){
     case TL_INT:
-      tag = 'i' | bGroup;
-      rc = probe_put(g, &tag, 1);
-      return rc ? rc : probe_put(g, &v->i, sizeof(v->i));
+      a[0] = 'i' | bGroup;
+      memcpy(a+1, &v->i, 8);
+      g->nProbe += 9;
+      break;
     case TL_REAL:
-      tag = 'r' | bGroup;
-      rc = probe_put(g, &tag, 1);
-      return rc ? rc : probe_put(g, &v->r, sizeof(v->r));
+      a[0] = 'r' | bGroup;
+      memcpy(a+1, &v->r, 8);
+      g->nProbe += 9;
+      break;
     case TL_TEXT: case TL_BLOB:
-      tag = (v->t==TL_TEXT ? 't' : 'b') | bGroup;
-      n = v->n;
-      rc = probe_put(g, &tag, 1);
-      if( rc==TL_OK ) rc = probe_put(g, &n, sizeof(n));
-      return rc ? rc : probe_put(g, v->z, v->n);
+      a[0] = (v->t==TL_TEXT ? 't' : 'b') | bGroup;
+      memcpy(a+1, &n, 8);
+      if( n ) memcpy(a+9, v->z, (size_t)n);
+      g->nProbe += 9 + (size_t)n;
+      break;
     default:
-      tag = 'n' | bGroup;
-      return probe_put(g, &tag, 1);
+      a[0] = 'n' | bGroup;
+      g->nProbe += 1;
+      break;
   }
+  return TL_OK;
 }
 
-/* FNV-1a of a[0..n) onto h. */
-static uint64_t fnv(uint64_t h, const uint8_t *a, size_t n){
-  size_t i;
-  for(i=0; i<n; i++){ h ^= a[i]; h *= 0x100000001b3ULL; }
-  return h;
+/*
+** a[0..n) onto h, eight bytes a step (a byte a step cost more than the rest
+** of a row's grouping; mix() below spreads the bits).
+*/
+static uint64_t hash_add(uint64_t h, const uint8_t *a, size_t n){
+  uint64_t w;
+  while( n>=8 ){
+    memcpy(&w, a, 8);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 32;
+    a += 8;
+    n -= 8;
+  }
+  w = 0;                            /* the tail (up to 7 bytes) and its length */
+  if( n ) memcpy(&w, a, n);
+  w = w << 8 | n;
+  h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+  return h ^ (h >> 32);
 }
 
 /* A finalizer so that low and high bits both mix. */
@@ -164,7 +196,7 @@ static uint64_t mix(uint64_t h){
 }
 
 static uint64_t key_hash(const uint8_t *a, size_t n){
-  return mix(fnv(0xcbf29ce484222325ULL, a, n));
+  return mix(hash_add(0xcbf29ce484222325ULL, a, n));
 }
 
 /*
@@ -180,8 +212,8 @@ static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
 
 static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, int64_t k){
   int c, rc;
-  uint64_t hPart = 0xcbf29ce484222325ULL;
   g->nProbe = 0;
+  g->nGroupAt = 0;
   for(c=0; c<g->nCol; c++){
     size_t iStart = g->nProbe;
     TlVal v;
@@ -197,10 +229,22 @@ static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, in
     if( v.t==TL_LAZY ) tl_val_null(&v);
     rc = probe_val(g, c, &v);
     if( rc ) return rc;
-    if( g->mGroupBy>>c & 1 ) hPart = fnv(hPart, g->aProbe + iStart, g->nProbe - iStart);
+    if( g->mGroupBy>>c & 1 ){
+      g->aGroupAt[g->nGroupAt++] = iStart;
+      g->aGroupAt[g->nGroupAt++] = g->nProbe;
+    }
   }
-  g->hPart = mix(hPart);
   return TL_OK;
+}
+
+/* The hash of the probe's GROUP BY values (which part its row is in). */
+static uint64_t probe_part_hash(const TlGroup *g){
+  uint64_t h = 0xcbf29ce484222325ULL;
+  int i;
+  for(i=0; i<g->nGroupAt; i+=2){
+    h = hash_add(h, g->aProbe + g->aGroupAt[i], g->aGroupAt[i+1] - g->aGroupAt[i]);
+  }
+  return mix(h);
 }
 
 /* Does every repeat of row r have the same key (nothing lazy or varying)? */
@@ -294,19 +338,32 @@ static int in_part(const TlGroup *g, uint64_t h){
 ** NULL) its entry + 1, or 0 when the key is in another part.
 */
 static int group_add_at(TlGroup *g, uint64_t n, uint32_t *pe){
-  uint64_t h = key_hash(g->aProbe, g->nProbe);
+  uint64_t h;
   size_t i;
   int rc;
   if( pe ) *pe = 0;
-  if( !in_part(g, g->hPart) ) return TL_OK;
+  if( g->iLast ){
+    /* rows in a run often share their values: the last row's entry first
+    ** (its key is in the part, so is an equal one) */
+    GroupEntry *p = &g->aEntry[g->iLast-1];
+    if( p->nKey==g->nProbe && memcmp(g->aKey + p->iKey, g->aProbe, g->nProbe)==0 ){
+      p->n += n;
+      if( pe ) *pe = g->iLast;
+      return TL_OK;
+    }
+  }
+  if( !g->bMerge && !in_part(g, probe_part_hash(g)) ) return TL_OK;
+  h = key_hash(g->aProbe, g->nProbe);
   i = slot_find(g, h, g->aProbe, g->nProbe);
   if( g->aSlot[i] ){
-    g->aEntry[g->aSlot[i]-1].n += n;
-    if( pe ) *pe = g->aSlot[i];
+    g->iLast = g->aSlot[i];
+    g->aEntry[g->iLast-1].n += n;
+    if( pe ) *pe = g->iLast;
     return TL_OK;
   }
   rc = entry_new(g, i, h, n);
   if( rc ) return rc;
+  g->iLast = (uint32_t)g->nEntry;
   if( pe ) *pe = (uint32_t)g->nEntry;
   return group_bytes(g) > g->nMem ? GROUP_FULL : TL_OK;
 }
@@ -321,7 +378,7 @@ static int group_note_rowid(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   int64_t iRowid;
   uint32_t e;
   int rc;
-  if( !in_part(g, g->hPart) ) return TL_OK;
+  if( !in_part(g, probe_part_hash(g)) ) return TL_OK;
   e = g->aSlot[slot_find(g, h, g->aProbe, g->nProbe)];
   if( e==0 || g->aRowidN[e-1] >= g->aEntry[e-1].n ){
     return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET,
@@ -755,8 +812,9 @@ static int tally_merge(TallyRun *run){
       int rc;
       g->nProbe = 0;
       rc = probe_put(g, c->aKey + p->iKey, p->nKey);
-      g->hPart = g->cur.v;                /* (in the part, as c's entries are) */
+      g->bMerge = 1;                      /* (in the part, as c's entries are) */
       if( rc==TL_OK ) rc = group_add(g, p->n);
+      g->bMerge = 0;
       if( rc ) return rc;
     }
   }
@@ -925,6 +983,7 @@ static int entry_cmp(const void *pa, const void *pb){
 /* Empty the part's entries and rowids. */
 static void part_reset(TlGroup *g){
   g->nEntry = 0;
+  g->iLast = 0;
   g->nKey = 0;
   g->iOut = 0;
   g->iCur = SIZE_MAX;
@@ -946,6 +1005,7 @@ static int part_split(TlGroup *g){
   int rc, i;
   /* (what the full part grew is given back: each part starts small) */
   g->nEntry = 0;
+  g->iLast = 0;
   g->nKey = 0;
   free(g->aEntry); g->aEntry = 0; g->nEntryAlloc = 0;
   free(g->aKey); g->aKey = 0; g->nKeyAlloc = 0;
@@ -975,6 +1035,7 @@ static int part_split(TlGroup *g){
 static int part_ready(TlGroup *g){
   size_t e;
   int rc;
+  g->iLast = 0;                     /* (the entries move) */
   if( g->nEntry>1 ){
     for(e=0; e<g->nEntry; e++) g->aEntry[e].z = g->aKey + g->aEntry[e].iKey;
     qsort(g->aEntry, g->nEntry, sizeof(GroupEntry), entry_cmp);

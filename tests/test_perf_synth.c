@@ -133,6 +133,7 @@ static void perf_pipe_mode_from_a_fifo(void **state){
 typedef struct PW PW;
 struct PW { uint8_t a[1<<18]; size_t n; int bBig; };
 static int nSynthRun = 0;     /* perf_synth: samples per CPU run (0: alternate) */
+static int nSynthRound = 0;   /* perf_synth: samples per round (0: one round) */
 
 static void pw_put(PW *w, uint64_t v, int nByte){
   int i;
@@ -146,7 +147,10 @@ static void pw_put(PW *w, uint64_t v, int nByte){
 ** A file-mode perf.data with one attr (cpu-clock, sample_type
 ** IP|TID|TIME|ID|CPU|PERIOD, sample_id_all), ids {7}, a COMM with its
 ** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%2, time
-** 1000*(i+1), cpu i%2 or (i/nSynthRun)%2, period 10+i) and a FINISHED_ROUND.
+** 1000*(i+1), cpu i%2 or (i/nSynthRun)%2, period 10+i) and a FINISHED_ROUND;
+** with nSynthRound, a FINISHED_ROUND after every nSynthRound samples, and
+** the samples of CPU 1 1700 ns earlier than that (out of file order within
+** a round, as perf's rounds are).
 */
 static size_t perf_synth(PW *w, int bBig, int nSample){
   size_t iData, iAttr = 104, iIds;
@@ -196,10 +200,13 @@ static size_t perf_synth(PW *w, int bBig, int nSample){
     pw_put(w, 9, 4); pw_put(w, 1, 2); pw_put(w, 8+6*8, 2);
     pw_put(w, 0x1000+(uint64_t)i, 8);
     pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
-    pw_put(w, 1000*(uint64_t)(i+1), 8);
+    pw_put(w, 1000*(uint64_t)(i+1) - (nSynthRound && i%2 ? 1700 : 0), 8);
     pw_put(w, 7, 8);
     pw_put(w, (uint64_t)(nSynthRun ? (i/nSynthRun)%2 : i%2), 4); pw_put(w, 0, 4);
     pw_put(w, 10+(uint64_t)i, 8);
+    if( nSynthRound && (i+1)%nSynthRound==0 && i+1<nSample ){
+      pw_put(w, 68, 4); pw_put(w, 0, 2); pw_put(w, 8, 2);
+    }
   }
   pw_put(w, 68, 4); pw_put(w, 0, 2); pw_put(w, 8, 2);
   {
@@ -247,6 +254,44 @@ static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
                                        "WHERE args->>'$.cpus' = '[0]' AND args->>'$.reads' = 0", zPath), 2);
   assert_int_equal(tl_test_sql_int(db, "SELECT min(args->>'$.reads') FROM packets(%Q) "
                                        "WHERE args->>'$.cpus' = '[1]'", zPath), 1);
+  tl_test_db_close(db);
+}
+
+/*
+** Rounds of a few records (tracepoint recordings end one every dozen
+** records or so) share chunks of 64 KiB: 450 rounds of 10 samples (56
+** bytes each, 568 bytes a round with its FINISHED_ROUND) in 4 chunks or so,
+** not 450. The time-order merge still gives the samples in time order,
+** the ones of CPU 1 (1700 ns early) before the CPU 0 sample written ahead
+** of them: the rows SQLite sorts itself (+ts), in the same order.
+*/
+static void perf_small_rounds_share_chunks(void **state){
+  static PW w;
+  sqlite3 *db = tl_test_db();
+  const char *zPath;
+  char *zMerged, *zSorted;
+  int64_t nChunk;
+  (void)state;
+  nSynthRound = 10;
+  perf_synth(&w, 0, 4500);
+  nSynthRound = 0;
+  zPath = pw_save(&w, "small-rounds.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='FINISHED_ROUND'",
+                                   zPath), 450);
+  nChunk = tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zPath);
+  assert_true(nChunk >= 3 && nChunk <= 5);        /* 255,600 bytes in 64 KiB and more */
+  zMerged = tl_test_sql_text(db, "SELECT group_concat(rowid || ':' || ts) FROM "
+                                 "(SELECT rowid, ts FROM events(%Q) WHERE type='SAMPLE' ORDER BY ts)", zPath);
+  zSorted = tl_test_sql_text(db, "SELECT group_concat(rowid || ':' || ts) FROM "
+                                 "(SELECT rowid, ts FROM events(%Q) WHERE type='SAMPLE' ORDER BY +ts)", zPath);
+  assert_non_null(zMerged);
+  assert_non_null(zSorted);
+  assert_string_equal(zMerged, zSorted);
+  /* the first samples in time order: 1 (t 300), 0 (t 1000), 3 (t 2300) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT ip FROM events(%Q) WHERE type='SAMPLE' ORDER BY ts LIMIT 1 OFFSET 2",
+                                   zPath), 0x1003);
+  free(zMerged);
+  free(zSorted);
   tl_test_db_close(db);
 }
 
@@ -499,5 +544,6 @@ TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_big_endian_reads_like_little_endian),
   cmocka_unit_test(perf_corruption_is_a_clear_error),
   cmocka_unit_test(perf_callchain_longer_than_its_sample),
-  cmocka_unit_test(perf_index_times_are_the_records_times)
+  cmocka_unit_test(perf_index_times_are_the_records_times),
+  cmocka_unit_test(perf_small_rounds_share_chunks)
 );

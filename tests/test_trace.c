@@ -76,6 +76,61 @@ static void source_reads_file_and_memory(void **state){
   assert_non_null(strstr(e.zMsg, "is a directory"));
 }
 
+/*
+** A window of a few bytes inside the bytes held reads nothing; a miss
+** reads TL_WIN_AHEAD, twice as many at each miss of a walk onward up to
+** TL_WIN_AHEAD_MAX, and TL_WIN_AHEAD again after a jump back. (The bytes
+** held tell: iBufOff and nBuf.)
+*/
+static void source_window_reads_ahead_of_a_walk(void **state){
+  const size_t nFile = 4*TL_WIN_AHEAD_MAX;
+  uint8_t *a = malloc(nFile);
+  char zPath[512];
+  TlSource *p;
+  TlErr e;
+  TlWin w;
+  TlBytes b;
+  uint64_t iOff = 0;
+  size_t i, nLast = 0;
+  (void)state;
+  assert_non_null(a);
+  for(i=0; i<nFile; i++) a[i] = (uint8_t)(i*7 + i/251);
+  snprintf(zPath, sizeof(zPath), "%s/ahead.bin", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, nFile), 0);
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(zPath, &p, &e), TL_OK);
+  tl_win_init(&w, p);
+  assert_int_equal(tl_win_get(&w, 0, 440, TL_LE, &b, &e), TL_OK);
+  assert_int_equal(b.n, 440);
+  assert_int_equal(w.nBuf, TL_WIN_AHEAD);
+  /* records of 440 bytes one after the other, to the end of the file */
+  for(iOff=440; iOff<nFile; iOff+=440){
+    uint64_t iBuf = w.iBufOff;
+    size_t n = nFile - iOff < 440 ? (size_t)(nFile - iOff) : 440;
+    int bIn = iOff + n <= w.iBufOff + w.nBuf;
+    assert_int_equal(tl_win_get(&w, iOff, 440, TL_LE, &b, &e), TL_OK);
+    assert_int_equal(b.n, n);
+    assert_memory_equal(b.a, a + iOff, n);
+    if( bIn ){
+      assert_int_equal(w.iBufOff, iBuf);     /* held: not read again */
+    }else{
+      assert_int_equal(w.iBufOff, iOff);     /* a miss: more than the last */
+      assert_true(w.nBuf >= nLast || iOff + w.nBuf==nFile);
+      assert_true(w.nBuf <= TL_WIN_AHEAD_MAX);
+    }
+    nLast = w.nBuf;
+  }
+  assert_int_equal(w.nAhead, TL_WIN_AHEAD_MAX);
+  /* a jump back: the least again */
+  assert_int_equal(tl_win_get(&w, 100, 8, TL_LE, &b, &e), TL_OK);
+  assert_memory_equal(b.a, a + 100, 8);
+  assert_int_equal(w.iBufOff, 100);
+  assert_int_equal(w.nBuf, TL_WIN_AHEAD);
+  tl_win_free(&w);
+  tl_source_close(p);
+  free(a);
+}
+
 typedef struct FifoArg { const char *zFifo; const char *zFrom; } FifoArg;
 
 static void *fifo_writer(void *pArg){
@@ -682,6 +737,7 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(xray_grouped_calls_on_two_threads),
   cmocka_unit_test(extension_exports_only_its_entry_point),
   cmocka_unit_test(source_reads_file_and_memory),
+  cmocka_unit_test(source_window_reads_ahead_of_a_walk),
   cmocka_unit_test(source_reads_a_fifo_once),
   cmocka_unit_test(cache_shares_and_refreshes),
   cmocka_unit_test(cache_keeps_a_bounded_number),

@@ -273,18 +273,14 @@ int perf_trailer_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
   return 0;
 }
 
-static int cmp_id(const void *x, const void *y){
-  uint64_t a = ((const PerfId*)x)->id, b = ((const PerfId*)y)->id;
-  return a<b ? -1 : a>b;
-}
-
 const PerfAttr *perf_attr_for_id(const PerfData *p, uint64_t id){
-  PerfId key, *pHit;
-  key.id = id;
-  key.iAttr = 0;
-  if( p->nId==0 ) return 0;
-  pHit = bsearch(&key, p->aId, p->nId, sizeof(PerfId), cmp_id);
-  return pHit ? &p->aAttr[pHit->iAttr] : 0;
+  size_t lo = 0, hi = p->nId;
+  /* (a loop of its own, not bsearch(): a call per compare, for every record) */
+  while( lo<hi ){
+    size_t mid = lo + (hi-lo)/2;
+    if( p->aId[mid].id<id ) lo = mid+1; else hi = mid;
+  }
+  return lo<p->nId && p->aId[lo].id==id ? &p->aAttr[p->aId[lo].iAttr] : 0;
 }
 
 /*

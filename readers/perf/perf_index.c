@@ -2,8 +2,9 @@
 ** perf_index.c: the walk over a perf.data file's records that builds the
 ** chunk index (PerfData and TlTrace.index) when the trace is opened.
 **
-** A chunk ends after a FINISHED_ROUND record, or once it holds about
-** 1 MiB, at a point where no compressed output is pending, so that a scan
+** A chunk ends after a FINISHED_ROUND record once it holds
+** PERF_CHUNK_ROUND_MIN bytes (rounds of a few records, as tracepoint
+** recordings have, share chunks), or once it holds about 1 MiB, at a point where no compressed output is pending, so that a scan
 ** can start at any chunk. Each chunk knows the time range and the CPUs of
 ** its records; ts windows and cpu filters skip whole chunks. It also keeps
 ** what its SAMPLE rows show when they all show the same (PerfChunkKey).
@@ -15,6 +16,7 @@
 
 #define PERF_CHUNK_BYTES   ((uint64_t)1<<20)
 #define PERF_CHUNK_CPU_MIN ((uint64_t)8<<10)  /* a chunk this large ends where the CPU changes */
+#define PERF_CHUNK_ROUND_MIN ((uint64_t)64<<10) /* ... and at a round's end */
 
 /*
 ** Close the current chunk [pk->iOff, iEnd) into the index, with its key
@@ -83,18 +85,25 @@ static inline void chunk_key_note(PerfChunkKey *pKey, const PerfData *p, const R
 }
 
 /*
-** The open walk's plan for SAMPLE records of the usual shape: every attr
-** has the same sample_type, of fixed-size fields (before READ) and at most
-** a callchain after them, so each field is at a known offset of the body.
+** The open walk's plan for SAMPLE records of the usual shapes: an attr
+** whose sample_type has fixed-size fields (before READ) and at most a
+** callchain and raw data (tracepoints) after them has each field the index
+** needs at a known offset of the body. One plan per attr.
 */
-typedef struct OpenPlan OpenPlan;
-struct OpenPlan {
-  int nAttr;                      /* p->nAttr it was made for (-1: none made) */
+typedef struct AttrPlan AttrPlan;
+struct AttrPlan {
   int bOk;                        /* the plan applies */
-  uint64_t st;                    /* the sample_type */
   uint32_t nFix;                  /* bytes of the fixed fields */
   int offTime, offCpu, offPeriod; /* their offsets in the body, or -1 */
   int bChain;                     /* a callchain follows them */
+  int bRaw;                       /* then raw data */
+  uint64_t st;                    /* the sample_type */
+};
+typedef struct OpenPlan OpenPlan;
+struct OpenPlan {
+  int nAttr;                      /* p->nAttr it was made for (-1: none made) */
+  int bOk;                        /* some attr has a plan */
+  AttrPlan *a;                    /* one per attr */
 };
 
 static int plan_offset(uint64_t st, uint64_t bit){
@@ -110,18 +119,23 @@ static int plan_offset(uint64_t st, uint64_t bit){
 static void plan_make(const PerfData *p, OpenPlan *pl){
   const uint64_t mFix = PS_IDENTIFIER|PS_IP|PS_TID|PS_TIME|PS_ADDR|PS_ID|PS_STREAM_ID|PS_CPU|PS_PERIOD;
   int i;
+  free(pl->a);
   memset(pl, 0, sizeof(*pl));
   pl->nAttr = p->nAttr;
-  if( p->nAttr==0 ) return;
-  pl->st = p->aAttr[0].sample_type;
-  for(i=1; i<p->nAttr; i++) if( p->aAttr[i].sample_type!=pl->st ) return;
-  if( pl->st & ~(mFix|PS_CALLCHAIN) ) return;
-  pl->nFix = 8*(uint32_t)__builtin_popcountll(pl->st & mFix);
-  pl->offTime = plan_offset(pl->st, PS_TIME);
-  pl->offCpu = plan_offset(pl->st, PS_CPU);
-  pl->offPeriod = plan_offset(pl->st, PS_PERIOD);
-  pl->bChain = (pl->st & PS_CALLCHAIN)!=0;
-  pl->bOk = 1;
+  if( p->nAttr==0 || (pl->a = calloc((size_t)p->nAttr, sizeof(AttrPlan)))==0 ) return;
+  for(i=0; i<p->nAttr; i++){
+    AttrPlan *ap = &pl->a[i];
+    ap->st = p->aAttr[i].sample_type;
+    if( ap->st & ~(mFix|PS_CALLCHAIN|PS_RAW) ) continue;
+    ap->nFix = 8*(uint32_t)__builtin_popcountll(ap->st & mFix);
+    ap->offTime = plan_offset(ap->st, PS_TIME);
+    ap->offCpu = plan_offset(ap->st, PS_CPU);
+    ap->offPeriod = plan_offset(ap->st, PS_PERIOD);
+    ap->bChain = (ap->st & PS_CALLCHAIN)!=0;
+    ap->bRaw = (ap->st & PS_RAW)!=0;
+    ap->bOk = 1;
+    pl->bOk = 1;
+  }
 }
 
 /*
@@ -129,12 +143,13 @@ static void plan_make(const PerfData *p, OpenPlan *pl){
 ** whole (in the file's bytes inside the window, or whole in decompressed
 ** output): its fields as rec_info() gives them into *ri, r as the walk
 ** gives it, and the walk past it. 0 (nothing taken) when the general way
-** must read it: other types, a sample too short for its fields or
-** callchain (which that way reports), another attr's sample_type.
+** must read it: other types, an attr without a plan, a sample too short
+** for its fields, callchain or raw data (which that way reports).
 */
 static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, PerfRec *r,
                             RecInfo *ri){
   const uint8_t *a;
+  const AttrPlan *ap;
   uint64_t nLeft, iRel;
   uint16_t size;
   int bo = p->bo, bInner = w->iOut < w->nOut;
@@ -152,15 +167,26 @@ static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, 
   if( nLeft < 8 ) return 0;
   if( tl_load_u32_unchecked(a, bo)!=PERF_SAMPLE ) return 0;
   size = tl_load_u16_unchecked(a+6, bo);
-  if( size > nLeft || size < 8 + pl->nFix + (pl->bChain ? 8 : 0) ) return 0;
-  if( pl->bChain ){
-    uint64_t nChain = tl_load_u64_unchecked(a + 8 + pl->nFix, bo);
-    if( nChain > ((uint64_t)size - 8 - pl->nFix - 8)/8 ) return 0;
-  }
+  if( size > nLeft || size < 8 ) return 0;
   r->type = PERF_SAMPLE;
   r->misc = tl_load_u16_unchecked(a+4, bo);
   r->size = size;
   r->body = tl_bytes(a + 8, (size_t)size - 8, bo);
+  ri->iAttr = p->nAttr>1 ? perf_attr_of(p, r) : 0;
+  ap = &pl->a[ri->iAttr];
+  if( !ap->bOk || size < 8 + ap->nFix + (ap->bChain ? 8 : 0) ) return 0;
+  if( ap->bChain || ap->bRaw ){
+    uint64_t iNext = 8 + (uint64_t)ap->nFix;     /* what follows the fixed fields */
+    if( ap->bChain ){
+      uint64_t nChain = tl_load_u64_unchecked(a + iNext, bo);
+      if( nChain > ((uint64_t)size - iNext - 8)/8 ) return 0;
+      iNext += 8 + 8*nChain;
+    }
+    /* the raw data's u32 size, then as many bytes (as perf_sample_decode
+    ** checks them) */
+    if( ap->bRaw && (size - iNext < 4
+                     || tl_load_u32_unchecked(a + iNext, bo) > size - iNext - 4) ) return 0;
+  }
   if( bInner ){
     r->iOff = w->iCont;
     r->iRowid = PERF_INNER_ROWID(w->iCont, w->iInner);
@@ -168,15 +194,13 @@ static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, 
     r->iOff = w->iOff;
     r->iRowid = (int64_t)w->iOff;
   }
-  ri->iAttr = p->nAttr>1 ? perf_attr_of(p, r) : 0;
-  if( p->aAttr[ri->iAttr].sample_type!=pl->st ) return 0;
   ri->bSample = 1;
-  ri->bTs = pl->offTime>=0;
-  ri->ts = ri->bTs ? (int64_t)tl_load_u64_unchecked(a + 8 + pl->offTime, bo) : 0;
-  ri->bCpu = pl->offCpu>=0;
-  ri->cpu = ri->bCpu ? tl_load_u32_unchecked(a + 8 + pl->offCpu, bo) : 0;
-  ri->s.mHave = pl->st;
-  ri->s.period = pl->offPeriod>=0 ? tl_load_u64_unchecked(a + 8 + pl->offPeriod, bo) : 0;
+  ri->bTs = ap->offTime>=0;
+  ri->ts = ri->bTs ? (int64_t)tl_load_u64_unchecked(a + 8 + ap->offTime, bo) : 0;
+  ri->bCpu = ap->offCpu>=0;
+  ri->cpu = ri->bCpu ? tl_load_u32_unchecked(a + 8 + ap->offCpu, bo) : 0;
+  ri->s.mHave = ap->st;
+  ri->s.period = ap->offPeriod>=0 ? tl_load_u64_unchecked(a + 8 + ap->offPeriod, bo) : 0;
   if( bInner ){
     w->iInner++;
     w->iOut += size;
@@ -227,22 +251,26 @@ static inline void chunk_note_ts_cpu(TlPacket *pk, const RecInfo *ri, int bSampl
 ** perf writes each CPU's buffer in one piece: a chunk per piece lets a cpu
 ** filter skip the other CPUs' chunks. Should a record of this cpu at iOff
 ** (not inside compressed data) start a new chunk, the current one holding
-** nBefore records before it?
+** nBefore records before it (and ending with a round when bAfterRound)?
 */
 static inline int chunk_cpu_ends(const TlPacket *pk, const PerfRec *r, const RecInfo *ri,
-                                 uint64_t nBefore){
+                                 uint64_t nBefore, int bAfterRound){
   return ri->bCpu && r->iRowid==(int64_t)r->iOff && nBefore>0 && pk->mCpu!=0
-      && r->iOff - pk->iOff >= PERF_CHUNK_CPU_MIN && !(pk->mCpu & cpu_bit(ri->cpu));
+      && (bAfterRound || r->iOff - pk->iOff >= PERF_CHUNK_CPU_MIN)
+      && !(pk->mCpu & cpu_bit(ri->cpu));
 }
 
 /* A sample of the usual shape, read at once by open_sample_fast(). */
 static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
   PerfData *p = x->p;
   TlPacket *pk = &x->pk;
-  if( chunk_cpu_ends(pk, &x->r, ri, pk->nEvents) ){
-    int rc = chunk_close(x->pTrace, p, pk, &x->key, x->r.iOff);
+  if( chunk_cpu_ends(pk, &x->r, ri, pk->nEvents, x->bRound) ){
+    int rc;
+    if( x->bRound ) pk->flags |= PERF_PKT_ROUND_END;
+    rc = chunk_close(x->pTrace, p, pk, &x->key, x->r.iOff);
     if( rc ) return tl_err_set(x->pErr, rc, x->r.iOff, "out of memory");
   }
+  x->bRound = 0;
   p->aTypeCount[PERF_SAMPLE]++;
   x->bSampleSeen = 1;
   pk->nEvents++;
@@ -259,7 +287,7 @@ static inline int index_record(IndexCtx *x){
   TlPacket *pk = &x->pk;
   const PerfRec *r = &x->r;
   RecInfo ri;
-  int rc, bSample = r->type==PERF_SAMPLE;
+  int rc, bSample = r->type==PERF_SAMPLE, bAfterRound = x->bRound;
   if( r->type<PERF_USER_MAX ) p->aTypeCount[r->type]++;
   if( tl_perf_type_name(r->type)==0 ){ p->nUnknown++; return TL_OK; }
   if( r->type>=PERF_HEADER_ATTR ){
@@ -272,7 +300,7 @@ static inline int index_record(IndexCtx *x){
     if( rc ) return rc;
   }
   if( bSample ) x->bSampleSeen = 1;
-  if( r->type==PERF_FINISHED_ROUND ) x->bRound = 1;
+  x->bRound = r->type==PERF_FINISHED_ROUND;
   pk->nEvents++;
   if( bSample ) pk->iAux++;
   if( rec_info(p, r, &ri) ){
@@ -283,10 +311,11 @@ static inline int index_record(IndexCtx *x){
     chunk_key_note(&x->key, p, 0);
     return TL_OK;
   }
-  if( chunk_cpu_ends(pk, r, &ri, pk->nEvents-1) ){
+  if( chunk_cpu_ends(pk, r, &ri, pk->nEvents-1, bAfterRound) ){
     /* this record starts the next chunk */
     pk->nEvents--;
     if( bSample ) pk->iAux--;
+    if( bAfterRound ) pk->flags |= PERF_PKT_ROUND_END;
     rc = chunk_close(x->pTrace, p, pk, &x->key, r->iOff);
     if( rc ) return tl_err_set(x->pErr, rc, r->iOff, "out of memory");
     pk->nEvents = 1;
@@ -341,7 +370,8 @@ int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   for(;;){
     RecInfo ri;
     if( perf_walk_clean(&x.w) && x.pk.nEvents>0
-     && (x.bRound || x.w.iOff - x.pk.iOff >= PERF_CHUNK_BYTES) ){
+     && ((x.bRound && x.w.iOff - x.pk.iOff >= PERF_CHUNK_ROUND_MIN)
+         || x.w.iOff - x.pk.iOff >= PERF_CHUNK_BYTES) ){
       if( x.bRound ) x.pk.flags |= PERF_PKT_ROUND_END;
       rc = chunk_close(pTrace, p, &x.pk, &x.key, x.w.iOff);
       if( rc ){ rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory"); break; }
@@ -365,5 +395,6 @@ int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
     if( rc ) rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory");
   }
   perf_walk_free(&x.w);
+  free(x.plan.a);
   return rc;
 }

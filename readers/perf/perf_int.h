@@ -223,7 +223,7 @@ struct PerfWalk {
   TlErr *pErr;
 };
 
-#define PERF_WALK_WIN ((uint64_t)1<<20)  /* bytes read at once from an unmapped file */
+#define PERF_WALK_WIN ((uint64_t)256<<10)  /* bytes read at once from an unmapped file */
 
 /* Inner rowids: bit 62 set, container offset above bit 20, index below. */
 #define PERF_INNER_ROWID(off, idx) ((int64_t)(((uint64_t)1<<62) | ((uint64_t)(off)<<20) | (idx)))
@@ -233,6 +233,9 @@ struct PerfWalk {
 /* ---- Interface to code in perf_walk.c --------------------------------- */
 void perf_walk_init(PerfWalk*, TlTrace*, int bo, uint64_t iStart, uint64_t iEnd, TlErr*);
 void perf_walk_free(PerfWalk*);
+/* The same walk (its window, buffers and zstd stream kept) over [iStart, iEnd)
+** instead, nothing pending carried over; once initialized. */
+void perf_walk_seek(PerfWalk*, uint64_t iStart, uint64_t iEnd);
 int perf_walk_next(PerfWalk*, PerfRec*);        /* TL_ROW, TL_DONE, < 0 */
 /* Between outer records, nothing pending? */
 static inline int perf_walk_clean(const PerfWalk *w){

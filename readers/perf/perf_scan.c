@@ -243,6 +243,9 @@ static void heap_pop(TlScan *s){
 ** pass over its buffers; a record of round R is never earlier than the
 ** latest time of round R-2, so after reading round R every buffered
 ** record up to the latest time of round R-1 can go out (perf's own rule).
+** A chunk holds one round or several (the index merges small ones): the
+** rule holds for such groups of rounds too, the latest time taken over
+** every round read so far.
 */
 static int next_ordered(TlScan *s){
   const TlIndex *x = &s->pTrace->index;

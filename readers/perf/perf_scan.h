@@ -196,8 +196,8 @@ static inline int row_may_match(const TlScan *s){
 
 /* Start s->w on chunk pk (a read of it, for packets.args.reads). */
 static inline void walk_chunk(TlScan *s, const TlPacket *pk){
-  perf_walk_free(&s->w);
-  perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+  if( s->w.pTrace ) perf_walk_seek(&s->w, pk->iOff, pk->iOff + pk->nSize);
+  else perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
   tl_packet_note_read(pk);
 }
 

@@ -28,6 +28,17 @@ void perf_walk_init(PerfWalk *w, TlTrace *pTrace, int bo, uint64_t iStart,
   w->nMaxOut = tl_trace_max_memory(pTrace);
 }
 
+void perf_walk_seek(PerfWalk *w, uint64_t iStart, uint64_t iEnd){
+  if( w->pTrace==0 ) return;
+  if( w->pZ ) ZSTD_DCtx_reset(w->pZ, ZSTD_reset_session_only);
+  w->nOut = w->iOut = 0;
+  w->bMidFrame = 0;
+  w->iCont = 0;
+  w->iInner = 0;
+  w->iOff = iStart;
+  w->iEnd = iEnd;
+}
+
 void perf_walk_free(PerfWalk *w){
   tl_win_free(&w->win);
   if( w->pZ ) ZSTD_freeDStream(w->pZ);

@@ -433,14 +433,48 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->iBufOff = 0;
   w->nBuf = 0;
   w->fdOwn = 0;
+  w->nAhead = 0;
+  w->nHeld = 0;
 }
+
+/* Bytes windows hold beyond TL_WIN_AHEAD to read ahead (their nHeld). */
+static size_t nAheadHeld = 0;
 
 void tl_win_free(TlWin *w){
   win_fd_close(w);
   free(w->aBuf);
+  if( w->nHeld ) __atomic_sub_fetch(&nAheadHeld, w->nHeld, __ATOMIC_RELAXED);
   w->aBuf = 0;
   w->nAlloc = 0;
   w->nBuf = 0;
+  w->nAhead = 0;
+  w->nHeld = 0;
+}
+
+/*
+** The bytes a miss of n bytes at iOff reads: TL_WIN_AHEAD, or twice the
+** last miss's when it comes at or just past the end of the bytes held (a
+** walk onward), up to TL_WIN_AHEAD_MAX and within the budget all windows
+** share; n when that is more.
+*/
+static size_t win_ahead(TlWin *w, uint64_t iOff, size_t n){
+  size_t nAhead = w->nAhead ? w->nAhead : TL_WIN_AHEAD;
+  if( w->nBuf && iOff >= w->iBufOff && iOff - w->iBufOff <= w->nBuf + TL_WIN_AHEAD ){
+    if( nAhead < TL_WIN_AHEAD_MAX ) nAhead *= 2;
+  }else{
+    nAhead = TL_WIN_AHEAD;
+  }
+  if( nAhead - TL_WIN_AHEAD > w->nHeld ){
+    size_t nMore = nAhead - TL_WIN_AHEAD - w->nHeld;
+    if( __atomic_add_fetch(&nAheadHeld, nMore, __ATOMIC_RELAXED) > TL_WIN_AHEAD_BUDGET ){
+      __atomic_sub_fetch(&nAheadHeld, nMore, __ATOMIC_RELAXED);
+      nAhead = TL_WIN_AHEAD + w->nHeld;       /* no more than it holds already */
+    }else{
+      w->nHeld += nMore;
+    }
+  }
+  w->nAhead = nAhead;
+  return n > nAhead ? n : nAhead;
 }
 
 /* n bytes at iOff (within the file) read into w's buffer. */
@@ -509,13 +543,14 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     *pOut = tl_bytes(w->aBuf + (iOff - w->iBufOff), n, bo);   /* read before */
     return TL_OK;
   }
-  if( n < TL_WIN_AHEAD ){
-    size_t nAhead = p->nSize - iOff < TL_WIN_AHEAD ? (size_t)(p->nSize - iOff) : TL_WIN_AHEAD;
-    int rc = win_pread(w, iOff, nAhead, bo, pOut, pErr);
+  {
+    size_t nRead = win_ahead(w, iOff, n);
+    int rc;
+    if( nRead > p->nSize - iOff ) nRead = (size_t)(p->nSize - iOff);
+    rc = win_pread(w, iOff, nRead, bo, pOut, pErr);
     if( rc==TL_OK ) pOut->n = n;
     return rc;
   }
-  return win_pread(w, iOff, n, bo, pOut, pErr);
 }
 
 int tl_win_read(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,

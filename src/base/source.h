@@ -129,6 +129,8 @@ struct TlWin {
                                   ** 0: none (so a zeroed TlWin holds none) */
   uint64_t iBufOff;               /* file offset of the nBuf bytes at aBuf */
   size_t nBuf;                    /* bytes read into aBuf, 0: none */
+  size_t nAhead;                  /* the least the next miss reads (0: TL_WIN_AHEAD) */
+  size_t nHeld;                   /* bytes of aBuf counted in the read-ahead budget */
 };
 
 void tl_win_init(TlWin*, const TlSource*);
@@ -141,8 +143,13 @@ void tl_win_free(TlWin*);
 ** TL_ELIMIT (n over the 256 MiB cap on unmapped sources) in pErr. TL_EIO
 ** too when the file changed since open (tl_source_check()): fewer bytes
 ** than it had, or a new size or time, seen every TL_WIN_CHECK bytes. A
-** read of fewer than TL_WIN_AHEAD bytes reads that many: later windows
-** inside them (the next fixed-size records) cost no call.
+** window inside the bytes read last costs no call. A miss reads at least
+** TL_WIN_AHEAD bytes, and twice as many as the miss before when it comes
+** at or just past the end of those (a walk onward through the file), up to
+** TL_WIN_AHEAD_MAX: a walk of small regions one after the other (records,
+** chunks, packets) costs one call per TL_WIN_AHEAD_MAX bytes. Windows hold
+** bytes beyond TL_WIN_AHEAD only while all of them together hold less than
+** TL_WIN_AHEAD_BUDGET such bytes.
 */
 int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                TlErr *pErr);
@@ -193,6 +200,8 @@ extern void (*tl_test_poll_hook)(void);
 #define TL_WIN_MAX ((size_t)256<<20)
 #define TL_WIN_CHECK ((uint64_t)4<<20)  /* bytes read between two fstat()s */
 #define TL_WIN_AHEAD ((size_t)64<<10)   /* the least tl_win_get() reads */
+#define TL_WIN_AHEAD_MAX ((size_t)256<<10) /* the most it reads ahead of a walk */
+#define TL_WIN_AHEAD_BUDGET ((size_t)64<<20) /* held beyond TL_WIN_AHEAD, all windows */
 #define TL_WIN_FDS 256                  /* windows' own descriptors kept open */
 #define TL_FIFO_WAIT_MS 3000      /* for a FIFO's first writer */
 
