@@ -97,6 +97,9 @@ struct TlGroup {
   uint64_t nCurBase;                /* the current row's first repeat among
                                     ** its entry's rows */
   int bTallied;                     /* a tally made entries (tests) */
+  int nOrd;                         /* tl_group_set_order(): its terms, */
+  int aOrdIdx[TL_MAX_NCOL];         /* each a value's index in the keys */
+  int aOrdDesc[TL_MAX_NCOL];        /* and its direction */
   TlErr err;
 };
 
@@ -879,7 +882,8 @@ static int group_tally(TlGroup *g){
   /* the first key's rows may come while the helpers count, when the
   ** whole is one part so far and every used column is grouped on (a
   ** GROUP BY value is then one entry) */
-  run->bEarlyOk = run->nHelper>1 && g->mKey==g->mGroupBy && g->cur.d==0 && g->aEarly==0;
+  run->bEarlyOk = run->nHelper>1 && g->mKey==g->mGroupBy && g->cur.d==0 && g->aEarly==0
+                && g->nOrd==0;
   run->nRunning = run->nHelper;
   for(i=0; i<run->nHelper && run->nHelper>1; i++){
     TallyHelper *h = &run->aHelper[i];
@@ -975,8 +979,67 @@ static int key_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb){
   return 0;
 }
 
+/* The bytes of the value at a (its tag, then 8 bytes, then text or blob). */
+static size_t val_size(const uint8_t *a){
+  uint64_t n;
+  switch( a[0] & ~KEY_GROUP ){
+    case 'i': case 'r': return 9;
+    case 't': case 'b': memcpy(&n, a+1, 8); return 9 + (size_t)n;
+    default: return 1;
+  }
+}
+
+/* The value of index k in key a (n bytes), or NULL when it has fewer. */
+static const uint8_t *key_val(const uint8_t *a, size_t n, int k){
+  size_t i = 0;
+  while( i<n && k-- > 0 ) i += val_size(a + i);
+  return i<n ? a + i : 0;
+}
+
+/* Compare the values at a and b in SQLite's order (NULL, numbers, text,
+** blob; text and blobs by their bytes). */
+static int val_cmp(const uint8_t *a, const uint8_t *b){
+  static const char zRank[] = "nirtb";
+  int ta = a[0] & ~KEY_GROUP, tb = b[0] & ~KEY_GROUP;
+  const char *pa = strchr(zRank, ta), *pb = strchr(zRank, tb);
+  int ra = pa ? (int)(pa - zRank) : 0, rb = pb ? (int)(pb - zRank) : 0;
+  if( ra==2 ) ra = 1;                 /* i and r: one rank */
+  if( rb==2 ) rb = 1;
+  if( ra!=rb ) return ra<rb ? -1 : 1;
+  if( ra==1 ){
+    int64_t xa, xb;
+    double da, db;
+    memcpy(&xa, a+1, 8);
+    memcpy(&xb, b+1, 8);
+    if( ta=='i' && tb=='i' ) return xa<xb ? -1 : xa>xb;
+    if( ta=='i' ) da = (double)xa; else memcpy(&da, a+1, 8);
+    if( tb=='i' ) db = (double)xb; else memcpy(&db, b+1, 8);
+    return da<db ? -1 : da>db;
+  }
+  if( ra>=3 ){
+    uint64_t la, lb;
+    int c;
+    memcpy(&la, a+1, 8);
+    memcpy(&lb, b+1, 8);
+    c = memcmp(a+9, b+9, (size_t)(la<lb ? la : lb));
+    return c ? c : (la<lb ? -1 : la>lb);
+  }
+  return 0;
+}
+
+/* The group whose entries are being sorted (qsort passes no context). */
+static _Thread_local const TlGroup *tlSorting;
+
 static int entry_cmp(const void *pa, const void *pb){
   const GroupEntry *a = pa, *b = pb;
+  const TlGroup *g = tlSorting;
+  int i;
+  for(i=0; g && i<g->nOrd; i++){
+    const uint8_t *va = key_val(a->z, a->nKey, g->aOrdIdx[i]);
+    const uint8_t *vb = key_val(b->z, b->nKey, g->aOrdIdx[i]);
+    int c = (va && vb) ? val_cmp(va, vb) : 0;
+    if( c ) return g->aOrdDesc[i] ? -c : c;
+  }
   return key_cmp(a->z, a->nKey, b->z, b->nKey);
 }
 
@@ -1011,6 +1074,13 @@ static int part_split(TlGroup *g){
   free(g->aKey); g->aKey = 0; g->nKeyAlloc = 0;
   rc = slots_rebuild(g, GROUP_SLOTS_MIN);     /* (no entries: all empty) */
   if( rc ) return rc;
+  if( g->nOrd>0 ){
+    /* parts by hash would give each part's groups in order, not all */
+    return tl_err_set(&g->err, TL_ELIMIT, TL_NO_OFFSET,
+        "GROUP BY: more distinct groups than max_memory=%llu MiB holds in order "
+        "(raise max_memory=, or accel=off to group in SQLite)",
+        (unsigned long long)(g->nMem>>20));
+  }
   if( g->aEarly || g->cur.d + GROUP_SPLIT_BITS > 60
    || g->nPart + (1<<GROUP_SPLIT_BITS) > GROUP_MAX_PARTS ){
     return tl_err_set(&g->err, TL_ELIMIT, TL_NO_OFFSET,
@@ -1038,7 +1108,9 @@ static int part_ready(TlGroup *g){
   g->iLast = 0;                     /* (the entries move) */
   if( g->nEntry>1 ){
     for(e=0; e<g->nEntry; e++) g->aEntry[e].z = g->aKey + g->aEntry[e].iKey;
+    tlSorting = g;
     qsort(g->aEntry, g->nEntry, sizeof(GroupEntry), entry_cmp);
+    tlSorting = 0;
   }
   for(e=0; g->aEarly && e<g->nEntry; e++){
     GroupEntry *p = &g->aEntry[e];
@@ -1255,6 +1327,19 @@ int tl_group_rowid(TlGroup *g, int64_t iRepeat, int64_t *piRowid){
   }
   *piRowid = g->aRowid[g->aRowidAt[g->iCur] + k];
   return TL_OK;
+}
+
+void tl_group_set_order(TlGroup *g, int n, const int *aCol, const int *aDesc){
+  int i;
+  g->nOrd = 0;
+  for(i=0; i<n && i<TL_MAX_NCOL; i++){
+    uint64_t mBelow;
+    if( aCol[i]<0 || aCol[i]>=g->nCol || !(g->mKey>>aCol[i] & 1) ) continue;
+    mBelow = g->mKey & (((uint64_t)1<<aCol[i]) - 1);
+    g->aOrdIdx[g->nOrd] = __builtin_popcountll(mBelow);
+    g->aOrdDesc[g->nOrd] = aDesc[i]!=0;
+    g->nOrd++;
+  }
 }
 
 void tl_group_set_cap(TlGroup *g, uint64_t nBytes){

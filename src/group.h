@@ -34,6 +34,17 @@ int tl_group_open(TlTrace*, int iTable, int nCol, const TlFilter *f,
                   const TlFilterCols *pCols, uint64_t mGroupBy, TlGroup **ppGroup,
                   TlErr *pErr);
 
+/*
+** The order the entries must come in, before the first tl_group_next: n
+** terms, column aCol[i] descending when aDesc[i] (SQLite's order of types
+** and values, binary collation). SQLite (3.40) asks for GROUP BY with its
+** sqlite3_vtab_distinct() 1 also when an ORDER BY on the same terms follows,
+** and then takes the rows' order for the ORDER BY's: so the entries of a
+** GROUP BY come sorted, and rows given before the scan ends (a tally's first
+** key) and parts split by hash (past max_memory: an error instead) are off.
+*/
+void tl_group_set_order(TlGroup*, int n, const int *aCol, const int *aDesc);
+
 /* The next entry into pRow (pRow->a: nCol values): TL_ROW, TL_DONE or < 0. */
 int tl_group_next(TlGroup*, TlRow *pRow);
 

@@ -35,7 +35,11 @@
 **   y  depth < ?         Y  depth <= ?
 **
 ** e.g. "PGL:2045": path = ?, ts >= ?, ts <= ?; colUsed 0x2045. With
-** TL_PLAN_COLLAPSE, ':' and the GROUP BY columns in hex follow.
+** TL_PLAN_COLLAPSE, ':' and the GROUP BY columns in hex follow, then, for
+** a GROUP BY (sqlite3_vtab_distinct() 1, which SQLite 3.40 also gives when
+** an ORDER BY on the same terms follows and then takes the rows' order as
+** sorted), ':' and the terms in order: the column in hex and '+' or '-'
+** (descending) each, e.g. ":3+a-".
 **
 ** Every pushed constraint is checked exactly again on each row before it
 ** is returned, so the reader's filtering is only an optimisation and the
@@ -51,6 +55,7 @@ SQLITE_EXTENSION_INIT3
 
 #include <math.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,6 +84,8 @@ struct TlCursor {
   TlQuery *pQuery;                /* the running scan */
   TlGroup *pGroup;                /* or the engine's grouped output */
   uint64_t mGroupBy;              /* TL_PLAN_COLLAPSE: the GROUP BY columns */
+  int nOrd;                       /* and the order its groups must come in */
+  int aOrdCol[TL_MAX_NCOL], aOrdDesc[TL_MAX_NCOL];  /* (tl_group_set_order) */
   TlFilter filter;                /* what the scan was asked for */
   int64_t *aCpu;                  /* filter.aCpu storage (sqlite3_malloc) */
   char *zType;                    /* filter.zType storage (sqlite3_malloc) */
@@ -540,8 +547,21 @@ static void filter_begin(TlCursor *pCur, int idxNum, const char *idxStr){
   pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
   pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
   pCur->filter.mCols = zColon ? strtoull(zColon+1, 0, 16) : ~(uint64_t)0;
+  pCur->nOrd = 0;
   if( (idxNum & TL_PLAN_COLLAPSE) && zColon && strchr(zColon+1, ':') ){
-    pCur->mGroupBy = strtoull(strchr(zColon+1, ':')+1, 0, 16);
+    const char *z = strchr(zColon+1, ':')+1;
+    char *zEnd = 0;
+    pCur->mGroupBy = strtoull(z, &zEnd, 16);
+    if( zEnd && *zEnd==':' ){
+      z = zEnd+1;
+      while( pCur->nOrd<TL_MAX_NCOL ){
+        long iCol = strtol(z, &zEnd, 16);
+        if( zEnd==z || (*zEnd!='+' && *zEnd!='-') ) break;
+        pCur->aOrdCol[pCur->nOrd] = (int)iCol;
+        pCur->aOrdDesc[pCur->nOrd++] = *zEnd=='-';
+        z = zEnd+1;
+      }
+    }
   }
 }
 
@@ -711,6 +731,7 @@ static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
   if( pCur->mGroupBy ){
     rc = tl_group_open(pCur->pTrace, pDef->iTable, pDef->nCol, &pCur->filter, &pCur->cols,
                        pCur->mGroupBy, &pCur->pGroup, &err);
+    if( rc==TL_OK ) tl_group_set_order(pCur->pGroup, pCur->nOrd, pCur->aOrdCol, pCur->aOrdDesc);
   }else{
     rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
   }
@@ -1051,14 +1072,17 @@ static int plan_distinct(sqlite3_index_info *pInfo){
 /*
 ** Can the reader give the rows grouped by the table's iGroupCol
 ** (TlFilter.bGroupName) for this plan: the one ORDER BY term is on that
-** column (its direction does not matter: SQLite gives GROUP BY the
-** direction of an ORDER BY on an aggregate), the scan uses no column but
+** column (ascending for a GROUP BY, which may be an ORDER BY too), the
+** scan uses no column but
 ** those the table allows with it, and more than one row may come?
 */
 static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
                           const TlPlan *pPlan){
   sqlite3_uint64 mUsed, mAllowed;
   if( pDef->iGroupCol<=0 || pInfo->aOrderBy[0].iColumn!=pDef->iGroupCol ) return 0;
+  /* (the reader gives its groups in ascending order: a GROUP BY may be an
+  ** ORDER BY too, see plan_order_terms()) */
+  if( pInfo->aOrderBy[0].desc && sqlite3_vtab_distinct(pInfo)==1 ) return 0;
   if( pPlan->bRowid || pDef->nCol>=63 ) return 0;
   if( !(pPlan->pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ) return 0;
   mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
@@ -1130,6 +1154,23 @@ static double plan_rows(const TlTableDef *pDef, TlTrace *pTrace){
   }
 }
 
+/*
+** For the engine's grouped output of a GROUP BY (sqlite3_vtab_distinct() 1):
+** ":" and its terms, each the column in hex and '+' or '-', into z (see the
+** top of this file); "" for DISTINCT, whose rows may come in any order.
+*/
+static void plan_order_terms(sqlite3_index_info *pInfo, char *z, size_t n){
+  int i;
+  size_t k;
+  z[0] = 0;
+  if( sqlite3_vtab_distinct(pInfo)!=1 ) return;
+  k = (size_t)snprintf(z, n, ":");
+  for(i=0; i<pInfo->nOrderBy && i<TL_MAX_NCOL && k<n; i++){
+    k += (size_t)snprintf(z+k, n-k, "%x%c", (unsigned)pInfo->aOrderBy[i].iColumn,
+                          pInfo->aOrderBy[i].desc ? '-' : '+');
+  }
+}
+
 /* Rows and cost: nRows for a full scan, narrowed by what is pushed down. */
 static void plan_cost(sqlite3_index_info *pInfo, const TlPlan *pPlan, double nRows){
   if( pPlan->bRowid ){
@@ -1177,8 +1218,10 @@ static int tlBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
 
   plan.zOps[plan.nOps] = 0;
   if( plan.mCollapse ){
-    pInfo->idxStr = sqlite3_mprintf("%s:%llx:%llx", plan.zOps,
-        (unsigned long long)pInfo->colUsed, (unsigned long long)plan.mCollapse);
+    char zOrd[TL_MAX_NCOL*4+2];
+    plan_order_terms(pInfo, zOrd, sizeof(zOrd));
+    pInfo->idxStr = sqlite3_mprintf("%s:%llx:%llx%s", plan.zOps,
+        (unsigned long long)pInfo->colUsed, (unsigned long long)plan.mCollapse, zOrd);
   }else{
     pInfo->idxStr = sqlite3_mprintf("%s:%llx", plan.zOps,
                                     (unsigned long long)pInfo->colUsed);

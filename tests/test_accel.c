@@ -38,8 +38,12 @@ struct Shape {
   const char *zName;               /* named in failure lines */
   const char *zFmt;                /* sqlite3_mprintf: path, options, a, b */
   int eKind;                       /* SHAPE_* */
-  int bOrdered;                    /* ORDER BY ts LIMIT: compared in order */
+  int bOrdered;                    /* SHAPE_TS: ORDER BY ts LIMIT, in ts order;
+                                   ** SHAPE_SORTED: every row in order */
 };
+
+#define SHAPE_TS     1
+#define SHAPE_SORTED 2
 
 static const Shape aShape[] = {
   { "count", "SELECT count(*) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
@@ -61,7 +65,7 @@ static const Shape aShape[] = {
   { "cpu1", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu = 1", SHAPE_PLAIN, 0 },
   { "cpu-in", "SELECT count(*) FROM events(%Q, %Q) WHERE cpu IN (0, 1)", SHAPE_PLAIN, 0 },
   { "order-ts", "SELECT ts, cpu, name, rowid FROM events(%Q, %Q) ORDER BY ts LIMIT 50",
-    SHAPE_PLAIN, 1 },
+    SHAPE_PLAIN, SHAPE_TS },
   /* (rowids may be large: their sum modulo a prime does not overflow) */
   { "rowids", "SELECT count(*), sum(rowid %% 4294967291) FROM events(%Q, %Q)", SHAPE_PLAIN, 0 },
   { "samples", "SELECT count(*) FROM events(%Q, %Q) WHERE type = 'SAMPLE'", SHAPE_PLAIN, 0 },
@@ -128,6 +132,27 @@ static const Shape aShape[] = {
                     SHAPE_WINDOW, 0 },
   { "calls-by-stack", "SELECT tid, stack, count(*), sum(dur) FROM calls(%Q, %Q) "
                       "GROUP BY tid, stack", SHAPE_PLAIN, 0 },
+  /* GROUP BY with an ORDER BY on the same terms: SQLite (3.40) asks the table
+  ** for groups only (sqlite3_vtab_distinct 1) and then takes its order as the
+  ** ORDER BY's, so grouped output must come sorted as the terms say */
+  { "by-name-sorted", "SELECT name, count(*) FROM events(%Q, %Q) GROUP BY name ORDER BY name",
+    SHAPE_PLAIN, SHAPE_SORTED },
+  { "by-name-desc", "SELECT name, count(*) FROM events(%Q, %Q) GROUP BY name "
+                    "ORDER BY name DESC", SHAPE_PLAIN, SHAPE_SORTED },
+  { "by-comm-sorted", "SELECT comm, count(*) FROM events(%Q, %Q) GROUP BY comm ORDER BY comm",
+    SHAPE_PLAIN, SHAPE_SORTED },
+  { "by-cpu-name-sorted", "SELECT cpu, name, count(*) FROM events(%Q, %Q) GROUP BY name, cpu "
+                          "ORDER BY cpu DESC, name", SHAPE_PLAIN, SHAPE_SORTED },
+  { "distinct-name-sorted", "SELECT DISTINCT name FROM events(%Q, %Q) ORDER BY name DESC",
+    SHAPE_PLAIN, SHAPE_SORTED },
+  { "xray-by-func-sorted", "SELECT func_id, count(*) FROM xray_calls(%Q, %Q) "
+                           "GROUP BY func_id ORDER BY func_id DESC", SHAPE_PLAIN, SHAPE_SORTED },
+  { "xray-by-func-asc", "SELECT func_id, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
+                        "GROUP BY func_id ORDER BY func_id", SHAPE_PLAIN, SHAPE_SORTED },
+  { "cc-by-symbol-sorted", "SELECT symbol, count(*) FROM callchains(%Q, %Q) "
+                           "GROUP BY symbol ORDER BY symbol", SHAPE_PLAIN, SHAPE_SORTED },
+  { "calls-by-name-sorted", "SELECT name, count(*) FROM calls(%Q, %Q) "
+                            "GROUP BY name ORDER BY name", SHAPE_PLAIN, SHAPE_SORTED },
 };
 
 /* One answer: its rows as text lines, or its error. */
@@ -248,7 +273,8 @@ static int answers_differ(Answer *pOn, Answer *pOff, int bOrdered,
              pOn->zErr ? pOn->zErr : "(none)", pOff->zErr ? pOff->zErr : "(none)");
     return 1;
   }
-  if( bOrdered ){
+  if( bOrdered==SHAPE_SORTED ) return lines_differ(&pOn->rows, &pOff->rows, zOut, nOut);
+  if( bOrdered==SHAPE_TS ){
     if( lines_differ(&pOn->ts, &pOff->ts, zOut, nOut) ) return 1;
     drop_last_ts(pOn);
     drop_last_ts(pOff);
@@ -327,10 +353,10 @@ static int check_trace(sqlite3 *db, const char *zPath){
     zOff = sqlite3_mprintf(s->zFmt, zPath, "accel=off", a, b);
     assert_non_null(zOn);
     assert_non_null(zOff);
-    answer_run(db, zOn, s->bOrdered, &on);
-    answer_run(db, zOff, s->bOrdered, &off);
+    answer_run(db, zOn, s->bOrdered==SHAPE_TS, &on);
+    answer_run(db, zOff, s->bOrdered==SHAPE_TS, &off);
     if( k==0 && off.zErr ) bDamaged = 1;
-    if( s->bOrdered && bDamaged && on.zErr==0 && off.zErr ){
+    if( s->bOrdered==SHAPE_TS && bDamaged && on.zErr==0 && off.zErr ){
       /* ORDER BY ts LIMIT in ts order stops before the damage that the
       ** plain scan, sorted by SQLite, reads to the end to meet */
     }else if( answers_differ(&on, &off, s->bOrdered, zWhy, sizeof(zWhy)) ){
@@ -688,6 +714,39 @@ static void accel_grouping_splits_past_its_cap(void **state){
 }
 
 /* Rows of a scan of events with filter f: *pnRow rows standing for *pnAll. */
+/*
+** Groups that must come in order (a GROUP BY that may be an ORDER BY) do not
+** split into parts by hash past the cap, which would sort each part alone:
+** the query ends with an error naming max_memory.
+*/
+static void accel_sorted_grouping_past_its_cap_is_an_error(void **state){
+  TlFilterCols cols;
+  TlFilter f;
+  TlGroup *g = 0;
+  TlTrace *p = 0;
+  TlErr err;
+  TlRow r;
+  int rc, aCol[2] = { TL_EV_NAME, TL_EV_TS_RAW }, aDesc[2] = { 1, 0 };
+  (void)state;
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(TD "perf/cpu-clock-g.data", 0, &p, &err), TL_OK);
+  memset(&cols, 0, sizeof(cols));
+  cols.iTs = TL_EV_TS; cols.iCpu = TL_EV_CPU; cols.iKey = -1; cols.iType = TL_EV_TYPE;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  f.mCols = ((uint64_t)1<<TL_EV_NAME) | ((uint64_t)1<<TL_EV_TS_RAW);
+  assert_int_equal(tl_group_open(p, TL_TAB_EVENTS, TL_EV_NCOL, &f, &cols, f.mCols, &g, &err), TL_OK);
+  tl_group_set_order(g, 2, aCol, aDesc);
+  tl_group_set_cap(g, 16*1024);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_group_next(g, &r))==TL_ROW ){}
+  assert_true(rc<0);
+  assert_non_null(strstr(tl_group_err(g)->zMsg, "max_memory"));
+  assert_int_equal(tl_group_splits(g), 0);
+  tl_group_close(g);
+  tl_trace_release(p);
+}
+
 static void count_rows(TlTrace *p, const TlFilter *f, int64_t *pnRow, int64_t *pnAll){
   TlQuery *q = 0;
   TlErr err;
@@ -756,6 +815,7 @@ TL_DEFINE_GROUP(accel,
   cmocka_unit_test(accel_is_not_part_of_the_cache_key),
   cmocka_unit_test(accel_bound_options_group_in_the_engine),
   cmocka_unit_test(accel_grouping_splits_past_its_cap),
+  cmocka_unit_test(accel_sorted_grouping_past_its_cap_is_an_error),
   cmocka_unit_test(accel_off_same_rows_on_testdata),
   cmocka_unit_test(accel_off_same_rows_on_peer_traces),
 );
