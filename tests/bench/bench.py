@@ -232,6 +232,18 @@ def top_rows(name, tl, peer, n=5):
         top = lambda lines: sorted(((int(l.rsplit(" ", 1)[1]), l.rsplit(" ", 1)[0]) for l in lines if " " in l),
                                    reverse=True)[:n]
         return top(ours), top(theirs)
+    if name == "perf_tracepoints.sql":
+        # per event: its SAMPLE count, perf report --stats's "SAMPLE events"
+        a = sorted((int(r.split("|")[1]), r.split("|")[0]) for r in ours if r.count("|") >= 1)[::-1][:n]
+        b, ev = [], None
+        for line in theirs:
+            m = re.match(r"(\S+) stats:$", line)
+            if m:
+                ev = m.group(1)
+            m = re.match(r"\s+SAMPLE events:\s+(\d+)", line)
+            if m and ev:
+                b.append((int(m.group(1)), ev))
+        return a, sorted(b, reverse=True)[:n]
     a = []
     for r in ours[:n]:
         f = r.split("|")
@@ -240,7 +252,10 @@ def top_rows(name, tl, peer, n=5):
     for line in theirs:
         m = re.match(r"\s+\d+\.\d\d%\s+(\d+)\s+(.*?)\s*$", line)
         if m and len(b) < n:
-            b.append((int(m.group(1)), m.group(2)))
+            key = m.group(2)
+            if name == "perf_report_cpu.sql" and key.isdigit():
+                key = str(int(key))           # perf prints the CPU as 003
+            b.append((int(m.group(1)), key))
     return a, b
 
 
@@ -394,7 +409,8 @@ def main():
         opts = "kallsyms=/proc/kallsyms"
         report = ["perf", "report", "-i", a.perf, "--no-children", "-g", "none", "-n", "--stdio"]
         for f, sort, goal in (("perf_report_sym.sql", "sym", 1), ("perf_report_dso.sql", "dso", 1),
-                              ("perf_report_comm.sql", "comm", 1), ("perf_report_thread.sql", "pid", 1)):
+                              ("perf_report_comm.sql", "comm", 1), ("perf_report_thread.sql", "pid", 1),
+                              ("perf_report_cpu.sql", "cpu", 1)):
             tl = sql_file(so, f, a.perf, opts)
             rows.append(("cookbook %s" % f, tl, report + ["--sort", sort], goal))
             cookbook.append((f, tl, report + ["--sort", sort]))
@@ -423,6 +439,13 @@ def main():
                           capture_output=True).returncode == 0:
             rows.append(("cookbook perf_stat.sql", sql_file(so, "perf_stat.sql", stat, ""),
                          ["perf", "stat", "report", "-i", stat], 1))
+
+    if on("cookbook") and a.perf_tp:
+        # tracepoint counts per event: perf report --stats's SAMPLE events
+        tl = sql_file(so, "perf_tracepoints.sql", a.perf_tp, "")
+        peer = ["perf", "report", "-i", a.perf_tp, "--stats"]
+        rows.append(("cookbook perf_tracepoints.sql", tl, peer, 1))
+        cookbook.append(("perf_tracepoints.sql", tl, peer))
 
     if on("sched") and a.perf_tp:
         # the sql/ sched files against perf sched on the tracepoint recording
