@@ -10,6 +10,8 @@
 ** aggregates (percentile.c). Only sqlite3_tracelite_init
 ** is exported.
 */
+#include <pthread.h>
+
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
 
@@ -34,6 +36,28 @@ static void versionFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   }
   sqlite3_str_appendchar(p, 1, ')');
   sqlite3_result_text(ctx, sqlite3_str_finish(p), -1, sqlite3_free);
+}
+
+/*
+** SQLITE_EXTENSION_INIT2 without a data race: each connection that loads
+** the extension gives the host's API table, the same pointer every time,
+** and connections load it on several threads at once. The first store is
+** made under a lock and published (release); a later load sees it
+** (acquire), so its thread's calls through sqlite3_api come after it and no
+** thread writes the pointer while another reads it.
+*/
+static void extension_api(const sqlite3_api_routines *pApi){
+#ifdef SQLITE_CORE
+  (void)pApi;                       /* linked in: no API table */
+#else
+  static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+  if( __atomic_load_n(&sqlite3_api, __ATOMIC_ACQUIRE)==pApi ) return;
+  pthread_mutex_lock(&mutex);
+  if( __atomic_load_n(&sqlite3_api, __ATOMIC_ACQUIRE)!=pApi ){
+    __atomic_store_n(&sqlite3_api, pApi, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&mutex);
+#endif
 }
 
 TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
@@ -61,7 +85,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
   };
   size_t i;
   int rc = SQLITE_OK;
-  SQLITE_EXTENSION_INIT2(pApi);
+  extension_api(pApi);
   if( sqlite3_libversion_number() < 3031000 ){
     if( pzErrMsg ) *pzErrMsg = sqlite3_mprintf("tracelite needs SQLite 3.31 or later");
     return SQLITE_ERROR;
