@@ -239,7 +239,7 @@ def top_rows(name, tl, peer, n=5):
         for line in theirs:
             m = re.match(r"(\S+) stats:$", line)
             if m:
-                ev = m.group(1)
+                ev = m.group(1) if m.group(1) != "Aggregated" else None   # the file's total
             m = re.match(r"\s+SAMPLE events:\s+(\d+)", line)
             if m and ev:
                 b.append((int(m.group(1)), ev))
