@@ -121,8 +121,10 @@ REPLAY_DIRS = $(wildcard testdata/*/ testdata/*/*/ tests/fuzz/corpus/*/)
 CTF_STREAM_DIRS = $(wildcard tests/fuzz/ctf-stream/ build-fuzz/corpus-ctf-stream/)
 # The CTF 2 metadata target takes metadata files.
 CTF2_META_DIRS = $(wildcard tests/fuzz/ctf2-meta/ build-fuzz/corpus-ctf2-meta/)
-# The ELF target takes binaries: the XRay test maps and the perf symbol test's program.
+# The ELF target takes binaries: the XRay test maps, the perf symbol test's
+# program and what fuzzing found (tests/fuzz/elf/).
 ELF_SEEDS = $(wildcard testdata/xray/*.elf testdata/perf/sym/symfs/tmp/tracelite-sym/symprog) \
+            $(wildcard tests/fuzz/elf/*) \
             $(wildcard build-fuzz/corpus-elf/)
 # The JIT map target takes /tmp/perf-PID.map files.
 JITMAP_SEEDS = $(wildcard tests/fuzz/jitmap/ build-fuzz/corpus-jitmap/)

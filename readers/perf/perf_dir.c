@@ -229,7 +229,7 @@ static int dir_spill(DirBuild *d, TlErr *pErr){
   memset(&o, 0, sizeof(o));
   o.fd = d->fdRuns;
   o.iOff = d->nRun ? d->aRunEnd[d->nRun-1] : 0;
-  qsort(d->aRec, d->nRec, sizeof(DirRec), cmp_dirrec);
+  if( d->nRec>1 ) qsort(d->aRec, d->nRec, sizeof(DirRec), cmp_dirrec);
   for(i=0; rc==TL_OK && i<d->nRec; i++){
     uint8_t aKey[PERF_DIR_KEY];
     key_put(aKey, &d->aRec[i]);

@@ -300,7 +300,7 @@ static int cmp_part(const void *x, const void *y){
 static int load_parts(ElfLoad *l, TlErr *pErr){
   size_t i = 0;
   int rc = TL_OK;
-  qsort(l->aPart, l->nPart, sizeof(ElfPart), cmp_part);
+  if( l->nPart>1 ) qsort(l->aPart, l->nPart, sizeof(ElfPart), cmp_part);
   while( rc==TL_OK && i<l->nPart ){
     uint64_t off = l->aPart[i].off, end = l->aPart[i].end;
     for(i++; i<l->nPart && l->aPart[i].off<=end; i++){
