@@ -126,6 +126,29 @@ void tl_srclines_free(TlSrclines *p){
   free(p);
 }
 
+
+/*
+** Does every string section of e (SHT_STRTAB, SHF_STRINGS: .debug_str,
+** .debug_line_str, ...) end in a NUL, once decompressed? libdw reads their
+** strings with strlen(), past the section's end when the last one is not
+** ended (a hostile or damaged file): such a file's DWARF is not read.
+*/
+static int strings_ended(Elf *e){
+  Elf_Scn *scn = 0;
+  while( (scn = elf_nextscn(e, scn))!=0 ){
+    GElf_Shdr sh;
+    Elf_Data *d;
+    if( gelf_getshdr(scn, &sh)==0 ) return 0;
+    if( sh.sh_type==SHT_NOBITS ) continue;
+    if( sh.sh_type!=SHT_STRTAB && !(sh.sh_flags & SHF_STRINGS) ) continue;
+    if( (sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0)<0 ) return 0;
+    d = elf_getdata(scn, 0);
+    if( d==0 ) return 0;
+    if( d->d_size>0 && (d->d_buf==0 || ((const char*)d->d_buf)[d->d_size-1]!=0) ) return 0;
+  }
+  return 1;
+}
+
 /* The file's libdw handles, opened on first use; NULL when out of memory. */
 static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
   SrcFile *f;
@@ -151,13 +174,13 @@ static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
     f->bTried = 1;
     tl_err_clear(&err);
     if( tl_source_open(m->zPath, &f->pSrc, &err)==TL_OK ) f->pElf = elf_begin(f->pSrc->fd, ELF_C_READ, 0);
-    if( f->pElf ) f->pDw = dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
+    if( f->pElf && strings_ended(f->pElf) ) f->pDw = dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
     if( f->pDw==0 && m->zDebugPath ){
       /* no DWARF in it: its separate debug file's (the same addresses) */
       if( tl_source_open(m->zDebugPath, &f->pSrcDbg, &err)==TL_OK ){
         f->pDbg = elf_begin(f->pSrcDbg->fd, ELF_C_READ, 0);
       }
-      if( f->pDbg ) f->pDw = dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
+      if( f->pDbg && strings_ended(f->pDbg) ) f->pDw = dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
     }
   }
   return f;
