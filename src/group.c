@@ -942,43 +942,6 @@ static int group_scan(TlGroup *g, int bRowids){
   return rc;
 }
 
-/* Compare the GROUP BY values of two keys (SQLite's order of types). */
-static int key_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb){
-  size_t i = 0, j = 0;
-  while( i<na && j<nb ){
-    uint8_t ta = a[i++], tb = b[j++];
-    int bGroup = (ta & KEY_GROUP)!=0;
-    uint64_t la = 0, lb = 0;
-    int64_t xa = 0, xb = 0;
-    double ra = 0, rb = 0;
-    int c = 0;
-    ta &= ~KEY_GROUP; tb &= ~KEY_GROUP;
-    if( ta=='i' ){ memcpy(&xa, a+i, 8); ra = (double)xa; i += 8; }
-    if( ta=='r' ){ memcpy(&ra, a+i, 8); i += 8; }
-    if( ta=='t' || ta=='b' ){ memcpy(&la, a+i, 8); i += 8; }
-    if( tb=='i' ){ memcpy(&xb, b+j, 8); rb = (double)xb; j += 8; }
-    if( tb=='r' ){ memcpy(&rb, b+j, 8); j += 8; }
-    if( tb=='t' || tb=='b' ){ memcpy(&lb, b+j, 8); j += 8; }
-    if( bGroup ){
-      static const char zRank[] = "nirtb";    /* i and r: one rank */
-      int rka = (int)(strchr(zRank, ta) - zRank), rkb = (int)(strchr(zRank, tb) - zRank);
-      if( rka==2 ) rka = 1;
-      if( rkb==2 ) rkb = 1;
-      if( rka!=rkb ) return rka<rkb ? -1 : 1;
-      if( ta=='i' && tb=='i' ) c = xa<xb ? -1 : xa>xb;
-      else if( rka==1 ) c = ra<rb ? -1 : ra>rb;
-      else if( rka>=3 ){
-        c = memcmp(a+i, b+j, la<lb ? la : lb);
-        if( c==0 ) c = la<lb ? -1 : la>lb;
-      }
-      if( c ) return c;
-    }
-    i += la;
-    j += lb;
-  }
-  return 0;
-}
-
 /* The bytes of the value at a (its tag, then 8 bytes, then text or blob). */
 static size_t val_size(const uint8_t *a){
   uint64_t n;
@@ -1023,6 +986,20 @@ static int val_cmp(const uint8_t *a, const uint8_t *b){
     memcpy(&lb, b+1, 8);
     c = memcmp(a+9, b+9, (size_t)(la<lb ? la : lb));
     return c ? c : (la<lb ? -1 : la>lb);
+  }
+  return 0;
+}
+
+/* Compare the GROUP BY values of two keys (SQLite's order of types). */
+static int key_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb){
+  size_t i = 0, j = 0;
+  while( i<na && j<nb ){
+    if( a[i] & KEY_GROUP ){
+      int c = val_cmp(a+i, b+j);
+      if( c ) return c;
+    }
+    i += val_size(a+i);
+    j += val_size(b+j);
   }
   return 0;
 }
