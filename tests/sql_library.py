@@ -399,6 +399,18 @@ def _():
     st = perf_stats("perf/sched.stats.txt")
     want = {k[0]: v for k, v in st.items() if k[0] and k[1] == "SAMPLE"}
     equal(name, "sched.data samples per tracepoint", {r[0]: int(r[1]) for r in got}, want)
+    # each event's count, first and last time: its lines of perf script --ns -F time,event
+    for ref in ("sched", "wakeup"):
+        ev = {}
+        for line in text("perf/%s.times.txt" % ref).splitlines():
+            m = re.match(r"\s*(\d+)\.(\d{9}):\s+(\S+):", line)
+            if m:
+                ts = int(m.group(1)) * 10**9 + int(m.group(2))
+                n, lo, hi = ev.get(m.group(3), (0, ts, ts))
+                ev[m.group(3)] = (n + 1, min(lo, ts), max(hi, ts))
+        rows = got if ref == "sched" else run(name, trace=TD + "/perf/%s.data" % ref)
+        equal(name, ref + ".data samples, first and last time",
+              {r[0]: (int(r[1]), int(r[2]), int(r[3])) for r in rows}, ev)
     # a trace of cpu-clock alone has no tracepoint
     equal(name, "lost.data tracepoints", run(name, trace=TD + "/perf/lost.data"), [])
     return len(got)

@@ -8,6 +8,8 @@
 ** can start at any chunk. Each chunk knows the time range and the CPUs of
 ** its records; ts windows and cpu filters skip whole chunks. It also keeps
 ** what its SAMPLE rows show when they all show the same (PerfChunkKey).
+** Each attribute gets its SAMPLE records' count and their earliest and
+** latest time (PerfAttr.nSamples, tsFirst, tsLast: event_types shows them).
 */
 #include "perf_scan.h"
 
@@ -213,6 +215,46 @@ static int open_sample_fast(const PerfData *p, const OpenPlan *pl, PerfWalk *w, 
   return 1;
 }
 
+/* A SAMPLE record of the attr ri->iAttr, in its attr's count and times. */
+static inline void attr_note_sample(PerfData *p, const RecInfo *ri){
+  PerfAttr *a = &p->aAttr[ri->iAttr];
+  a->nSamples++;
+  if( !ri->bTs ) return;
+  if( !a->bTs ){
+    a->bTs = 1;
+    a->tsFirst = a->tsLast = ri->ts;
+  }else if( ri->ts<a->tsFirst ){
+    a->tsFirst = ri->ts;
+  }else if( ri->ts>a->tsLast ){
+    a->tsLast = ri->ts;
+  }
+}
+
+/*
+** Attributes or ids came after samples (pipe mode): a sample counted in
+** the walk may belong to another attr now, as the scans see it. Count the
+** attrs' samples again with every attr known. Damaged data ends this walk
+** where it ended the first (bCut: its warning was given); any other error
+** (the file changed since) is the open's.
+*/
+static int attr_recount(TlTrace *pTrace, PerfData *p, int bCut, TlErr *pErr){
+  PerfWalk w;
+  PerfRec r;
+  RecInfo ri;
+  int i, rc;
+  for(i=0; i<p->nAttr; i++){
+    p->aAttr[i].nSamples = 0;
+    p->aAttr[i].bTs = 0;
+  }
+  perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
+  while( (rc = perf_walk_next(&w, &r))==TL_ROW ){
+    if( r.type==PERF_SAMPLE && p->nAttr>0 && rec_info(p, &r, &ri)==0 ) attr_note_sample(p, &ri);
+  }
+  perf_walk_free(&w);
+  if( rc==TL_ECORRUPT && bCut ){ tl_err_clear(pErr); rc = TL_OK; }
+  return rc<0 ? rc : TL_OK;
+}
+
 /* The index walk's state. */
 typedef struct IndexCtx IndexCtx;
 struct IndexCtx {
@@ -227,6 +269,7 @@ struct IndexCtx {
   int bRound;                     /* the last record was a FINISHED_ROUND */
   int bCorrupt;                   /* the walk stopped at damaged data */
   int bSampleSeen;
+  int bAttrLate;                  /* an attr or ids came after a sample */
 };
 
 /* The chunk bit of a cpu (CPUs from 63 up share bit 63). */
@@ -276,7 +319,7 @@ static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
   pk->nEvents++;
   pk->iAux++;
   chunk_key_note(&x->key, p, ri);
-  p->aAttr[ri->iAttr].nSamples++;
+  attr_note_sample(p, ri);
   chunk_note_ts_cpu(pk, ri, 1);
   return TL_OK;
 }
@@ -291,10 +334,11 @@ static inline int index_record(IndexCtx *x){
   if( r->type<PERF_USER_MAX ) p->aTypeCount[r->type]++;
   if( tl_perf_type_name(r->type)==0 ){ p->nUnknown++; return TL_OK; }
   if( r->type>=PERF_HEADER_ATTR ){
-    if( x->bSampleSeen && (r->type==PERF_HEADER_ATTR || r->type==PERF_ID_INDEX) && p->aKey ){
+    if( x->bSampleSeen && (r->type==PERF_HEADER_ATTR || r->type==PERF_ID_INDEX) ){
       /* a sample's event could differ now from what the scan will see */
       free(p->aKey);
       p->aKey = 0;
+      x->bAttrLate = 1;
     }
     rc = perf_open_user_record(x->pTrace, p, r, x->pErr);
     if( rc ) return rc;
@@ -322,7 +366,7 @@ static inline int index_record(IndexCtx *x){
     pk->iAux = bSample;
   }
   if( bSample ) chunk_key_note(&x->key, p, &ri);
-  if( bSample && p->nAttr>0 ) p->aAttr[ri.iAttr].nSamples++;
+  if( bSample && p->nAttr>0 ) attr_note_sample(p, &ri);
   if( (r->type==PERF_MMAP || r->type==PERF_MMAP2 || r->type==PERF_FORK)
    && perf_maps_note(x->pTrace, p, r, ri.bTs, ri.ts) ){
     return tl_err_set(x->pErr, TL_ENOMEM, r->iOff, "out of memory");
@@ -396,5 +440,8 @@ int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   }
   perf_walk_free(&x.w);
   free(x.plan.a);
+  if( rc==TL_OK && x.bAttrLate ){
+    rc = attr_recount(pTrace, p, x.bCorrupt, pErr);
+  }
   return rc;
 }

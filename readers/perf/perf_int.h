@@ -100,6 +100,8 @@ struct PerfAttr {
   char *zName;                    /* event name as perf script prints it */
   int bNameFromDesc;              /* zName came from EVENT_DESC */
   uint64_t nSamples;              /* SAMPLE records of this attr */
+  int bTs;                        /* some of them have a time: */
+  int64_t tsFirst, tsLast;        /* the earliest and the latest */
 };
 
 typedef struct PerfId PerfId;

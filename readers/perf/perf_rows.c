@@ -262,6 +262,15 @@ int perf_next_track(TlScan *s, TlRow *pRow){
   return TL_ROW;
 }
 
+/* A sample time on the clock the ts columns show (clock=: the engine
+** shifts those; args are this reader's), held at the int64 range. */
+static int64_t ts_shifted(const TlTrace *pTrace, int64_t ts){
+  int64_t d = pTrace->tsShift;
+  if( d>0 && ts>INT64_MAX-d ) return INT64_MAX;
+  if( d<0 && ts<INT64_MIN-d ) return INT64_MIN;
+  return ts + d;
+}
+
 int perf_next_event_type(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
   TlVal *v = pRow->a;
@@ -297,6 +306,10 @@ int perf_next_event_type(TlScan *s, TlRow *pRow){
     tl_json_key(o, "flags"); tl_json_uint(o, a->flags);
     tl_json_key(o, "sample_id_all"); tl_json_bool(o, (a->flags & PA_SAMPLE_ID_ALL)!=0);
     tl_json_key(o, "samples"); tl_json_uint(o, a->nSamples);
+    if( a->bTs ){
+      tl_json_key(o, "first_ts"); tl_json_int(o, ts_shifted(s->pTrace, a->tsFirst));
+      tl_json_key(o, "last_ts"); tl_json_int(o, ts_shifted(s->pTrace, a->tsLast));
+    }
     tl_json_key(o, "ids");
     tl_json_arr_begin(o);
     for(k=0; k<s->p->nId; k++){

@@ -37,6 +37,12 @@ for t in sym/sym lost sched; do
   $PERF script -f -i $t.data $SYM 2>/dev/null | LC_ALL=C perl "$STACKCOLLAPSE" 2>/dev/null > $t.folded.txt
 done
 
+# each sample's time (ns) and event: the first and last of each event's
+# (event_types' first_ts and last_ts, sql/perf_tracepoints.sql)
+for t in sched wakeup multi pipe dir/thr; do
+  $PERF script -f -i $t.data --ns -F time,event 2>/dev/null > $t.times.txt
+done
+
 $PERF report -f -i lost.data --stats > lost.stats.txt 2>/dev/null
 $PERF script -f -i lost.data --show-lost-events -F comm,tid,time,event 2>/dev/null | grep PERF_RECORD_LOST > lost.lost.txt
 rm -rf "$PERF_BUILDID_DIR"
