@@ -153,6 +153,11 @@ static const Shape aShape[] = {
                            "GROUP BY symbol ORDER BY symbol", SHAPE_PLAIN, SHAPE_SORTED },
   { "calls-by-name-sorted", "SELECT name, count(*) FROM calls(%Q, %Q) "
                             "GROUP BY name ORDER BY name", SHAPE_PLAIN, SHAPE_SORTED },
+  /* one type, or two (IN: a scan per value): perf reads the chunks that hold it */
+  { "lost", "SELECT type, cpu, count(*), sum(args->>'lost'), sum(rowid %% 4294967291), "
+            "sum(ts %% 4294967291) FROM events(%Q, %Q) WHERE type IN ('LOST', 'LOST_SAMPLES') "
+            "GROUP BY type, cpu", SHAPE_PLAIN, 0 },
+  { "mmap2-count", "SELECT count(*) FROM events(%Q, %Q) WHERE type = 'MMAP2'", SHAPE_PLAIN, 0 },
 };
 
 /* One answer: its rows as text lines, or its error. */

@@ -258,6 +258,49 @@ static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
 }
 
 /*
+** The index knows the types of each chunk's records: a scan of one type
+** reads only the chunks that hold it. The CPU runs' file has its COMM in
+** the first of its three chunks, its FINISHED_ROUND in the last: scanned
+** (args asked, so not counted), in time order and counted, each type reads
+** its chunk alone, and gives what accel=off gives.
+*/
+static void perf_type_scans_read_only_its_chunks(void **state){
+  static PW w;
+  static const char *const azQuery[] = {
+    "SELECT count(*), sum(rowid), sum(length(args)) FROM events(%Q, %Q) WHERE type = '%s'",
+    "SELECT count(*), sum(rowid) FROM (SELECT rowid FROM events(%Q, %Q) WHERE type = '%s' ORDER BY ts)",
+    "SELECT count(*) FROM events(%Q, %Q) WHERE type = '%s'",
+  };
+  static const char *const azType[] = { "COMM", "FINISHED_ROUND" };
+  sqlite3 *db = tl_test_db();
+  const char *zPath;
+  size_t k, t;
+  (void)state;
+  nSynthRun = 1500;
+  perf_synth(&w, 0, 4500);
+  nSynthRun = 0;
+  zPath = pw_save(&w, "type-chunks.data");
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zPath), 3);
+  for(t=0; t<2; t++){
+    for(k=0; k<3; k++){
+      char *zOn, *zOff;
+      int64_t nBefore = tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets(%Q) WHERE id != %d",
+                                        zPath, t ? 2 : 0);
+      if( t==1 && k==1 ) continue;            /* (FINISHED_ROUND has no time) */
+      zOn = tl_test_sql_rows(db, azQuery[k], zPath, "", azType[t]);
+      assert_int_equal(tl_test_sql_int(db, "SELECT sum(args->>'$.reads') FROM packets(%Q) WHERE id != %d",
+                                       zPath, t ? 2 : 0), nBefore);
+      zOff = tl_test_sql_rows(db, azQuery[k], zPath, "accel=off", azType[t]);
+      assert_string_equal(zOn, zOff);
+      assert_true(strncmp(zOn, "1|", 2)==0 || strcmp(zOn, "1")==0);
+      free(zOn);
+      free(zOff);
+    }
+  }
+  tl_test_db_close(db);
+}
+
+/*
 ** Rounds of a few records (tracepoint recordings end one every dozen
 ** records or so) share chunks of 64 KiB: 450 rounds of 10 samples (56
 ** bytes each, 568 bytes a round with its FINISHED_ROUND) in 4 chunks or so,
@@ -545,5 +588,6 @@ TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_corruption_is_a_clear_error),
   cmocka_unit_test(perf_callchain_longer_than_its_sample),
   cmocka_unit_test(perf_index_times_are_the_records_times),
-  cmocka_unit_test(perf_small_rounds_share_chunks)
+  cmocka_unit_test(perf_small_rounds_share_chunks),
+  cmocka_unit_test(perf_type_scans_read_only_its_chunks)
 );

@@ -146,6 +146,7 @@ int perf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, T
   *pn = 0;
   if( !(pk->flags & PERF_PKT_CUT) ){
     if( c->eType==PERF_USER_MAX ) return TL_OK;   /* no type has that name */
+    if( !perf_chunk_may_hold(pk, c->eType) ) return TL_OK;   /* none of that type */
     int eCover = c->eType<0 ? chunk_covered(c, iPacket, 0)
                : c->eType==PERF_SAMPLE ? chunk_covered(c, iPacket, 1) : 0;
     if( eCover ){

@@ -8,8 +8,10 @@
 ** can start at any chunk. Each chunk knows the time range and the CPUs of
 ** its records; ts windows and cpu filters skip whole chunks. It also keeps
 ** what its SAMPLE rows show when they all show the same (PerfChunkKey).
-** Each attribute gets its SAMPLE records' count and their earliest and
-** latest time (PerfAttr.nSamples, tsFirst, tsLast: event_types shows them).
+** It knows the types of its records: a scan of one type (LOST) reads only
+** the chunks that hold it. Each attribute gets its SAMPLE records' count
+** and their earliest and latest time (PerfAttr.nSamples, tsFirst, tsLast:
+** event_types shows them).
 */
 #include "perf_scan.h"
 
@@ -315,6 +317,7 @@ static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
   }
   x->bRound = 0;
   p->aTypeCount[PERF_SAMPLE]++;
+  pk->flags |= perf_pkt_type_bit(PERF_SAMPLE);
   x->bSampleSeen = 1;
   pk->nEvents++;
   pk->iAux++;
@@ -351,7 +354,8 @@ static inline int index_record(IndexCtx *x){
     tl_trace_warn(x->pTrace, 0, r->iOff,
         "SAMPLE record of %u bytes is shorter than its sample_type needs", r->size);
     pk->flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU    /* its row has no cpu */
-               | PERF_PKT_NOTS | PERF_PKT_SAMPLE_NOTS;     /* nor time */
+               | PERF_PKT_NOTS | PERF_PKT_SAMPLE_NOTS      /* nor time */
+               | perf_pkt_type_bit(r->type);
     chunk_key_note(&x->key, p, 0);
     return TL_OK;
   }
@@ -365,6 +369,7 @@ static inline int index_record(IndexCtx *x){
     pk->nEvents = 1;
     pk->iAux = bSample;
   }
+  pk->flags |= perf_pkt_type_bit(r->type);
   if( bSample ) chunk_key_note(&x->key, p, &ri);
   if( bSample && p->nAttr>0 ) attr_note_sample(p, &ri);
   if( (r->type==PERF_MMAP || r->type==PERF_MMAP2 || r->type==PERF_FORK)

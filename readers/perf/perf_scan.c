@@ -56,12 +56,15 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   s->iChunkEnd = pTrace->index.n;
   s->iWalkChunk = SIZE_MAX;
   s->eType = -1;
+  s->eChunkType = -1;
   s->bInfo = 1;
   if( iTable==TL_TAB_EVENTS ){
     if( pFilter->zType ){
       /* type = 'X': the other types are skipped by their header alone */
       s->eType = perf_type_of_name(pFilter->zType);
       s->nType = strlen(pFilter->zType);
+      /* ... and the chunks that hold none, by the index (not plain) */
+      if( !pFilter->bPlain ) s->eChunkType = s->eType;
     }
     /* The columns SQLite uses and the ones the vtab checks the filter on. */
     s->mNeed = pFilter->mCols & (((uint64_t)1<<TL_EV_NCOL)-1);   /* not path, options */
@@ -132,7 +135,8 @@ static int next_record(TlScan *s){
     int rc;
     if( !s->bInChunk ){
       while( s->iChunk < s->iChunkEnd
-          && !tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
+          && (!tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+              || !perf_chunk_may_hold(&x->a[s->iChunk], s->eChunkType)) ){
         s->iChunk++;
       }
       if( s->iChunk >= s->iChunkEnd ) return TL_DONE;
@@ -265,7 +269,8 @@ static int next_ordered(TlScan *s){
       }
       pk = &x->a[s->iChunk];
       if( pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
-      if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu) ){
+      if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+       && perf_chunk_may_hold(pk, s->eChunkType) ){
         walk_chunk(s, pk);
         s->bInChunk = 1;
       }else{

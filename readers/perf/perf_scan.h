@@ -24,9 +24,26 @@
 #define PERF_PKT_SAMPLE_NOCPU 8                     /* TlPacket.flags: a SAMPLE row without a cpu */
 #define PERF_PKT_NOTS      16                       /* TlPacket.flags: a row without a time */
 #define PERF_PKT_SAMPLE_NOTS 32                     /* TlPacket.flags: a SAMPLE row without a time */
+/* TlPacket.flags from this bit on: the types of the chunk's records, a bit
+** per kernel type (LOST, MMAP2, ...) and one for all user types */
+#define PERF_PKT_TYPE_SHIFT 7
+_Static_assert(PERF_PKT_TYPE_SHIFT + PERF_KERNEL_MAX < 32, "a type bit per kernel type and one more");
 /* TlPacket.nEvents: records with a known type; TlPacket.iAux: SAMPLE records */
 #define PERF_RUN_MAX       1024                     /* rows one repeated row stands for at most */
 #define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
+
+static inline uint32_t perf_pkt_type_bit(uint32_t type){
+  return (uint32_t)1 << (PERF_PKT_TYPE_SHIFT + (type<PERF_KERNEL_MAX ? type : PERF_KERNEL_MAX));
+}
+
+/*
+** May chunk pk hold a record of type eType (-1: any)? A chunk that runs
+** into damaged data is read whatever it holds: a scan of it ends in the
+** error.
+*/
+static inline int perf_chunk_may_hold(const TlPacket *pk, int eType){
+  return eType<0 || (pk->flags & (PERF_PKT_CUT | perf_pkt_type_bit((uint32_t)eType)))!=0;
+}
 
 /* What the index and the thread list need from one record. */
 typedef struct RecInfo RecInfo;
@@ -131,6 +148,7 @@ struct TlScan {
   struct PerfUnwind *pUnwind;     /* user frames of dwarf samples (perf_unwind.c) */
   char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
   int eType;                      /* events: the one record type wanted, or -1 */
+  int eChunkType;                 /* the chunks read hold it (-1: every chunk) */
   size_t nType;                   /* strlen(f.zType) */
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
