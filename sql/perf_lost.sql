@@ -6,6 +6,8 @@
 -- what `perf report --stats` counts (LOST events; LOST_SAMPLES per event)
 -- and the header of `perf report` calls "Total Lost Samples"; `perf script
 -- --show-lost-events` prints each LOST record. No rows: nothing was lost.
+-- Only the parts of the file that hold such records are read (the index
+-- knows each chunk's record types).
 --
 -- Parameters:
 --   @trace    the perf.data file

@@ -244,6 +244,25 @@ def top_rows(name, tl, peer, n=5):
             if m and ev:
                 b.append((int(m.group(1)), ev))
         return a, sorted(b, reverse=True)[:n]
+    if name == "perf_lost.sql":
+        # the LOST records in all (--stats' aggregated "LOST events") and the
+        # samples each event lost (its section's "LOST_SAMPLES events"):
+        # every entry, a few per event (the LOST count would not be in the top)
+        a, b, ev = {}, {}, None
+        for r in ours:
+            f = r.split("|")
+            if len(f) >= 5:
+                key, v = ("LOST", int(f[3])) if f[0] == "LOST" else (f[1], int(f[4]))
+                a[key] = a.get(key, 0) + v
+        for line in theirs:
+            m = re.match(r"(\S+) stats:$", line)
+            if m:
+                ev = m.group(1)
+            m = re.match(r"\s+(LOST|LOST_SAMPLES) events:\s+(\d+)", line)
+            if m and ev and (ev == "Aggregated") == (m.group(1) == "LOST"):
+                b["LOST" if ev == "Aggregated" else ev] = int(m.group(2))
+        top = lambda d: sorted(((v, k) for k, v in d.items()), reverse=True)
+        return top(a), top(b)
     a = []
     for r in ours[:n]:
         f = r.split("|")
@@ -446,6 +465,10 @@ def main():
         peer = ["perf", "report", "-i", a.perf_tp, "--stats"]
         rows.append(("cookbook perf_tracepoints.sql", tl, peer, 1))
         cookbook.append(("perf_tracepoints.sql", tl, peer))
+        # what the recording lost: --stats' LOST and LOST_SAMPLES counts
+        tl = sql_file(so, "perf_lost.sql", a.perf_tp, "")
+        rows.append(("cookbook perf_lost.sql", tl, peer, 1))
+        cookbook.append(("perf_lost.sql", tl, peer))
 
     if on("sched") and a.perf_tp:
         # the sql/ sched files against perf sched on the tracepoint recording
