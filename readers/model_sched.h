@@ -30,6 +30,9 @@
 **           Uninterruptible (D), Stopped (T), Traced (t), Dead (X),
 **           Zombie (Z), Parked (P), Idle (I). Intervals still open at the
 **           end have no end. The idle thread (tid 0) has no states.
+**   threads  one per thread with states, at the end: its waits as perf
+**           sched latency -p counts them (TlSchedSum), summed in the same
+**           pass from its states.
 **
 ** A record out of time order (older than the last one), a switch out of a
 ** thread the CPU was not running, a wakeup of a thread never seen: the
@@ -137,6 +140,24 @@ static inline void tl_sched_rec_text(TlSchedRec *r, int iRole, const char *z, si
 #define TL_SCHED_OUT_SLICE 1
 #define TL_SCHED_OUT_STATE 2
 #define TL_SCHED_OUT_SYSCALL 4
+#define TL_SCHED_OUT_THREAD 8
+
+/*
+** A thread's waits, as perf sched latency counts them: from its states
+** other than Runnable (Preempted) (a preemption) and a Runnable made by
+** sched_waking (perf waits from the sched_wakeup after it). A wait is a
+** Runnable interval that ended; a thread whose first state is Running
+** with a known start (first seen switched in) has one switch more, with
+** no wait.
+*/
+typedef struct TlSchedSum TlSchedSum;
+struct TlSchedSum {
+  int64_t nSwitch;                /* waits, and the first switch in */
+  int64_t delay;                  /* their total time */
+  int64_t maxDelay;               /* the longest (0: none longer than 0) */
+  int bMaxTs; int64_t maxTs;      /* when the first of the longest began */
+  int64_t runtime;                /* its Running states' runtime */
+};
 
 typedef struct TlSchedOut TlSchedOut;
 struct TlSchedOut {
@@ -172,6 +193,8 @@ struct TlSchedOut {
   int bDur; int64_t dur;          /* the call's time: the exit's less the entry's;
                                   ** a numbered call's exit without its entry, from
                                   ** its thread's latest entry (perf trace's rule) */
+  TlSchedSum sum;                 /* threads: tid, pid and zComm (the name of
+                                  ** its last state) are set too */
 };
 
 typedef struct TlSched TlSched;
@@ -226,7 +249,8 @@ uint64_t tl_sched_oddities(const TlSched*, const char **pzFirst);
 */
 int tl_sched_next(TlSched*, int iTable, TlSchedOut *pOut, TlVal *a);
 
-/* Output o as a row of table iTable (sched_slices, thread_states, syscalls) into
+/* Output o as a row of table iTable (sched_slices, thread_states, syscalls,
+** sched_threads) into
 ** a[] (text borrowed from o). 0 when o is not of that table. */
 int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a);
 

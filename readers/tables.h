@@ -26,6 +26,7 @@ enum {
   TL_TAB_TRACE_INFO,
   TL_TAB_CALLS,                   /* calls: the columns of xray_calls (TL_XC_*) */
   TL_TAB_SYSCALLS,
+  TL_TAB_SCHED_THREADS,
   TL_TAB_COUNT
 };
 
@@ -120,6 +121,13 @@ enum {
   TL_SC_TS, TL_SC_DUR, TL_SC_TID, TL_SC_PID, TL_SC_COMM, TL_SC_CPU, TL_SC_NR,
   TL_SC_NAME, TL_SC_RET, TL_SC_TS_END,
   TL_SC_NCOL
+};
+
+/* sched_threads: one row per thread, its waits (model_sched.h) */
+enum {
+  TL_ST_TID, TL_ST_PID, TL_ST_COMM, TL_ST_SWITCHES, TL_ST_DELAY, TL_ST_MAX_DELAY,
+  TL_ST_MAX_DELAY_TS, TL_ST_RUNTIME,
+  TL_ST_NCOL
 };
 
 /* trace_info: what a trace says about itself (TlReaderDef.xInfo) */

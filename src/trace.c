@@ -625,6 +625,7 @@ int tl_table_ncol(int iTable){
     [TL_TAB_TRACE_INFO] = TL_TI_NCOL,
     [TL_TAB_CALLS] = TL_XC_NCOL,
     [TL_TAB_SYSCALLS] = TL_SC_NCOL,
+    [TL_TAB_SCHED_THREADS] = TL_ST_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
 }

@@ -88,6 +88,51 @@ static void timehist_sql_equals_perf(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** sched_threads is thread_states summed per thread, as perf sched latency
+** counts the waits (sql/sched_latency.sql's rules before the table), and
+** is the same for sched.data and its CTF.
+*/
+static void sched_threads_sum_thread_states(void **state){
+  static const char *const azTrace[] = {
+    SCHED_DIR "sched.data", SCHED_DIR "tp.data", SCHED_DIR "sched-ctf"
+  };
+  sqlite3 *db = tl_test_db();
+  char *zA, *zB;
+  int k;
+  (void)state;
+  for(k=0; k<3; k++){
+    const char *z = azTrace[k];
+    assert_true(tl_test_sql_int(db, "SELECT count(*) FROM sched_threads('%s') WHERE max_delay > 0", z)>5);
+    zA = tl_test_sql_rows(db,
+        "WITH st AS (SELECT * FROM thread_states('%s') "
+        "  WHERE wakeup IS NOT 'sched_waking' AND state != 'Runnable (Preempted)'), "
+        "t AS (SELECT tid, pid, count(*) FILTER (WHERE state = 'Runnable' AND dur IS NOT NULL) "
+        "  + coalesce(count(*) FILTER (WHERE ts IS NULL) = 0 "
+        "             AND min(ts) = min(ts) FILTER (WHERE state = 'Running'), 0) AS sw, "
+        "  coalesce(sum(dur) FILTER (WHERE state = 'Runnable'), 0) AS delay, "
+        "  coalesce(max(dur) FILTER (WHERE state = 'Runnable'), 0) AS mx, "
+        "  coalesce(sum(runtime) FILTER (WHERE state = 'Running'), 0) AS runtime "
+        "  FROM st GROUP BY tid) "
+        "SELECT tid, (SELECT comm FROM st WHERE st.tid = t.tid "
+        "             ORDER BY coalesce(ts_end, 9223372036854775807) DESC, comm LIMIT 1), "
+        "  sw, delay, max(mx, 0), (SELECT min(ts) FROM st WHERE st.tid = t.tid "
+        "             AND state = 'Runnable' AND dur = t.mx AND t.mx > 0), runtime "
+        "FROM t ORDER BY tid", z);
+    zB = tl_test_sql_rows(db, "SELECT tid, comm, switches, delay, max_delay, max_delay_ts, runtime "
+                          "FROM sched_threads('%s') ORDER BY tid", z);
+    assert_string_equal(zA, zB);
+    free(zA);
+    free(zB);
+  }
+  zA = tl_test_sql_rows(db, "SELECT * FROM sched_threads('%s')", azTrace[0]);
+  zB = tl_test_sql_rows(db, "SELECT * FROM sched_threads('%s')", azTrace[2]);
+  assert_string_equal(zA, zB);
+  free(zA);
+  free(zB);
+  tl_test_db_close(db);
+}
+
 /* ts and cpu pushed down give the rows a full scan filtered gives. */
 static void pushdown_equals_filter(void **state){
   sqlite3 *db = tl_test_db();
@@ -339,6 +384,7 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(perf_and_its_ctf_agree),
   cmocka_unit_test(timehist_sql_equals_perf),
   cmocka_unit_test(pushdown_equals_filter),
+  cmocka_unit_test(sched_threads_sum_thread_states),
   cmocka_unit_test(hostile_orders_give_nulls),
   cmocka_unit_test(cut_recording_reads),
   cmocka_unit_test(syscalls_equal_perf_script),

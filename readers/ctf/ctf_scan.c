@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ctf/ctf_cur.h"
+#include "model_sched.h"
 
 /* Open packet iPkt on cursor c. */
 int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
@@ -301,8 +302,7 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   CtfScan *pScan;
   int rc = TL_OK;
   *ppScan = 0;
-  int bSched = iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES
-            || iTable==TL_TAB_CALLS || iTable==TL_TAB_SYSCALLS;
+  int bSched = tl_sched_out_of_table(iTable) || iTable==TL_TAB_CALLS;
   if( iTable!=TL_TAB_EVENTS && iTable!=TL_TAB_TRACKS && iTable!=TL_TAB_EVENT_TYPES && !bSched ){
     return TL_DONE;
   }
@@ -365,6 +365,7 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
+    case TL_TAB_SCHED_THREADS:
       rc = tl_ctf_sched_next(pScan, pRow);
       break;
     case TL_TAB_CALLS:       rc = tl_ctf_calls_next(pScan, pRow); break;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_sched.h"
 #include "model_unwind.h"
 
 /* First chunk that holds rowid (by file offset), or n. */
@@ -39,6 +40,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
     case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
+    case TL_TAB_SCHED_THREADS:
       break;
     default:
       return TL_DONE;
@@ -101,8 +103,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
                           | ((uint64_t)1<<TL_EV_VALUE) | ((uint64_t)1<<TL_EV_NAME)))==0;
   s->bKey = s->bRun && s->eType==PERF_SAMPLE && s->p->aKey && s->p->nKey==pTrace->index.n;
-  if( (iTable==TL_TAB_SCHED_SLICES || iTable==TL_TAB_THREAD_STATES || iTable==TL_TAB_SYSCALLS)
-   && perf_sched_open(s, pFilter) ){
+  if( tl_sched_out_of_table(iTable) && perf_sched_open(s, pFilter) ){
     *pErr = s->err;
     perf_scan_close(s);
     return pErr->rc;
@@ -592,6 +593,7 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
     case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
     case TL_TAB_PERF_FEATURES: return perf_next_feature(s, pRow);
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
+    case TL_TAB_SCHED_THREADS:
       return perf_sched_next(s, pRow);
     default:                   return TL_DONE;
   }

@@ -148,6 +148,19 @@ struct Sys {
   int bWanted;                    /* an entry counted in nPending */
 };
 
+/* A thread's waits so far, from its states (TlSchedSum's). */
+typedef struct ThrSum ThrSum;
+struct ThrSum {
+  int bAny;                       /* a state counted */
+  int64_t nWait, delay, runtime;
+  int bMax; int64_t maxDelay, maxTs;
+  int64_t nNoTs;                  /* states of unknown start */
+  int bMin; int64_t tsMin;        /* the first start */
+  int bRun; int64_t tsRun;        /* the first Running start */
+  int64_t endLast;                /* the last end (open: the greatest) */
+  char zLast[TL_SCHED_COMM_MAX];  /* the thread's name at that end */
+};
+
 typedef struct Thr Thr;
 struct Thr {
   int64_t tid;
@@ -169,6 +182,7 @@ struct Thr {
                                   ** or not (perf trace's entry_time) */
   char zRec[TL_SCHED_COMM_MAX];   /* its name from name records (and its parent's,
                                   ** at a fork) only */
+  ThrSum sum;                     /* its waits (sched_threads) */
 };
 
 typedef struct Cpu Cpu;
@@ -342,9 +356,55 @@ static void name_field(const TlSchedRec *r, int iRole, Thr *t){
   }
 }
 
+/*
+** t's state interval ending at (bEnd, tsEnd), counted in its waits as
+** perf sched latency counts them (TlSchedSum): not a preemption, nor a
+** Runnable made by sched_waking.
+*/
+static void sum_state(Thr *t, int bEnd, int64_t tsEnd){
+  ThrSum *s = &t->sum;
+  int64_t end = bEnd ? tsEnd : INT64_MAX;
+  if( t->eState==ST_PREEMPTED || t->eWakeup==TL_SCHED_WAKING ) return;
+  if( !s->bAny || end>s->endLast || (end==s->endLast && strcmp(t->zComm, s->zLast)<0) ){
+    s->endLast = end;
+    memcpy(s->zLast, t->zComm, sizeof(s->zLast));
+  }
+  s->bAny = 1;
+  if( t->eState==ST_RUNNING && t->bRuntime ) s->runtime += t->runtime;
+  if( !t->bTs ){ s->nNoTs++; return; }
+  if( !s->bMin || t->ts<s->tsMin ){ s->bMin = 1; s->tsMin = t->ts; }
+  if( t->eState==ST_RUNNING ){
+    if( !s->bRun || t->ts<s->tsRun ){ s->bRun = 1; s->tsRun = t->ts; }
+  }else if( t->eState==ST_RUNNABLE && bEnd ){
+    int64_t d = tsEnd - t->ts;
+    s->nWait++;
+    s->delay += d;
+    if( !s->bMax || d>s->maxDelay || (d==s->maxDelay && t->ts<s->maxTs) ){
+      s->bMax = 1; s->maxDelay = d; s->maxTs = t->ts;
+    }
+  }
+}
+
+/* t's waits as a sched_threads row. */
+static void sum_out(const Thr *t, TlSchedOut *o){
+  const ThrSum *s = &t->sum;
+  int bRun1 = s->nNoTs==0 && s->bMin && s->bRun && s->tsMin==s->tsRun;
+  o->eOut = TL_SCHED_OUT_THREAD;
+  out_thread(o, t);
+  memcpy(o->zComm, s->zLast, sizeof(o->zComm));
+  o->sum.nSwitch = s->nWait + bRun1;
+  o->sum.delay = s->delay;
+  o->sum.runtime = s->runtime;
+  if( s->bMax && s->maxDelay>0 ){
+    o->sum.maxDelay = s->maxDelay;
+    o->sum.bMaxTs = 1; o->sum.maxTs = s->maxTs;
+  }
+}
+
 /* End t's open state interval at (bTs, ts): queued when wanted. */
 static int state_end(TlSched *p, Thr *t, int bTs, int64_t ts){
   if( t->eState==ST_NONE ) return TL_OK;
+  if( (p->mOut & TL_SCHED_OUT_THREAD) && t->tid!=0 ) sum_state(t, bTs, ts);
   if( t->bWanted ){
     TlSchedOut *o = queue_add(p);
     p->nPending--;
@@ -795,6 +855,11 @@ int tl_sched_take(TlSched *p, TlSchedOut *pOut){
     }else{
       Thr *t = &p->aThr[p->iFin++ - p->nCpu];
       if( state_end(p, t, 0, 0) || sys_flush(p, t) ) return 0;
+      if( (p->mOut & TL_SCHED_OUT_THREAD) && t->tid!=0 && t->sum.bAny ){
+        TlSchedOut *o = queue_add(p);
+        if( o==0 ) return 0;
+        sum_out(t, o);
+      }
     }
   }
 }
@@ -830,6 +895,7 @@ int tl_sched_out_of_table(int iTable){
   if( iTable==TL_TAB_SCHED_SLICES ) return TL_SCHED_OUT_SLICE;
   if( iTable==TL_TAB_THREAD_STATES ) return TL_SCHED_OUT_STATE;
   if( iTable==TL_TAB_SYSCALLS ) return TL_SCHED_OUT_SYSCALL;
+  if( iTable==TL_TAB_SCHED_THREADS ) return TL_SCHED_OUT_THREAD;
   return 0;
 }
 
@@ -853,6 +919,15 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     val_opt(&a[TL_SS_WAIT_TIME], o->bWait, o->wait);
     val_opt(&a[TL_SS_SCHED_DELAY], o->bDelay, o->delay);
     val_opt(&a[TL_SS_RUNTIME], o->bRuntime, o->runtime);
+  }else if( iTable==TL_TAB_SCHED_THREADS ){
+    tl_val_int(&a[TL_ST_TID], o->tid);
+    val_opt(&a[TL_ST_PID], o->bPid, o->pid);
+    if( o->zComm[0] ) tl_val_textz(&a[TL_ST_COMM], o->zComm); else tl_val_null(&a[TL_ST_COMM]);
+    tl_val_int(&a[TL_ST_SWITCHES], o->sum.nSwitch);
+    tl_val_int(&a[TL_ST_DELAY], o->sum.delay);
+    tl_val_int(&a[TL_ST_MAX_DELAY], o->sum.maxDelay);
+    val_opt(&a[TL_ST_MAX_DELAY_TS], o->sum.bMaxTs, o->sum.maxTs);
+    tl_val_int(&a[TL_ST_RUNTIME], o->sum.runtime);
   }else if( iTable==TL_TAB_SYSCALLS ){
     val_opt(&a[TL_SC_TS], o->bTs, o->ts);
     val_opt(&a[TL_SC_DUR], o->bDur, o->dur);
