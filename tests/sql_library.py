@@ -242,13 +242,15 @@ def latency_lines(path):
 def _():
     name = "sched_latency.sql"
     n = 0
-    for trace in ("sched", "tp"):
-        want = latency_lines("sched/%s.latency.txt" % trace)
+    # per task name (perf sched latency), per thread (-p: @pids)
+    for trace, ref, pids in (("sched", "latency", None), ("tp", "latency", None),
+                             ("sched", "latency-p", "1"), ("tp", "latency-p", "1")):
+        want = latency_lines("sched/%s.%s.txt" % (trace, ref))
         # perf names a thread no COMM record named ":TID" (the model names
         # it from the events' comm fields): those are left out
         unnamed = [w for w in want if w[0].startswith(":")]
         want = [w for w in want if not w[0].startswith(":")]
-        got = run(name, trace=TD + "/sched/%s.data" % trace)
+        got = run(name, trace=TD + "/sched/%s.data" % trace, pids=pids)
         tasks = set(w[0] for w in want)
         extra = [g for g in got if g[0] not in tasks]
         got = [g for g in got if g[0] in tasks]

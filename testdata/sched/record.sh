@@ -23,6 +23,7 @@ for f in sched tp; do
   perf sched timehist -i $f.data > $f.timehist.txt 2>/dev/null
   perf sched timehist -s -i $f.data > $f.runtime.txt 2>/dev/null
   perf sched latency -i $f.data > $f.latency.txt 2>/dev/null
+  perf sched latency -p -i $f.data > $f.latency-p.txt 2>/dev/null
 done
 perf trace -s -i trace.data > trace.summary.txt 2>&1
 perf trace -s -i syscalls-lost.data > syscalls-lost.summary.txt 2>&1
