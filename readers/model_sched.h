@@ -31,8 +31,9 @@
 **           Zombie (Z), Parked (P), Idle (I). Intervals still open at the
 **           end have no end. The idle thread (tid 0) has no states.
 **   threads  one per thread with states, at the end: its waits as perf
-**           sched latency -p counts them (TlSchedSum), summed in the same
-**           pass from its states.
+**           sched latency -p counts them and its runs as perf sched
+**           timehist -s does (TlSchedSum), summed in the same pass from
+**           its states and slices.
 **
 ** A record out of time order (older than the last one), a switch out of a
 ** thread the CPU was not running, a wakeup of a thread never seen: the
@@ -157,6 +158,10 @@ struct TlSchedSum {
   int64_t maxDelay;               /* the longest (0: none longer than 0) */
   int bMaxTs; int64_t maxTs;      /* when the first of the longest began */
   int64_t runtime;                /* its Running states' runtime */
+  /* its slices that ended, as perf sched timehist -s sums them: how many,
+  ** their run time (0 for one of unknown start), shortest and longest,
+  ** and their wait times (0 when none) */
+  int64_t nSlice, run, minRun, maxRun, wait;
 };
 
 typedef struct TlSchedOut TlSchedOut;

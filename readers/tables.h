@@ -123,10 +123,11 @@ enum {
   TL_SC_NCOL
 };
 
-/* sched_threads: one row per thread, its waits (model_sched.h) */
+/* sched_threads: one row per thread, its waits and runs (model_sched.h) */
 enum {
   TL_ST_TID, TL_ST_PID, TL_ST_COMM, TL_ST_SWITCHES, TL_ST_DELAY, TL_ST_MAX_DELAY,
-  TL_ST_MAX_DELAY_TS, TL_ST_RUNTIME,
+  TL_ST_MAX_DELAY_TS, TL_ST_RUNTIME, TL_ST_SLICES, TL_ST_RUN_TIME, TL_ST_MIN_RUN,
+  TL_ST_MAX_RUN, TL_ST_WAIT_TIME,
   TL_ST_NCOL
 };
 

@@ -91,7 +91,8 @@ static void timehist_sql_equals_perf(void **state){
 /*
 ** sched_threads is thread_states summed per thread, as perf sched latency
 ** counts the waits (sql/sched_latency.sql's rules before the table), and
-** is the same for sched.data and its CTF.
+** sched_slices as perf sched timehist -s sums the runs, and is the same
+** for sched.data and its CTF.
 */
 static void sched_threads_sum_thread_states(void **state){
   static const char *const azTrace[] = {
@@ -121,6 +122,19 @@ static void sched_threads_sum_thread_states(void **state){
         "FROM t ORDER BY tid", z);
     zB = tl_test_sql_rows(db, "SELECT tid, comm, switches, delay, max_delay, max_delay_ts, runtime "
                           "FROM sched_threads('%s') ORDER BY tid", z);
+    assert_string_equal(zA, zB);
+    free(zA);
+    free(zB);
+  }
+  /* and its slices that ended, as sql/sched_runtime.sql summed them */
+  for(k=0; k<3; k++){
+    const char *z = azTrace[k];
+    zA = tl_test_sql_rows(db,
+        "SELECT tid, count(*), sum(coalesce(dur, 0)), min(coalesce(dur, 0)), max(coalesce(dur, 0)), "
+        "  sum(coalesce(wait_time, 0)) FROM sched_slices('%s') "
+        "WHERE ts_end IS NOT NULL AND tid != 0 GROUP BY tid ORDER BY tid", z);
+    zB = tl_test_sql_rows(db, "SELECT tid, slices, run_time, min_run, max_run, wait_time "
+                          "FROM sched_threads('%s') WHERE slices > 0 ORDER BY tid", z);
     assert_string_equal(zA, zB);
     free(zA);
     free(zB);

@@ -25,7 +25,7 @@ SQLITE_EXTENSION_INIT3
 static const TlTableDef sched_threadsDef = {
   .zName    = "sched_threads",
   .iTable   = TL_TAB_SCHED_THREADS,
-  .zColumns = "tid INTEGER, pid INTEGER, comm TEXT, switches INTEGER, delay INTEGER, max_delay INTEGER, max_delay_ts INTEGER, runtime INTEGER",
+  .zColumns = "tid INTEGER, pid INTEGER, comm TEXT, switches INTEGER, delay INTEGER, max_delay INTEGER, max_delay_ts INTEGER, runtime INTEGER, slices INTEGER, run_time INTEGER, min_run INTEGER, max_run INTEGER, wait_time INTEGER",
   .nCol     = TL_ST_NCOL,
   .iTsCol   = -1,
   .iCpuCol  = -1,

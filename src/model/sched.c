@@ -159,6 +159,7 @@ struct ThrSum {
   int bRun; int64_t tsRun;        /* the first Running start */
   int64_t endLast;                /* the last end (open: the greatest) */
   char zLast[TL_SCHED_COMM_MAX];  /* the thread's name at that end */
+  int64_t nSlice, run, minRun, maxRun, wait;   /* its slices (TlSchedSum) */
 };
 
 typedef struct Thr Thr;
@@ -395,6 +396,11 @@ static void sum_out(const Thr *t, TlSchedOut *o){
   o->sum.nSwitch = s->nWait + bRun1;
   o->sum.delay = s->delay;
   o->sum.runtime = s->runtime;
+  o->sum.nSlice = s->nSlice;
+  o->sum.run = s->run;
+  o->sum.minRun = s->minRun;
+  o->sum.maxRun = s->maxRun;
+  o->sum.wait = s->wait;
   if( s->bMax && s->maxDelay>0 ){
     o->sum.maxDelay = s->maxDelay;
     o->sum.bMaxTs = 1; o->sum.maxTs = s->maxTs;
@@ -440,6 +446,17 @@ static void state_begin(TlSched *p, Thr *t, int eState, int bTs, int64_t ts,
 /* End CPU c's slice (of thread t, or NULL) at (bTs, ts), left in zEnd. */
 static int slice_end(TlSched *p, Cpu *c, int64_t cpu, Thr *t, int bTs, int64_t ts,
                      const char *zEnd){
+  Thr *w = (p->mOut & TL_SCHED_OUT_THREAD) && bTs ? (t ? t : thr_find(p, c->tid, c)) : 0;
+  if( w && w->tid!=0 ){
+    /* a slice that ended, in its thread's runs (perf sched timehist -s) */
+    ThrSum *s = &w->sum;
+    int64_t run = c->bTs ? ts - c->ts : 0;
+    if( s->nSlice==0 || run<s->minRun ) s->minRun = run;
+    if( s->nSlice==0 || run>s->maxRun ) s->maxRun = run;
+    s->nSlice++;
+    s->run += run;
+    if( c->bWait ) s->wait += c->wait;
+  }
   if( c->bWanted ){
     TlSchedOut *o = queue_add(p);
     p->nPending--;
@@ -855,7 +872,7 @@ int tl_sched_take(TlSched *p, TlSchedOut *pOut){
     }else{
       Thr *t = &p->aThr[p->iFin++ - p->nCpu];
       if( state_end(p, t, 0, 0) || sys_flush(p, t) ) return 0;
-      if( (p->mOut & TL_SCHED_OUT_THREAD) && t->tid!=0 && t->sum.bAny ){
+      if( (p->mOut & TL_SCHED_OUT_THREAD) && t->tid!=0 && (t->sum.bAny || t->sum.nSlice) ){
         TlSchedOut *o = queue_add(p);
         if( o==0 ) return 0;
         sum_out(t, o);
@@ -928,6 +945,11 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     tl_val_int(&a[TL_ST_MAX_DELAY], o->sum.maxDelay);
     val_opt(&a[TL_ST_MAX_DELAY_TS], o->sum.bMaxTs, o->sum.maxTs);
     tl_val_int(&a[TL_ST_RUNTIME], o->sum.runtime);
+    tl_val_int(&a[TL_ST_SLICES], o->sum.nSlice);
+    tl_val_int(&a[TL_ST_RUN_TIME], o->sum.run);
+    tl_val_int(&a[TL_ST_MIN_RUN], o->sum.minRun);
+    tl_val_int(&a[TL_ST_MAX_RUN], o->sum.maxRun);
+    tl_val_int(&a[TL_ST_WAIT_TIME], o->sum.wait);
   }else if( iTable==TL_TAB_SYSCALLS ){
     val_opt(&a[TL_SC_TS], o->bTs, o->ts);
     val_opt(&a[TL_SC_DUR], o->bDur, o->dur);
