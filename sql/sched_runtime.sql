@@ -4,10 +4,13 @@
 -- Answers: for each task (thread), how often it left a CPU, how long it
 -- ran in total and its shortest, average and longest run (msec cut to
 -- microseconds, as perf prints them), and how long it waited in all (the
--- sum of sched_timehist.sql's wait time). From the sched_slices table: the
--- slices that ended; the idle task is left out (perf reports it as idle
--- stats). The task is named as perf names it: its latest name, with
--- `[tid]` or `[tid/pid]`.
+-- sum of sched_timehist.sql's wait time). From the sched_threads table:
+-- the scheduling model sums each thread's slices that ended (columns
+-- slices, run_time, min_run, max_run, wait_time: sched_slices summed per
+-- thread) in its one pass, so this file reads one row per thread, not one
+-- per slice. The idle task is left out (perf reports it as idle stats).
+-- The task is named as perf names it: its latest name, with `[tid]` or
+-- `[tid/pid]`.
 -- Works on perf.data with sched:sched_switch and on LTTng kernel traces.
 --
 -- Parameters:
@@ -17,16 +20,11 @@
 --   sqlite> .parameter set @trace 'perf.data'
 --   sqlite> .read sql/sched_runtime.sql
 -- Columns: task, switches, run_ms, min_run_ms, avg_run_ms, max_run_ms, wait_ms
-WITH s AS (
-  SELECT tid, pid, comm, coalesce(dur, 0) AS run, coalesce(wait_time, 0) AS wait, ts_end
-  FROM sched_slices(@trace) WHERE ts_end IS NOT NULL AND tid != 0
-), t AS (
-  SELECT tid, count(*) AS switches, sum(run) AS run, min(run) AS mn,
-         CAST(avg(run) AS INTEGER) AS av, max(run) AS mx, sum(wait) AS wait,
-         max(ts_end) AS last
-  FROM s GROUP BY tid
-), n AS (
-  SELECT t.*, s.pid, s.comm FROM t JOIN s ON s.tid = t.tid AND s.ts_end = t.last
+WITH n AS (
+  SELECT tid, pid, comm, slices AS switches, run_time AS run, min_run AS mn,
+         CAST(CAST(run_time AS REAL) / slices AS INTEGER) AS av, max_run AS mx,
+         wait_time AS wait
+  FROM sched_threads(@trace) WHERE slices > 0
 )
 SELECT CASE WHEN pid IS NULL OR pid = tid THEN coalesce(comm, ':' || tid) || '[' || tid || ']'
             ELSE coalesce(comm, ':' || tid) || '[' || tid || '/' || pid || ']' END AS task,
