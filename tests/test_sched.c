@@ -186,11 +186,12 @@ static void feed_switch(TlSched *p, int64_t ts, int64_t cpu, int64_t prev, int64
 
 /* Hostile orders: NULLs and oddities, no crash. */
 static void hostile_orders_give_nulls(void **state){
-  TlSched *p = tl_sched_new(TL_SCHED_OUT_SLICE | TL_SCHED_OUT_STATE, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SLICE | TL_SCHED_OUT_STATE | TL_SCHED_OUT_THREAD,
+                            TL_TS_MIN, TL_TS_MAX, 0, -1);
   TlSchedRec r;
   TlSchedOut o;
   const char *zOdd;
-  int nSlice = 0, nNoEnd = 0, nNoStart = 0;
+  int nSlice = 0, nNoEnd = 0, nNoStart = 0, nThread = 0;
   (void)state;
   assert_non_null(p);
   feed_switch(p, 100, 0, 0, 0, 7);       /* 7 runs on CPU 0 */
@@ -203,10 +204,18 @@ static void hostile_orders_give_nulls(void **state){
   feed_switch(p, 400, 3, 8, 1, 9);       /* out of a thread never switched in */
   tl_sched_finish(p);
   while( tl_sched_take(p, &o) ){
+    if( o.eOut==TL_SCHED_OUT_THREAD ){
+      /* (woken, never run: no switch, no wait) */
+      nThread++;
+      if( o.tid==99 ) assert_true(o.sum.nSwitch==0 && o.sum.nSlice==0 && !o.sum.bMaxTs);
+      assert_true(o.sum.run>=0 && o.sum.delay>=0);
+      continue;
+    }
     if( o.eOut==TL_SCHED_OUT_SLICE ) nSlice++;
     if( !o.bEnd ) nNoEnd++;
     if( !o.bTs ) nNoStart++;
   }
+  assert_int_equal(nThread, 4);        /* 7, 8, 9 and 99 */
   assert_true(nSlice>=3);
   assert_true(nNoEnd>=2);
   assert_true(nNoStart>=1);
