@@ -65,6 +65,19 @@
 ** is shared read-only); the packets of one stream (TlPacket.iStream >= 0)
 ** go to one state, and every state gets its packets in ascending order.
 **
+** Streams (optional: xStreams). A scan that must come in ascending ts
+** (bOrdered, its table's bit in mOrdered) is the engine's merge (src/merge.c)
+** when xStreams(trace, table, filter) gives n > 0 streams: the engine opens
+** one scan per stream s that may match (xScanOpen with bStream set, iStream
+** s), each giving only the rows of stream s in ascending ts, and merges
+** them by ts (NULL ts first), a tie going to the lower stream. Stream s is
+** the packets of trace->index whose iStream is s, when there are any: the
+** engine opens no scan for a stream none of whose packets
+** tl_packet_may_match the filter. A stream that goes back in time is
+** merged as it comes: each time the row with the least ts of the streams'
+** current rows. xStreams gives 0 when the reader orders the scan itself
+** (a table or filter whose rows need every stream at once).
+**
 ** Filtering contract: the filter is a hint. A scan may return rows that do
 ** not match it (the vtab layer checks ts, cpu and rowid exactly), but must
 ** never drop a row that matches. When filter->bOrdered, rows of tables whose
@@ -167,6 +180,9 @@ struct TlFilter {
                                   ** helper thread. bGroupName and bOrdered
                                   ** are then 0. The rows are the same
                                   ** as without it. */
+  int bStream;                    /* only the rows of stream iStream
+                                  ** (TlReaderDef.xStreams), in ascending ts */
+  int iStream;
 };
 
 /*
@@ -325,6 +341,13 @@ struct TlReaderDef {
   ** NULL: it checks TlTrace.pSrc (enough for one-file traces).
   */
   int (*xCheck)(TlTrace*, TlErr*);
+
+  /*
+  ** The streams an ordered scan of table iTable with this filter is merged
+  ** from by the engine (see Streams above), or 0: the reader orders it.
+  ** NULL: the reader orders every scan itself.
+  */
+  int (*xStreams)(const TlTrace*, int iTable, const TlFilter*);
 };
 
 /*

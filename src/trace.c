@@ -4,6 +4,7 @@
 #define _GNU_SOURCE 1
 #include "trace.h"
 #include "count.h"
+#include "merge.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -603,6 +604,7 @@ struct TlQuery {
   TlFilter filter;                /* copy of the filter (aCpu borrowed) */
   TlScan *pScan;                  /* reader scan, or NULL for built-in tables */
   TlCount *pCount;                /* or a counted scan (count.h) */
+  TlMerge *pMerge;                /* or the merge of stream scans (merge.h) */
   size_t i;                       /* next packet / warning (built-in tables) */
   TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
   int nCol;                       /* the table's columns (of aVal) */
@@ -643,6 +645,13 @@ static int is_ts_col(int iTable, int iCol){
     case TL_TAB_PACKETS:    return iCol==TL_PK_TS_BEGIN || iCol==TL_PK_TS_END;
     default:                return 0;
   }
+}
+
+/* The first ts column of a table of nCol columns (its order), or -1. */
+static int ts_col(int iTable, int nCol){
+  int j;
+  for(j=0; j<nCol; j++) if( is_ts_col(iTable, j) ) return j;
+  return -1;
 }
 
 /* v + d, held at the int64 range. */
@@ -764,6 +773,10 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       q->bProgress = 1;
     }
     rc = tl_count_open(pTrace, iTable, q->nCol, pFilter, &q->pCount, pErr);
+    if( rc==TL_DONE ){
+      rc = tl_merge_open(pTrace, iTable, q->nCol, ts_col(iTable, q->nCol), pFilter,
+                         &q->pMerge, pErr);
+    }
     if( rc==TL_DONE ) rc = pTrace->pReader->xScanOpen(pTrace, iTable, pFilter, &q->pScan, pErr);
     if( q->bProgress && q->progress.eMode==TL_PROGRESS_OFF ){
       /* nothing will be shown (auto, stderr not a terminal): no report to
@@ -887,11 +900,18 @@ static __attribute__((noinline)) int query_next_warning(TlQuery *q, TlRow *pRow)
   return rc;
 }
 
+/* The next row of the counted, merged or reader's scan. */
+static int scan_next(TlQuery *q, TlRow *pRow){
+  if( q->pCount ) return tl_count_next(q->pCount, pRow);
+  if( q->pMerge ) return tl_merge_next(q->pMerge, pRow);
+  return q->pTrace->pReader->xScanNext(q->pScan, pRow);
+}
+
 /* The reader's next row with its progress report on (out of line: saves
 ** the usual path registers). */
 static __attribute__((noinline)) int query_next_progress(TlQuery *q, TlRow *pRow){
   TlProgress *pPrev = tl_progress_swap(&q->progress);
-  int rc = q->pCount ? tl_count_next(q->pCount, pRow) : q->pTrace->pReader->xScanNext(q->pScan, pRow);
+  int rc = scan_next(q, pRow);
   tl_progress_swap(pPrev);
   if( rc!=TL_ROW ){ tl_progress_end(&q->progress, pPrev); q->bProgress = 0; }
   return rc;
@@ -918,14 +938,13 @@ static int query_next_row(TlQuery *q, TlRow *pRow){
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
   if( q->iTable==TL_TAB_TRACE_INFO ) return query_next_info(q, pRow);
-  if( q->pScan==0 && q->pCount==0 ) return TL_DONE;
-  for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
+  if( q->pScan==0 && q->pCount==0 && q->pMerge==0 ) return TL_DONE;
+  if( q->pMerge==0 ) for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
   pRow->iRowid = 0;
   pRow->nRepeat = 0;
   if( q->bProgress ) return query_done(q, query_next_progress(q, pRow));
-  if( q->pCount ) return query_done(q, tl_count_next(q->pCount, pRow));
-  return query_done(q, q->pTrace->pReader->xScanNext(q->pScan, pRow));
+  return query_done(q, scan_next(q, pRow));
 }
 
 int tl_query_next(TlQuery *q, TlRow *pRow){
@@ -938,6 +957,7 @@ int tl_query_rowid(TlQuery *q, const TlRow *pRow, int64_t iRepeat, int64_t *piRo
   *piRowid = pRow->iRowid;
   if( pRow->iRowid!=TL_ROWID_LAZY ) return TL_OK;
   if( q->pCount ) return tl_count_rowid(q->pCount, iRepeat, piRowid);
+  if( q->pMerge ) return tl_merge_rowid(q->pMerge, iRepeat, piRowid);
   if( q->pScan==0 || q->pTrace->pReader->xScanRowid==0 ) return TL_OK;
   return q->pTrace->pReader->xScanRowid(q->pScan, iRepeat, piRowid);
 }
@@ -947,6 +967,8 @@ int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
   tl_val_null(pOut);
   if( q->pCount ){
     rc = tl_count_value(q->pCount, iRepeat, iCol, pOut);
+  }else if( q->pMerge ){
+    rc = tl_merge_value(q->pMerge, iRepeat, iCol, pOut);
   }else if( q->pScan==0 || q->pTrace->pReader->xScanValue==0 ){
     return TL_OK;
   }else{
@@ -961,6 +983,7 @@ int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
 const TlErr *tl_query_err(TlQuery *q){
   if( q->err.rc ) return &q->err;
   if( q->pCount ) return tl_count_err(q->pCount);
+  if( q->pMerge ) return tl_merge_err(q->pMerge);
   if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
   return &q->err;
 }
@@ -973,6 +996,7 @@ void tl_query_close(TlQuery *q){
   }
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   tl_count_close(q->pCount);
+  tl_merge_close(q->pMerge);
   free(q->zTmp);
   tl_str_free(&q->info);
   free(q);

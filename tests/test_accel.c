@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ctf_writer.h"
 #include "group.h"
 #include "trace.h"
 
@@ -812,7 +813,118 @@ static void accel_counts_are_one_row_per_packet(void **state){
   }
 }
 
+/*
+** A trace of many streams, the column that names a row's stream, and
+** whether its reader splits an ordered scan into them (reader.h: xStreams).
+*/
+typedef struct MergeCase MergeCase;
+struct MergeCase {
+  const char *zPath;
+  const char *zStream;             /* the stream's column: its order */
+  int nStreamMin;                  /* streams xStreams gives at least */
+};
+
+static const MergeCase aMerge[] = {
+  { TD "ctf/ust-pid", "track", 4 },          /* two traces of two streams */
+  { TD "ctf/ust-multi", "track", 2 },
+  { TD "sched/sched-ctf", "track", 2 },      /* a kernel trace, a stream per CPU */
+};
+
+/*
+** An ordered scan of a trace of many streams is the engine's merge of one
+** scan per stream: every row in ascending ts (no sort by SQLite), a tie to
+** the lower stream, and within a stream in the stream's (rowid) order:
+** the plain scan sorted by SQLite on (ts, stream, rowid) is the same list.
+*/
+static void accel_ordered_scans_merge_streams(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(aMerge)/sizeof(aMerge[0]); k++){
+    const MergeCase *c = &aMerge[k];
+    TlTrace *p = 0;
+    TlErr err;
+    TlFilter f;
+    Answer on, off;
+    char *zOn, *zOff, zWhy[256];
+    tl_err_clear(&err);
+    assert_int_equal(tl_trace_open(c->zPath, 0, &p, &err), TL_OK);
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1; f.bOrdered = 1;
+    f.mCols = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_NAME);
+    assert_non_null(p->pReader->xStreams);
+    assert_true(p->pReader->xStreams(p, TL_TAB_EVENTS, &f) >= c->nStreamMin);
+    tl_trace_release(p);
+    assert_false(plan_sorts(db, "SELECT ts FROM events('%q') ORDER BY ts", c->zPath, "ORDER BY"));
+    zOn = sqlite3_mprintf("SELECT ts, %s, rowid, name, cpu FROM events(%Q) ORDER BY ts",
+                          c->zStream, c->zPath);
+    zOff = sqlite3_mprintf("SELECT ts, %s, rowid, name, cpu FROM events(%Q, 'accel=off') "
+                           "ORDER BY ts, %s, rowid", c->zStream, c->zPath, c->zStream);
+    assert_non_null(zOn);
+    assert_non_null(zOff);
+    answer_run(db, zOn, 0, &on);
+    answer_run(db, zOff, 0, &off);
+    assert_null(on.zErr);
+    assert_null(off.zErr);
+    assert_true(on.rows.n > 0);
+    if( lines_differ(&on.rows, &off.rows, zWhy, sizeof(zWhy)) ){
+      fail_msg("%s: %s", c->zPath, zWhy);
+    }
+    answer_free(&on);
+    answer_free(&off);
+    sqlite3_free(zOn);
+    sqlite3_free(zOff);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** The merge's rule on a CTF trace written here (1 GHz clock, no offset: ts
+** is the 64-bit timestamp field): three stream files, a (ts 10 20 20 30),
+** b (20 5 40: it goes back in time) and c (10 20), their events numbered
+** v 1-4, 5-7, 8-9. Each row is the one of least ts among the streams'
+** current events, a tie to the lower stream (the files in name order).
+*/
+static void accel_merge_ties_and_a_stream_back_in_time(void **state){
+  static const char zMeta[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "clock { name = c; freq = 1000000000; };\n"
+    "stream { event.header := struct {\n"
+    "  integer { size = 64; align = 8; map = clock.c.value; } timestamp; }; };\n"
+    "event { name = one; fields := struct { integer { size = 32; align = 8; } v; }; };\n";
+  static const struct { const char *zName; int n; uint64_t aTs[4]; } aStm[] = {
+    { "a", 4, { 10, 20, 20, 30 } }, { "b", 3, { 20, 5, 40 } }, { "c", 2, { 10, 20 } },
+  };
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  char *z;
+  int i, e, v = 1;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-merge-ties", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(i=0; i<3; i++){
+    CtfW w;
+    ctfw_init(&w, 0);
+    for(e=0; e<aStm[i].n; e++){
+      ctfw_uint(&w, 8, 64, aStm[i].aTs[e]);
+      ctfw_uint(&w, 8, 32, (uint64_t)v++);
+    }
+    assert_int_equal(ctfw_save(&w, zDir, aStm[i].zName, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+  z = tl_test_sql_rows(db, "SELECT group_concat(args->>'$.v' || '@' || ts, ' ') FROM "
+                           "(SELECT args, ts FROM events(%Q) ORDER BY ts)", zDir);
+  assert_string_equal(z, "1@10 8@10 2@20 3@20 5@20 6@5 9@20 4@30 7@40");
+  free(z);
+  z = tl_test_sql_rows(db, "SELECT group_concat(args->>'$.v' || '@' || ts, ' ') FROM "
+                           "(SELECT args, ts FROM events(%Q) WHERE ts >= 15 ORDER BY ts)", zDir);
+  assert_string_equal(z, "2@20 3@20 5@20 9@20 4@30 7@40");
+  free(z);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(accel,
+  cmocka_unit_test(accel_merge_ties_and_a_stream_back_in_time),
+  cmocka_unit_test(accel_ordered_scans_merge_streams),
   cmocka_unit_test(accel_counts_are_one_row_per_packet),
   cmocka_unit_test(accel_compare_finds_a_missing_row),
   cmocka_unit_test(accel_bad_value_is_an_error_naming_it),

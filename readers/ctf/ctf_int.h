@@ -32,6 +32,7 @@
 #define TL_CTF_INT_H
 
 #include "reader.h"
+#include "heap.h"
 #include "ctf/ctf_decode.h"
 #include "ctf/ctf_stream.h"
 #include "ctf/ctf_value.h"
@@ -175,8 +176,11 @@ struct CtfScan {
   int iNext2;
   CtfCur *aCur;
   int nCur;
-  int *aHeap;                     /* cursors with an event, by (ts, index) */
-  int nHeap;
+  TlHeap heap;                    /* cursors with an event, by (ts, index):
+                                  ** the merge of the events for the derived
+                                  ** tables and the CPUs' threads (an events
+                                  ** scan by streams is the engine's merge) */
+  int64_t *aKey;                  /* each cursor's ts (none: INT64_MIN) */
   int bStarted;
   int iLast;                      /* cursor whose event was returned last, or -1 */
   int iSeqCur;                    /* f.bPlain, not f.bOrdered: the cursor being
@@ -266,6 +270,8 @@ void tl_ctf_cur_start(CtfScan *pScan, CtfCur *c, int iStm);
 void tl_ctf_cur_free(CtfCur *c);
 /* ctf_scan.c: the next event of the time-order merge (pScan->iLast) */
 int tl_ctf_merge_next(CtfScan *pScan);
+/* The streams of an ordered scan the engine merges (TlReaderDef.xStreams). */
+int tl_ctf_streams(const TlTrace *t, int iTable, const TlFilter *f);
 /* ctf_sched.c: sched_slices and thread_states */
 typedef struct CtfSched CtfSched;
 int tl_ctf_sched_open(CtfScan *pScan, const TlFilter *pFilter);
@@ -274,6 +280,8 @@ void tl_ctf_sched_close(CtfScan *pScan);
 /* events of a trace with sched_switch: tid, pid and comm of the CPU's
 ** current thread when no context field gives them (from the first event) */
 int tl_ctf_thread_open(CtfScan *pScan);
+/* Does an events scan of columns f->mCols take the CPUs' threads? */
+int tl_ctf_thread_wanted(const CtfData *p, const TlFilter *f);
 int tl_ctf_thread_cols(CtfScan *pScan, const CtfCur *c, TlVal *a);
 void tl_ctf_thread_close(CtfScan *pScan);
 /* ctf_calls.c: calls from entry and exit events */

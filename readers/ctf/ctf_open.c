@@ -693,4 +693,5 @@ const TlReaderDef tl_ctf_reader = {
   .xTallyOpen = tl_ctf_count_open,
   .xTallyPacket = tl_ctf_tally_packet,
   .xTallyClose = tl_ctf_count_close,
+  .xStreams   = tl_ctf_streams,
 };

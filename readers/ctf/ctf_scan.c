@@ -1,7 +1,9 @@
 /*
 ** ctf_scan.c: event scans. One cursor per stream that can match the
-** filter, started at the first packet whose end is not before the window;
-** the cursors' events merged by timestamp with a binary heap. Count mode
+** filter, started at the first packet whose end is not before the window.
+** An ordered events scan is the engine's merge of one scan per stream
+** (tl_ctf_streams); the derived tables and the CPUs' threads merge the
+** cursors' events here, with the base's heap. Count mode
 ** and counts by name are in ctf_count.c, the other tables' rows in
 ** ctf_rows.c.
 */
@@ -52,34 +54,6 @@ int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
   return TL_OK;
 }
 
-/* Heap order: ts (events without one first), then cursor index. */
-static int ctf_heap_less(const CtfScan *s, int a, int b){
-  const CtfCur *x = &s->aCur[a], *y = &s->aCur[b];
-  int64_t tx = x->bTs ? x->ts : INT64_MIN, ty = y->bTs ? y->ts : INT64_MIN;
-  if( tx!=ty ) return tx < ty;
-  return a < b;
-}
-
-static void ctf_heap_down(CtfScan *s, int i){
-  for(;;){
-    int l = 2*i+1, r = l+1, m = i, tmp;
-    if( l<s->nHeap && ctf_heap_less(s, s->aHeap[l], s->aHeap[m]) ) m = l;
-    if( r<s->nHeap && ctf_heap_less(s, s->aHeap[r], s->aHeap[m]) ) m = r;
-    if( m==i ) return;
-    tmp = s->aHeap[i]; s->aHeap[i] = s->aHeap[m]; s->aHeap[m] = tmp;
-    i = m;
-  }
-}
-
-static void ctf_heap_up(CtfScan *s, int i){
-  while( i>0 ){
-    int up = (i-1)/2, tmp;
-    if( !ctf_heap_less(s, s->aHeap[i], s->aHeap[up]) ) return;
-    tmp = s->aHeap[i]; s->aHeap[i] = s->aHeap[up]; s->aHeap[up] = tmp;
-    i = up;
-  }
-}
-
 /* First packet of stream s to read for the filter. */
 static size_t ctf_first_pkt(const TlTrace *t, const CtfStm *s, const TlFilter *f){
   if( f->tsLo==TL_TS_MIN ) return s->iPkt0;
@@ -128,14 +102,15 @@ static int ctf_events_open(CtfScan *pScan){
   int i;
   size_t nCurMax = (size_t)(p->nStm ? p->nStm : 1);
   pScan->aCur = calloc(nCurMax, sizeof(CtfCur));
-  pScan->aHeap = calloc(nCurMax, sizeof(int));
-  if( pScan->aCur==0 || pScan->aHeap==0 ){
+  pScan->aKey = calloc(nCurMax, sizeof(int64_t));
+  if( pScan->aCur==0 || pScan->aKey==0 || tl_heap_init(&pScan->heap, (int)nCurMax, pScan->aKey) ){
     return tl_err_set(&pScan->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   for(i=0; i<p->nStm; i++){
     const CtfStm *s = &p->aStm[i];
     CtfCur *c;
     if( s->nPkt==0 ) continue;
+    if( pScan->f.bStream && pScan->f.iStream!=i ) continue;
     if( tl_source_check(s->pSrc, &pScan->err) ){
       tl_err_file(&pScan->err, t->index.azFile[s->iFile]);
       return pScan->err.rc;
@@ -156,27 +131,27 @@ static int ctf_merge_next(CtfScan *pScan){
     int i;
     pScan->bStarted = 1;
     for(i=0; i<pScan->nCur; i++){
+      const CtfCur *c = &pScan->aCur[i];
       rc = ctf_cur_next(pScan, &pScan->aCur[i]);
       if( rc<0 ) return rc;
       if( rc==TL_ROW ){
-        pScan->aHeap[pScan->nHeap++] = i;
-        ctf_heap_up(pScan, pScan->nHeap-1);
+        pScan->aKey[i] = c->bTs ? c->ts : INT64_MIN;
+        tl_heap_push(&pScan->heap, i);
       }
     }
   }else if( pScan->iLast>=0 ){
+    const CtfCur *c = &pScan->aCur[pScan->iLast];
     rc = ctf_cur_next(pScan, &pScan->aCur[pScan->iLast]);
     if( rc<0 ) return rc;
     if( rc==TL_ROW ){
-      ctf_heap_down(pScan, 0);
+      pScan->aKey[pScan->iLast] = c->bTs ? c->ts : INT64_MIN;
+      tl_heap_top_moved(&pScan->heap);
     }else{
-      pScan->aHeap[0] = pScan->aHeap[--pScan->nHeap];
-      if( pScan->nHeap ) ctf_heap_down(pScan, 0);
+      tl_heap_pop(&pScan->heap);
     }
   }
-  pScan->iLast = -1;
-  if( pScan->nHeap==0 ) return TL_DONE;
-  pScan->iLast = pScan->aHeap[0];
-  return TL_ROW;
+  pScan->iLast = tl_heap_top(&pScan->heap);
+  return pScan->iLast<0 ? TL_DONE : TL_ROW;
 }
 
 int tl_ctf_merge_next(CtfScan *pScan){ return ctf_merge_next(pScan); }
@@ -218,7 +193,7 @@ static int ctf_events_next(CtfScan *pScan, TlRow *pRow){
   CtfCur *c;
   TlVal *a = pScan->aCol;
   int rc, k;
-  rc = pScan->f.bPlain && !pScan->f.bOrdered && !pScan->pThreads
+  rc = (pScan->f.bStream || (pScan->f.bPlain && !pScan->f.bOrdered)) && !pScan->pThreads
      ? ctf_stream_next(pScan) : ctf_merge_next(pScan);
   if( rc!=TL_ROW ) return rc;
   c = &pScan->aCur[pScan->iLast];
@@ -290,7 +265,8 @@ void tl_ctf_scan_close(TlScan *pScan0){
   free(pScan->aTally);
   free(pScan->aStash);
   free(pScan->aCur);
-  free(pScan->aHeap);
+  tl_heap_free(&pScan->heap);
+  free(pScan->aKey);
   free(pScan->aCpu);
   tl_str_free(&pScan->sText);
   tl_str_free(&pScan->sArgs);
@@ -352,6 +328,13 @@ int tl_ctf_scan_open(TlTrace *t, int iTable, const TlFilter *pFilter,
   }
   *ppScan = (TlScan*)pScan;
   return TL_OK;
+}
+
+int tl_ctf_streams(const TlTrace *t, int iTable, const TlFilter *f){
+  const CtfData *p = (const CtfData*)t->pData;
+  /* the CPUs' threads are followed over every stream's events at once */
+  if( iTable!=TL_TAB_EVENTS || tl_ctf_thread_wanted(p, f) ) return 0;
+  return p->nStm;
 }
 
 int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){

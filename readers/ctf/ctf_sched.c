@@ -140,6 +140,11 @@ static int ctf_has_switch(const CtfData *p, int bAny){
   return tl_ctf_has_class(p, ctf_sched_class, &bAny);
 }
 
+int tl_ctf_thread_wanted(const CtfData *p, const TlFilter *f){
+  return (tl_col_used(f, TL_EV_PID) || tl_col_used(f, TL_EV_TID) || tl_col_used(f, TL_EV_COMM))
+      && ctf_has_switch(p, 0);
+}
+
 int tl_ctf_thread_open(CtfScan *pScan){
   CtfSched *ps;
   if( !ctf_has_switch(pScan->p, 0) ) return TL_OK;
