@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cpel_writer.h"
 #include "ctf_writer.h"
 #include "group.h"
 #include "trace.h"
@@ -922,7 +923,43 @@ static void accel_merge_ties_and_a_stream_back_in_time(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** The same rule on a CPEL file written here: two sorted event sections
+** (1e9 ticks a second: ts is the ticks), a (ts 10 20 20, datum 0-2) and b
+** (10 20 30, datum 3-5): a tie goes to the earlier section.
+*/
+static void accel_merge_ties_of_cpel_sections(void **state){
+  static const char *const az[] = { "T", "e" };
+  static const uint64_t aTicks[2][3] = { { 10, 20, 20 }, { 10, 20, 30 } };
+  CpelW w;
+  const char *zPath;
+  sqlite3 *db;
+  char *z;
+  int i, e;
+  (void)state;
+  cw_init(&w, 0, 3);
+  cw_strtab(&w, az, 2, 0);
+  for(i=0; i<2; i++){
+    cw_sec_begin(&w, 5);
+    cw_name(&w, "T");
+    cw_u32(&w, 3);
+    cw_u32(&w, 1000000000);
+    for(e=0; e<3; e++) cw_event(&w, aTicks[i][e], 1, 1, (uint32_t)(3*i+e));
+    cw_sec_end(&w);
+  }
+  zPath = cw_save(&w, "merge-ties.cpel");
+  cw_free(&w);
+  db = tl_test_db();
+  assert_false(plan_sorts(db, "SELECT ts FROM events('%q') ORDER BY ts", zPath, "ORDER BY"));
+  z = tl_test_sql_rows(db, "SELECT group_concat(value || '@' || ts, ' ') FROM "
+                           "(SELECT value, ts FROM events(%Q) ORDER BY ts)", zPath);
+  assert_string_equal(z, "0@10 3@10 1@20 2@20 4@20 5@30");
+  free(z);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(accel,
+  cmocka_unit_test(accel_merge_ties_of_cpel_sections),
   cmocka_unit_test(accel_merge_ties_and_a_stream_back_in_time),
   cmocka_unit_test(accel_ordered_scans_merge_streams),
   cmocka_unit_test(accel_counts_are_one_row_per_packet),

@@ -6,8 +6,9 @@
 ** time and track once to learn whether each event section is sorted, its
 ** time range and the per-track counts. Scans then read events straight
 ** from the file: a ts window binary-searches sorted sections, rowid (the
-** file offset of the event) seeks directly, and several sections are
-** merged when the query asks for ts order.
+** file offset of the event) seeks directly, and a scan of one section
+** (TlFilter.bStream) is what the engine merges when the query asks for
+** ts order.
 **
 ** Damage: a section that runs past the end of the file, or a count that
 ** its section cannot hold, ends the walk with a warning; every complete
@@ -851,7 +852,7 @@ typedef struct CpelCursor CpelCursor;     /* position in one event section */
 struct CpelCursor {
   uint64_t i;                     /* next event */
   uint64_t iEnd;                  /* one past the last event to read */
-  int bHave;                      /* ev/ts hold the next event (merge) */
+  int bHave;                      /* ev/ts hold the next event */
   CpelEvent ev;                   /* the next event, when bHave */
   int64_t ts;                     /* its time */
   int bTs;                        /* ts is set */
@@ -926,6 +927,10 @@ static int position_cursors(TlScan *s){
     CpelCursor *c = &s->aCur[i];
     c->i = 0;
     c->iEnd = sec->n;
+    if( s->f.bStream && s->f.iStream!=i ){
+      c->iEnd = 0;                  /* a scan of another section */
+      continue;
+    }
     if( s->f.bRowid ){
       uint64_t r = (uint64_t)s->f.iRowid;
       if( s->f.iRowid<0 || r<sec->iOff || (r - sec->iOff)%CPEL_EVENT
@@ -1086,56 +1091,25 @@ static int cursor_load(TlScan *s, int iSec){
   return TL_OK;
 }
 
+/*
+** Events in file order: section by section (bStream: one section, in ts
+** order when sorted; an ordered scan is the engine's merge of them).
+*/
 static int next_event(TlScan *s, TlRow *pRow){
   const CpelData *p = s->p;
   int rc;
   if( s->err.rc ) return s->err.rc;
-  if( !s->f.bOrdered || p->nSec<=1 ){
-    /* File order: section by section. */
-    while( s->iSec < p->nSec ){
-      rc = cursor_load(s, s->iSec);
-      if( rc ) return rc;
-      if( s->aCur[s->iSec].bHave ){
-        CpelCursor *c = &s->aCur[s->iSec];
-        uint64_t i = c->i++;
-        return fill_event(s, s->iSec, i, &c->ev, c->bTs, c->ts, pRow);
-      }
-      s->iSec++;
+  while( s->iSec < p->nSec ){
+    rc = cursor_load(s, s->iSec);
+    if( rc ) return rc;
+    if( s->aCur[s->iSec].bHave ){
+      CpelCursor *c = &s->aCur[s->iSec];
+      uint64_t i = c->i++;
+      return fill_event(s, s->iSec, i, &c->ev, c->bTs, c->ts, pRow);
     }
-    return TL_DONE;
-  }else{
-    /* Merge the sorted sections by ts; ties go to the earlier section. */
-    int i, iBest = -1;
-    if( s->iSec==0 ){
-      for(i=0; i<p->nSec; i++){
-        rc = cursor_load(s, i);
-        if( rc ) return rc;
-      }
-      s->iSec = 1;
-    }
-    for(i=0; i<p->nSec; i++){
-      const CpelCursor *c = &s->aCur[i];
-      if( !c->bHave ) continue;
-      if( iBest<0 ){ iBest = i; continue; }
-      {
-        const CpelCursor *b = &s->aCur[iBest];
-        int64_t tc = c->bTs ? c->ts : INT64_MIN;
-        int64_t tb = b->bTs ? b->ts : INT64_MIN;
-        if( tc<tb ) iBest = i;
-      }
-    }
-    if( iBest<0 ) return TL_DONE;
-    {
-      CpelCursor *c = &s->aCur[iBest];
-      CpelEvent e = c->ev;
-      int bTs = c->bTs;
-      int64_t ts = c->ts;
-      uint64_t iEv = c->i++;
-      rc = cursor_load(s, iBest);
-      if( rc ) return rc;
-      return fill_event(s, iBest, iEv, &e, bTs, ts, pRow);
-    }
+    s->iSec++;
   }
+  return TL_DONE;
 }
 
 static int next_track(TlScan *s, TlRow *pRow){
@@ -1239,6 +1213,13 @@ static int cpelInfo(TlTrace *pTrace, TlInfoFn xRow, void *pCtx, TlErr *pErr){
   return rc;
 }
 
+/* An ordered events scan: the engine merges the sections (all sorted). */
+static int cpelStreams(const TlTrace *pTrace, int iTable, const TlFilter *f){
+  const CpelData *p = pTrace->pData;
+  (void)f;
+  return iTable==TL_TAB_EVENTS ? p->nSec : 0;
+}
+
 static const char *const cpelOptions[] = { "cpel_clock", 0 };
 
 const TlReaderDef tl_cpel_reader = {
@@ -1253,4 +1234,5 @@ const TlReaderDef tl_cpel_reader = {
   .xScanClose = cpelScanClose,
   .xScanErr   = cpelScanErr,
   .xInfo      = cpelInfo,
+  .xStreams   = cpelStreams,
 };
