@@ -183,6 +183,10 @@ struct TlFilter {
   int bStream;                    /* only the rows of stream iStream
                                   ** (TlReaderDef.xStreams), in ascending ts */
   int iStream;
+  uint64_t *pnHeld;               /* NULL, or (bStream) the bytes the scans of
+                                  ** one query hold decoded, which the stream
+                                  ** scans of a merge count together against
+                                  ** max_memory= (one thread) */
 };
 
 /*

@@ -25,6 +25,7 @@ struct TlMerge {
   int iLast;                      /* the scan whose row was given last, or -1 */
   int iErr;                       /* the scan that failed, or -1 */
   TlErr err;                      /* the merge's own error */
+  uint64_t nHeld;                 /* bytes the stream scans hold decoded */
 };
 
 /*
@@ -111,6 +112,7 @@ int tl_merge_open(TlTrace *t, int iTable, int nCol, int iTsCol, const TlFilter *
     if( !aOpen[s] ) continue;
     fs.bStream = 1;
     fs.iStream = s;
+    fs.pnHeld = &m->nHeld;
     rc = r->xScanOpen(t, iTable, &fs, &pScan, pErr);
     if( rc==TL_DONE ){ rc = TL_OK; continue; }
     if( rc==TL_OK && pScan ) m->aScan[m->nScan++] = pScan;

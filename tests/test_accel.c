@@ -958,7 +958,46 @@ static void accel_merge_ties_of_cpel_sections(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** The stream scans of a merge count what they hold decoded together
+** against max_memory=, as one scan's cursors do: three stream files, each
+** one event of a 5000-byte sequence (some 400 KiB of value nodes each),
+** merged at once: more than 1 MiB in all.
+*/
+static void accel_merge_streams_share_max_memory(void **state){
+  static const char zMeta[] = "/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };\n"
+    "event { name = big; fields := struct { integer { size = 32; align = 8; } n;\n"
+    "  integer { size = 8; align = 8; } a[n]; }; };\n";
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zName[16];
+  char *zErr;
+  int i, k;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-merge-memory", tl_test_tmpdir());
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(i=0; i<3; i++){
+    CtfW w;
+    ctfw_init(&w, 0);
+    ctfw_uint(&w, 8, 32, 5000);
+    for(k=0; k<5000; k++) ctfw_uint(&w, 8, 8, (uint64_t)(k & 0xff));
+    snprintf(zName, sizeof(zName), "s%d", i);
+    assert_int_equal(ctfw_save(&w, zDir, zName, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+  zErr = tl_test_sql_rows(db, "SELECT length(args) > 5000 FROM events(%Q, 'max_memory=2') "
+                              "ORDER BY ts", zDir);
+  assert_string_equal(zErr, "1\n1\n1");
+  free(zErr);
+  zErr = tl_test_sql_error(db, "SELECT length(args) FROM events(%Q, 'max_memory=1') ORDER BY ts",
+                           zDir);
+  assert_non_null(zErr);
+  assert_non_null(strstr(zErr, "more than 1 MiB of field buffers (max_memory=)"));
+  free(zErr);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(accel,
+  cmocka_unit_test(accel_merge_streams_share_max_memory),
   cmocka_unit_test(accel_merge_ties_of_cpel_sections),
   cmocka_unit_test(accel_merge_ties_and_a_stream_back_in_time),
   cmocka_unit_test(accel_ordered_scans_merge_streams),

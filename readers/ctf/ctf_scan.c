@@ -67,7 +67,7 @@ void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack)
   c->iTrack = iTrack;
   tl_win_init(&c->win, s->pSrc);
   tl_ctf_dec_init(&c->dec);
-  c->dec.pnShared = &pScan->nDecBytes;
+  c->dec.pnShared = pScan->f.pnHeld ? pScan->f.pnHeld : &pScan->nDecBytes;
   c->dec.nSharedMax = tl_trace_max_memory(pScan->pTrace);
   c->dec.nMaxVals = pScan->p->nMaxVals;
 }
