@@ -8,6 +8,7 @@
 */
 #include "tltest.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -251,6 +252,68 @@ static void chrome_events_ctf_counts_equal_babeltrace2(void **state){
     }
     free(z);
   }
+  tl_test_db_close(db);
+}
+
+/*
+** CTF counters: LTTng's perf counter contexts (ust-counters: task-clock,
+** context-switches, page-fault) give one counter event per event, at its
+** time, on its thread, with the values babeltrace2 prints in the event's
+** context ("perf_thread_task_clock = 35177").
+*/
+static void chrome_events_ctf_counters_equal_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z = run_sql_file(db, "chrome-events.sql", TD "ctf/ust-counters", 0);
+  char *zRef = tl_test_read_file(TD "ctf/ust-counters.bt2.txt", 0);
+  char *zLine, *zSave;
+  int nLine = 0;
+  TlJvDoc doc;
+  (void)state;
+  assert_non_null(zRef);
+  parse_json(&doc, z);
+  for(zLine=strtok_r(zRef, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    long long s, ns, tid;
+    char zTs[64], zKey[64];
+    const TlJv *e, *a, *v;
+    const char *zF;
+    int nVal = 0;
+    assert_int_equal(sscanf(zLine, "[%lld.%lld]", &s, &ns), 2);
+    zF = strstr(zLine, "vtid = ");
+    assert_non_null(zF);
+    tid = atoll(zF + 7);
+    /* the counter event at this time (its text: microseconds, three decimals) */
+    snprintf(zTs, sizeof(zTs), "%lld.%03lld", s*1000000 + ns/1000, ns%1000);
+    for(e=trace_events(&doc)->pFirst; e; e=e->pNext){
+      const TlJv *t = tl_jv_get(e, "ts");
+      if( tl_jv_is(tl_jv_get(e, "ph"), "C") && strncmp(z + t->iOff, zTs, strlen(zTs))==0
+          && !isdigit((unsigned char)z[t->iOff + strlen(zTs)]) ) break;
+    }
+    if( !e ) fail_msg("no counter event at %s us (%s)", zTs, zLine);
+    {
+      int64_t iTid;
+      assert_int_equal(tl_jv_int(tl_jv_get(e, "tid"), &iTid), 0);
+      assert_int_equal(iTid, tid);
+    }
+    a = tl_jv_get(e, "args");
+    /* every perf_* field babeltrace2 prints, with its value */
+    for(zF=strstr(zLine, "perf_"); zF; zF=strstr(zF+1, ", perf_")){
+      int64_t iV;
+      if( zF[0]==',' ) zF += 2;
+      assert_int_equal(sscanf(zF, "%63[a-z_] = ", zKey), 1);
+      v = tl_jv_get(a, zKey);
+      if( !v || tl_jv_int(v, &iV) ) fail_msg("%s: no %s in the counter event", zTs, zKey);
+      assert_int_equal(iV, atoll(strchr(zF, '=') + 2));
+      nVal++;
+    }
+    assert_int_equal(nVal, 3);
+    assert_int_equal(a->nChild, 3);
+    nLine++;
+  }
+  assert_int_equal(count_ph(trace_events(&doc), "C", 0), nLine);
+  assert_int_equal(nLine, counts_value(TD "ctf/ust-counters.counts.txt", "events"));
+  tl_jv_free(&doc);
+  free(zRef);
+  free(z);
   tl_test_db_close(db);
 }
 
@@ -845,6 +908,7 @@ static void make_install_and_uninstall_under_destdir(void **state){
 TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_perf_counts_equal_perf_script),
   cmocka_unit_test(chrome_events_ctf_counts_equal_babeltrace2),
+  cmocka_unit_test(chrome_events_ctf_counters_equal_babeltrace2),
   cmocka_unit_test(chrome_events_cpel_has_every_event_and_track_name),
   cmocka_unit_test(chrome_events_through_the_sqlite3_shell),
   cmocka_unit_test(chrome_xray_matches_llvm_xray_trace_event),
