@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TD = os.path.join(ROOT, "testdata")
 # files another part of the library tests on its own
-OTHER_TESTS = ("chrome-",)
+OTHER_TESTS = ("chrome-", "speedscope-")
 
 CHECKS = {}          # sql file name -> check function
 failures = []

@@ -8,6 +8,7 @@
 */
 #include "tltest.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -254,6 +255,68 @@ static void chrome_events_ctf_counts_equal_babeltrace2(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** CTF counters: LTTng's perf counter contexts (ust-counters: task-clock,
+** context-switches, page-fault) give one counter event per event, at its
+** time, on its thread, with the values babeltrace2 prints in the event's
+** context ("perf_thread_task_clock = 35177").
+*/
+static void chrome_events_ctf_counters_equal_babeltrace2(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z = run_sql_file(db, "chrome-events.sql", TD "ctf/ust-counters", 0);
+  char *zRef = tl_test_read_file(TD "ctf/ust-counters.bt2.txt", 0);
+  char *zLine, *zSave;
+  int nLine = 0;
+  TlJvDoc doc;
+  (void)state;
+  assert_non_null(zRef);
+  parse_json(&doc, z);
+  for(zLine=strtok_r(zRef, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    long long s, ns, tid;
+    char zTs[64], zKey[64];
+    const TlJv *e, *a, *v;
+    const char *zF;
+    int nVal = 0;
+    assert_int_equal(sscanf(zLine, "[%lld.%lld]", &s, &ns), 2);
+    zF = strstr(zLine, "vtid = ");
+    assert_non_null(zF);
+    tid = atoll(zF + 7);
+    /* the counter event at this time (its text: microseconds, three decimals) */
+    snprintf(zTs, sizeof(zTs), "%lld.%03lld", s*1000000 + ns/1000, ns%1000);
+    for(e=trace_events(&doc)->pFirst; e; e=e->pNext){
+      const TlJv *t = tl_jv_get(e, "ts");
+      if( tl_jv_is(tl_jv_get(e, "ph"), "C") && strncmp(z + t->iOff, zTs, strlen(zTs))==0
+          && !isdigit((unsigned char)z[t->iOff + strlen(zTs)]) ) break;
+    }
+    if( !e ) fail_msg("no counter event at %s us (%s)", zTs, zLine);
+    {
+      int64_t iTid;
+      assert_int_equal(tl_jv_int(tl_jv_get(e, "tid"), &iTid), 0);
+      assert_int_equal(iTid, tid);
+    }
+    a = tl_jv_get(e, "args");
+    /* every perf_* field babeltrace2 prints, with its value */
+    for(zF=strstr(zLine, "perf_"); zF; zF=strstr(zF+1, ", perf_")){
+      int64_t iV;
+      if( zF[0]==',' ) zF += 2;
+      assert_int_equal(sscanf(zF, "%63[a-z_] = ", zKey), 1);
+      v = tl_jv_get(a, zKey);
+      if( !v || tl_jv_int(v, &iV) ) fail_msg("%s: no %s in the counter event", zTs, zKey);
+      assert_int_equal(iV, atoll(strchr(zF, '=') + 2));
+      nVal++;
+    }
+    assert_int_equal(nVal, 3);
+    assert_int_equal(a->nChild, 3);
+    nLine++;
+  }
+  assert_int_equal(count_ph(trace_events(&doc), "C", 0), nLine);
+  assert_int_equal(nLine, counts_value(TD "ctf/ust-counters.counts.txt", "events"));
+  tl_jv_free(&doc);
+  free(zRef);
+  free(z);
+  tl_test_db_close(db);
+}
+
 /* CPEL: demo.cpel holds 300 events on 3 named tracks (testdata/cpel/README.md). */
 static void chrome_events_cpel_has_every_event_and_track_name(void **state){
   sqlite3 *db = tl_test_db();
@@ -335,22 +398,24 @@ static int spans(const TlJv *pArr, int bEnd, Span *a, int nMax){
 ** the same calls per thread and function, starting and ending at the same
 ** times (llvm-xray rounds microseconds to float precision: within 0.5 us).
 */
+/* The FDR logs kept with llvm-xray's outputs, and their binaries. */
+static const char *const azFdr[][2] = {
+  { "fdr", "app.map.elf" }, { "fdr-O2", "app-O2.map.elf" },
+};
+
 static void chrome_xray_matches_llvm_xray_trace_event(void **state){
-  static const char *const az[][2] = {
-    { "fdr", "app.map.elf" }, { "fdr-O2", "app-O2.map.elf" },
-  };
   sqlite3 *db = tl_test_db();
   size_t k;
   (void)state;
-  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+  for(k=0; k<sizeof(azFdr)/sizeof(azFdr[0]); k++){
     char zTrace[256], zBin[256], zRef[256];
     char *z, *zWant;
     TlJvDoc got, want;
     Span *aGot = calloc(512, sizeof(Span)), *aWant = calloc(512, sizeof(Span));
     int b, i, n;
-    snprintf(zTrace, sizeof(zTrace), TD "xray/%s.xray", az[k][0]);
-    snprintf(zBin, sizeof(zBin), TD "xray/%s", az[k][1]);
-    snprintf(zRef, sizeof(zRef), TD "xray/%s.trace_event.json", az[k][0]);
+    snprintf(zTrace, sizeof(zTrace), TD "xray/%s.xray", azFdr[k][0]);
+    snprintf(zBin, sizeof(zBin), TD "xray/%s", azFdr[k][1]);
+    snprintf(zRef, sizeof(zRef), TD "xray/%s.trace_event.json", azFdr[k][0]);
     z = run_sql_file(db, "chrome-xray.sql", zTrace, zBin);
     zWant = tl_test_read_file(zRef, 0);
     assert_non_null(zWant);
@@ -366,7 +431,7 @@ static void chrome_xray_matches_llvm_xray_trace_event(void **state){
       for(i=0; i<n; i++){
         assert_string_equal(aGot[i].zKey, aWant[i].zKey);
         if( fabs(aGot[i].t - aWant[i].t) > 0.5 ){
-          fail_msg("%s: %s %s at %.3f us, llvm-xray %.3f", az[k][0], aGot[i].zKey,
+          fail_msg("%s: %s %s at %.3f us, llvm-xray %.3f", azFdr[k][0], aGot[i].zKey,
                    b ? "ends" : "starts", aGot[i].t, aWant[i].t);
         }
       }
@@ -375,6 +440,101 @@ static void chrome_xray_matches_llvm_xray_trace_event(void **state){
     tl_jv_free(&want);
     free(aGot); free(aWant);
     free(z); free(zWant);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** sql/speedscope-calls.sql against `llvm-xray stack -all-stacks
+** -stack-format=flame`: replaying each thread's open and close events as
+** speedscope does (times never decreasing, every close the frame on top)
+** gives each stack as many calls, and as much time in ns, as llvm-xray's
+** folded counts and times.
+*/
+typedef struct Folded { char zKey[512]; long long nCount, nTime; } Folded;
+
+static Folded *folded_find(Folded *a, int *pN, const char *zKey){
+  int i;
+  for(i=0; i<*pN; i++) if( strcmp(a[i].zKey, zKey)==0 ) return &a[i];
+  assert_true(*pN<256);
+  snprintf(a[*pN].zKey, sizeof(a[*pN].zKey), "%s", zKey);
+  return &a[(*pN)++];
+}
+
+static void speedscope_calls_replay_equals_llvm_xray_stack(void **state){
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(azFdr)/sizeof(azFdr[0]); k++){
+    char zTrace[256], zBin[256], zRef[256], zKey[512];
+    const char *azFrame[64];
+    const TlJv *f, *p, *e;
+    Folded *a = calloc(256, sizeof(Folded));
+    int n = 0, nFrame = 0, b, i;
+    char *z, *zWant, *zLine, *zSave;
+    TlJvDoc doc;
+    snprintf(zTrace, sizeof(zTrace), TD "xray/%s.xray", azFdr[k][0]);
+    snprintf(zBin, sizeof(zBin), TD "xray/%s", azFdr[k][1]);
+    z = run_sql_file(db, "speedscope-calls.sql", zTrace, zBin);
+    parse_json(&doc, z);
+    assert_true(tl_jv_is(tl_jv_get(doc.pRoot, "$schema"),
+                         "https://www.speedscope.app/file-format-schema.json"));
+    for(f=tl_jv_get(tl_jv_get(doc.pRoot, "shared"), "frames")->pFirst; f; f=f->pNext){
+      assert_true(nFrame<64);
+      azFrame[nFrame++] = tl_jv_get(f, "name")->z;
+    }
+    for(p=tl_jv_get(doc.pRoot, "profiles")->pFirst; p; p=p->pNext){
+      int aStack[64], nStack = 0;
+      int64_t aAt[64], iLast = 0, iAt, iFrame;
+      assert_true(tl_jv_is(tl_jv_get(p, "type"), "evented"));
+      assert_true(tl_jv_is(tl_jv_get(p, "unit"), "nanoseconds"));
+      for(e=tl_jv_get(p, "events")->pFirst; e; e=e->pNext){
+        assert_int_equal(tl_jv_int(tl_jv_get(e, "at"), &iAt), 0);
+        assert_int_equal(tl_jv_int(tl_jv_get(e, "frame"), &iFrame), 0);
+        assert_true(iAt>=iLast && iFrame>=0 && iFrame<nFrame);
+        iLast = iAt;
+        if( tl_jv_is(tl_jv_get(e, "type"), "O") ){
+          assert_true(nStack<64);
+          aStack[nStack] = (int)iFrame;
+          aAt[nStack++] = iAt;
+          continue;
+        }
+        assert_true(tl_jv_is(tl_jv_get(e, "type"), "C"));
+        assert_true(nStack>0 && aStack[nStack-1]==iFrame);
+        /* "tid 13797 pid 13796" is llvm-xray's thread_13797 */
+        b = snprintf(zKey, sizeof(zKey), "thread_%lld;",
+                     atoll(tl_jv_get(p, "name")->z + 4));
+        for(i=0; i<nStack; i++) b += snprintf(zKey+b, sizeof(zKey)-(size_t)b, "%s;", azFrame[aStack[i]]);
+        folded_find(a, &n, zKey)->nCount++;
+        folded_find(a, &n, zKey)->nTime += iAt - aAt[--nStack];
+      }
+      assert_int_equal(nStack, 0);
+    }
+    for(b=0; b<2; b++){
+      int nWant = 0;
+      snprintf(zRef, sizeof(zRef), TD "xray/%s.flame-%s.txt", azFdr[k][0], b ? "time" : "count");
+      zWant = tl_test_read_file(zRef, 0);
+      assert_non_null(zWant);
+      for(zLine=strtok_r(zWant, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+        char *zSp = strrchr(zLine, ' ');
+        Folded *q;
+        assert_non_null(zSp);
+        *zSp = 0;
+        i = n;
+        q = folded_find(a, &n, zLine);
+        if( n>i ) fail_msg("%s: stack %s is not in the export", azFdr[k][0], zLine);
+        if( (b ? q->nTime : q->nCount)!=atoll(zSp+1) ){
+          fail_msg("%s: %s: %lld %s, llvm-xray %s", azFdr[k][0], zLine,
+                   b ? q->nTime : q->nCount, b ? "ns" : "calls", zSp+1);
+        }
+        nWant++;
+      }
+      assert_int_equal(nWant, n);
+      free(zWant);
+    }
+    tl_jv_free(&doc);
+    free(a);
+    free(z);
   }
   tl_test_db_close(db);
 }
@@ -748,9 +908,11 @@ static void make_install_and_uninstall_under_destdir(void **state){
 TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_perf_counts_equal_perf_script),
   cmocka_unit_test(chrome_events_ctf_counts_equal_babeltrace2),
+  cmocka_unit_test(chrome_events_ctf_counters_equal_babeltrace2),
   cmocka_unit_test(chrome_events_cpel_has_every_event_and_track_name),
   cmocka_unit_test(chrome_events_through_the_sqlite3_shell),
   cmocka_unit_test(chrome_xray_matches_llvm_xray_trace_event),
+  cmocka_unit_test(speedscope_calls_replay_equals_llvm_xray_stack),
   cmocka_unit_test(trace_files_join_counts_every_format),
   cmocka_unit_test(trace_files_columns),
   cmocka_unit_test(trace_files_join_attached_database),

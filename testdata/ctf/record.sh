@@ -14,6 +14,8 @@
 #              side under ust/pid/
 #   ust-discard  buffers too small for the program run without pauses:
 #              discarded events (no NAME.bt2.txt; see sql-refs.sh)
+#   ust-counters  perf counter contexts (perf:thread:task-clock,
+#              context-switches, page-fault) and vtid on tl:tick
 #
 # For each trace NAME: NAME.bt2.txt = `babeltrace2 --clock-seconds --no-delta
 # --fields=emf NAME` ("[seconds.ns] event: fields", one line per event; the
@@ -67,9 +69,19 @@ lttng enable-event -u -c chan 'tl:ints,tl:tick' >/dev/null
 lttng start >/dev/null
 ./tl_app 3000 burst
 lttng destroy >/dev/null
+# ust-counters: LTTng's perf counter contexts (software counters, read
+# per thread at each event): the exports' counter events
+record ust-counters
+lttng enable-channel -u chan --subbuf-size=16384 --num-subbuf=4 >/dev/null
+lttng enable-event -u -c chan 'tl:tick' >/dev/null
+lttng add-context -u -c chan -t vtid -t perf:thread:task-clock \
+  -t perf:thread:context-switches -t perf:thread:page-fault >/dev/null
+lttng start >/dev/null
+./tl_app 5
+lttng destroy >/dev/null
 rm -f tl_app
 
-for t in ust-types ust-multi ust-pid; do
+for t in ust-types ust-multi ust-pid ust-counters; do
   babeltrace2 --clock-seconds --no-delta --fields=emf "$t" > "$t.bt2.txt"
   python3 - "$t" <<'PY'
 import collections, re, subprocess, sys

@@ -3,13 +3,17 @@
 // open in speedscope and draw a profile; the flamegraph() SVG renders
 // with each frame as wide as its value, zooms and searches.
 //
-//   node check.js speedscope FILE SHOT.png   the profile loads (the title
-//                                            names it) and the screenshot
-//                                            is not an empty view
+//   node check.js speedscope FILE SHOT.png [NAME]
+//                                            the profile loads (the title
+//                                            names FILE, or NAME: the name a
+//                                            speedscope file gives itself)
+//                                            and the screenshot is not an
+//                                            empty view
 //   node check.js svg FILE.svg FOLDED        every frame's rendered width is
 //                                            its share of the folded counts
 //
-// CHROMIUM names the browser (default /usr/bin/chromium). Prints one
+// CHROMIUM names the browser (default /usr/bin/chromium), SPEEDSCOPE_TIMEOUT
+// the seconds speedscope may take to load a file (default 30). Prints one
 // line, "ok: ..." or "FAIL: ...", and exits 0 or 1.
 'use strict';
 const path = require('path');
@@ -38,7 +42,7 @@ async function colours(browser, png) {
   return n;
 }
 
-async function speedscope(browser, file, shot) {
+async function speedscope(browser, file, shot, want) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -46,7 +50,9 @@ async function speedscope(browser, file, shot) {
   await page.setInputFiles('input[type=file]', file);
   const name = path.basename(file);
   try {
-    await page.waitForFunction((n) => document.title.startsWith(n), name, { timeout: 30000 });
+    await page.waitForFunction(() => document.title.endsWith(' - speedscope'), null,
+                               { timeout: 1000 * Number(process.env.SPEEDSCOPE_TIMEOUT || 30), polling: 500 });
+    if (!(await page.title()).includes(want || name)) throw new Error('title');
   } catch (e) {
     const body = await page.evaluate(() => document.body.innerText.slice(0, 300));
     return fail(`${name}: speedscope did not load it (title "${await page.title()}", page: ${body})`);
@@ -124,15 +130,15 @@ async function svg(browser, file, folded) {
 }
 
 (async () => {
-  const [mode, file, arg] = process.argv.slice(2);
+  const [mode, file, arg, arg2] = process.argv.slice(2);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--allow-file-access-from-files'],
   });
   try {
-    if (mode === 'speedscope') await speedscope(browser, file, arg);
+    if (mode === 'speedscope') await speedscope(browser, file, arg, arg2);
     else if (mode === 'svg') await svg(browser, file, arg);
-    else fail('usage: node check.js speedscope FILE SHOT.png | svg FILE.svg FOLDED');
+    else fail('usage: node check.js speedscope FILE SHOT.png [NAME] | svg FILE.svg FOLDED');
   } catch (e) {
     fail(String(e && e.stack || e));
   } finally {

@@ -35,6 +35,8 @@ cd "$out"
 q chrome-events.sql ust.json -cmd ".parameter set @trace '$td/clock/ust'"
 q chrome-xray.sql xray.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'"
+q speedscope-calls.sql fdr.speedscope.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
+  -cmd ".parameter set @binary '$td/xray/app.map.elf'"
 q perf_folded.sql lost.folded.txt -cmd ".parameter set @trace '$td/perf/lost.data'"
 q flamegraph_xray.sql fdr-count.svg -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'" -cmd ".parameter set @value 'count'"
@@ -45,6 +47,7 @@ export CHROMIUM="$chromium"
 node "$here/check.js" speedscope ust.json ust.png || rc=1
 node "$here/check.js" speedscope xray.json xray.png || rc=1
 node "$here/check.js" speedscope lost.folded.txt lost.png || rc=1
+node "$here/check.js" speedscope fdr.speedscope.json fdr-speedscope.png fdr.xray || rc=1
 # the XRay picture against llvm-xray's own folded counts; perf's against ours
 node "$here/check.js" svg fdr-count.svg "$td/xray/fdr.flame-count.txt" || rc=1
 node "$here/check.js" svg lost.svg lost.folded.txt || rc=1
