@@ -41,6 +41,8 @@
 #define TALLY_MEMO 4096             /* slots of a tally's memo (a power of two) */
 #define TALLY_MEMO_COLS 4           /* key columns the memo knows at most */
 #define TALLY_WAIT_MS TL_POLL_MS    /* the waiting thread polls this often */
+#define GROUP_KEEP_MIN 64           /* a row standing for this many: its text
+                                    ** interned (given to SQLite uncopied) */
 
 typedef struct GroupEntry GroupEntry;
 struct GroupEntry {
@@ -1131,24 +1133,29 @@ static int group_fill(TlGroup *g){
   return TL_DONE;
 }
 
-/* Key a[0..nKey) as the values of pRow (a row standing for its entry). */
-static void group_row(TlGroup *g, const uint8_t *a, size_t nKey, TlRow *pRow){
+/*
+** Key a[0..nKey) as the values of pRow (a row standing for n rows of its
+** entry). The text of a row standing for many is interned (tl_val_text_kept):
+** SQLite takes it without a copy per repeat.
+*/
+static void group_row(TlGroup *g, const uint8_t *a, size_t nKey, uint64_t n, TlRow *pRow){
   size_t i = 0;
   int c;
   for(c=0; c<g->nCol; c++){
     TlVal *v = &g->aVal[c];
-    uint64_t n;
+    uint64_t nz;
     tl_val_null(v);
     if( !(g->mKey>>c & 1) || i>=nKey ) continue;
     switch( a[i++] & ~KEY_GROUP ){
       case 'i': v->t = TL_INT; memcpy(&v->i, a+i, 8); i += 8; break;
       case 'r': v->t = TL_REAL; memcpy(&v->r, a+i, 8); i += 8; break;
       case 't': case 'b':
-        memcpy(&n, a+i, 8);
+        memcpy(&nz, a+i, 8);
         i += 8;
-        if( (a[i-9] & ~KEY_GROUP)=='t' ) tl_val_text(v, (const char*)a+i, n);
-        else { v->t = TL_BLOB; v->z = (const char*)a+i; v->n = n; }
-        i += n;
+        if( (a[i-9] & ~KEY_GROUP)!='t' ){ v->t = TL_BLOB; v->z = (const char*)a+i; v->n = nz; }
+        else if( n>=GROUP_KEEP_MIN ) tl_val_text_kept(v, (const char*)a+i, nz);
+        else tl_val_text(v, (const char*)a+i, nz);
+        i += nz;
         break;
       default: break;
     }
@@ -1179,7 +1186,7 @@ static int early_next(TlGroup *g, TlRow *pRow){
       memcpy(g->aEarly, run->aEarly, run->nEarly);
       g->nEarly = run->nEarly;
     }
-    group_row(g, g->aEarly, g->nEarly, pRow);
+    group_row(g, g->aEarly, g->nEarly, n - g->nEarlyGiven, pRow);
     pRow->nRepeat = (int64_t)(n - g->nEarlyGiven);
     g->nCurBase = g->nEarlyGiven;
     g->nEarlyGiven = n;
@@ -1242,7 +1249,7 @@ int tl_group_next(TlGroup *g, TlRow *pRow){
   }
   g->iCur = g->iOut++;
   p = &g->aEntry[g->iCur];
-  group_row(g, g->aKey + p->iKey, p->nKey, pRow);
+  group_row(g, g->aKey + p->iKey, p->nKey, p->n - p->nEarly, pRow);
   pRow->nRepeat = (int64_t)(p->n - p->nEarly);
   g->nCurBase = p->nEarly;
   return TL_ROW;
