@@ -41,6 +41,7 @@
 #define TALLY_MEMO 4096             /* slots of a tally's memo (a power of two) */
 #define TALLY_MEMO_COLS 4           /* key columns the memo knows at most */
 #define TALLY_WAIT_MS TL_POLL_MS    /* the waiting thread polls this often */
+#define TALLY_JOBS 16               /* packets with no stream: runs per helper */
 #define GROUP_KEEP_MIN 64           /* a row standing for this many: its text
                                     ** interned (given to SQLite uncopied) */
 
@@ -431,8 +432,6 @@ struct TallyHelper {
   TallyRun *pRun;
   TlTally t;
   void *pState;                     /* the reader's */
-  size_t *aPkt;                     /* its packets, ascending */
-  size_t nPkt;
   int rc;
   TlErr err;
   int bThread;                      /* runs on thread th */
@@ -450,6 +449,12 @@ struct TallyRun {
   uint64_t nNoted;                  /* of them, passed on to the progress line */
   TallyHelper aHelper[TALLY_HELPERS];
   int nHelper;
+  size_t *aPkt;                     /* the packets, job by job, */
+  size_t *aJob;                     /* job k: aPkt[aJob[k] .. aJob[k+1]) */
+  size_t nJob;
+  int bShared;                      /* helpers take the jobs in turn (else
+                                    ** job k is helper k's) */
+  size_t iJob;                      /* (atomic) the next job a helper takes */
   TlProgress prog;                  /* the scan's progress report, when bProg */
   TlProgress *pPrev;
   int bProg;
@@ -576,14 +581,19 @@ static void tally_note_early(TallyHelper *h){
   if( e ) __atomic_store_n(&run->aEarlyN[h - run->aHelper], c->aEntry[e-1].n, __ATOMIC_RELAXED);
 }
 
-/* One helper's packets, on its thread or the caller's. */
+/*
+** One helper's packets, on its thread or the caller's: its own job, or
+** shared jobs one after the other, each taken when the one before is done
+** (so a helper slowed down, by a model loaded on first use for example,
+** takes fewer).
+*/
 static void *tally_main(void *pArg){
   TallyHelper *h = pArg;
   TallyRun *run = h->pRun;
   const TlIndex *x = &run->g->pTrace->index;
   const TlReaderDef *r = run->g->pTrace->pReader;
   TlPoll poll, *pPrev = 0;
-  size_t k;
+  size_t j, k;
   int rc = TL_OK;
   if( h->bThread ){
     /* (this thread's window reads stop when the run does) */
@@ -592,11 +602,17 @@ static void *tally_main(void *pArg){
     poll.pArg = run;
     pPrev = tl_poll_swap(&poll);
   }
-  for(k=0; k<h->nPkt && rc>=0; k++){
-    if( tally_stopped(run) ) break;
-    rc = r->xTallyPacket(h->pState, h->aPkt[k], &h->t, &h->err);
-    if( h->bThread ) __atomic_add_fetch(&run->nBytes, x->a[h->aPkt[k]].nSize, __ATOMIC_RELAXED);
-    if( rc>=0 && run->bEarlyOk ) tally_note_early(h);
+  j = run->bShared ? __atomic_fetch_add(&run->iJob, 1, __ATOMIC_RELAXED)
+                   : (size_t)(h - run->aHelper);
+  while( rc>=0 && j < run->nJob ){
+    for(k=run->aJob[j]; k<run->aJob[j+1] && rc>=0; k++){
+      if( tally_stopped(run) ) break;
+      rc = r->xTallyPacket(h->pState, run->aPkt[k], &h->t, &h->err);
+      if( h->bThread ) __atomic_add_fetch(&run->nBytes, x->a[run->aPkt[k]].nSize, __ATOMIC_RELAXED);
+      if( rc>=0 && run->bEarlyOk ) tally_note_early(h);
+    }
+    if( tally_stopped(run) || !run->bShared ) break;
+    j = __atomic_fetch_add(&run->iJob, 1, __ATOMIC_RELAXED);
   }
   if( rc<0 ){
     if( h->t.g->err.rc && !h->t.bFull ) h->err = h->t.g->err;
@@ -627,28 +643,15 @@ static int stream_cmp_id(const void *a, const void *b){
 }
 
 /*
-** The helper of each of the n packets aPkt into aSide: the streams (when
-** every packet has one) to the helper with fewer bytes so far, largest
-** first; else the packets in index order, the first half of the bytes to
-** the first. TL_OK or TL_ENOMEM.
+** The helper of each of the n packets aPkt into aSide, when every packet
+** has a stream: the streams to the helper with fewer bytes so far, largest
+** first. TL_OK or TL_ENOMEM.
 */
 static int tally_sides(const TlIndex *x, const size_t *aPkt, size_t n, int nHelper,
                        uint8_t *aSide){
-  TallyStream *a;
-  uint64_t aLoad[TALLY_HELPERS] = {0}, nAll = 0, nSum = 0;
+  TallyStream *a = malloc((n ? n : 1)*sizeof(*a));
+  uint64_t aLoad[TALLY_HELPERS] = {0};
   size_t i, nStream = 0;
-  for(i=0; i<n; i++){
-    nAll += x->a[aPkt[i]].nSize;
-    if( x->a[aPkt[i]].iStream<0 ) break;
-  }
-  if( i<n ){
-    for(i=0; i<n; i++){
-      aSide[i] = (uint8_t)(nSum*2 >= nAll && nHelper>1);
-      nSum += x->a[aPkt[i]].nSize;
-    }
-    return TL_OK;
-  }
-  a = malloc(n*sizeof(*a));
   if( a==0 ) return TL_ENOMEM;
   for(i=0; i<n; i++){
     a[i].iStream = x->a[aPkt[i]].iStream;
@@ -677,6 +680,55 @@ static int tally_sides(const TlIndex *x, const size_t *aPkt, size_t n, int nHelp
   return TL_OK;
 }
 
+/*
+** The run's jobs from the n packets aPkt (ascending; taken over). When
+** every packet has a stream, job k is helper k's alone: whole streams
+** (tally_sides()), in index order. Else the packets are cut into runs of
+** about 1/TALLY_JOBS of a helper's share of the bytes, which the helpers
+** take in index order, each when done with its last (bShared). TL_OK or
+** TL_ENOMEM.
+*/
+static int tally_jobs(TallyRun *run, const TlIndex *x, size_t *aPkt, size_t n){
+  uint64_t nAll = 0, nSum = 0, nJobBytes;
+  size_t i, j;
+  uint8_t *aSide;
+  size_t *aOrder;
+  int k;
+  run->aPkt = aPkt;
+  run->aJob = malloc((n + TALLY_HELPERS + 1)*sizeof(size_t));
+  if( run->aJob==0 ) return TL_ENOMEM;
+  run->aJob[0] = 0;
+  for(i=0; i<n && x->a[aPkt[i]].iStream>=0; i++){}
+  if( i<n ){
+    for(i=0; i<n; i++) nAll += x->a[aPkt[i]].nSize;
+    nJobBytes = nAll / ((uint64_t)run->nHelper * TALLY_JOBS) + 1;
+    for(i=0; i<n; i++){
+      nSum += x->a[aPkt[i]].nSize;
+      if( nSum>=nJobBytes || i+1==n ){
+        run->aJob[++run->nJob] = i + 1;
+        nSum = 0;
+      }
+    }
+    run->bShared = 1;
+    return TL_OK;
+  }
+  aSide = malloc(n ? n : 1);
+  aOrder = malloc((n ? n : 1)*sizeof(size_t));
+  if( aSide==0 || aOrder==0 || tally_sides(x, aPkt, n, run->nHelper, aSide) ){
+    free(aSide);
+    free(aOrder);
+    return TL_ENOMEM;
+  }
+  for(k=0, j=0; k<run->nHelper; k++){
+    for(i=0; i<n; i++) if( aSide[i]==k ) aOrder[j++] = aPkt[i];
+    run->aJob[++run->nJob] = j;
+  }
+  memcpy(aPkt, aOrder, n*sizeof(size_t));
+  free(aSide);
+  free(aOrder);
+  return TL_OK;
+}
+
 /* Free the helpers' states, tables and packet lists. */
 static void tally_free(TallyRun *run){
   const TlReaderDef *r = run->g->pTrace->pReader;
@@ -686,15 +738,16 @@ static void tally_free(TallyRun *run){
     if( h->pState ) r->xTallyClose(h->pState);
     tl_group_close(h->t.g);
     free(h->t.aMemo);
-    free(h->aPkt);
   }
+  free(run->aPkt);
+  free(run->aJob);
   pthread_mutex_destroy(&run->mu);
   pthread_cond_destroy(&run->cv);
 }
 
 /*
-** Set up the run's helpers: the packets that may match split between
-** them (tally_sides()), a state and a table each. TL_OK, TL_DONE when the
+** Set up the run's helpers: the packets that may match, as jobs the
+** helpers take (tally_jobs()), a state and a table each. TL_OK, TL_DONE when the
 ** reader does not tally this scan, or < 0 with the error in g's.
 */
 static int tally_setup(TallyRun *run){
@@ -703,7 +756,6 @@ static int tally_setup(TallyRun *run){
   const TlReaderDef *r = g->pTrace->pReader;
   const TlFilter *f = &run->f;
   size_t *aPkt = malloc((x->n ? x->n : 1)*sizeof(size_t));
-  uint8_t *aSide = malloc(x->n ? x->n : 1);
   size_t i, n = 0;
   int k, rc = TL_OK, nKey = 0, aKeyCol[TALLY_MEMO_COLS];
   for(k=0; k<g->nCol; k++){
@@ -711,32 +763,29 @@ static int tally_setup(TallyRun *run){
     if( nKey<TALLY_MEMO_COLS ) aKeyCol[nKey] = k;
     nKey++;
   }
-  if( aPkt==0 || aSide==0 ) rc = TL_ENOMEM;
+  if( aPkt==0 ) rc = TL_ENOMEM;
   for(i=0; rc==TL_OK && i<x->n; i++){
     if( tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) aPkt[n++] = i;
   }
   run->nHelper = n>1 ? TALLY_HELPERS : 1;
-  if( rc==TL_OK ) rc = tally_sides(x, aPkt, n, run->nHelper, aSide);
+  if( rc==TL_OK ) rc = tally_jobs(run, x, aPkt, n);
+  else free(aPkt);
   for(k=0; rc==TL_OK && k<run->nHelper; k++){
     TallyHelper *h = &run->aHelper[k];
     h->pRun = run;
     tl_err_clear(&h->err);
-    h->aPkt = malloc((n ? n : 1)*sizeof(size_t));
     h->t.g = group_clone(g, run->nHelper);
     if( nKey<=TALLY_MEMO_COLS ){
       h->t.aMemo = calloc(TALLY_MEMO*(size_t)(3*nKey + 1), sizeof(uint64_t));
       h->t.nMemoWords = 3*nKey;
       memcpy(h->t.aKeyCol, aKeyCol, sizeof(aKeyCol));
     }
-    if( h->aPkt==0 || h->t.g==0 || (nKey<=TALLY_MEMO_COLS && h->t.aMemo==0) ){
+    if( h->t.g==0 || (nKey<=TALLY_MEMO_COLS && h->t.aMemo==0) ){
       rc = TL_ENOMEM;
       break;
     }
-    for(i=0; i<n; i++) if( aSide[i]==k ) h->aPkt[h->nPkt++] = aPkt[i];
     rc = r->xTallyOpen(g->pTrace, g->iTable, &run->f, &h->pState, &g->err);
   }
-  free(aPkt);
-  free(aSide);
   if( rc==TL_ENOMEM ) return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   if( rc==TL_DONE ) g->bNoTally = 1;
   return rc;
