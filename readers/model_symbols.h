@@ -30,7 +30,8 @@
 **
 ** Inputs come while one thread reads the trace; tl_symbols_finish() ends
 ** them. The questions may then come from any thread: files are read once,
-** on first use, under the trace's lock (tl_trace_lock).
+** on first use, under the trace's lock (tl_trace_lock); kallsyms under a
+** lock of its own, so that files are read while it is.
 */
 #ifndef TL_MODEL_SYMBOLS_H
 #define TL_MODEL_SYMBOLS_H
@@ -107,6 +108,13 @@ int tl_symbols_add_debug_link(TlSymbols*, const char *zFile, size_t nFile,
 ** difference (a kernel relocated at each boot, KASLR), as perf does.
 */
 void tl_symbols_set_kernel_ref(TlSymbols*, const char *zSym, size_t nSym, uint64_t addr);
+
+/*
+** Can a kernel address be named now without waiting: 1 when kallsyms is
+** read (or there is none to read), reading it now when no thread does; 0
+** while another thread reads it (a caller with other work may come back).
+*/
+int tl_symbols_kernel_try(TlSymbols*, TlTrace*);
 
 /* Process pid is a child of ppid (inherits its maps). TL_OK or TL_ENOMEM. */
 int tl_symbols_add_parent(TlSymbols*, int64_t pid, int64_t ppid);

@@ -21,6 +21,7 @@
 #include "model_symbols.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,8 @@ struct TlSymbols {
   char *zBuildidDir;              /* the build-id cache, or NULL */
   char *zKallsyms;                /* the kallsyms file, or NULL: found as perf finds it */
   int eKallsyms;                  /* SYM_NOT_READ, SYM_READ, SYM_NONE */
+  pthread_mutex_t ksMu;           /* held while kallsyms is read (not the trace's
+                                  ** lock: files' loads go on meanwhile) */
   uint8_t aKernId[20]; int nKernId; /* the recorded kernel's build id, if any */
   char zKernRef[64];              /* the kernel's reference symbol ("" if none) */
   uint64_t kernRef;               /* its address when the trace was recorded */
@@ -135,6 +138,7 @@ TlSymbols *tl_symbols_new(const char *zSymfs, const char *zBuildidDir, const cha
   const char *zHome = getenv("HOME");
   int bOom = 0;
   if( p==0 ) return 0;
+  pthread_mutex_init(&p->ksMu, 0);
   tl_map_init(&p->fileByName);
   tl_map_init(&p->parent);
   /* as perf: the cache is ~/.debug, or SYMFS/.debug under a symfs */
@@ -176,6 +180,7 @@ void tl_symbols_free(TlSymbols *p){
   free(p->aMap);
   free(p->aKsym);
   free(p->zKsBuf);
+  pthread_mutex_destroy(&p->ksMu);
   free(p->zSymfs);
   free(p->zBuildidDir);
   free(p->zKallsyms);
@@ -1075,7 +1080,7 @@ static uint64_t kallsyms_delta(const TlSymbols *p){
   return 0;
 }
 
-/* Read and parse the kallsyms file (the caller holds the trace lock). */
+/* Read and parse the kallsyms file (the caller holds ksMu). */
 static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   char *z, *zEnd;
   char zFound[4096];
@@ -1117,11 +1122,15 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   return p->nKsym ? SYM_READ : SYM_NONE;
 }
 
-/* Are kallsyms's symbols read (reading them on first use)? */
-static int kallsyms_ready(TlSymbols *p, TlTrace *pTrace){
+/*
+** Are kallsyms's symbols read (reading them on first use, under ksMu)? 1
+** read, 0 none to read; with bWait 0, -1 while another thread reads them.
+*/
+static int kallsyms_state(TlSymbols *p, TlTrace *pTrace, int bWait){
   int e = __atomic_load_n(&p->eKallsyms, __ATOMIC_ACQUIRE);
   if( e==SYM_NOT_READ ){
-    tl_trace_lock(pTrace);
+    if( bWait ) pthread_mutex_lock(&p->ksMu);
+    else if( pthread_mutex_trylock(&p->ksMu) ) return -1;
     if( p->eKallsyms==SYM_NOT_READ ){
       e = kallsyms_load(p, pTrace);
       if( p->zKallsyms && e!=SYM_READ ){
@@ -1131,9 +1140,17 @@ static int kallsyms_ready(TlSymbols *p, TlTrace *pTrace){
       __atomic_store_n(&p->eKallsyms, e, __ATOMIC_RELEASE);
     }
     e = p->eKallsyms;
-    tl_trace_unlock(pTrace);
+    pthread_mutex_unlock(&p->ksMu);
   }
   return e==SYM_READ;
+}
+
+static int kallsyms_ready(TlSymbols *p, TlTrace *pTrace){
+  return kallsyms_state(p, pTrace, 1)==1;
+}
+
+int tl_symbols_kernel_try(TlSymbols *p, TlTrace *pTrace){
+  return kallsyms_state(p, pTrace, 0)>=0;
 }
 
 /*
