@@ -60,6 +60,11 @@
 **                            are read; text must stay unchanged at its
 **                            address until xTallyClose: the engine may
 **                            know a value again by its address)
+**   xTallyEnd(state, tally, err)
+**                            optional: after the state's last packet (not
+**                            called when the run stops early), the rows it
+**                            held back, as xTallyPacket gives them (rows
+**                            waiting for a model another thread builds)
 **   xTallyClose(state)       NULL-safe
 ** The engine may run several states at once on helper threads (the trace
 ** is shared read-only); the packets of one stream (TlPacket.iStream >= 0)
@@ -332,6 +337,8 @@ struct TlReaderDef {
   int (*xTallyOpen)(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
   int (*xTallyPacket)(void *pState, size_t iPacket, TlTally*, TlErr*);
   void (*xTallyClose)(void *pState);
+  /* optional: the rows the state held back, after its last packet */
+  int (*xTallyEnd)(void *pState, TlTally*, TlErr*);
 
   /*
   ** What the trace says about itself (trace_info): xRow once per (key,

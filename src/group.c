@@ -614,6 +614,10 @@ static void *tally_main(void *pArg){
     if( tally_stopped(run) || !run->bShared ) break;
     j = __atomic_fetch_add(&run->iJob, 1, __ATOMIC_RELAXED);
   }
+  if( rc>=0 && r->xTallyEnd && !tally_stopped(run) ){
+    rc = r->xTallyEnd(h->pState, &h->t, &h->err);
+    if( rc>=0 && run->bEarlyOk ) tally_note_early(h);
+  }
   if( rc<0 ){
     if( h->t.g->err.rc && !h->t.bFull ) h->err = h->t.g->err;
     if( h->err.rc==0 ) tl_err_set(&h->err, rc, TL_NO_OFFSET, "a tally failed");
