@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,9 +441,71 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
 /* Bytes windows hold beyond TL_WIN_AHEAD to read ahead (their nHeld). */
 static size_t nAheadHeld = 0;
 
+/*
+** Buffers of windows freed, kept for the next windows: a buffer of a
+** megabyte, freed, goes back to the system and comes back as new pages,
+** each a fault to fill (most of a short query's time: a CTF time window
+** reads two to four packets of 1 MiB). At most TL_WIN_POOL of them and
+** TL_WIN_POOL_BYTES in all.
+*/
+#define TL_WIN_POOL 4
+#define TL_WIN_POOL_BYTES ((size_t)8<<20)
+static pthread_mutex_t poolMu = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t *aPoolBuf[TL_WIN_POOL];
+static size_t aPoolN[TL_WIN_POOL];
+static size_t nPoolBytes = 0;
+
+/* A kept buffer of at least n bytes (its size in *pnAlloc), or NULL. */
+static uint8_t *pool_take(size_t n, size_t *pnAlloc){
+  uint8_t *a = 0;
+  int i, best = -1;
+  pthread_mutex_lock(&poolMu);
+  for(i=0; i<TL_WIN_POOL; i++){
+    if( aPoolBuf[i] && aPoolN[i]>=n && (best<0 || aPoolN[i]<aPoolN[best]) ) best = i;
+  }
+  if( best>=0 ){
+    a = aPoolBuf[best];
+    *pnAlloc = aPoolN[best];
+    nPoolBytes -= aPoolN[best];
+    aPoolBuf[best] = 0;
+    aPoolN[best] = 0;
+  }
+  pthread_mutex_unlock(&poolMu);
+  return a;
+}
+
+/* Keep buffer a of n bytes for a later window, or free it. */
+static void pool_put(uint8_t *a, size_t n){
+  int i;
+  if( a==0 ) return;
+  pthread_mutex_lock(&poolMu);
+  for(i=0; i<TL_WIN_POOL && n<=TL_WIN_POOL_BYTES - nPoolBytes; i++){
+    if( aPoolBuf[i]==0 ){
+      aPoolBuf[i] = a;
+      aPoolN[i] = n;
+      nPoolBytes += n;
+      a = 0;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&poolMu);
+  free(a);
+}
+
+/* When the library is unloaded or the process ends. */
+__attribute__((destructor)) static void pool_free(void){
+  int i;
+  for(i=0; i<TL_WIN_POOL; i++){
+    free(aPoolBuf[i]);
+    aPoolBuf[i] = 0;
+    aPoolN[i] = 0;
+  }
+  nPoolBytes = 0;
+}
+
 void tl_win_free(TlWin *w){
   win_fd_close(w);
-  free(w->aBuf);
+  pool_put(w->aBuf, w->nAlloc);
   if( w->nHeld ) __atomic_sub_fetch(&nAheadHeld, w->nHeld, __ATOMIC_RELAXED);
   w->aBuf = 0;
   w->nAlloc = 0;
@@ -490,10 +553,18 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                       n, (size_t)TL_WIN_MAX);
   }
   if( n > w->nAlloc ){
-    uint8_t *aNew = realloc(w->aBuf, n);
-    if( aNew==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
-    w->aBuf = aNew;
-    w->nAlloc = n;
+    size_t nKept = 0;
+    uint8_t *aNew = pool_take(n, &nKept);
+    if( aNew ){
+      pool_put(w->aBuf, w->nAlloc);
+      w->aBuf = aNew;
+      w->nAlloc = nKept;
+    }else{
+      aNew = realloc(w->aBuf, n);
+      if( aNew==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
+      w->aBuf = aNew;
+      w->nAlloc = n;
+    }
   }
   w->nBuf = 0;
   fd = win_fd(w, pErr);
