@@ -1093,10 +1093,16 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   if( kallsyms_read(zFile, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
   z = p->zKsBuf;
   zEnd = z + p->nKsBuf;
+  /* room for a symbol a line at once (no copy of the grown array) */
+  for(nAlloc=1; z<zEnd; z++) nAlloc += *z=='\n';
+  if( nAlloc>SYM_MAX_SYMS ) nAlloc = SYM_MAX_SYMS;
+  p->aKsym = malloc(nAlloc*sizeof(SymEntry));
+  if( p->aKsym==0 ) nAlloc = 0;
+  z = p->zKsBuf;
   while( z<zEnd ){
-    char *zNl = memchr(z, '\n', (size_t)(zEnd - z));
-    char *zLineEnd = zNl ? zNl : zEnd;
+    char *zLineEnd = z;
     SymEntry e;
+    while( zLineEnd<zEnd && *zLineEnd!='\n' ) zLineEnd++;   /* (lines are short: no call) */
     if( kallsyms_line(z, zLineEnd, zEnd, &e)==0 ){
       if( p->nKsym==nAlloc ){
         size_t nNew = nAlloc ? nAlloc*2 : 4096;
