@@ -339,6 +339,11 @@ struct TlReaderDef {
   void (*xTallyClose)(void *pState);
   /* optional: the rows the state held back, after its last packet */
   int (*xTallyEnd)(void *pState, TlTally*, TlErr*);
+  /* optional: every value column iCol of table iTable can have in a
+  ** tallied row, each given to xValue (which may return an error code to
+  ** stop); TL_OK, or TL_DONE when the reader cannot say */
+  int (*xTallyValues)(TlTrace*, int iTable, int iCol,
+                      int (*xValue)(void*, const TlVal*), void *pArg);
 
   /*
   ** What the trace says about itself (trace_info): xRow once per (key,

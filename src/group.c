@@ -795,6 +795,54 @@ static int tally_setup(TallyRun *run){
   return rc;
 }
 
+static int val_cmp(const uint8_t *a, const uint8_t *b);
+
+/* xTallyValues's callback: value v's key, kept when it comes first so far. */
+static int tally_first_value(void *pArg, const TlVal *v){
+  TallyRun *run = pArg;
+  TlGroup *g = run->g;
+  TlVal aRow[TL_MAX_NCOL];
+  int c, rc;
+  for(c=0; c<g->nCol; c++) aRow[c].t = TL_NULL;
+  for(c=0; c<g->nCol && !(g->mKey>>c & 1); c++){}
+  aRow[c] = *v;
+  rc = probe_vals(g, 0, aRow, 0, 0);
+  if( rc ) return rc;
+  if( run->aEarly ){
+    int cmp = val_cmp(g->aProbe, run->aEarly);
+    if( (g->aOrdDesc[0] ? -cmp : cmp) >= 0 ) return TL_OK;
+  }
+  free(run->aEarly);
+  run->aEarly = malloc(g->nProbe);
+  if( run->aEarly==0 ) return TL_ENOMEM;
+  memcpy(run->aEarly, g->aProbe, g->nProbe);
+  run->nEarly = g->nProbe;
+  return TL_OK;
+}
+
+/*
+** A GROUP BY on one column whose groups come in the order of an ORDER BY
+** on it: the early key is the value first in that order of all the values
+** the reader says its rows can have (xTallyValues), whether it has rows or
+** not (the groups before it would have none). TL_OK when set, else not.
+*/
+static int tally_first_key(TallyRun *run){
+  TlGroup *g = run->g;
+  const TlReaderDef *r = g->pTrace->pReader;
+  int c, rc;
+  if( r->xTallyValues==0 || __builtin_popcountll(g->mKey)!=1 || g->aOrdIdx[0]!=0 ) return TL_DONE;
+  for(c=0; c<g->nCol && !(g->mKey>>c & 1); c++){}
+  rc = r->xTallyValues(g->pTrace, g->iTable, c, tally_first_value, run);
+  if( rc || run->aEarly==0 ){
+    free(run->aEarly);
+    run->aEarly = 0;
+    return TL_DONE;
+  }
+  run->hEarly = key_hash(run->aEarly, run->nEarly);
+  __atomic_store_n(&run->bEarlySet, 1, __ATOMIC_RELEASE);
+  return TL_OK;
+}
+
 /*
 ** Wait for the run's helpers (or, nEarlyGiven not UINT64_MAX, until they
 ** have counted more rows of the early key than that), polling for an
@@ -936,9 +984,10 @@ static int group_tally(TlGroup *g){
   }
   /* the first key's rows may come while the helpers count, when the
   ** whole is one part so far and every used column is grouped on (a
-  ** GROUP BY value is then one entry) */
+  ** GROUP BY value is then one entry); in the order asked, only the key
+  ** first of all the values the reader says can come */
   run->bEarlyOk = run->nHelper>1 && g->mKey==g->mGroupBy && g->cur.d==0 && g->aEarly==0
-                && g->nOrd==0;
+                && (g->nOrd==0 || tally_first_key(run)==TL_OK);
   run->nRunning = run->nHelper;
   for(i=0; i<run->nHelper && run->nHelper>1; i++){
     TallyHelper *h = &run->aHelper[i];
