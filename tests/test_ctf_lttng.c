@@ -474,6 +474,32 @@ static void grouped_rowids_out_of_order(TlTrace *p, const TlFilter *f, size_t nP
   tl_group_close(g);
 }
 
+/* xTallyValues's callback: the names, one line each. */
+static int note_value(void *pArg, const TlVal *v){
+  char *z = v->t==TL_TEXT ? sqlite3_mprintf("%.*s", (int)v->n, v->z) : sqlite3_mprintf("(null)");
+  tl_lines_add((TlLines*)pArg, z);
+  sqlite3_free(z);
+  return TL_OK;
+}
+
+/*
+** The names the reader says a tallied event can have (xTallyValues: the
+** engine gives the first of them in an ORDER BY's order early) hold every
+** name babeltrace2 printed (aWant).
+*/
+static void tally_values_hold(TlTrace *p, const TlLines *pWant){
+  TlLines have = {0};
+  size_t i, j;
+  assert_non_null(p->pReader->xTallyValues);
+  assert_int_equal(p->pReader->xTallyValues(p, TL_TAB_EVENTS, TL_EV_NAME, note_value, &have), TL_OK);
+  assert_int_equal(p->pReader->xTallyValues(p, TL_TAB_EVENTS, TL_EV_CPU, note_value, &have), TL_DONE);
+  for(i=0; i<pWant->n; i++){
+    for(j=0; j<have.n && strcmp(have.az[j], pWant->az[i]); j++){}
+    if( j==have.n ) fail_msg("name %s is not among the tally's values", pWant->az[i]);
+  }
+  tl_lines_free(&have);
+}
+
 /*
 ** accel=off (TlFilter.bPlain) reads event by event: no repeated row, no
 ** lazy rowid or value, in the shapes that are otherwise counted (count(*),
@@ -516,6 +542,7 @@ static void lttng_plain_scan_equals_accelerated(void **state){
     for(i=0; i<want.n; i++) tl_lines_add(&wantNames, strrchr(want.az[i], '|') + 1);
     for(i=0; i<names.n; i++) memmove(names.az[i], names.az[i]+6, strlen(names.az[i]+6)+1);
     lines_equal_unordered(azTrace[k], &wantNames, &names);
+    tally_values_hold(p, &wantNames);
     /* time, CPU and name of every event */
     f.mCols = ((uint64_t)1 << TL_EV_TS) | ((uint64_t)1 << TL_EV_CPU) | ((uint64_t)1 << TL_EV_NAME);
     f.bOrdered = 1;

@@ -609,3 +609,28 @@ int tl_ctf_tally_packet(void *pState, size_t iPacket, TlTally *pTally, TlErr *pE
   pScan->bTallyNow = 0;
   return rc;
 }
+
+/*
+** The names a tallied event can have: its class's (ctf_tally_classes(),
+** ctf_count_by_event_pkt()), so those of every event class of every
+** stream class of every trace (an event of no class is an error).
+*/
+int tl_ctf_tally_values(TlTrace *pTrace, int iTable, int iCol, int (*xValue)(void*, const TlVal*),
+                        void *pArg){
+  const CtfData *p = pTrace->pData;
+  int i, k, j, rc;
+  if( iTable!=TL_TAB_EVENTS || iCol!=TL_EV_NAME ) return TL_DONE;
+  for(i=0; i<p->nTr; i++) if( !p->aTr[i].bModel ) return TL_DONE;
+  for(i=0; i<p->nTr; i++){
+    const TlCtfModel *m = &p->aTr[i].m;
+    for(k=0; k<m->nStream; k++){
+      for(j=0; j<m->aStream[k].nEvent; j++){
+        TlVal v;
+        tl_val_textz(&v, m->aStream[k].aEvent[j].zName);
+        rc = xValue(pArg, &v);
+        if( rc ) return rc;
+      }
+    }
+  }
+  return TL_OK;
+}

@@ -307,6 +307,8 @@ int tl_ctf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVa
 /* The tally hooks (reader.h; the state is the counting hooks'). */
 uint64_t tl_ctf_tally_cols(const TlTrace*, int iTable, const TlFilter*);
 int tl_ctf_tally_packet(void *pState, size_t iPacket, TlTally*, TlErr*);
+int tl_ctf_tally_values(TlTrace*, int iTable, int iCol, int (*xValue)(void*, const TlVal*),
+                        void *pArg);
 
 /**************** Interface to code in ctf_walk.c ****************/
 

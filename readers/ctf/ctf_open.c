@@ -692,6 +692,7 @@ const TlReaderDef tl_ctf_reader = {
   .xTallyCols = tl_ctf_tally_cols,
   .xTallyOpen = tl_ctf_count_open,
   .xTallyPacket = tl_ctf_tally_packet,
+  .xTallyValues = tl_ctf_tally_values,
   .xTallyClose = tl_ctf_count_close,
   .xStreams   = tl_ctf_streams,
 };
