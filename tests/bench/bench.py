@@ -301,9 +301,9 @@ def print_table(table):
 
 def scale(so, small, full, runs, log):
     """Part 3 of the goals: the same queries on the small and the full
-    recording (10x the events). A window of the same width (1% of the small
-    trace's span of events, at 50% of each trace's span) should cost the same
-    on both; a full scan's allocated memory (RssAnon) should not grow with the
+    recording (10x the events). A window holding as many events (1% of the small
+    trace's, from each trace's middle event on) should cost the same on
+    both; a full scan's allocated memory (RssAnon) should not grow with the
     trace, nor should its peak RSS (mapped pages included). small and full
     map a format to (trace, table query prefix)."""
     head = ("scale: small vs full trace", "small trace", "full trace", "full/small",
@@ -316,14 +316,26 @@ def scale(so, small, full, runs, log):
         S, F = "'%s'" % small[fmt_name], "'%s'" % full[fmt_name]
         where = typ[5:] if typ else "1"
         span = lambda T: sql_value(so, "SELECT min(ts), max(ts) FROM events(%s) WHERE %s" % (T, where))
-        lo, hi = span(S)
-        width = (hi - lo) // 100
+        # the same number of events in both windows, from the middle event
+        # on: the full trace may be denser in time than the small one, events
+        # come in bursts, and a window's cost is its events
+        count = lambda T: sql_value(so, "SELECT count(*) FROM events(%s) WHERE %s" % (T, where))[0]
+        at = lambda T, k: sql_value(so, "SELECT ts FROM events(%s) WHERE %s ORDER BY ts LIMIT 1 OFFSET %d"
+                                    % (T, where, k))[0]
+        # (XRay's events have no ts order of their own to skip through: there
+        # the window is 1% of the small trace's span, as wide on both)
+        nS = count(S)
         qs = {}
         for T in (S, F):
-            a, b = span(T)
-            mid = a + (b - a) // 2
-            qs[T] = "SELECT count(*) FROM events(%s) WHERE ts BETWEEN %d AND %d%s" % (T, mid, mid + width, typ)
-        tag = "%s window of %.1f ms at 50%%" % (fmt_name, width / 1e6)
+            if fmt_name == "XRay":
+                lo, hi = span(S)
+                a, b = span(T)
+                lo, hi = a + (b - a) // 2, a + (b - a) // 2 + (hi - lo) // 100
+            else:
+                mid = count(T) // 2
+                lo, hi = at(T, mid), at(T, mid + nS // 100)
+            qs[T] = "SELECT count(*) FROM events(%s) WHERE ts BETWEEN %d AND %d%s" % (T, lo, hi, typ)
+        tag = "%s window, 1%% of the small trace's %s" % (fmt_name, "span" if fmt_name == "XRay" else "events")
         # no format has an index on disk: the first query of a process walks
         # the file to build one (kept for later queries), so that part grows
         # with the file by nature; the walk alone (no row is rowid -1) is a
