@@ -41,7 +41,7 @@ SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,l
 BASE_SRC   = $(sort $(wildcard src/base/*.c))
 READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
 MODEL_SRC  = $(sort $(wildcard src/model/*.c))
-CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/group.c src/formats.c src/merge.c
+CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/group.c src/formats.c src/merge.c src/group_vary.c
 SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/percentile.c src/flamegraph.c
 TEST_SRC = $(sort $(wildcard tests/*.c))
 

@@ -175,15 +175,11 @@ struct TlFilter {
   uint64_t mCols;                 /* columns used: bit i for column i */
   int eProgress;                  /* the query's progress= (TL_PROGRESS_*, 0 auto);
                                   ** for the shared layer, readers ignore it */
-  int bGroupName;                 /* rows with equal values of the table's
-                                  ** group column must come together (xray_calls:
-                                  ** GROUP BY func_id, with name and dur); any
-                                  ** order otherwise */
   int bPlain;                     /* accel=off: a plain per-record scan. One
                                   ** row per record (nRepeat 0, no TL_LAZY, no
                                   ** TL_ROWID_LAZY), no count from the index, no
-                                  ** helper thread. bGroupName and bOrdered
-                                  ** are then 0. The rows are the same
+                                  ** helper thread. bOrdered is then 0.
+                                  ** The rows are the same
                                   ** as without it. */
   int bStream;                    /* only the rows of stream iStream
                                   ** (TlReaderDef.xStreams), in ascending ts */
@@ -216,6 +212,13 @@ static inline uint64_t tl_count_events_cols(const TlFilter *f){
 */
 typedef struct TlTally TlTally;
 int tl_tally_add(TlTally*, const TlVal *aRow, uint64_t n);
+/*
+** One row and its rowid, for tallies whose columns vary per row (a call's
+** dur, ts): the engine keeps such values per group, and asks the same
+** tally again, in the same order, when SQLite wants the rows' rowids; a
+** reader whose xTallyCols gives such a column gives its rows this way.
+*/
+int tl_tally_row(TlTally*, const TlVal *aRow, int64_t iRowid);
 
 /* Is column i wanted? Readers skip building text/JSON that is not. */
 static inline int tl_col_used(const TlFilter *f, int i){
@@ -266,8 +269,6 @@ struct TlReaderDef {
   const char *zName;              /* "cpel", "perf", "ctf", "xray": format= */
   const char *const *azOptions;   /* option keys it reads, NULL-terminated */
   uint32_t mOrdered;              /* bit t: table t can scan in ts order */
-  uint32_t mGroupName;            /* bit t: table t can return its rows grouped
-                                  ** by its group column (TlFilter.bGroupName) */
   uint32_t mCount;                /* bit t: table t can be counted (xCountOpen) */
 
   /*

@@ -35,7 +35,7 @@ static int count_allowed(const TlTrace *pTrace, int iTable, int nCol, const TlFi
                          uint64_t *pmCols){
   const TlReaderDef *r = pTrace->pReader;
   if( !r->xCountCols || !r->xCountOpen || !r->xPacketCount || !r->xPacketValue ) return 0;
-  if( f->bPlain || f->bOrdered || f->bGroupName ) return 0;
+  if( f->bPlain || f->bOrdered ) return 0;
   if( f->bRowid || f->bKey || f->bDepth ) return 0;
   if( iTable<0 || iTable>=32 || !((r->mCount>>iTable) & 1) ) return 0;
   *pmCols = r->xCountCols(pTrace, iTable, f) & visible_cols(nCol);

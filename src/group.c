@@ -28,9 +28,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "group_key.h"
+#include "group_vary.h"
 #include "progress.h"
 
-#define KEY_GROUP 0x80              /* tag bit: a GROUP BY column */
 #define GROUP_FULL 1                /* group_scan: the part outgrew the cap */
 #define GROUP_RUNNING 3             /* group_scan: a tally runs, its first key's
                                     ** rows may come early (early_next()) */
@@ -53,6 +54,7 @@ struct GroupEntry {
   uint64_t n;                       /* rows it stands for */
   uint64_t nEarly;                  /* of them, given before the part was whole */
   const uint8_t *z;                 /* the key, while the entries are sorted */
+  size_t iVary;                     /* its list of varying values + 1, 0 none */
 };
 
 typedef struct GroupPart GroupPart;
@@ -103,6 +105,7 @@ struct TlGroup {
   int nOrd;                         /* tl_group_set_order(): its terms, */
   int aOrdIdx[TL_MAX_NCOL];         /* each a value's index in the keys */
   int aOrdDesc[TL_MAX_NCOL];        /* and its direction */
+  TlGroupVary v;                    /* columns varying within an entry */
   TlErr err;
 };
 
@@ -175,42 +178,14 @@ static int probe_val(TlGroup *g, int iCol, const TlVal *v){
 }
 
 /*
-** a[0..n) onto h, eight bytes a step (a byte a step cost more than the rest
-** of a row's grouping; mix() below spreads the bits).
-*/
-static uint64_t hash_add(uint64_t h, const uint8_t *a, size_t n){
-  uint64_t w;
-  while( n>=8 ){
-    memcpy(&w, a, 8);
-    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 32;
-    a += 8;
-    n -= 8;
-  }
-  w = 0;                            /* the tail (up to 7 bytes) and its length */
-  if( n ) memcpy(&w, a, n);
-  w = w << 8 | n;
-  h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-  return h ^ (h >> 32);
-}
-
-/* A finalizer so that low and high bits both mix. */
-static uint64_t mix(uint64_t h){
-  h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
-  return h ^ (h >> 33);
-}
-
-static uint64_t key_hash(const uint8_t *a, size_t n){
-  return mix(hash_add(0xcbf29ce484222325ULL, a, n));
-}
-
-/*
 ** The key of repeat k of row r (of scan q) into the probe: the used
 ** columns, asking the scan for those it left lazy. With no scan (a tally),
 ** the values of a: none lazy or varying.
 */
 static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, int64_t k);
+static int vary_note(TlGroup *g, size_t e, uint64_t n);
+static int vary_tally_rowids(TlGroup *g);
+static int vary_next(TlGroup *g, TlRow *pRow);
 
 static int probe_row(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   return probe_vals(g, q, r->a, r, k);
@@ -220,6 +195,7 @@ static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, in
   int c, rc;
   g->nProbe = 0;
   g->nGroupAt = 0;
+  g->v.bRow = 0;
   for(c=0; c<g->nCol; c++){
     size_t iStart = g->nProbe;
     TlVal v;
@@ -233,7 +209,8 @@ static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, in
       v.i = r->aVary[k];
     }
     if( v.t==TL_LAZY ) tl_val_null(&v);
-    rc = probe_val(g, c, &v);
+    /* (a varying integer: its tag alone, the value in the tuple) */
+    rc = tl_gvary_val(&g->v, c, &v) ? probe_put(g, "v", 1) : probe_val(g, c, &v);
     if( rc ) return rc;
     if( g->mGroupBy>>c & 1 ){
       g->aGroupAt[g->nGroupAt++] = iStart;
@@ -326,6 +303,7 @@ static int entry_new(TlGroup *g, size_t i, uint64_t h, uint64_t n){
   p->nKey = g->nProbe;
   p->n = n;
   p->nEarly = 0;
+  p->iVary = 0;
   memcpy(g->aKey + g->nKey, g->aProbe, g->nProbe);
   g->nKey += g->nProbe;
   g->aSlot[i] = (uint32_t)(++g->nEntry);
@@ -343,7 +321,7 @@ static int in_part(const TlGroup *g, uint64_t h){
 ** n more rows of the probe key: TL_OK, GROUP_FULL or < 0; *pe (when not
 ** NULL) its entry + 1, or 0 when the key is in another part.
 */
-static int group_add_at(TlGroup *g, uint64_t n, uint32_t *pe){
+static int group_add_key(TlGroup *g, uint64_t n, uint32_t *pe){
   uint64_t h;
   size_t i;
   int rc;
@@ -374,26 +352,43 @@ static int group_add_at(TlGroup *g, uint64_t n, uint32_t *pe){
   return group_bytes(g) > g->nMem ? GROUP_FULL : TL_OK;
 }
 
+/* group_add_key(), and the probe's varying values onto its entry's list. */
+static int group_add_at(TlGroup *g, uint64_t n, uint32_t *pe){
+  uint32_t e = 0;
+  int rc = group_add_key(g, n, &e);
+  if( pe ) *pe = e;
+  if( rc>=0 && e && g->v.bRow && !g->bMerge ){
+    int rc2 = vary_note(g, e-1, n);
+    if( rc2 ) return rc2;
+  }
+  return rc;
+}
+
 static int group_add(TlGroup *g, uint64_t n){
   return group_add_at(g, n, 0);
 }
 
-/* The rowid of repeat k of row r, found among the entries (rowid pass). */
-static int group_note_rowid(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
+/* Rowid iRowid as the next of the probe key's entry (rowid pass; the key
+** is in the part). */
+static int rowid_put(TlGroup *g, int64_t iRowid){
   uint64_t h = key_hash(g->aProbe, g->nProbe);
-  int64_t iRowid;
-  uint32_t e;
-  int rc;
-  if( !in_part(g, probe_part_hash(g)) ) return TL_OK;
-  e = g->aSlot[slot_find(g, h, g->aProbe, g->nProbe)];
+  uint32_t e = g->aSlot[slot_find(g, h, g->aProbe, g->nProbe)];
   if( e==0 || g->aRowidN[e-1] >= g->aEntry[e-1].n ){
     return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET,
                       "the rows changed between two scans of one query");
   }
-  rc = tl_query_rowid(q, r, k, &iRowid);
-  if( rc<0 ) return query_fail(g, q, rc);
   g->aRowid[g->aRowidAt[e-1] + g->aRowidN[e-1]++] = iRowid;
   return TL_OK;
+}
+
+/* The rowid of repeat k of row r, found among the entries (rowid pass). */
+static int group_note_rowid(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
+  int64_t iRowid;
+  int rc;
+  if( !in_part(g, probe_part_hash(g)) ) return TL_OK;
+  rc = tl_query_rowid(q, r, k, &iRowid);
+  if( rc<0 ) return query_fail(g, q, rc);
+  return rowid_put(g, iRowid);
 }
 
 /* Under accel=off, is row r a plain one (as vtab_util.c checks)? */
@@ -425,6 +420,7 @@ struct TlTally {
   int nMemoWords;                   /* words of a memo key */
   int aKeyCol[TALLY_MEMO_COLS];     /* the key columns */
   int bFull;                        /* its table outgrew its share of the cap */
+  int bRowids;                      /* the rowid pass (tl_tally_row()) */
 };
 
 typedef struct TallyHelper TallyHelper;
@@ -476,28 +472,14 @@ static void memo_words(const TlTally *t, const TlVal *aRow, uint64_t *a){
     a[k] = v->t;
     a[k+2] = 0;
     switch( v->t ){
-      case TL_INT: a[k+1] = (uint64_t)v->i; break;
+      case TL_INT:                  /* (a varying one: by its type alone) */
+        a[k+1] = (t->g->v.mVary>>t->aKeyCol[k/3] & 1) ? 0 : (uint64_t)v->i;
+        break;
       case TL_REAL: memcpy(&a[k+1], &v->r, 8); break;
       case TL_TEXT: case TL_BLOB: a[k+1] = (uint64_t)(uintptr_t)v->z; a[k+2] = v->n; break;
       default: a[k] = TL_NULL; a[k+1] = 0; break;
     }
   }
-}
-
-/* A hash of n words (the memo's slot). */
-static uint64_t memo_hash(const uint64_t *a, int n){
-  uint64_t h = 0;
-  int i;
-  for(i=0; i<n; i++) h = ((h << 17) | (h >> 47)) ^ a[i];
-  h *= 0x9e3779b97f4a7c15ULL;
-  return h ^ (h >> 32);
-}
-
-/* Are the n words at a and b the same? */
-static int memo_same(const uint64_t *a, const uint64_t *b, int n){
-  int i;
-  for(i=0; i<n; i++) if( a[i]!=b[i] ) return 0;
-  return 1;
 }
 
 int tl_tally_add(TlTally *t, const TlVal *aRow, uint64_t n){
@@ -507,12 +489,20 @@ int tl_tally_add(TlTally *t, const TlVal *aRow, uint64_t n){
   uint32_t e = 0;
   int rc;
   if( n==0 ) return TL_OK;
+  if( t->bRowids ){
+    return tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET, "a tally gave a row without its rowid");
+  }
   if( t->aMemo ){
     int nw = t->nMemoWords;
     memo_words(t, aRow, a);
     m = &t->aMemo[(memo_hash(a, nw) & (TALLY_MEMO-1)) * (size_t)(nw + 1)];
     if( m[nw] && memo_same(m, a, nw) ){
-      if( m[nw]!=UINT32_MAX ) g->aEntry[m[nw]-1].n += n;
+      if( m[nw]==UINT32_MAX ) return TL_OK;
+      g->aEntry[m[nw]-1].n += n;
+      if( g->v.mVary ){
+        tl_gvary_row(&g->v, aRow);
+        if( g->v.bRow ) return vary_note(g, m[nw]-1, n);
+      }
       return TL_OK;
     }
   }
@@ -540,6 +530,8 @@ static TlGroup *group_clone(const TlGroup *g, int n){
   }
   c->nMem = g->nMem / (uint64_t)n;
   c->cur = g->cur;
+  tl_group_set_vary(c, g->v.mVary);
+  c->v.nCap = (g->v.nCap ? g->v.nCap : g->nMem/16) / (uint64_t)n;
   return c;
 }
 
@@ -795,7 +787,6 @@ static int tally_setup(TallyRun *run){
   return rc;
 }
 
-static int val_cmp(const uint8_t *a, const uint8_t *b);
 
 /* xTallyValues's callback: value v's key, kept when it comes first so far. */
 static int tally_first_value(void *pArg, const TlVal *v){
@@ -916,11 +907,16 @@ static int tally_merge(TallyRun *run){
     for(e=0; e<c->nEntry; e++){
       const GroupEntry *p = &c->aEntry[e];
       int rc;
+      uint32_t eTo = 0;
       g->nProbe = 0;
+      g->v.bRow = 0;
       rc = probe_put(g, c->aKey + p->iKey, p->nKey);
       g->bMerge = 1;                      /* (in the part, as c's entries are) */
-      if( rc==TL_OK ) rc = group_add(g, p->n);
+      if( rc==TL_OK ) rc = group_add_at(g, p->n, &eTo);
       g->bMerge = 0;
+      if( rc==TL_OK && p->iVary && eTo ){
+        rc = tl_gvary_merge(&g->v, &g->aEntry[eTo-1].iVary, &run->aHelper[i].t.g->v, p->iVary, &g->err);
+      }
       if( rc ) return rc;
     }
   }
@@ -1046,68 +1042,6 @@ static int group_scan(TlGroup *g, int bRowids){
   return rc;
 }
 
-/* The bytes of the value at a (its tag, then 8 bytes, then text or blob). */
-static size_t val_size(const uint8_t *a){
-  uint64_t n;
-  switch( a[0] & ~KEY_GROUP ){
-    case 'i': case 'r': return 9;
-    case 't': case 'b': memcpy(&n, a+1, 8); return 9 + (size_t)n;
-    default: return 1;
-  }
-}
-
-/* The value of index k in key a (n bytes), or NULL when it has fewer. */
-static const uint8_t *key_val(const uint8_t *a, size_t n, int k){
-  size_t i = 0;
-  while( i<n && k-- > 0 ) i += val_size(a + i);
-  return i<n ? a + i : 0;
-}
-
-/* Compare the values at a and b in SQLite's order (NULL, numbers, text,
-** blob; text and blobs by their bytes). */
-static int val_cmp(const uint8_t *a, const uint8_t *b){
-  static const char zRank[] = "nirtb";
-  int ta = a[0] & ~KEY_GROUP, tb = b[0] & ~KEY_GROUP;
-  const char *pa = strchr(zRank, ta), *pb = strchr(zRank, tb);
-  int ra = pa ? (int)(pa - zRank) : 0, rb = pb ? (int)(pb - zRank) : 0;
-  if( ra==2 ) ra = 1;                 /* i and r: one rank */
-  if( rb==2 ) rb = 1;
-  if( ra!=rb ) return ra<rb ? -1 : 1;
-  if( ra==1 ){
-    int64_t xa, xb;
-    double da, db;
-    memcpy(&xa, a+1, 8);
-    memcpy(&xb, b+1, 8);
-    if( ta=='i' && tb=='i' ) return xa<xb ? -1 : xa>xb;
-    if( ta=='i' ) da = (double)xa; else memcpy(&da, a+1, 8);
-    if( tb=='i' ) db = (double)xb; else memcpy(&db, b+1, 8);
-    return da<db ? -1 : da>db;
-  }
-  if( ra>=3 ){
-    uint64_t la, lb;
-    int c;
-    memcpy(&la, a+1, 8);
-    memcpy(&lb, b+1, 8);
-    c = memcmp(a+9, b+9, (size_t)(la<lb ? la : lb));
-    return c ? c : (la<lb ? -1 : la>lb);
-  }
-  return 0;
-}
-
-/* Compare the GROUP BY values of two keys (SQLite's order of types). */
-static int key_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb){
-  size_t i = 0, j = 0;
-  while( i<na && j<nb ){
-    if( a[i] & KEY_GROUP ){
-      int c = val_cmp(a+i, b+j);
-      if( c ) return c;
-    }
-    i += val_size(a+i);
-    j += val_size(b+j);
-  }
-  return 0;
-}
-
 /* The group whose entries are being sorted (qsort passes no context). */
 static _Thread_local const TlGroup *tlSorting;
 
@@ -1126,6 +1060,7 @@ static int entry_cmp(const void *pa, const void *pb){
 
 /* Empty the part's entries and rowids. */
 static void part_reset(TlGroup *g){
+  tl_gvary_reset(&g->v);
   g->nEntry = 0;
   g->iLast = 0;
   g->nKey = 0;
@@ -1148,6 +1083,7 @@ static void part_reset(TlGroup *g){
 static int part_split(TlGroup *g){
   int rc, i;
   /* (what the full part grew is given back: each part starts small) */
+  tl_gvary_reset(&g->v);
   g->nEntry = 0;
   g->iLast = 0;
   g->nKey = 0;
@@ -1251,6 +1187,7 @@ static void group_row(TlGroup *g, const uint8_t *a, size_t nKey, uint64_t n, TlR
     switch( a[i++] & ~KEY_GROUP ){
       case 'i': v->t = TL_INT; memcpy(&v->i, a+i, 8); i += 8; break;
       case 'r': v->t = TL_REAL; memcpy(&v->r, a+i, 8); i += 8; break;
+      case 'v': v->t = TL_INT; v->i = 0; break;   /* (varying: vary_next()) */
       case 't': case 'b':
         memcpy(&nz, a+i, 8);
         i += 8;
@@ -1315,7 +1252,6 @@ int tl_group_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f,
   g->nCol = nCol>TL_MAX_NCOL ? TL_MAX_NCOL : nCol;
   g->f = *f;
   g->f.bOrdered = 0;
-  g->f.bGroupName = 0;
   g->cols = *pCols;
   g->mKey = f->mCols & mVisible;
   g->mGroupBy = mGroupBy & g->mKey;
@@ -1323,6 +1259,7 @@ int tl_group_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f,
   g->aSlot = calloc(GROUP_SLOTS_MIN, sizeof(uint32_t));
   g->nSlot = GROUP_SLOTS_MIN;
   g->nPart = 1;                    /* aPart[0]: every row */
+  tl_gvary_init(&g->v);
   g->iCur = SIZE_MAX;
   tl_err_clear(&g->err);
   if( g->aSlot==0 ){
@@ -1339,6 +1276,10 @@ int tl_group_next(TlGroup *g, TlRow *pRow){
   if( g->err.rc ) return g->err.rc;
   g->bCurEarly = 0;
   for(;;){
+    if( g->v.bOut ){
+      rc = vary_next(g, pRow);
+      if( rc!=TL_DONE ) return rc;
+    }
     if( g->pRun ){
       rc = early_next(g, pRow);
       if( rc ) return rc<0 ? (g->err.rc ? g->err.rc : rc) : rc;
@@ -1351,6 +1292,13 @@ int tl_group_next(TlGroup *g, TlRow *pRow){
   }
   g->iCur = g->iOut++;
   p = &g->aEntry[g->iCur];
+  if( p->iVary ){
+    /* (its rows a run of tuples at a time) */
+    tl_gvary_begin(&g->v, p->iVary);
+    rc = vary_next(g, pRow);
+    return rc==TL_DONE ? tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET,
+                                    "GROUP BY: an entry lost its values") : rc;
+  }
   group_row(g, g->aKey + p->iKey, p->nKey, p->n - p->nEarly, pRow);
   pRow->nRepeat = (int64_t)(p->n - p->nEarly);
   g->nCurBase = p->nEarly;
@@ -1375,7 +1323,9 @@ static int group_rowids(TlGroup *g){
     return tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   for(e=0, nAll=0; e<g->nEntry; e++){ g->aRowidAt[e] = nAll; nAll += g->aEntry[e].n; }
-  rc = group_scan(g, 1);
+  /* (varying values are in the order their rows came: tallied, the rowids
+  ** come from the same tallies again) */
+  rc = g->v.mVary && g->bTallied ? vary_tally_rowids(g) : group_scan(g, 1);
   if( rc==TL_OK ){
     for(e=0; e<g->nEntry; e++){
       if( g->aRowidN[e]!=g->aEntry[e].n ){
@@ -1452,9 +1402,91 @@ void tl_group_close(TlGroup *g){
   }
   free(g->aEarly);
   part_reset(g);
+  tl_gvary_free(&g->v);
   free(g->aEntry);
   free(g->aSlot);
   free(g->aKey);
   free(g->aProbe);
   free(g);
+}
+
+
+/* ---- varying columns ------------------------------------------------------ */
+
+/* (group_vary.h: the key says 'v' for a varying integer, the entry keeps
+** its rows' tuples in order; their rowids come from a scan in that order) */
+
+void tl_group_set_vary(TlGroup *g, uint64_t mVary){
+  tl_gvary_set(&g->v, mVary & g->mKey & ~g->mGroupBy, g->nCol);
+}
+
+/* n more rows of the probe's tuple onto entry e's list. */
+static int vary_note(TlGroup *g, size_t e, uint64_t n){
+  return tl_gvary_note(&g->v, &g->aEntry[e].iVary, n, g->nMem/16, &g->err);
+}
+
+/* The next rows of the current entry's tuples: TL_ROW, TL_DONE or < 0. */
+static int vary_next(TlGroup *g, TlRow *pRow){
+  const GroupEntry *p = &g->aEntry[g->iCur];
+  group_row(g, g->aKey + p->iKey, p->nKey, p->n, pRow);
+  return tl_gvary_next(&g->v, g->aVal, g->nCol, pRow, p->n, &g->nCurBase, &g->err);
+}
+
+int tl_tally_row(TlTally *t, const TlVal *aRow, int64_t iRowid){
+  TlGroup *g = t->g;
+  int rc;
+  if( !t->bRowids ) return tl_tally_add(t, aRow, 1);
+  rc = probe_vals(g, 0, aRow, 0, 0);
+  if( rc ) return rc;
+  return in_part(g, probe_part_hash(g)) ? rowid_put(g, iRowid) : TL_OK;
+}
+
+/* The rowids of a part tallies made: the same tallies again, each helper's
+** packets (the same split) in turn here, each row with its rowid. */
+static int vary_tally_rowids(TlGroup *g){
+  const TlIndex *x = &g->pTrace->index;
+  const TlReaderDef *r = g->pTrace->pReader;
+  TlFilter f = g->f;
+  size_t *aPkt = malloc((x->n ? x->n : 1)*sizeof(size_t));
+  uint8_t *aSide = malloc(x->n ? x->n : 1);
+  size_t i, n = 0;
+  int k, nHelper, rc = TL_OK;
+  tl_trace_reader_filter(g->pTrace, &f);
+  if( aPkt==0 || aSide==0 ) rc = tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  for(i=0; rc==TL_OK && i<x->n; i++){
+    if( tl_packet_may_match(&x->a[i], f.tsLo, f.tsHi, f.aCpu, f.nCpu) ) aPkt[n++] = i;
+  }
+  nHelper = n>1 ? TALLY_HELPERS : 1;
+  if( rc==TL_OK && tally_sides(x, aPkt, n, nHelper, aSide) ){
+    rc = tl_err_set(&g->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  for(k=0; rc==TL_OK && k<nHelper; k++){
+    TlTally t;
+    void *pState = 0;
+    memset(&t, 0, sizeof(t));
+    t.g = g;
+    t.bRowids = 1;
+    rc = r->xTallyOpen(g->pTrace, g->iTable, &f, &pState, &g->err);
+    if( rc==TL_DONE ){
+      rc = tl_err_set(&g->err, TL_EMISUSE, TL_NO_OFFSET, "the rows changed between two scans of one query");
+    }
+    for(i=0; rc==TL_OK && i<n; i++){
+      if( aSide[i]==k ) rc = r->xTallyPacket(pState, aPkt[i], &t, &g->err);
+      if( rc==TL_OK && tl_poll(&g->err) ) rc = TL_EINTR;
+    }
+    if( rc==TL_OK && r->xTallyEnd ) rc = r->xTallyEnd(pState, &t, &g->err);
+    if( pState ) r->xTallyClose(pState);
+  }
+  free(aPkt);
+  free(aSide);
+  if( rc<0 && g->err.rc==0 ) tl_err_set(&g->err, rc, TL_NO_OFFSET, "a tally failed");
+  return rc<0 ? g->err.rc : TL_OK;
+}
+
+void tl_group_set_vary_cap(TlGroup *g, uint64_t nBytes){
+  g->v.nCap = nBytes;
+}
+
+uint64_t tl_group_spilled(const TlGroup *g){
+  return tl_gvary_spilled(&g->v);
 }

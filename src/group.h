@@ -45,6 +45,16 @@ int tl_group_open(TlTrace*, int iTable, int nCol, const TlFilter *f,
 */
 void tl_group_set_order(TlGroup*, int n, const int *aCol, const int *aDesc);
 
+/*
+** Columns (bit i: column i; not GROUP BY columns) that vary within a group,
+** before the first tl_group_next: their integer values are not collapsed
+** on but kept per entry, every row's in turn (a bounded part in memory,
+** the rest in a temporary file in TMPDIR), and the entry's rows come as
+** runs of them (src/group_vary.h). A sum, min or max over a call's dur
+** grouped by function, or min(ts) grouped by name, then needs no sorter.
+*/
+void tl_group_set_vary(TlGroup*, uint64_t mVary);
+
 /* The next entry into pRow (pRow->a: nCol values): TL_ROW, TL_DONE or < 0. */
 int tl_group_next(TlGroup*, TlRow *pRow);
 
@@ -57,6 +67,11 @@ int tl_group_rowid(TlGroup*, int64_t iRepeat, int64_t *piRowid);
 */
 void tl_group_set_cap(TlGroup*, uint64_t nBytes);
 int tl_group_splits(const TlGroup*);
+/* Tests: the bytes of varying values kept in memory (instead of a
+** sixteenth of max_memory), before the first tl_group_next; the bytes
+** written to the temporary file so far. */
+void tl_group_set_vary_cap(TlGroup*, uint64_t nBytes);
+uint64_t tl_group_spilled(const TlGroup*);
 /* Tests: have the reader's tallies (xTallyPacket) made the entries so far? */
 int tl_group_tallied(const TlGroup*);
 

@@ -9,14 +9,12 @@
 **
 **   1  TL_PLAN_ORDERED      rows in ascending ts (ORDER BY ts consumed):
 **                           TlFilter.bOrdered
-**   2  TL_PLAN_GROUPED      rows with equal values of the table's group
-**                           column together by the reader (TlTableDef.iGroupCol:
-**                           GROUP BY or DISTINCT on it consumed; xray_calls
-**                           by func_id): TlFilter.bGroupName
 **   8  TL_PLAN_COLLAPSE     rows with equal values of the GROUP BY or
 **                           DISTINCT columns together, the engine's grouped
 **                           output (src/group.c, from the reader's tallies
-**                           when it offers them): idxStr says which columns
+**                           when it offers them): idxStr says which columns;
+**                           a GROUP BY's other columns of about one value per
+**                           row vary within a group (tl_group_set_vary)
 **
 ** At most one bit is set, and only when the plan knew the trace and its
 ** options (path and options constants, SQLite 3.38 or later) and the
@@ -64,7 +62,6 @@ SQLITE_EXTENSION_INIT3
 #include "trace.h"
 
 #define TL_PLAN_ORDERED 1
-#define TL_PLAN_GROUPED 2         /* TlFilter.bGroupName */
 #define TL_PLAN_COLLAPSE 8        /* the engine's grouped output (group.h) */
 #define TL_PLAN_MAX_OPS 64        /* idxStr letters at most (argv entries) */
 
@@ -545,7 +542,6 @@ static void filter_begin(TlCursor *pCur, int idxNum, const char *idxStr){
   pCur->filter.tsHi = TL_TS_MAX;
   pCur->filter.nCpu = -1;
   pCur->filter.bOrdered = (idxNum & TL_PLAN_ORDERED)!=0;
-  pCur->filter.bGroupName = (idxNum & TL_PLAN_GROUPED)!=0;
   pCur->filter.mCols = zColon ? strtoull(zColon+1, 0, 16) : ~(uint64_t)0;
   pCur->nOrd = 0;
   if( (idxNum & TL_PLAN_COLLAPSE) && zColon && strchr(zColon+1, ':') ){
@@ -688,7 +684,7 @@ static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
 
 /*
 ** accel=off (TlFilter.bPlain): a plain per-record scan, never grouped.
-** The plan sets TL_PLAN_ORDERED or TL_PLAN_GROUPED only when it opened the trace, which it does only when it knows the
+** The plan sets TL_PLAN_ORDERED only when it opened the trace, which it does only when it knows the
 ** options (constants, or CREATE VIRTUAL TABLE's from xConnect), and only
 ** when they do not say accel=off: so these bits do not come with
 ** accel=off. Were ORDER BY ts consumed by a plan that could not see
@@ -699,7 +695,6 @@ static int cursor_names(TlCursor *pCur, const TlVtab *pTab, const char *zPath,
 */
 static void filter_plain(TlCursor *pCur){
   pCur->filter.bPlain = 1;
-  pCur->filter.bGroupName = 0;
 }
 
 /*
@@ -729,9 +724,14 @@ static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
     return SQLITE_OK;
   }
   if( pCur->mGroupBy ){
+    uint64_t mPerRow = pDef->mPerRow | (pDef->iTsCol>=0 ? (uint64_t)1<<pDef->iTsCol : 0);
     rc = tl_group_open(pCur->pTrace, pDef->iTable, pDef->nCol, &pCur->filter, &pCur->cols,
                        pCur->mGroupBy, &pCur->pGroup, &err);
-    if( rc==TL_OK ) tl_group_set_order(pCur->pGroup, pCur->nOrd, pCur->aOrdCol, pCur->aOrdDesc);
+    if( rc==TL_OK ){
+      tl_group_set_order(pCur->pGroup, pCur->nOrd, pCur->aOrdCol, pCur->aOrdDesc);
+      /* (the plan took such columns only for a GROUP BY, see plan_collapse()) */
+      tl_group_set_vary(pCur->pGroup, pCur->filter.mCols & ~pCur->mGroupBy & mPerRow);
+    }
   }else{
     rc = tl_query_open(pCur->pTrace, pDef->iTable, &pCur->filter, &pCur->pQuery, &err);
   }
@@ -1069,38 +1069,35 @@ static int plan_distinct(sqlite3_index_info *pInfo){
   return e==1 || e==2;
 }
 
-/*
-** Can the reader give the rows grouped by the table's iGroupCol
-** (TlFilter.bGroupName) for this plan: the one ORDER BY term is on that
-** column (ascending for a GROUP BY, which may be an ORDER BY too), the
-** scan uses no column but
-** those the table allows with it, and more than one row may come?
-*/
-static int plan_can_group(const TlTableDef *pDef, sqlite3_index_info *pInfo,
-                          const TlPlan *pPlan){
-  sqlite3_uint64 mUsed, mAllowed;
-  if( pDef->iGroupCol<=0 || pInfo->aOrderBy[0].iColumn!=pDef->iGroupCol ) return 0;
-  /* (the reader gives its groups in ascending order: a GROUP BY may be an
-  ** ORDER BY too, see plan_order_terms()) */
-  if( pInfo->aOrderBy[0].desc && sqlite3_vtab_distinct(pInfo)==1 ) return 0;
-  if( pPlan->bRowid || pDef->nCol>=63 ) return 0;
-  if( !(pPlan->pTrace->pReader->mGroupName & (1u<<pDef->iTable)) ) return 0;
-  mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
-  mAllowed = ((sqlite3_uint64)1<<pDef->iGroupCol) | pDef->mGroupWith;
-  return (mUsed & ~mAllowed)==0 && plan_distinct(pInfo);
+/* The table's INTEGER columns (bit i: column i), from its declaration. */
+static uint64_t def_int_cols(const TlTableDef *pDef){
+  const char *z = pDef->zColumns;
+  uint64_t m = 0;
+  int i;
+  for(i=0; z && *z && i<64; i++){
+    const char *zType = strchr(z, ' ');
+    const char *zEnd = strchr(z, ',');
+    if( zType && (zEnd==0 || zType<zEnd) && strncmp(zType+1, "INTEGER", 7)==0 ) m |= (uint64_t)1<<i;
+    if( zEnd==0 ) break;
+    z = zEnd + 1;
+    while( *z==' ' ) z++;
+  }
+  return m;
 }
 
 /*
 ** The engine's grouped output (TL_PLAN_COLLAPSE) for GROUP BY or DISTINCT
 ** on visible columns (every ORDER BY term one, rows only to be grouped):
 ** the GROUP BY columns (bit i: column i), or 0 when the plan cannot take
-** it. The rows collapse by every used column, so the scan must not use
-** the ts column nor another of about one value per row (mPerRow): their
-** entries would be about as many as the rows, SQLite's sorter does better.
+** it. The rows collapse by every used column but, for a GROUP BY, the
+** INTEGER ones of about one value per row (the ts column, mPerRow): those
+** vary within a group (tl_group_set_vary). Such a column grouped on, a
+** text one used, or one used by a DISTINCT would make about as many
+** entries as rows: SQLite's sorter does better.
 */
 static uint64_t plan_collapse(const TlTableDef *pDef, sqlite3_index_info *pInfo,
                               const TlPlan *pPlan){
-  sqlite3_uint64 mBy = 0, mUsed;
+  sqlite3_uint64 mBy = 0, mUsed, mPerRow;
   int i;
   if( pPlan->bRowid || pDef->nCol>=63 || pInfo->nOrderBy<1 ) return 0;
   for(i=0; i<pInfo->nOrderBy; i++){
@@ -1108,18 +1105,19 @@ static uint64_t plan_collapse(const TlTableDef *pDef, sqlite3_index_info *pInfo,
     if( iCol<0 || iCol>=pDef->nCol ) return 0;
     mBy |= (sqlite3_uint64)1<<iCol;
   }
+  if( !plan_distinct(pInfo) ) return 0;
   mUsed = pInfo->colUsed & (((sqlite3_uint64)1<<pDef->nCol)-1);
-  if( pDef->iTsCol>=0 && (mUsed>>pDef->iTsCol & 1) ) return 0;
-  if( mUsed & pDef->mPerRow ) return 0;
-  return plan_distinct(pInfo) ? mBy : 0;
+  mPerRow = pDef->mPerRow | (pDef->iTsCol>=0 ? (sqlite3_uint64)1<<pDef->iTsCol : 0);
+  if( (mUsed & mPerRow)==0 ) return mBy;
+  if( (mBy & mPerRow)!=0 || sqlite3_vtab_distinct(pInfo)!=1 ) return 0;
+  return (mUsed & mPerRow & ~def_int_cols(pDef))==0 ? mBy : 0;
 }
 
 /*
 ** Consume the ORDER BY when the reader can give that order without a
 ** sort: ascending ts when the trace scans in ts order (TL_PLAN_ORDERED);
-** equal values together for GROUP BY or DISTINCT on the table's group
-** column (TL_PLAN_GROUPED), by the reader; else, for GROUP BY or DISTINCT on any visible columns, by the
-** engine (TL_PLAN_COLLAPSE, pPlan->mCollapse). Never under accel=off, and
+** else, for GROUP BY or DISTINCT on any visible columns, equal values
+** together by the engine (TL_PLAN_COLLAPSE, pPlan->mCollapse). Never under accel=off, and
 ** only when the trace is known.
 */
 static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
@@ -1134,9 +1132,6 @@ static void plan_order(const TlTableDef *pDef, sqlite3_index_info *pInfo,
    && (pTrace->mOrdered & (1u<<pDef->iTable)) ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_ORDERED;
-  }else if( pTrace && pInfo->nOrderBy==1 && plan_can_group(pDef, pInfo, pPlan) ){
-    pInfo->orderByConsumed = 1;
-    pInfo->idxNum |= TL_PLAN_GROUPED;
   }else if( (pPlan->mCollapse = plan_collapse(pDef, pInfo, pPlan))!=0 ){
     pInfo->orderByConsumed = 1;
     pInfo->idxNum |= TL_PLAN_COLLAPSE;

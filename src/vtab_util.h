@@ -33,21 +33,14 @@ struct TlTableDef {
                                   ** none (no table has it first) */
   int iDepthCol;                  /* INTEGER column for depth range pushdown,
                                   ** or 0 for none */
-  /* A reader's own grouped output (TlFilter.bGroupName), for readers whose
-  ** mGroupName has the table's bit: GROUP BY or DISTINCT on iGroupCol is
-  ** answered without a sort when the query uses no other column than
-  ** these (xray_calls by func_id, where a query sums the durations; other
-  ** groupings are the engine's, src/group.c). */
-  int iGroupCol;                  /* the column whose equal values the reader
-                                  ** can return together, or 0 for none */
-  uint64_t mGroupWith;            /* other columns (bit i: column i) a grouped
-                                  ** scan may use too */
   int eRows;                      /* how many rows a full scan gives, for the
                                   ** plan's cost: TL_ROWS_* */
   uint64_t mPerRow;               /* columns of about one value per row (bit
                                   ** i: column i; ts, texts of the record):
-                                  ** the engine's grouping (group.h) is not
-                                  ** planned for a query that uses one */
+                                  ** the engine's grouping (group.h) keeps
+                                  ** the INTEGER ones varying within a
+                                  ** group (a GROUP BY only), and is not
+                                  ** planned for a query using another */
 };
 
 /* Register the module for pDef (static storage). Returns an SQLite code. */

@@ -28,6 +28,12 @@ static int scan_rowid(TlQuery *q, TlGroup *g, const TlRow *r, int64_t k, int64_t
 
 void tl_test_scan_lines(TlTrace *p, int iTable, const TlFilter *f, uint64_t mCols,
                         int bRowid, int iGroupCol, TlScanLines *pOut){
+  tl_test_scan_vary(p, iTable, f, mCols, bRowid, iGroupCol, 0, 0, pOut);
+}
+
+uint64_t tl_test_scan_vary(TlTrace *p, int iTable, const TlFilter *f, uint64_t mCols, int bRowid,
+                           int iGroupCol, uint64_t mVary, uint64_t nVaryCap, TlScanLines *pOut){
+  uint64_t nSpilled = 0;
   TlQuery *q = 0;
   TlGroup *g = 0;
   TlErr e;
@@ -44,6 +50,8 @@ void tl_test_scan_lines(TlTrace *p, int iTable, const TlFilter *f, uint64_t mCol
     cols.iTs = cols.iCpu = cols.iKey = -1;
     assert_int_equal(tl_group_open(p, iTable, TL_MAX_NCOL, f, &cols, (uint64_t)1<<iGroupCol,
                                    &g, &e), TL_OK);
+    tl_group_set_vary(g, mVary);
+    if( nVaryCap ) tl_group_set_vary_cap(g, nVaryCap);
   }else{
     assert_int_equal(tl_query_open(p, iTable, f, &q, &e), TL_OK);
   }
@@ -86,8 +94,10 @@ void tl_test_scan_lines(TlTrace *p, int iTable, const TlFilter *f, uint64_t mCol
   }
   if( rc<0 ) fail_msg("scan of table %d: %s", iTable, g ? tl_group_err(g)->zMsg : tl_query_err(q)->zMsg);
   assert_int_equal(rc, TL_DONE);
+  if( g ) nSpilled = tl_group_spilled(g);
   tl_query_close(q);
   tl_group_close(g);
   tl_lines_free(&seen);
   tl_lines_sort(&pOut->rows);
+  return nSpilled;
 }

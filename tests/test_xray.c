@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "group.h"
 #include "model_calls.h"
 #include "trace.h"
 #include "xray/xray_int.h"
@@ -1200,6 +1201,21 @@ static void scan_log(const char *zLog, const char *zOpts, int iTable, const TlFi
   tl_trace_release(p);
 }
 
+/* xray_calls GROUP BY func_id, dur varying: the engine's grouped output
+** (nVaryCap: the bytes of durs in memory, 0 default); the bytes spilled. */
+static uint64_t scan_log_grouped(const char *zLog, const char *zOpts, const TlFilter *f,
+                                 int bRowid, uint64_t nVaryCap, TlScanLines *pOut){
+  TlTrace *p;
+  TlErr e;
+  uint64_t n;
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zLog, zOpts, &p, &e), TL_OK);
+  n = tl_test_scan_vary(p, TL_TAB_XRAY_CALLS, f, f->mCols, bRowid, TL_XC_FUNC_ID,
+                        (uint64_t)1<<TL_XC_DUR, nVaryCap, pOut);
+  tl_trace_release(p);
+  return n;
+}
+
 static void assert_lines_equal(const TlLines *a, const TlLines *b){
   size_t k;
   assert_int_equal(a->n, b->n);
@@ -1241,11 +1257,9 @@ static void xray_plain_scans_equal_accelerated(void **state){
     tl_lines_free(&plain.rows);
     /* xray_calls GROUP BY func_id */
     f.bPlain = 0;
-    f.bGroupName = 1;
     f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_NAME) | (1u<<TL_XC_DUR);
-    scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, &acc);
+    scan_log_grouped(zLog, zOpts, &f, 0, 0, &acc);
     f.bPlain = 1;
-    f.bGroupName = 0;
     scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 0, &plain);
     assert_int_equal(plain.nRepeated, 0);
     assert_int_equal(plain.nLazy, 0);
@@ -1287,35 +1301,41 @@ static void xray_plain_scans_equal_accelerated(void **state){
 */
 static int grouped_rowids_any_order(const char *zLog, const char *zOpts, const TlFilter *f){
   TlTrace *p;
-  TlQuery *q;
+  TlGroup *g;
+  TlFilterCols cols;
   TlErr e;
   TlRow r;
   int rc, nRepeated = 0;
   tl_err_clear(&e);
+  memset(&cols, 0, sizeof(cols));
+  cols.iTs = cols.iCpu = cols.iKey = -1;
   assert_int_equal(tl_trace_open(zLog, zOpts, &p, &e), TL_OK);
-  assert_int_equal(tl_query_open(p, TL_TAB_XRAY_CALLS, f, &q, &e), TL_OK);
-  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+  assert_int_equal(tl_group_open(p, TL_TAB_XRAY_CALLS, TL_MAX_NCOL, f, &cols,
+                                 (uint64_t)1<<TL_XC_FUNC_ID, &g, &e), TL_OK);
+  tl_group_set_vary(g, (uint64_t)1<<TL_XC_DUR);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_group_next(g, &r))==TL_ROW ){
     int64_t k, *a;
     if( r.nRepeat<=1 ) continue;
     a = malloc((size_t)r.nRepeat*sizeof(int64_t));
     assert_non_null(a);
-    for(k=0; k<r.nRepeat; k++) assert_int_equal(tl_query_rowid(q, &r, k, &a[k]), TL_OK);
+    for(k=0; k<r.nRepeat; k++) assert_int_equal(tl_group_rowid(g, k, &a[k]), TL_OK);
     for(k=r.nRepeat-1; k>=0; k--){
       int64_t iRowid = 0;
-      assert_int_equal(tl_query_rowid(q, &r, k, &iRowid), TL_OK);
+      assert_int_equal(tl_group_rowid(g, k, &iRowid), TL_OK);
       assert_int_equal(iRowid, a[k]);
     }
     free(a);
     nRepeated++;
   }
   assert_int_equal(rc, TL_DONE);
-  tl_query_close(q);
+  tl_group_close(g);
   tl_trace_release(p);
   return nRepeated;
 }
 
 /*
-** Under GROUP BY func_id (TlFilter.bGroupName) a call's rowid is its own, as
+** Under GROUP BY func_id (the engine's, dur varying) a call's rowid is its own, as
 ** in a plain scan, and repeat k of a grouped row pairs the dur of a call
 ** with that call's rowid: per function, the (rowid, dur) pairs equal the
 ** plain scan's, also when the durs and ids go through temporary files
@@ -1347,10 +1367,8 @@ static void xray_grouped_rowids_are_the_calls(void **state){
       snprintf(zPlain, sizeof(zPlain), "%s accel=off", zOpts);
       memset(&f, 0, sizeof(f));
       f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
-      f.bGroupName = 1;
       f.mCols = (1u<<TL_XC_FUNC_ID) | (1u<<TL_XC_DUR);
-      scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, &grouped);
-      f.bGroupName = 0;
+      scan_log_grouped(zLog, zOpts, &f, 1, 0, &grouped);
       f.bPlain = 1;
       scan_log(zLog, zOpts, TL_TAB_XRAY_CALLS, &f, 1, &plain);
       assert_true(grouped.nRepeated > 0);
@@ -1359,7 +1377,6 @@ static void xray_grouped_rowids_are_the_calls(void **state){
       tl_lines_free(&grouped.rows);
       tl_lines_free(&plain.rows);
       f.bPlain = 0;
-      f.bGroupName = 1;
       assert_true(grouped_rowids_any_order(zLog, zOpts, &f) > 0);
       /* max(dur) with its rowid: the row at that rowid has that dur */
       z = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT func_id, max(dur), rowid FROM xray_calls(%Q, %Q) "

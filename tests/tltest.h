@@ -79,5 +79,10 @@ struct TlScanLines {
 };
 void tl_test_scan_lines(TlTrace*, int iTable, const TlFilter*, uint64_t mCols,
                         int bRowid, int iGroupCol, TlScanLines*);
+/* Likewise, the engine's grouped output keeping the columns of mVary
+** varying (tl_group_set_vary); nVaryCap: its bytes in memory, 0 default.
+** Returns the bytes it wrote to its temporary file. */
+uint64_t tl_test_scan_vary(TlTrace*, int iTable, const TlFilter*, uint64_t mCols, int bRowid,
+                           int iGroupCol, uint64_t mVary, uint64_t nVaryCap, TlScanLines*);
 
 #endif

@@ -28,11 +28,8 @@ static const TlTableDef xray_callsDef = {
   .iTsCol   = TL_XC_TS,
   .iCpuCol  = TL_XC_CPU,
   .iKeyCol  = -1,
-  /* GROUP BY func_id over func_id, name and dur: the reader keeps the durs
-  ** by function (a temporary file past a bound) and gives them function by
-  ** function */
-  .iGroupCol = TL_XC_FUNC_ID,
-  .mGroupWith = ((uint64_t)1<<TL_XC_NAME) | ((uint64_t)1<<TL_XC_DUR),
+  /* (GROUP BY func_id with dur: the engine keeps the durs by function,
+  ** tl_group_set_vary) */
   .mPerRow  = ((uint64_t)1<<TL_XC_ID) | ((uint64_t)1<<TL_XC_TS) | ((uint64_t)1<<TL_XC_DUR)
             | ((uint64_t)1<<TL_XC_PARENT),
 };

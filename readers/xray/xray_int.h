@@ -138,19 +138,7 @@ struct XrStack {
                                   ** their times: TSCs) */
 };
 
-/* xray_calls GROUP BY func_id: one function's durs (XR_DUR_NULL: none) */
-#define XR_DUR_NULL INT64_MIN
-#define XR_GROUP_MEM ((size_t)16 << 20)
-#define XR_READ_DURS 65536
-#define XR_GROUP_HOT 64           /* a power of 2 */
-typedef struct XrBlock XrBlock;
-struct XrBlock { uint64_t iOff; uint64_t n; };    /* durs in the temporary file */
-typedef struct XrGroup XrGroup;
-struct XrGroup {
-  int32_t funcId;
-  XrBlock *aBlock; size_t nBlock, nBlockAlloc;   /* written out, in order */
-  int64_t *a; size_t n, nAlloc;                  /* the latest, in memory */
-};
+#define XR_DUR_NULL INT64_MIN     /* a call's dur: none */
 
 typedef struct XrCall XrCall;     /* a finished (or, at the end, open) call */
 struct XrCall {
@@ -185,54 +173,10 @@ struct TlScan {
   int bPaths;                     /* the stack column is used: calls' paths */
   TlCallPaths paths;
   size_t iDrainStack;             /* open calls returned at the end */
-  /* xray_calls GROUP BY func_id (f.bGroupName, no column but func_id, name,
-  ** dur): every call's dur is kept by function first (XR_GROUP_MEM bytes in
-  ** memory, the rest in a temporary file), then the rows come function by
-  ** function, numbered in the order given */
-  int bGroupStarted;
-  int bGroupDirect;               /* finished calls go to their group, not aOut */
-  size_t nGroupMem;               /* bytes of durs kept in memory at most */
-  XrGroup *aGroup; size_t nGroup, nGroupAlloc;
-  TlMap groups;                   /* func_id -> index in aGroup */
-  struct { int32_t funcId; uint32_t iG; } aGroupHot[XR_GROUP_HOT];  /* its
-                                  ** recent lookups, by func_id's low bits
-                                  ** (iG UINT32_MAX: none) */
-  size_t nBuffered;               /* durs in the groups' memory */
-  int fdTmp;                      /* the temporary file, or -1 */
-  uint64_t nTmp;                  /* bytes written to it */
-  size_t iGroupOrd;               /* the group being given (aGroup is by
-                                  ** func_id then) */
-  size_t iGroupNamed;             /* the group groupName names */
-  TlVal groupName;                /* its name, or NULL */
-  size_t iBlock;                  /* its next block */
-  int bMem;                       /* its blocks are done: its memory's durs */
-  int64_t *aRead; size_t nRead, iRead;  /* durs read, the next one */
-  uint64_t iReadOff, nReadLeft;   /* the rest of the block being read */
-  int64_t iGroupDur;              /* durs of its group given so far */
-  int64_t iGroupPos;              /* the current row's first dur in its group */
-  int64_t nGroupBatch;            /* the rows it stands for */
-  /* their rowids, once SQLite asks for one (xray_group_rowid()): a second
-  ** pass keeps the calls' ids by function as the first kept their durs, in
-  ** the same order, so that repeat k's rowid is that of the call of its dur */
-  int bGroupIds;                  /* this scan keeps ids, not durs */
-  TlScan *pIds;                   /* that pass (its pHelper: the second side's) */
-  const XrGroup *pIdGroup;        /* the group of ids read last (NULL: none), */
-  size_t iIdBlock;                /* its block read last (nBlock: its memory), */
-  uint64_t iIdBase;               /* that block's first id in the group */
-  int64_t *aIdRead;               /* ids read back from that block, */
-  uint64_t iIdLo; size_t nIdRead; /* from this one of the block on */
-  /* the groups are built on two threads when the log has threads for both:
-  ** each reads the buffers of its threads (aSide[packet]==iSide), and the
-  ** second's groups are its scan's (pHelper), given after this one's of the
-  ** same function (aOrd: both scans' groups by func_id) */
-  const uint8_t *aSide;           /* each packet's side, or NULL: all */
-  uint8_t *aSideOwn;              /* aSide, when this scan made it */
-  int iSide;
-  TlScan *pHelper;                /* the second thread's scan, or NULL */
-  int rcHelper;                   /* what its build returned */
-  uint64_t nNoted;                /* bytes of the packets it read (progress) */
-  struct XrOrd { TlScan *pOwner; size_t iG; } *aOrd;
-  size_t nOrd;
+  /* a tally (xray_tally.c): finished calls go to it, not aOut, and the
+  ** scan reads the packets before iPacketEnd only */
+  TlTally *pTally;
+  size_t iPacketEnd;
 };
 
 
@@ -245,6 +189,10 @@ void xrayClose(void *pData);
 void xray_scan_init(TlScan*, TlTrace*, int iTable, const TlFilter*);
 int xray_call_next(TlScan*, const XrCall **pc);
 void xray_scan_free(TlScan*);
+/* The calls packet iPacket's records end (to s->pTally); the calls of
+** thread tid still open (likewise). TL_OK or < 0. */
+int xray_calls_packet(TlScan*, size_t iPacket);
+int xray_calls_drain(TlScan*, uint32_t tid);
 
 /* ---- Interface to code in xray_count.c: the counting hooks (reader.h) --- */
 uint64_t xray_count_cols(const TlTrace*, int iTable, const TlFilter*);
@@ -260,23 +208,11 @@ int xray_info(TlTrace*, TlInfoFn xRow, void *pCtx, TlErr*);
 /* clock=: pTrace->tsShift from the WallTimeMarker records, or a warning. */
 void xray_clock_apply(TlTrace*, const XrData*);
 
-/* ---- Interface to code in xray_group.c ---------------------------------- */
-int xray_group_add_slow(TlScan*, int32_t funcId, int64_t dur);
-int xray_next_call_grouped(TlScan*, TlRow*);
-int xray_group_rowid(TlScan*, int64_t iRepeat, int64_t *piRowid);
-
-/* Add a call's dur to function funcId's group: to the group of a recent
-** lookup while it has room, else the long way. (Once per call.) */
-static inline int xray_group_add(TlScan *s, int32_t funcId, int64_t dur){
-  uint32_t h = (uint32_t)funcId & (XR_GROUP_HOT-1);
-  if( s->aGroupHot[h].iG!=UINT32_MAX && s->aGroupHot[h].funcId==funcId ){
-    XrGroup *g = &s->aGroup[s->aGroupHot[h].iG];
-    if( g->n<g->nAlloc ){
-      g->a[g->n++] = dur;
-      return TL_OK;
-    }
-  }
-  return xray_group_add_slow(s, funcId, dur);
-}
+/* ---- Interface to code in xray_tally.c: the tally hooks (reader.h) ----- */
+uint64_t xray_tally_cols(const TlTrace*, int iTable, const TlFilter*);
+int xray_tally_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
+int xray_tally_packet(void *pState, size_t iPacket, TlTally*, TlErr*);
+void xray_tally_close(void *pState);
+int xray_tally_call(TlScan*, const XrStack*, const TlCall*);
 
 #endif /* TL_XRAY_INT_H */

@@ -364,19 +364,17 @@ static inline int next_raw(TlScan *s, XrEv *e, int bAll){
     int rc;
     if( !s->bInPacket ){
       const TlPacket *pk;
-      while( s->iPacket < x->n
-          && ((s->aSide && s->aSide[s->iPacket]!=s->iSide)
-              || (!bAll
-                  && (!tl_packet_may_match(&x->a[s->iPacket], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
-                      || (s->f.bRowid && (s->f.iRowid < (int64_t)x->a[s->iPacket].iOff
-                                          || s->f.iRowid >= (int64_t)(x->a[s->iPacket].iOff
-                                                                      + x->a[s->iPacket].nSize)))))) ){
+      while( s->iPacket < x->n && s->iPacket < s->iPacketEnd
+          && !bAll
+          && (!tl_packet_may_match(&x->a[s->iPacket], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+              || (s->f.bRowid && (s->f.iRowid < (int64_t)x->a[s->iPacket].iOff
+                                  || s->f.iRowid >= (int64_t)(x->a[s->iPacket].iOff
+                                                              + x->a[s->iPacket].nSize)))) ){
         s->iPacket++;
       }
-      if( s->iPacket >= x->n ) return TL_DONE;
+      if( s->iPacket >= x->n || s->iPacket >= s->iPacketEnd ) return TL_DONE;
       pk = &x->a[s->iPacket++];
       tl_packet_note_read(pk);
-      s->nNoted += pk->nSize;
       rc = cur_packet(s, &s->c, &s->win, pk);
       if( rc ) return rc;
       s->bInPacket = 1;

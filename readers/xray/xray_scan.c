@@ -1,6 +1,7 @@
 /*
-** xray_scan.c: scans of an XRay log: events, xray_calls (GROUP BY func_id is in
-** xray_group.c), tracks, xray_functions; the reader's definition.
+** xray_scan.c: scans of an XRay log: events, xray_calls (also one packet at
+** a time, for the tallies of xray_tally.c), tracks, xray_functions; the
+** reader's definition.
 */
 #include "xray_rec.h"
 
@@ -20,15 +21,13 @@ void xray_scan_init(TlScan *s, TlTrace *pTrace, int iTable, const TlFilter *pFil
   s->p = pTrace->pData;
   s->iTable = iTable;
   s->f = *pFilter;
-  if( s->f.bPlain ) s->f.bGroupName = 0;  /* (the engine does not ask: sure) */
   tl_err_clear(&s->err);
   tl_str_init(&s->args);
   tl_str_init(&s->text);
   tl_map_init(&s->stacks);
-  tl_map_init(&s->groups);
   tl_paths_init(&s->paths);
   s->bPaths = iTable==TL_TAB_XRAY_CALLS && tl_col_used(&s->f, TL_XC_STACK);
-  s->fdTmp = -1;
+  s->iPacketEnd = SIZE_MAX;
   tl_win_init(&s->win, pTrace->pSrc);
   tl_win_init(&s->winW, pTrace->pSrc);
   s->iWalkPacket = SIZE_MAX;
@@ -56,17 +55,7 @@ void xray_scan_free(TlScan *s){
   free(s->aStack);
   free(s->aOut);
   tl_map_free(&s->stacks);
-  for(k=0; k<s->nGroup; k++){ free(s->aGroup[k].aBlock); free(s->aGroup[k].a); }
-  free(s->aGroup);
-  free(s->aRead);
-  tl_map_free(&s->groups);
   tl_paths_free(&s->paths);
-  xray_scan_free(s->pHelper);
-  xray_scan_free(s->pIds);
-  free(s->aIdRead);
-  free(s->aSideOwn);
-  free(s->aOrd);
-  if( s->fdTmp>=0 ) close(s->fdTmp);
   tl_win_free(&s->win);
   tl_win_free(&s->winW);
   tl_str_free(&s->args);
@@ -137,8 +126,8 @@ static int next_event(TlScan *s, TlRow *pRow){
 ** The function records of each thread matched into calls by the model's
 ** call stacks (model_calls.h: llvm-xray's rules). Finished calls come as
 ** their exits are read; the calls still open at the end come last,
-** outermost first, with no dur. Under GROUP BY func_id (xray_group.c)
-** finished calls go straight to their function's group. (Here, with the
+** outermost first, with no dur. For a tally (xray_tally.c) calls go
+** straight to it. (Here, with the
 ** events, so that xrayScanNext() reaches either without a call between
 ** files.)
 */
@@ -181,8 +170,7 @@ static int stack_apply(TlScan *s, XrStack *st, unsigned kind, int32_t funcId,
       TlCall c;
       int rc;
       tl_calls_pop(&st->calls, tsc, &c);
-      rc = s->bGroupDirect ? xray_group_add(s, c.fr.funcId, tsc_dur(s, c.fr.ts, tsc))
-                           : out_add(s, st, &c);
+      rc = s->pTally ? xray_tally_call(s, st, &c) : out_add(s, st, &c);
       if( rc ) return rc;
     }
   }
@@ -246,6 +234,21 @@ static int calls_step(TlScan *s){
   return TL_OK;
 }
 
+/* The calls of stack st still open, outermost first, with no dur: to the
+** tally, or queued to be returned. */
+static int stack_drain(TlScan *s, XrStack *st){
+  size_t k;
+  for(k=0; k<st->calls.n; k++){
+    TlCall c;
+    int rc;
+    tl_calls_get(&st->calls, k, 0, 0, &c);
+    rc = s->pTally ? xray_tally_call(s, st, &c) : out_add(s, st, &c);
+    if( rc ) return rc;
+  }
+  st->calls.n = 0;
+  return TL_OK;
+}
+
 /* The next call (finished, then the ones open at the end): TL_ROW with *pc. */
 int xray_call_next(TlScan *s, const XrCall **pc){
   while( s->iOut>=s->nOut ){
@@ -260,20 +263,26 @@ int xray_call_next(TlScan *s, const XrCall **pc){
     /* the calls still open at the end: outermost first, dur NULL */
     while( s->iDrainStack<s->nStack && s->aStack[s->iDrainStack].calls.n==0 ) s->iDrainStack++;
     if( s->iDrainStack>=s->nStack ) return TL_DONE;
-    {
-      XrStack *st = &s->aStack[s->iDrainStack];
-      size_t k;
-      for(k=0; k<st->calls.n; k++){
-        TlCall c;
-        tl_calls_get(&st->calls, k, 0, 0, &c);
-        rc = out_add(s, st, &c);
-        if( rc ) return rc;
-      }
-      st->calls.n = 0;
-    }
+    rc = stack_drain(s, &s->aStack[s->iDrainStack]);
+    if( rc ) return rc;
   }
   *pc = &s->aOut[s->iOut++];
   return TL_ROW;
+}
+
+int xray_calls_packet(TlScan *s, size_t iPacket){
+  int rc;
+  s->iPacket = iPacket;
+  s->iPacketEnd = iPacket + 1;
+  s->bInPacket = 0;
+  while( (rc = calls_step(s))==TL_OK ){}
+  return rc==TL_DONE ? TL_OK : rc;
+}
+
+int xray_calls_drain(TlScan *s, uint32_t tid){
+  uint32_t iSt;
+  if( !tl_map_get(&s->stacks, tid, &iSt) ) return TL_OK;
+  return stack_drain(s, &s->aStack[iSt]);
 }
 
 /* A function's name in a stack, as llvm-xray stack names it: its symbol,
@@ -373,7 +382,7 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
   if( s->err.rc ) return s->err.rc;
   switch( s->iTable ){
     case TL_TAB_EVENTS:     return next_event(s, pRow);
-    case TL_TAB_XRAY_CALLS: return s->f.bGroupName ? xray_next_call_grouped(s, pRow) : next_call(s, pRow);
+    case TL_TAB_XRAY_CALLS: return next_call(s, pRow);
     case TL_TAB_XRAY_FUNCTIONS: return next_function(s, pRow);
     default:                return next_track(s, pRow);
   }
@@ -381,9 +390,9 @@ static int xrayScanNext(TlScan *s, TlRow *pRow){
 
 static void xrayScanClose(TlScan *s){ xray_scan_free(s); }
 
-/* xray_calls grouped by func_id alone give rowids when asked. */
+/* (every row has its rowid) */
 static int xrayScanRowid(TlScan *s, int64_t iRepeat, int64_t *piRowid){
-  if( s->iTable==TL_TAB_XRAY_CALLS && s->f.bGroupName ) return xray_group_rowid(s, iRepeat, piRowid);
+  (void)piRowid;
   return tl_err_set(&s->err, TL_EMISUSE, TL_NO_OFFSET, "no counted row %lld", (long long)iRepeat);
 }
 
@@ -393,7 +402,6 @@ const TlReaderDef tl_xray_reader = {
   .zName      = "xray",
   .azOptions  = xrayOptions,
   .mOrdered   = 0,
-  .mGroupName = 1u<<TL_TAB_XRAY_CALLS,    /* (by func_id) */
   .xProbe     = xrayProbe,
   .xOpen      = xrayOpen,
   .xClose     = xrayClose,
@@ -408,6 +416,11 @@ const TlReaderDef tl_xray_reader = {
   .xCountClose = xray_count_close,
   .xPacketCount = xray_packet_count,
   .xPacketValue = xray_packet_value,
+  .mTally     = (1u<<TL_TAB_XRAY_CALLS) | (1u<<TL_TAB_CALLS),
+  .xTallyCols = xray_tally_cols,
+  .xTallyOpen = xray_tally_open,
+  .xTallyPacket = xray_tally_packet,
+  .xTallyClose = xray_tally_close,
   .xInfo      = xray_info,
 };
 

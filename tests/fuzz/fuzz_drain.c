@@ -139,10 +139,12 @@ static void filter_cols(int iTable, const TlFilter *f, TlFilterCols *c){
 
 /*
 ** Scan table iTable with f into *pSum; mGroupBy not 0: the engine's grouped
-** output by those columns (from the reader's tallies when it has them).
+** output by those columns (from the reader's tallies when it has them),
+** the columns of mVary varying (a few KiB of them in memory, the rest in
+** the temporary file).
 */
 static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGroupBy,
-                  DrainSum *pSum){
+                  uint64_t mVary, DrainSum *pSum){
   TlQuery *q = 0;
   TlGroup *g = 0;
   TlFilterCols cols;
@@ -158,6 +160,10 @@ static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGrou
   tl_err_clear(&err);
   if( mGroupBy ){
     pSum->rc = tl_group_open(pTrace, iTable, nCol, f, &cols, mGroupBy, &g, &err);
+    if( g && mVary ){
+      tl_group_set_vary(g, mVary);
+      tl_group_set_vary_cap(g, 4096);
+    }
   }else{
     pSum->rc = tl_query_open(pTrace, iTable, f, &q, &err);
   }
@@ -180,27 +186,31 @@ static void drain(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGrou
 ** Scan with f as the engine would ask, then as it asks under accel=off,
 ** and compare what came out.
 */
-static void drain_pair_by(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGroupBy){
+static void drain_pair_vary(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGroupBy,
+                            uint64_t mVary){
   TlFilter plain = *f;
   DrainSum a, b;
   plain.bPlain = 1;
   plain.bOrdered = 0;
-  plain.bGroupName = 0;
-  drain(pTrace, iTable, f, mGroupBy, &a);
-  drain(pTrace, iTable, &plain, 0, &b);
+  drain(pTrace, iTable, f, mGroupBy, mVary, &a);
+  drain(pTrace, iTable, &plain, 0, 0, &b);
   nPairs++;
   if( b.bNotPlain ) nNotPlain++;
   if( (a.rc<0)!=(b.rc<0) ){ nOneFailed++; return; }
   if( a.rc<0 || a.bCut || b.bCut ) return;
   if( a.nRow!=b.nRow || a.sum!=b.sum || a.sumMix!=b.sumMix ){
     fprintf(stderr, "drain: table %d gives other rows under accel=off: %llu rows, "
-            "%llu plain (mCols %llx, bOrdered %d, bGroupName %d, "
+            "%llu plain (mCols %llx, bOrdered %d, varying %llx, "
             "nCpu %d, bRowid %d, type %s)\n", iTable,
             (unsigned long long)a.nRow, (unsigned long long)b.nRow,
-            (unsigned long long)f->mCols, f->bOrdered, f->bGroupName,
+            (unsigned long long)f->mCols, f->bOrdered, (unsigned long long)mVary,
             f->nCpu, f->bRowid, f->zType ? f->zType : "-");
     abort();
   }
+}
+
+static void drain_pair_by(TlTrace *pTrace, int iTable, const TlFilter *f, uint64_t mGroupBy){
+  drain_pair_vary(pTrace, iTable, f, mGroupBy, 0);
 }
 
 static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
@@ -246,6 +256,10 @@ static void drain_events(TlTrace *pTrace, int64_t iRowid){
   f.aCpu = aCpu; f.nCpu = 2;
   f.mCols |= (uint64_t)1<<TL_EV_CPU;
   drain_pair_by(pTrace, iTable, &f, f.mCols);
+  /* GROUP BY name with min(ts), max(ts): ts varying within a name */
+  filter_init(&f);
+  f.mCols = ((uint64_t)1<<TL_EV_NAME) | ((uint64_t)1<<TL_EV_TS);
+  drain_pair_vary(pTrace, iTable, &f, (uint64_t)1<<TL_EV_NAME, (uint64_t)1<<TL_EV_TS);
   filter_init(&f);
   f.mCols = ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_VALUE);
   drain_pair(pTrace, iTable, &f);
@@ -276,12 +290,11 @@ void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
       f.mCols |= (uint64_t)1<<TL_CC_DEPTH;
       drain_pair_by(pTrace, iTable, &f, (uint64_t)1<<TL_CC_SYMBOL);
     }
-    if( iTable==TL_TAB_XRAY_CALLS && ((pTrace->pReader->mGroupName >> iTable) & 1) ){
-      /* GROUP BY func_id (a small max_memory= spills to the file) */
+    if( iTable==TL_TAB_XRAY_CALLS || iTable==TL_TAB_CALLS ){
+      /* GROUP BY func_id with sum(dur), dur varying (tallied by XRay) */
       filter_init(&f);
-      f.mCols = ((uint64_t)1<<TL_XC_FUNC_ID) | ((uint64_t)1<<TL_XC_DUR);
-      f.bGroupName = 1;
-      drain_pair(pTrace, iTable, &f);
+      f.mCols = ((uint64_t)1<<TL_XC_FUNC_ID) | ((uint64_t)1<<TL_XC_NAME) | ((uint64_t)1<<TL_XC_DUR);
+      drain_pair_vary(pTrace, iTable, &f, (uint64_t)1<<TL_XC_FUNC_ID, (uint64_t)1<<TL_XC_DUR);
     }
   }
 }
