@@ -160,6 +160,25 @@ static const Shape aShape[] = {
             "sum(ts %% 4294967291) FROM events(%Q, %Q) WHERE type IN ('LOST', 'LOST_SAMPLES') "
             "GROUP BY type, cpu", SHAPE_PLAIN, 0 },
   { "mmap2-count", "SELECT count(*) FROM events(%Q, %Q) WHERE type = 'MMAP2'", SHAPE_PLAIN, 0 },
+  /* GROUP BY with other columns of one value per row: the engine keeps
+  ** them varying within a group (durs by function, ts by name); rowids
+  ** paired with them; also with two varying columns */
+  { "xray-by-func-stats-desc", "SELECT func_id, count(*), count(dur), min(dur), max(dur), sum(dur) "
+                               "FROM xray_calls(%Q, %Q) GROUP BY func_id ORDER BY func_id DESC",
+                               SHAPE_PLAIN, SHAPE_SORTED },
+  { "xray-by-func-dur-rowids", "SELECT func_id, name, sum(dur), "
+                               "sum((rowid %% 4294967291) * (coalesce(dur, 7) %% 1000)) "
+                               "FROM xray_calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
+  { "xray-by-tid-func-ts", "SELECT tid, func_id, min(ts), max(ts), sum(dur), max(depth) "
+                           "FROM xray_calls(%Q, %Q) GROUP BY tid, func_id", SHAPE_PLAIN, 0 },
+  { "by-name-ts", "SELECT name, count(*), min(ts), max(ts) FROM events(%Q, %Q) GROUP BY name",
+    SHAPE_PLAIN, 0 },
+  { "by-name-ts-desc", "SELECT name, count(*), min(ts), max(ts) FROM events(%Q, %Q) "
+                       "GROUP BY name ORDER BY name DESC", SHAPE_PLAIN, SHAPE_SORTED },
+  { "by-name-ts-rowids", "SELECT name, min(ts), sum((rowid %% 4294967291) * (ts %% 1000)) "
+                         "FROM events(%Q, %Q) GROUP BY name", SHAPE_PLAIN, 0 },
+  { "calls-by-name-dur", "SELECT name, count(*), min(dur), max(dur), sum(dur), min(ts) "
+                         "FROM calls(%Q, %Q) GROUP BY name ORDER BY name", SHAPE_PLAIN, SHAPE_SORTED },
 };
 
 /* One answer: its rows as text lines, or its error. */
@@ -720,6 +739,57 @@ static void accel_grouping_splits_past_its_cap(void **state){
   }
 }
 
+/*
+** GROUP BY with a varying column past a small budget for its values (a few
+** hundred bytes: the rest goes to the temporary file): the same rows and
+** rowids as the plain scan, for events by name with ts varying (CTF, perf)
+** and xray_calls by function with dur varying; and no plan sorts them.
+*/
+static void accel_varying_columns_spill_and_equal_plain(void **state){
+  static const struct { const char *zPath; int iTable, iGroup, iVary; } a[] = {
+    { TD "ctf/ust-multi", TL_TAB_EVENTS, TL_EV_NAME, TL_EV_TS },
+    { TD "perf/cpu-clock-g.data", TL_TAB_EVENTS, TL_EV_NAME, TL_EV_TS },
+    { TD "xray/names-fdr.xray", TL_TAB_XRAY_CALLS, TL_XC_FUNC_ID, TL_XC_DUR },
+    { TD "xray/names-basic.xray", TL_TAB_XRAY_CALLS, TL_XC_FUNC_ID, TL_XC_DUR },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
+    TlTrace *p = 0;
+    TlErr err;
+    TlFilter f;
+    TlScanLines grouped, plain;
+    size_t i;
+    tl_err_clear(&err);
+    assert_int_equal(tl_trace_open(a[k].zPath, 0, &p, &err), TL_OK);
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    f.mCols = ((uint64_t)1<<a[k].iGroup) | ((uint64_t)1<<a[k].iVary);
+    assert_true(tl_test_scan_vary(p, a[k].iTable, &f, f.mCols, 1, a[k].iGroup,
+                                  (uint64_t)1<<a[k].iVary, 256, &grouped) > 0);
+    f.bPlain = 1;
+    tl_test_scan_lines(p, a[k].iTable, &f, f.mCols, 1, -1, &plain);
+    assert_true(plain.rows.n > 100);
+    assert_true(grouped.nRepeated > 0);
+    assert_int_equal(grouped.rows.n, plain.rows.n);
+    for(i=0; i<plain.rows.n; i++) assert_string_equal(grouped.rows.az[i], plain.rows.az[i]);
+    tl_lines_free(&grouped.rows);
+    tl_lines_free(&plain.rows);
+    tl_trace_release(p);
+  }
+  assert_false(plan_sorts(db, "SELECT func_id, min(dur), max(dur) FROM xray_calls('%q') GROUP BY func_id",
+                          TD "xray/fdr.xray", "GROUP BY"));
+  assert_false(plan_sorts(db, "SELECT name, min(ts) FROM events('%q') GROUP BY name ORDER BY name DESC",
+                          TD "ctf/ust-multi", "B-TREE"));
+  assert_true(plan_sorts(db, "SELECT func_id, min(dur) FROM xray_calls('%q', 'accel=off') GROUP BY func_id",
+                         TD "xray/fdr.xray", "GROUP BY"));
+  /* (a text column of one value per row: SQLite sorts) */
+  assert_true(plan_sorts(db, "SELECT name, max(text) FROM events('%q') GROUP BY name",
+                         TD "ctf/ust-multi", "GROUP BY"));
+  tl_test_db_close(db);
+}
+
 /* Rows of a scan of events with filter f: *pnRow rows standing for *pnAll. */
 /*
 ** Groups that must come in order (a GROUP BY that may be an ORDER BY) do not
@@ -1002,6 +1072,7 @@ TL_DEFINE_GROUP(accel,
   cmocka_unit_test(accel_merge_ties_and_a_stream_back_in_time),
   cmocka_unit_test(accel_ordered_scans_merge_streams),
   cmocka_unit_test(accel_counts_are_one_row_per_packet),
+  cmocka_unit_test(accel_varying_columns_spill_and_equal_plain),
   cmocka_unit_test(accel_compare_finds_a_missing_row),
   cmocka_unit_test(accel_bad_value_is_an_error_naming_it),
   cmocka_unit_test(accel_off_plans_sort_in_sqlite),
