@@ -8,9 +8,9 @@
 **                  (entries and exits matched into calls by the model,
 **                  model_calls.h), tracks, xray_functions, rowids; the
 **                  reader's definition
-**   xray_group.c   xray_calls GROUP BY func_id: calls kept by function,
-**                  on a helper thread for half of the threads; their
-**                  rowids, by a second pass only when asked
+**   xray_tally.c   the tally hooks of xray_calls: the calls of the
+**                  packets given, each a row with its rowid, for the
+**                  engine's grouped output (GROUP BY func_id with dur)
 **   xray_map.c     the instrumentation map of the binary= ELF
 **   xray_count.c   counted events (count(*), windows, CPUs, types): a
 **                  packet's rows from the index or by reading its records
