@@ -59,7 +59,10 @@
 **                            columns are row's (only those xTallyCols gave
 **                            are read; text must stay unchanged at its
 **                            address until xTallyClose: the engine may
-**                            know a value again by its address)
+**                            know a value again by its address); rows
+**                            whose values vary per row (a call's dur) one
+**                            by one with their rowid, tl_tally_row(), in
+**                            the same order each time
 **   xTallyEnd(state, tally, err)
 **                            optional: after the state's last packet (not
 **                            called when the run stops early), the rows it
