@@ -60,6 +60,8 @@ const char *xray_sled_kind(unsigned k);
 #define XR_PKT_CUT        1        /* TlPacket.flags: runs into damaged data, so its
                                    ** count is not the rows a scan gives */
 #define XR_PKT_NOTS       2        /* TlPacket.flags: a record without a ts */
+#define XR_PKT_MIXED      4        /* TlPacket.flags: records of another thread
+                                   ** than its first's (damaged data) */
 
 enum { XR_NEW_BUFFER = 0, XR_END_OF_BUFFER = 1, XR_NEW_CPU = 2, XR_TSC_WRAP = 3,
        XR_WALLCLOCK = 4, XR_CUSTOM = 5, XR_CALL_ARG = 6, XR_EXTENTS = 7,

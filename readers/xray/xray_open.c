@@ -332,6 +332,7 @@ static int walk_step(XrWalk *w){
   rc = walk_packet_edge(w, &e, iBefore, bBufBefore, iBufBefore);
   if( rc ) return rc;
   w->bRun = 1; w->runTid = e.tid; w->nRun++;
+  if( w->pk.nEvents>0 && w->pk.iStream!=(int64_t)e.tid ) w->pk.flags |= XR_PKT_MIXED;
   w->pk.nEvents++;
   w->pk.iStream = e.tid;
   /* times in cycles until the packet and the threads are done: ns grow

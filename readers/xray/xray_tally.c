@@ -36,7 +36,10 @@ int xray_tally_open(TlTrace *pTrace, int iTable, const TlFilter *f, void **ppSta
   size_t k;
   *ppState = 0;
   if( p->bMapOnly || xray_tally_cols(pTrace, iTable, f)==0 ) return TL_DONE;
-  for(k=0; k<x->n; k++) if( x->a[k].iStream<0 ) return TL_DONE;
+  /* (a packet's records are its thread's, or the calls are scanned) */
+  for(k=0; k<x->n; k++){
+    if( x->a[k].iStream<0 || (x->a[k].flags & XR_PKT_MIXED) ) return TL_DONE;
+  }
   t = calloc(1, sizeof(*t));
   if( t==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   t->s = calloc(1, sizeof(TlScan));
