@@ -203,6 +203,10 @@ static inline int fdr_buffer_start(XrCur *c){
     c->iBufEnd = c->b.i + (size_t)n;
   }
   c->bInBuf = 1;
+  /* a buffer says its own thread, CPU and time (NewBuffer, NewCPU): a
+  ** scan of one buffer starts with none, so the walk of all of them must
+  ** not carry the previous buffer's into one that lacks them */
+  c->tid = 0; c->pid = 0; c->cpu = 0; c->tsc = 0;
   c->bPid = 0;
   c->bWall = 0;
   return TL_ROW;
