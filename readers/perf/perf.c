@@ -64,5 +64,4 @@ const TlReaderDef tl_perf_reader = {
   .xTallyOpen = perf_tally_open,
   .xTallyPacket = perf_tally_packet,
   .xTallyClose = perf_tally_close,
-  .xTallyEnd = perf_tally_end,
 };

@@ -565,18 +565,13 @@ int perf_next_frame(TlScan *s, TlRow *pRow){
     tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
     tl_val_int(&v[TL_CC_IP], (int64_t)ip);
     if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
-    s->bSymLater = 0;
     if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
       const char *zSym, *zDso;
       int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
-      if( bKernel && s->bSymTry && !tl_symbols_kernel_try(s->p->pSyms, s->pTrace) ){
-        s->bSymLater = 1;
-      }else{
-        perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
-                       s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
-        tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
-        tl_val_textz(&v[TL_CC_DSO], zDso);
-      }
+      perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
+                     s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+      tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
+      tl_val_textz(&v[TL_CC_DSO], zDso);
     }
     if( zSrc ) tl_val_textz(&v[TL_CC_SRCLINE], zSrc);
     if( tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED) ){

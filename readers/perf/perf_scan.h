@@ -141,10 +141,6 @@ struct TlScan {
   const struct TlSrcFrame *aSrc;  /* callchains: a frame's inlined functions, then */
   int nSrc, iSrc;                 /* itself, with source lines (srcline, inlined) */
   uint64_t ipSrc;                 /* that frame's address */
-  int bSymTry;                    /* callchains: a kernel frame whose symbol would
-                                  ** wait for kallsyms (another thread reads it) is
-                                  ** given without symbol and dso, bSymLater set */
-  int bSymLater;                  /* the frame given last is such a one */
   size_t iRow;                    /* metadata tables */
   size_t iSym;                    /* symbols: next symbol of dso iRow */
   TlStr args, cc, tmp;
@@ -276,7 +272,6 @@ uint64_t perf_tally_cols(const TlTrace*, int iTable, const TlFilter*);
 int perf_tally_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
 void perf_tally_close(void *pState);
 int perf_tally_packet(void *pState, size_t iPacket, TlTally*, TlErr*);
-int perf_tally_end(void *pState, TlTally*, TlErr*);
 
 /* ---- perf_cols.c --------------------------------------------------------- */
 typedef struct PerfCols PerfCols;
