@@ -83,7 +83,9 @@ struct SymEntry {
 typedef struct SymFile SymFile;
 struct SymFile {
   char *zName;                    /* path as the trace names it */
-  int eState;                     /* SYM_NOT_READ, SYM_READ, SYM_NONE */
+  int eState;                     /* SYM_NOT_READ, SYM_READ, SYM_NONE: read
+                                  ** without the lock, so set only once loaded */
+  int eLoad;                      /* the state the load works out (under the lock) */
   TlSource *pSrc;
   TlElf elf;
   TlSource *pDbgSrc;              /* its separate debug file, when symbols come from one */
@@ -873,7 +875,7 @@ static void jit_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
     tl_trace_warn(pTrace, f->zName, TL_NO_OFFSET, "%zu malformed JIT map lines skipped (the first: line %zu; "
                   "expected \"START SIZE NAME\", START and SIZE in hex)", nBad, iBad);
   }
-  f->eState = SYM_READ;
+  f->eLoad = SYM_READ;
 }
 
 int tl_symbols_jit_check(const char *z, size_t n, size_t *pnSym, size_t *pnBad){
@@ -901,7 +903,7 @@ static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
   const TlElf *pTab;
   uint32_t iTab;
   size_t nAlloc = 0;
-  f->eState = SYM_NONE;
+  f->eLoad = SYM_NONE;
   f->eWhy = TL_SYMFILE_NOT_FILE;
   if( f->bJit ){
     jit_load(p, pTrace, f);
@@ -919,7 +921,7 @@ static void file_load(TlSymbols *p, TlTrace *pTrace, SymFile *f){
     file_fixup(f);
   }
   if( f->nSym>1 ) qsort(f->aSym, f->nSym, sizeof(SymEntry), cmp_sym);
-  f->eState = SYM_READ;
+  f->eLoad = SYM_READ;
 }
 
 /* Are the symbols of file iFile read (reading them on first use)? */
@@ -930,7 +932,7 @@ static int file_ready(TlSymbols *p, TlTrace *pTrace, size_t iFile){
     tl_trace_lock(pTrace);
     if( f->eState==SYM_NOT_READ ){
       file_load(p, pTrace, f);
-      __atomic_store_n(&f->eState, f->eState, __ATOMIC_RELEASE);
+      __atomic_store_n(&f->eState, f->eLoad, __ATOMIC_RELEASE);
     }
     eState = f->eState;
     tl_trace_unlock(pTrace);
