@@ -224,6 +224,41 @@ static void hostile_orders_give_nulls(void **state){
   tl_sched_free(p);
 }
 
+/*
+** Many forks of one parent: the model's threads grow (and move) while the
+** parent is in hand; every child, switched in once, is a thread of its
+** own with the pid the fork gave it (ASan in make check sees a parent
+** read from moved memory).
+*/
+static void many_forks_of_one_parent(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_THREAD, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  TlSchedRec r;
+  TlSchedOut o;
+  int i, nThread = 0, nChildPid = 0;
+  (void)state;
+  assert_non_null(p);
+  feed_switch(p, 10, 0, 0, 0, 1);
+  for(i=0; i<3000; i++){
+    tl_sched_rec_clear(&r, TL_SCHED_FORK);
+    r.bTs = 1; r.ts = 100 + i; r.bCpu = 1; r.cpu = 0;
+    tl_sched_rec_int(&r, TL_SF_PARENT_TID, 1);
+    tl_sched_rec_int(&r, TL_SF_PARENT_PID, 1);
+    tl_sched_rec_int(&r, TL_SF_CHILD_TID, 1000 + i);
+    tl_sched_rec_int(&r, TL_SF_CHILD_PID, 1000 + i);
+    assert_int_equal(tl_sched_feed(p, &r), TL_OK);
+  }
+  for(i=0; i<3000; i++) feed_switch(p, 10000 + i, 0, i ? 999 + i : 1, 1, 1000 + i);
+  tl_sched_finish(p);
+  while( tl_sched_take(p, &o) ){
+    if( o.eOut!=TL_SCHED_OUT_THREAD ) continue;
+    nThread++;
+    if( o.tid>=1000 && o.bPid && o.pid==o.tid ) nChildPid++;
+  }
+  assert_int_equal(nThread, 3001);
+  assert_int_equal(nChildPid, 3000);
+  tl_sched_free(p);
+}
+
 /* A recording cut short mid-record: rows up to the cut, a warning. */
 static void cut_recording_reads(void **state){
   size_t n;
@@ -409,6 +444,7 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(pushdown_equals_filter),
   cmocka_unit_test(sched_threads_sum_thread_states),
   cmocka_unit_test(hostile_orders_give_nulls),
+  cmocka_unit_test(many_forks_of_one_parent),
   cmocka_unit_test(cut_recording_reads),
   cmocka_unit_test(syscalls_equal_perf_script),
   cmocka_unit_test(syscalls_pair_by_name_on_the_cpus_thread),

@@ -655,6 +655,8 @@ static int on_fork(TlSched *p, const TlSchedRec *r){
   if( parent ) memcpy(zName, parent->zComm, sizeof(zName));
   child = thr_get(p, r->a[TL_SF_CHILD_TID], 0);
   if( child==0 ) return TL_OK;
+  /* (adding the child may have moved the threads: the parent again) */
+  if( parent ) parent = thr_find(p, r->a[TL_SF_PARENT_TID], 0);
   if( child->zRec[0]==0 && parent && parent!=child ){
     memcpy(child->zRec, parent->zRec, sizeof(child->zRec));
   }
