@@ -109,8 +109,10 @@ static const Shape aShape[] = {
                           "WHERE ts BETWEEN %lld AND %lld GROUP BY name, cpu", SHAPE_WINDOW, 0 },
   { "xray-by-func-tid", "SELECT func_id, tid, name, count(*), sum(dur) FROM xray_calls(%Q, %Q) "
                         "GROUP BY func_id, tid", SHAPE_PLAIN, 0 },
+  /* (dso grouped on too: [unknown] frames of several files share a
+  ** symbol, and a bare column's row in a group is any of them) */
   { "cc-by-depth-symbol", "SELECT depth, symbol, dso, count(*) FROM callchains(%Q, %Q) "
-                          "GROUP BY depth, symbol", SHAPE_PLAIN, 0 },
+                          "GROUP BY depth, symbol, dso", SHAPE_PLAIN, 0 },
   { "packets-by-cpu", "SELECT cpu, count(*), sum(size) FROM packets(%Q, %Q) GROUP BY cpu",
     SHAPE_PLAIN, 0 },
   { "tracks", "SELECT * FROM tracks(%Q, %Q)", SHAPE_PLAIN, 0 },
