@@ -3,6 +3,7 @@
 ** (group_vary.h).
 */
 #include "group_vary.h"
+#include "source.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -101,18 +102,8 @@ static int seg_push_mem(TlVaryList *l, int64_t *a, uint64_t n, TlErr *pErr){
 static int file_write(TlVary *p, const int64_t *a, uint64_t n, uint64_t *piOff, TlErr *pErr){
   size_t nByte = (size_t)n*sizeof(int64_t), nDone = 0;
   if( p->aFd[0]<0 ){
-    const char *zDir = getenv("TMPDIR");
-    char zPath[4096];
-    if( zDir==0 || zDir[0]==0 ) zDir = "/tmp";
-    if( snprintf(zPath, sizeof(zPath), "%s/tracelite-XXXXXX", zDir) >= (int)sizeof(zPath) ){
-      return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET, "TMPDIR is too long a path");
-    }
-    p->aFd[0] = mkstemp(zPath);
-    if( p->aFd[0]<0 ){
-      return tl_err_set(pErr, TL_EIO, TL_NO_OFFSET,
-          "GROUP BY: cannot create a temporary file in %s: %s", zDir, strerror(errno));
-    }
-    unlink(zPath);
+    int rc = tl_tmpfile("GROUP BY", &p->aFd[0], pErr);
+    if( rc ) return rc;
   }
   while( nDone<nByte ){
     ssize_t w = pwrite(p->aFd[0], (const char*)a + nDone, nByte - nDone, (off_t)(p->nTmp + nDone));
