@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -461,54 +462,90 @@ static Folded *folded_find(Folded *a, int *pN, const char *zKey){
   return &a[(*pN)++];
 }
 
+/* The frame names of a speedscope file's shared list (at most 64). */
+static int speedscope_frames(const TlJvDoc *pDoc, const char **azFrame){
+  const TlJv *f;
+  int n = 0;
+  assert_true(tl_jv_is(tl_jv_get(pDoc->pRoot, "$schema"),
+                       "https://www.speedscope.app/file-format-schema.json"));
+  for(f=tl_jv_get(tl_jv_get(pDoc->pRoot, "shared"), "frames")->pFirst; f; f=f->pNext){
+    assert_true(n<64);
+    azFrame[n++] = tl_jv_get(f, "name")->z;
+  }
+  return n;
+}
+
+/*
+** Replay one evented profile as speedscope does: times never decrease nor
+** pass endValue, every close names the frame on top, nothing stays open.
+** xSpan gets each span as it closes: the frames open (outermost first, its
+** own last), its start and end.
+*/
+typedef void (*SpanFn)(void *pArg, const int *aStack, int nStack, int64_t iStart, int64_t iEnd);
+
+static void speedscope_replay(const TlJv *p, int nFrame, SpanFn xSpan, void *pArg){
+  int aStack[64], nStack = 0;
+  int64_t aAt[64], iLast = 0, iAt, iFrame, iEndValue;
+  const TlJv *e;
+  assert_true(tl_jv_is(tl_jv_get(p, "type"), "evented"));
+  assert_true(tl_jv_is(tl_jv_get(p, "unit"), "nanoseconds"));
+  assert_int_equal(tl_jv_int(tl_jv_get(p, "endValue"), &iEndValue), 0);
+  for(e=tl_jv_get(p, "events")->pFirst; e; e=e->pNext){
+    assert_int_equal(tl_jv_int(tl_jv_get(e, "at"), &iAt), 0);
+    assert_int_equal(tl_jv_int(tl_jv_get(e, "frame"), &iFrame), 0);
+    assert_true(iAt>=iLast && iAt<=iEndValue && iFrame>=0 && iFrame<nFrame);
+    iLast = iAt;
+    if( tl_jv_is(tl_jv_get(e, "type"), "O") ){
+      assert_true(nStack<64);
+      aStack[nStack] = (int)iFrame;
+      aAt[nStack++] = iAt;
+      continue;
+    }
+    assert_true(tl_jv_is(tl_jv_get(e, "type"), "C"));
+    assert_true(nStack>0 && aStack[nStack-1]==iFrame);
+    xSpan(pArg, aStack, nStack, aAt[nStack-1], iAt);
+    nStack--;
+  }
+  assert_int_equal(nStack, 0);
+}
+
+/* speedscope_replay()'s spans of one XRay thread as llvm-xray folds them */
+typedef struct FoldCtx { Folded *a; int n; const char **azFrame; long long iTid; } FoldCtx;
+
+static void fold_span(void *pArg, const int *aStack, int nStack, int64_t iStart, int64_t iEnd){
+  FoldCtx *p = pArg;
+  char zKey[512];
+  int b, i;
+  /* "tid 13797 pid 13796" is llvm-xray's thread_13797 */
+  b = snprintf(zKey, sizeof(zKey), "thread_%lld;", p->iTid);
+  for(i=0; i<nStack; i++) b += snprintf(zKey+b, sizeof(zKey)-(size_t)b, "%s;", p->azFrame[aStack[i]]);
+  folded_find(p->a, &p->n, zKey)->nCount++;
+  folded_find(p->a, &p->n, zKey)->nTime += iEnd - iStart;
+}
+
 static void speedscope_calls_replay_equals_llvm_xray_stack(void **state){
   sqlite3 *db = tl_test_db();
   size_t k;
   (void)state;
   for(k=0; k<sizeof(azFdr)/sizeof(azFdr[0]); k++){
-    char zTrace[256], zBin[256], zRef[256], zKey[512];
+    char zTrace[256], zBin[256], zRef[256];
     const char *azFrame[64];
-    const TlJv *f, *p, *e;
-    Folded *a = calloc(256, sizeof(Folded));
-    int n = 0, nFrame = 0, b, i;
+    const TlJv *p;
+    FoldCtx ctx;
+    int nFrame, b, i;
     char *z, *zWant, *zLine, *zSave;
     TlJvDoc doc;
     snprintf(zTrace, sizeof(zTrace), TD "xray/%s.xray", azFdr[k][0]);
     snprintf(zBin, sizeof(zBin), TD "xray/%s", azFdr[k][1]);
     z = run_sql_file(db, "speedscope-calls.sql", zTrace, zBin);
     parse_json(&doc, z);
-    assert_true(tl_jv_is(tl_jv_get(doc.pRoot, "$schema"),
-                         "https://www.speedscope.app/file-format-schema.json"));
-    for(f=tl_jv_get(tl_jv_get(doc.pRoot, "shared"), "frames")->pFirst; f; f=f->pNext){
-      assert_true(nFrame<64);
-      azFrame[nFrame++] = tl_jv_get(f, "name")->z;
-    }
+    nFrame = speedscope_frames(&doc, azFrame);
+    ctx.a = calloc(256, sizeof(Folded));
+    ctx.n = 0;
+    ctx.azFrame = azFrame;
     for(p=tl_jv_get(doc.pRoot, "profiles")->pFirst; p; p=p->pNext){
-      int aStack[64], nStack = 0;
-      int64_t aAt[64], iLast = 0, iAt, iFrame;
-      assert_true(tl_jv_is(tl_jv_get(p, "type"), "evented"));
-      assert_true(tl_jv_is(tl_jv_get(p, "unit"), "nanoseconds"));
-      for(e=tl_jv_get(p, "events")->pFirst; e; e=e->pNext){
-        assert_int_equal(tl_jv_int(tl_jv_get(e, "at"), &iAt), 0);
-        assert_int_equal(tl_jv_int(tl_jv_get(e, "frame"), &iFrame), 0);
-        assert_true(iAt>=iLast && iFrame>=0 && iFrame<nFrame);
-        iLast = iAt;
-        if( tl_jv_is(tl_jv_get(e, "type"), "O") ){
-          assert_true(nStack<64);
-          aStack[nStack] = (int)iFrame;
-          aAt[nStack++] = iAt;
-          continue;
-        }
-        assert_true(tl_jv_is(tl_jv_get(e, "type"), "C"));
-        assert_true(nStack>0 && aStack[nStack-1]==iFrame);
-        /* "tid 13797 pid 13796" is llvm-xray's thread_13797 */
-        b = snprintf(zKey, sizeof(zKey), "thread_%lld;",
-                     atoll(tl_jv_get(p, "name")->z + 4));
-        for(i=0; i<nStack; i++) b += snprintf(zKey+b, sizeof(zKey)-(size_t)b, "%s;", azFrame[aStack[i]]);
-        folded_find(a, &n, zKey)->nCount++;
-        folded_find(a, &n, zKey)->nTime += iAt - aAt[--nStack];
-      }
-      assert_int_equal(nStack, 0);
+      ctx.iTid = atoll(tl_jv_get(p, "name")->z + 4);
+      speedscope_replay(p, nFrame, fold_span, &ctx);
     }
     for(b=0; b<2; b++){
       int nWant = 0;
@@ -520,20 +557,171 @@ static void speedscope_calls_replay_equals_llvm_xray_stack(void **state){
         Folded *q;
         assert_non_null(zSp);
         *zSp = 0;
-        i = n;
-        q = folded_find(a, &n, zLine);
-        if( n>i ) fail_msg("%s: stack %s is not in the export", azFdr[k][0], zLine);
+        i = ctx.n;
+        q = folded_find(ctx.a, &ctx.n, zLine);
+        if( ctx.n>i ) fail_msg("%s: stack %s is not in the export", azFdr[k][0], zLine);
         if( (b ? q->nTime : q->nCount)!=atoll(zSp+1) ){
           fail_msg("%s: %s: %lld %s, llvm-xray %s", azFdr[k][0], zLine,
                    b ? q->nTime : q->nCount, b ? "ns" : "calls", zSp+1);
         }
         nWant++;
       }
-      assert_int_equal(nWant, n);
+      assert_int_equal(nWant, ctx.n);
       free(zWant);
     }
     tl_jv_free(&doc);
-    free(a);
+    free(ctx.a);
+    free(z);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** sql/speedscope-spans.sql against babeltrace2's text of CTF traces with
+** span events (testdata/ctf/spans: _begin/_end and _entry/_exit pairs with an
+** end recorded without its begin and spans still open at the end;
+** cyg-profile: func_entry/func_exit). Pairing each thread's events of
+** trace.bt2.txt by the trace-event viewers' rule (an end closes the
+** thread's newest open span; an end with none open is left out) gives the
+** spans the export gives when replayed as speedscope does: per thread as
+** many, each named alike, starting at the same time (from the trace's
+** first span) and lasting as long; the spans still open at the end end at
+** the profile's endValue.
+*/
+typedef struct Span1 { long long iTid; int iDepth; char zName[128]; int64_t iStart, iEnd; } Span1;
+typedef struct SpanSet { Span1 a[256]; int n; } SpanSet;
+
+static int span1_cmp(const void *a, const void *b){
+  const Span1 *x = a, *y = b;
+  if( x->iTid!=y->iTid ) return x->iTid<y->iTid ? -1 : 1;
+  if( x->iStart!=y->iStart ) return x->iStart<y->iStart ? -1 : 1;
+  return x->iDepth - y->iDepth;
+}
+
+/* 1 for an event that opens a span, -1 for one that closes one, else 0 */
+static int span_kind(const char *zName, size_t n){
+#define ENDS(s) (n>=sizeof(s)-1 && memcmp(zName+n-(sizeof(s)-1), s, sizeof(s)-1)==0)
+  if( strncmp(zName, "syscall_entry_", 14)==0 || ENDS("_entry") || ENDS("_begin") ) return 1;
+  if( strncmp(zName, "syscall_exit_", 13)==0 || ENDS("_exit") || ENDS("_end") ) return -1;
+  return 0;
+#undef ENDS
+}
+
+/* The spans of babeltrace2's text "[s.ns] NAME: { cpu_id }, { vtid = T, ... }, { fields }". */
+static void bt2_spans(const char *zPath, SpanSet *pSet){
+  struct { long long iTid; int aOpen[64], nOpen; } aThread[8];
+  int nThread = 0, i;
+  char *z = tl_test_read_file(zPath, 0), *zLine, *zSave = 0;
+  assert_non_null(z);
+  for(zLine=strtok_r(z, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    long long s, ns, iTid;
+    char zName[128];
+    const char *zVtid = strstr(zLine, "vtid = "), *zAddr = strstr(zLine, "addr = ");
+    int e;
+    assert_int_equal(sscanf(zLine, "[%lld.%lld]", &s, &ns), 2);
+    /* the event name ("provider:event") and its colon, up to the space */
+    assert_int_equal(sscanf(strchr(zLine, ']') + 2, "%127s", zName), 1);
+    zName[strlen(zName)-1] = 0;
+    e = span_kind(zName, strlen(zName));
+    if( e==0 ) continue;
+    assert_non_null(zVtid);
+    iTid = atoll(zVtid + 7);
+    for(i=0; i<nThread && aThread[i].iTid!=iTid; i++){}
+    if( i==nThread ){
+      assert_true(nThread<8);
+      aThread[nThread].iTid = iTid;
+      aThread[nThread++].nOpen = 0;
+    }
+    if( e<0 ){
+      if( aThread[i].nOpen>0 ) pSet->a[aThread[i].aOpen[--aThread[i].nOpen]].iEnd = s*1000000000LL + ns;
+      continue;
+    }
+    assert_true(pSet->n<256 && aThread[i].nOpen<64);
+    pSet->a[pSet->n].iTid = iTid;
+    pSet->a[pSet->n].iDepth = aThread[i].nOpen;
+    pSet->a[pSet->n].iStart = s*1000000000LL + ns;
+    pSet->a[pSet->n].iEnd = -1;
+    if( strstr(zName, ":func_entry") ){
+      assert_non_null(zAddr);
+      snprintf(pSet->a[pSet->n].zName, sizeof(pSet->a[0].zName), "%#llx", strtoull(zAddr + 7, 0, 16));
+    }else if( strncmp(zName, "syscall_entry_", 14)==0 ){
+      snprintf(pSet->a[pSet->n].zName, sizeof(pSet->a[0].zName), "%s", zName + 14);
+    }else{
+      snprintf(pSet->a[pSet->n].zName, sizeof(pSet->a[0].zName), "%.*s", (int)strlen(zName) - 6, zName);
+    }
+    aThread[i].aOpen[aThread[i].nOpen++] = pSet->n++;
+  }
+  free(z);
+}
+
+/* speedscope_replay()'s spans of one thread of the export */
+typedef struct SpanCtx { SpanSet *pSet; const char **azFrame; long long iTid; int64_t iEndValue; } SpanCtx;
+
+static void collect_span(void *pArg, const int *aStack, int nStack, int64_t iStart, int64_t iEnd){
+  SpanCtx *p = pArg;
+  Span1 *q;
+  assert_true(p->pSet->n<256);
+  q = &p->pSet->a[p->pSet->n++];
+  q->iTid = p->iTid;
+  q->iDepth = nStack - 1;
+  q->iStart = iStart;
+  q->iEnd = iEnd==p->iEndValue ? -1 : iEnd;
+  snprintf(q->zName, sizeof(q->zName), "%s", p->azFrame[aStack[nStack-1]]);
+}
+
+static void speedscope_spans_equal_babeltrace2_pairs(void **state){
+  static const char *const az[] = { "ctf/spans", "ctf/cyg-profile" };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(az)/sizeof(az[0]); k++){
+    char zTrace[256], zRef[256];
+    const char *azFrame[64];
+    SpanSet *pGot = calloc(1, sizeof(SpanSet)), *pWant = calloc(1, sizeof(SpanSet));
+    SpanCtx ctx;
+    const TlJv *p;
+    int64_t iGot0 = INT64_MAX, iWant0 = INT64_MAX;
+    int nFrame, i, nOpen = 0;
+    char *z;
+    TlJvDoc doc;
+    snprintf(zTrace, sizeof(zTrace), TD "%s/trace", az[k]);
+    snprintf(zRef, sizeof(zRef), TD "%s/trace.bt2.txt", az[k]);
+    bt2_spans(zRef, pWant);
+    z = run_sql_file(db, "speedscope-spans.sql", zTrace, 0);
+    parse_json(&doc, z);
+    nFrame = speedscope_frames(&doc, azFrame);
+    ctx.pSet = pGot;
+    ctx.azFrame = azFrame;
+    for(p=tl_jv_get(doc.pRoot, "profiles")->pFirst; p; p=p->pNext){
+      ctx.iTid = atoll(tl_jv_get(p, "name")->z + 4);
+      assert_int_equal(tl_jv_int(tl_jv_get(p, "endValue"), &ctx.iEndValue), 0);
+      speedscope_replay(p, nFrame, collect_span, &ctx);
+    }
+    assert_int_equal(pGot->n, pWant->n);
+    for(i=0; i<pGot->n; i++){
+      if( pGot->a[i].iStart<iGot0 ) iGot0 = pGot->a[i].iStart;
+      if( pWant->a[i].iStart<iWant0 ) iWant0 = pWant->a[i].iStart;
+    }
+    qsort(pGot->a, (size_t)pGot->n, sizeof(Span1), span1_cmp);
+    qsort(pWant->a, (size_t)pWant->n, sizeof(Span1), span1_cmp);
+    for(i=0; i<pGot->n; i++){
+      const Span1 *g = &pGot->a[i], *w = &pWant->a[i];
+      if( g->iTid!=w->iTid || g->iDepth!=w->iDepth || strcasecmp(g->zName, w->zName)!=0
+       || g->iStart-iGot0!=w->iStart-iWant0
+       || (g->iEnd<0)!=(w->iEnd<0) || (w->iEnd>=0 && g->iEnd-g->iStart!=w->iEnd-w->iStart) ){
+        fail_msg("%s: span %d: tid %lld depth %d %s at %lld for %lld ns;"
+                 " babeltrace2: tid %lld depth %d %s at %lld for %lld ns", az[k], i,
+                 g->iTid, g->iDepth, g->zName, (long long)(g->iStart-iGot0),
+                 (long long)(g->iEnd<0 ? -1 : g->iEnd-g->iStart),
+                 w->iTid, w->iDepth, w->zName, (long long)(w->iStart-iWant0),
+                 (long long)(w->iEnd<0 ? -1 : w->iEnd-w->iStart));
+      }
+      nOpen += w->iEnd<0;
+    }
+    assert_true(nOpen>0);          /* both traces end with spans open */
+    tl_jv_free(&doc);
+    free(pGot);
+    free(pWant);
     free(z);
   }
   tl_test_db_close(db);
@@ -913,6 +1101,7 @@ TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_through_the_sqlite3_shell),
   cmocka_unit_test(chrome_xray_matches_llvm_xray_trace_event),
   cmocka_unit_test(speedscope_calls_replay_equals_llvm_xray_stack),
+  cmocka_unit_test(speedscope_spans_equal_babeltrace2_pairs),
   cmocka_unit_test(trace_files_join_counts_every_format),
   cmocka_unit_test(trace_files_columns),
   cmocka_unit_test(trace_files_join_attached_database),

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The exports in a real browser (make test): speedscope opens the Chrome
-# export of a CTF trace with begin/end spans, of an XRay log's calls and
+# export of a CTF trace with begin/end spans, of an XRay log's calls, the
+# speedscope files of an XRay log's calls and of a CTF trace's spans, and
 # the folded stacks of a perf recording; the flame graph SVGs of an XRay
 # log (call counts: llvm-xray's folded counts) and of perf samples render
 # with every frame as wide as its folded count, zoom and search.
@@ -37,6 +38,7 @@ q chrome-xray.sql xray.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'"
 q speedscope-calls.sql fdr.speedscope.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'"
+q speedscope-spans.sql spans.speedscope.json -cmd ".parameter set @trace '$td/ctf/spans/trace'"
 q perf_folded.sql lost.folded.txt -cmd ".parameter set @trace '$td/perf/lost.data'"
 q flamegraph_xray.sql fdr-count.svg -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'" -cmd ".parameter set @value 'count'"
@@ -48,6 +50,7 @@ node "$here/check.js" speedscope ust.json ust.png || rc=1
 node "$here/check.js" speedscope xray.json xray.png || rc=1
 node "$here/check.js" speedscope lost.folded.txt lost.png || rc=1
 node "$here/check.js" speedscope fdr.speedscope.json fdr-speedscope.png fdr.xray || rc=1
+node "$here/check.js" speedscope spans.speedscope.json spans-speedscope.png spans/trace || rc=1
 # the XRay picture against llvm-xray's own folded counts; perf's against ours
 node "$here/check.js" svg fdr-count.svg "$td/xray/fdr.flame-count.txt" || rc=1
 node "$here/check.js" svg lost.svg lost.folded.txt || rc=1
