@@ -330,7 +330,84 @@ def _():
             fail(name, "%s: reference has %d lines" % (trace, len(want)))
         equal(name, trace + ": perf trace -s lines", got, want)
         n += len(got)
+    # LTTng: bug446190 (lttng-modules 2.5: sys_NAME and exit_syscall)
+    peer = peer_dir()
+    if peer is None:
+        print("syscall_stats.sql: LTTng part skipped: no peer traces (TL_PEER_DIR)")
+    else:
+        n += check_syscallstats(name, "sched/peer/bug446190.syscallstats.txt",
+                                os.path.join(peer, "ctf/tracecompass-test-traces/bug446190"))
     return n
+
+
+def lttng_syscallstats(path):
+    """lttng-syscallstats' per-TID tables: {(tid, call): [count, errors,
+    min, avg, max, stdev]} (times in usec as printed, stdev None for '?')
+    and {tid: comm}. The return values' counts are each one more than the
+    calls (lttng-analyses starts each at 1 and adds 1), so a call's errors
+    are its non-success counts less one each."""
+    calls, comms, tid = {}, {}, None
+    for line in text(path).splitlines():
+        m = re.match(r"(.*) \((?:\d+|\?), TID: (\d+)\)\s+Count", line)
+        if m:
+            tid = m.group(2)
+            comms[tid] = m.group(1)
+            continue
+        m = re.match(r" - (\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|\?)\s+(\{.*\})\s*$", line)
+        if m and tid:
+            rets = {k: int(v) - 1 for k, v in re.findall(r"'([^']*)': (\d+)", m.group(7))}
+            if sum(rets.values()) != int(m.group(2)):
+                raise RuntimeError("%s: return values do not add up: %s" % (path, line))
+            calls[(tid, m.group(1))] = [int(m.group(2)), sum(v for k, v in rets.items() if k != "success"),
+                                        m.group(3), m.group(4), m.group(5),
+                                        None if m.group(6) == "?" else m.group(6)]
+    return calls, comms
+
+
+def ms_matches(got, us):
+    """Is GOT (msec, 3 places) the value US (usec, as lttng-analyses printed
+    it, to 1 ns) rounded? Either neighbour of a value within 0.5 ns of a
+    half (printf rounds the double, lttng-analyses rounded already)."""
+    from decimal import Decimal, ROUND_FLOOR
+    x = Decimal(us) / 1000
+    lo = x.quantize(Decimal("0.001"), rounding=ROUND_FLOOR)
+    near = abs(x - lo - Decimal("0.0005")) <= Decimal("0.0000005")
+    want = [lo, lo + Decimal("0.001")] if near else [x.quantize(Decimal("0.001"))]
+    return Decimal(got) in want
+
+
+def check_syscallstats(name, ref, path):
+    """sql/syscall_stats.sql on the LTTng kernel trace PATH against
+    lttng-syscallstats' output REF: every call's count, errors, min, avg
+    and max, and its relative standard deviation of the mean (perf's
+    column) from lttng's standard deviation, within what their rounding
+    allows; each thread's name."""
+    want, comms = lttng_syscallstats(ref)
+    got = {}
+    for r in run(name, trace=path):
+        m = re.match(r"(.*) \((\d+)\)$", r[0])
+        got[(m.group(2), r[3])] = r
+    equal(name, ref + " calls: sql only, lttng-syscallstats only",
+          (sorted(set(got) - set(want)), sorted(set(want) - set(got))), ([], []))
+    for k in sorted(set(got) & set(want)):
+        g, w = got[k], want[k]
+        ok = [int(g[4]), int(g[5])] == w[:2] and all(ms_matches(g[i], w[j]) for i, j in ((7, 2), (8, 3), (9, 4)))
+        if ok and w[5] is not None:
+            # perf's stddev: 100 * (stdev / sqrt(n)) / avg, from lttng's
+            # values, each within half a ns
+            n, sd, av = w[0], float(w[5]), float(w[3])
+            lo = 100 * max(sd - 0.0005, 0) / n ** 0.5 / (av + 0.0005)
+            hi = 100 * (sd + 0.0005) / n ** 0.5 / max(av - 0.0005, 1e-9)
+            ok = lo - 0.005 <= float(g[10]) <= hi + 0.005
+        elif ok and w[0] == 1:
+            ok = g[10] == "0.00"
+        if not ok:
+            fail(name, "%s: %s: sql %r, lttng-syscallstats %r" % (ref, k, g, w))
+    equal(name, ref + " thread names", {k[0]: got[k][0].rsplit(" (", 1)[0] for k in got},
+          {k[0]: comms[k[0]] for k in want})
+    if len(want) < 20:
+        fail(name, "%s: reference has %d calls" % (ref, len(want)))
+    return len(got)
 
 
 @check("sched_stats.sql")
