@@ -298,8 +298,7 @@ def _():
             if kind == "tid":
                 m = re.match(r"(.*) \((\d+)\)$", what)
                 got_tid[m.group(2)] = (pct, m.group(1))
-            elif abs(float(pct) - float(want_cpu.get(what[4:], "-1"))) > 0.0101:
-                # (lttng-cputop's CPU shares differ by 0.01 on some CPUs)
+            elif pct != want_cpu.get(what[4:]):
                 fail(name, "%s: %s: %s%%, lttng-cputop %s%%" % (ref, what, pct, want_cpu.get(what[4:])))
         equal(name, ref + " thread shares", {k: v[0] for k, v in got_tid.items()},
               {k: v[0] for k, v in want_tid.items()})
