@@ -140,22 +140,22 @@ WITH nr(id, name) AS (VALUES
   -- the calls, paired by the model as perf trace -s and lttng-analyses
   -- pair them, in one pass grouped by thread and call; the call is its
   -- name (LTTng) or number (perf; -1, no call, is left out of the calls as
-  -- perf leaves it, counted in the share's total). A call (bDone) is an
-  -- exit, numbered or after its entry; its time counts at its exit, 0 when
-  -- the thread entered no call before it. (comm: of the row with the
-  -- latest time, SQLite's rule for max(); first: the first named call's
-  -- end and its comm)
-  SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
-         sum((ts IS NOT NULL) + (ts_end IS NOT NULL)) AS nev, max(coalesce(ts_end, ts)) AS last, comm,
-         sum(bDone) AS n, sum(bDone AND ret < 0) AS nerr,
-         sum(CASE WHEN bDone THEN coalesce(dur, 0) END) AS tot,
-         min(CASE WHEN bDone THEN coalesce(dur, 0) END) AS mn,
-         max(CASE WHEN bDone THEN coalesce(dur, 0) END) AS mx,
-         avg(CASE WHEN bDone THEN coalesce(dur, 0) END) AS av,
-         sum(CASE WHEN bDone THEN (coalesce(dur, 0) * 1.0) * coalesce(dur, 0) END) AS sq,
-         min(CASE WHEN bDone AND name IS NOT NULL THEN printf('%020d', ts_end) || comm END) AS first
-  FROM (SELECT *, ts_end IS NOT NULL AND (nr IS NOT NULL OR ts IS NOT NULL) AS bDone
-        FROM syscalls(@trace) WHERE tid IS NOT NULL)
+  -- perf leaves it, counted in the share's total). A call (d not NULL:
+  -- its time) is an exit, numbered or after its entry; its time counts at
+  -- its exit, 0 when the thread entered no call before it. (comm: of the
+  -- row with the latest time, SQLite's rule for max(); first: the first
+  -- named call's end and its comm)
+  SELECT tid, call, bCall, sum(ev) AS nev, max(t) AS last, comm,
+         count(d) AS n, sum(d IS NOT NULL AND ret < 0) AS nerr,
+         sum(d) AS tot, min(d) AS mn, max(d) AS mx, avg(d) AS av, sum(d * 1.0 * d) AS sq,
+         min(fst) AS first
+  FROM (SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
+               (ts IS NOT NULL) + (ts_end IS NOT NULL) AS ev, coalesce(ts_end, ts) AS t, comm, ret,
+               CASE WHEN ts_end IS NOT NULL AND (nr IS NOT NULL OR ts IS NOT NULL) THEN coalesce(dur, 0) END AS d,
+               CASE WHEN name IS NOT NULL AND ts_end IS NOT NULL AND ts IS NOT NULL
+                    THEN printf('%020d', ts_end) || comm END AS fst
+        -- (LIMIT -1: not flattened, so each row's values are computed once)
+        FROM syscalls(@trace) WHERE tid IS NOT NULL LIMIT -1)
   GROUP BY tid, call
 ), th AS MATERIALIZED (
   SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM g WHERE bCall GROUP BY tid
