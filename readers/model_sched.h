@@ -16,10 +16,13 @@
 **           from a switch in to the switch out on that CPU. A slice running
 **           at the first switch of its CPU has no known start; one running
 **           at the end has no end.
-**   syscalls  one per system call (perf trace -s's pairing): from a
-**           thread's entry to its next record, when that is the exit of
-**           the same call; an entry followed by anything else, and an exit
-**           not just after its entry, are rows of their own (no exit, no
+**   syscalls  one per system call: from a thread's entry to its next
+**           record, when that is an exit of the call: of the same number
+**           for a numbered exit (perf trace -s counts a call under its
+**           exit's number), else whatever the entry names (lttng-analyses
+**           counts it under its entry's name; LTTng's exit_syscall names
+**           none); an entry followed by anything else, and an exit not
+**           just after its entry, are rows of their own (no exit, no
 **           entry). The thread is the record's (CUR_TID), else the one its
 **           CPU runs. Calls numbered below 0 pair with nothing. A numbered
 **           call's exit without its entry is timed (dur) from its thread's
@@ -66,7 +69,7 @@ enum {
   TL_SCHED_NAME,                  /* thread TID (of PID) is named COMM from ts */
   TL_SCHED_NEW_THREAD,            /* PID/TID made by PARENT_PID/PARENT_TID */
   /* system calls: the call is NR, or named by the event (zEvent: LTTng's
-  ** syscall_entry_NAME) */
+  ** syscall_entry_NAME, before lttng-modules 2.6 sys_NAME) */
   TL_SCHED_SYS_ENTER, TL_SCHED_SYS_EXIT,
   TL_SCHED_NKIND
 };

@@ -3,7 +3,9 @@
 --
 -- Answers: which threads used the CPUs most (Per-TID Usage: the thread's
 -- run time as a percentage of the trace's time range), and how busy each
--- CPU was (Per-CPU Usage: its time running any thread but the idle task).
+-- CPU was (Per-CPU Usage: its time running any thread but the idle task,
+-- and, as lttng-cputop counts it, all its time before its first switch,
+-- whatever ran).
 -- From sched_slices: a slice is counted from its start (from the trace's
 -- start when it was running before its CPU's first switch) to its end or
 -- the trace's end.
@@ -22,7 +24,8 @@
 WITH r AS MATERIALIZED (
   SELECT min(ts) AS t0, max(ts) AS t1 FROM events(@trace) WHERE ts IS NOT NULL
 ), s AS MATERIALIZED (
-  SELECT tid, cpu, comm, ts_end, min(coalesce(ts_end, r.t1), r.t1) - max(coalesce(ts, r.t0), r.t0) AS busy
+  SELECT tid, cpu, comm, ts_end, ts IS NULL AS bFirst,
+         min(coalesce(ts_end, r.t1), r.t1) - max(coalesce(ts, r.t0), r.t0) AS busy
   FROM sched_slices(@trace), r
 ), sw AS MATERIALIZED (
   SELECT ts, args FROM events(@trace) WHERE name IN ('sched_switch', 'sched:sched_switch')
@@ -38,7 +41,7 @@ WITH r AS MATERIALIZED (
 ), t AS (
   SELECT tid, sum(busy) AS busy, max(ts_end) AS last FROM s WHERE tid != 0 GROUP BY tid
 ), c AS (
-  SELECT cpu, sum(CASE WHEN tid != 0 THEN busy ELSE 0 END) AS busy FROM s GROUP BY cpu
+  SELECT cpu, sum(CASE WHEN tid != 0 OR bFirst THEN busy ELSE 0 END) AS busy FROM s GROUP BY cpu
 )
 SELECT * FROM (
   SELECT 'tid' AS kind,

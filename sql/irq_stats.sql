@@ -34,15 +34,22 @@ WITH e AS MATERIALIZED (
          lag(iname) OVER w AS prevName
   FROM e WINDOW w AS (PARTITION BY cpu, kind ORDER BY ts)
 ), d AS (
-  SELECT kind, irq, prevName AS iname, (ts - prevTs) / 1000.0 AS us
+  SELECT kind, irq, prevName AS iname, ts - prevTs AS ns, (ts - prevTs) / 1000.0 AS us
   FROM p WHERE NOT bEntry AND prevEntry AND prevIrq = irq
 ), s AS (
   SELECT kind, CAST(irq AS INTEGER) AS irq, max(iname) AS name, count(*) AS n, min(us) AS mn,
-         avg(us) AS av, max(us) AS mx, sum(us * us) AS sq
+         avg(us) AS av, (sum(ns) * 1.0 / count(*)) / 1000.0 AS avus, max(us) AS mx, sum(us * us) AS sq
   FROM d GROUP BY kind, CAST(irq AS INTEGER)
+), r AS (
+  -- the average as lttng-irqstats computes it (total ns / count, in usec)
+  -- and its digits past the third decimal: rounded as the double they come
+  -- from says (Python's '%0.03f'), not as its 16 digits do
+  SELECT *, printf('%!.20f', avus) AS avtxt FROM s
 )
-SELECT kind, irq, name, n AS count, printf('%.3f', mn) AS min_us, printf('%.3f', av) AS avg_us,
+SELECT kind, irq, name, n AS count, printf('%.3f', mn) AS min_us,
+       printf('%.3f', CAST(substr(avtxt, 1, instr(avtxt, '.') + 3) AS REAL)
+                      + CASE WHEN substr(avtxt, instr(avtxt, '.') + 4) > '5' THEN 0.001 ELSE 0 END) AS avg_us,
        printf('%.3f', mx) AS max_us,
        CASE WHEN n > 1 THEN printf('%.3f', sqrt(max(sq - n * av * av, 0) / (n - 1))) ELSE '?' END AS stdev_us
-FROM s
+FROM r
 ORDER BY kind, irq;

@@ -31,7 +31,7 @@ WITH st AS MATERIALIZED (
               THEN nend ELSE ts_end END - ts AS ns
   FROM st
   WHERE state = 'Runnable' AND wakeup IS NOT NULL AND ts IS NOT NULL
-    AND NOT (wakeup = 'sched_wakeup' AND pstate = 'Runnable' AND pwakeup = 'sched_waking')
+    AND NOT (wakeup = 'sched_wakeup' AND pstate IS 'Runnable' AND pwakeup IS 'sched_waking')
     AND (CASE WHEN wakeup = 'sched_waking' AND nstate = 'Runnable' AND nwakeup = 'sched_wakeup'
               THEN nend ELSE ts_end END) IS NOT NULL
 ), s AS (

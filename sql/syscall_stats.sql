@@ -7,18 +7,24 @@
 -- counts them), and for each system call it made: calls,
 -- errors (a negative return), total, min, average and max time in msec,
 -- and the relative standard deviation of the average (%), sorted by total
--- time. A call is a sys_exit; its time runs from the thread's latest
+-- time. perf: a call is a sys_exit; its time runs from the thread's latest
 -- sys_enter (of any call: when records were lost, perf counts the lost
--- calls' time in the exit's call; LTTng's: its own entry), 0 when there is
--- none (a call entered before the recording began). Names: perf's
+-- calls' time in the exit's call), 0 when there is none (a call entered
+-- before the recording began). LTTng, as lttng-syscallstats: a call is an
+-- exit after its thread's entry, counted under the entry's name and timed
+-- from it; an exit without one, and a call before its CPU's first
+-- sched_switch (no thread known), are not counted. Names: perf's
 -- raw_syscalls carry numbers, named from the x86-64 system call table
--- (below, from the kernel's asm/unistd_64.h); LTTng's syscall_entry_NAME / syscall_exit_NAME events
--- carry their names. The thread is `comm (tid)`, its last name. One scan
--- of the syscalls table (the model pairs the calls; docs/tables.md); the
--- numbers rounded as perf's printf rounds them.
+-- (below, from the kernel's asm/unistd_64.h); LTTng's syscall_entry_NAME
+-- (before lttng-modules 2.6 sys_NAME) events carry their names. The thread
+-- is `comm (tid)`: perf prints its last name, lttng-syscallstats its name
+-- when its first call ended (LTTng traces: named calls). One scan of the
+-- syscalls table (the model pairs the calls; docs/tables.md); the numbers
+-- rounded as perf's printf rounds them.
 -- Works on `perf trace record` files (raw_syscalls:sys_enter/sys_exit) and
 -- LTTng kernel traces with system call events (`lttng enable-event -k
--- --syscall -a`).
+-- --syscall -a`). lttng-syscallstats prints times in usec and the standard
+-- deviation itself (events and events_pct are perf's alone).
 --
 -- Parameters:
 --   @trace    the trace (perf.data file, CTF directory)
@@ -131,29 +137,37 @@ WITH nr(id, name) AS (VALUES
   (448,'process_mrelease'), (449,'futex_waitv'),
   (450,'set_mempolicy_home_node')
 ), g AS MATERIALIZED (
-  -- the calls, paired by the model as perf trace -s pairs them, in one
-  -- pass grouped by thread and call; the call is its name (LTTng) or
-  -- number (perf; -1, no call, is left out of the calls as perf leaves
-  -- it, counted in the share's total). A call's time counts at its exit,
-  -- 0 when the thread entered no call before it. (comm: of the row with the latest
-  -- time, SQLite's rule for max())
-  SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
-         sum((ts IS NOT NULL) + (ts_end IS NOT NULL)) AS nev, max(coalesce(ts_end, ts)) AS last, comm,
-         count(ts_end) AS n, sum(ret < 0) AS nerr,
-         sum(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS tot,
-         min(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS mn,
-         max(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS mx,
-         avg(CASE WHEN ts_end IS NOT NULL THEN coalesce(dur, 0) END) AS av,
-         sum(CASE WHEN ts_end IS NOT NULL THEN (coalesce(dur, 0) * 1.0) * coalesce(dur, 0) END) AS sq
-  FROM syscalls(@trace) GROUP BY tid, call
+  -- the calls, paired by the model as perf trace -s and lttng-analyses
+  -- pair them, in one pass grouped by thread and call; the call is its
+  -- name (LTTng) or number (perf; -1, no call, is left out of the calls as
+  -- perf leaves it, counted in the share's total). A call (d not NULL:
+  -- its time) is an exit, numbered or after its entry; its time counts at
+  -- its exit, 0 when the thread entered no call before it. (comm: of the
+  -- row with the latest time, SQLite's rule for max(); first: the first
+  -- named call's end and its comm)
+  SELECT tid, call, bCall, sum(ev) AS nev, max(t) AS last, comm,
+         count(d) AS n, sum(d IS NOT NULL AND ret < 0) AS nerr,
+         sum(d) AS tot, min(d) AS mn, max(d) AS mx, avg(d) AS av, sum(d * 1.0 * d) AS sq,
+         min(fst) AS first
+  FROM (SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
+               (ts IS NOT NULL) + (ts_end IS NOT NULL) AS ev, coalesce(ts_end, ts) AS t, comm, ret,
+               CASE WHEN ts_end IS NOT NULL AND (nr IS NOT NULL OR ts IS NOT NULL) THEN coalesce(dur, 0) END AS d,
+               CASE WHEN name IS NOT NULL AND ts_end IS NOT NULL AND ts IS NOT NULL
+                    THEN printf('%020d', ts_end) || comm END AS fst
+        -- (LIMIT -1: not flattened, so each row's values are computed once)
+        FROM syscalls(@trace) WHERE tid IS NOT NULL LIMIT -1)
+  GROUP BY tid, call
 ), th AS MATERIALIZED (
   SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM g WHERE bCall GROUP BY tid
+), th1 AS MATERIALIZED (
+  -- a thread's name when its first named call ended
+  SELECT tid, substr(min(first), 21) AS comm1 FROM g GROUP BY tid
 ), s AS (
   SELECT * FROM g WHERE bCall AND n > 0
 ), o AS MATERIALIZED (
   -- the numbers of each line (k)
   SELECT row_number() OVER () AS k, tid, tot,
-         coalesce(th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
+         coalesce(comm1, th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
          coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
                   CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
          n AS calls, nerr AS errors,
@@ -161,7 +175,7 @@ WITH nr(id, name) AS (VALUES
          av / 1e6 AS v4, mx / 1e6 AS v5,
          CASE WHEN n > 1 AND av > 0 THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
               ELSE 0 END AS v6
-  FROM s JOIN th USING (tid)
+  FROM s JOIN th USING (tid) JOIN th1 USING (tid)
 ), c(j, d, u) AS (
   -- the numbers' places after the point (d) and last place's unit (u)
   VALUES (1, 1, 0.1), (2, 3, 0.001), (3, 3, 0.001), (4, 3, 0.001), (5, 3, 0.001), (6, 2, 0.01)

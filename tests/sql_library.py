@@ -270,25 +270,41 @@ def peer_dir():
 
 
 # LTTng kernel traces among the peer traces, with lttng-analyses' outputs
-# in testdata/sched/peer/ (testdata/sched/peer-refs.sh)
+# in testdata/sched/peer/ (testdata/sched/peer-refs.sh; bug446190, of
+# lttng-modules 2.5, through a link named kernel, as the tool needs)
 LTTNG_KERNEL = (("flipping-endianness", "ctf/tracecompass-test-traces/flipping-endianness"),
-                ("tracefile-rotation", "ctf/babeltrace/ctf-traces/succeed/lttng-tracefile-rotation/kernel"))
+                ("tracefile-rotation", "ctf/babeltrace/ctf-traces/succeed/lttng-tracefile-rotation/kernel"),
+                ("bug446190", "ctf/tracecompass-test-traces/bug446190"))
+# and a written one (testdata/sched/lttng-syscalls/write.py, refs.sh)
+SYNTH = "lttng-syscalls"
+
+
+def lttng_kernel(name, tool):
+    """(trace name, its path, the reference file of lttng-TOOL) of the LTTng
+    kernel traces: the written one, and the peer traces when there."""
+    out = [(SYNTH, os.path.join(TD, "sched", SYNTH, "kernel"), "sched/%s/%s.txt" % (SYNTH, tool))]
+    peer = peer_dir()
+    if peer is None:
+        print("%s: peer traces skipped: none (TL_PEER_DIR) to compare with lttng-%s" % (name, tool))
+    else:
+        out += [(ref, os.path.join(peer, path), "sched/peer/%s.%s.txt" % (ref, tool))
+                for ref, path in LTTNG_KERNEL]
+    return out
 
 
 @check("cputop.sql")
 def _():
     name = "cputop.sql"
-    peer = peer_dir()
-    if peer is None:
-        print("cputop.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-cputop")
-        return 0
     n = 0
-    for ref, path in LTTNG_KERNEL:
-        got = run(name, trace=os.path.join(peer, path))
+    for ref, path, reffile in lttng_kernel(name, "cputop"):
+        got = run(name, trace=path)
         want_tid, want_cpu = {}, {}
-        for line in text("sched/peer/%s.cputop.txt" % ref).splitlines():
+        for line in text(reffile).splitlines():
             m = re.search(r"([\d.]+) %\s+(.*?) \((\d+)\)\s+\d+\s+\[", line)
-            if m:
+            # (lttng-cputop lists the idle task, tid 0, when a CPU's first
+            # switch leaves it: from the trace's start to that switch; the
+            # file leaves the idle task out)
+            if m and m.group(3) != "0":
                 want_tid[m.group(3)] = (m.group(1), m.group(2).strip())
             m = re.search(r"([\d.]+) % CPU (\d+)$", line)
             if m:
@@ -298,8 +314,7 @@ def _():
             if kind == "tid":
                 m = re.match(r"(.*) \((\d+)\)$", what)
                 got_tid[m.group(2)] = (pct, m.group(1))
-            elif abs(float(pct) - float(want_cpu.get(what[4:], "-1"))) > 0.0101:
-                # (lttng-cputop's CPU shares differ by 0.01 on some CPUs)
+            elif pct != want_cpu.get(what[4:]):
                 fail(name, "%s: %s: %s%%, lttng-cputop %s%%" % (ref, what, pct, want_cpu.get(what[4:])))
         equal(name, ref + " thread shares", {k: v[0] for k, v in got_tid.items()},
               {k: v[0] for k, v in want_tid.items()})
@@ -330,25 +345,100 @@ def _():
             fail(name, "%s: reference has %d lines" % (trace, len(want)))
         equal(name, trace + ": perf trace -s lines", got, want)
         n += len(got)
+    # LTTng: the written trace (its thread 300 runs bash, execs ls, then its
+    # first call ends: lttng-analyses renames a thread at its next switch
+    # in, the model at the exec) and bug446190 (lttng-modules 2.5: sys_NAME
+    # and exit_syscall), the only peer trace with system call events
+    for ref, path, reffile in lttng_kernel(name, "syscallstats"):
+        if ref in (SYNTH, "bug446190"):
+            n += check_syscallstats(name, reffile, path, {"300": "ls"} if ref == SYNTH else {})
     return n
+
+
+def lttng_syscallstats(path):
+    """lttng-syscallstats' per-TID tables: {(tid, call): [count, errors,
+    min, avg, max, stdev]} (times in usec as printed, stdev None for '?')
+    and {tid: comm}. The return values' counts are each one more than the
+    calls (lttng-analyses starts each at 1 and adds 1), so a call's errors
+    are its non-success counts less one each."""
+    calls, comms, tid = {}, {}, None
+    for line in text(path).splitlines():
+        m = re.match(r"(.*) \((?:\d+|\?), TID: (\d+)\)\s+Count", line)
+        if m:
+            tid = m.group(2)
+            comms[tid] = m.group(1)
+            continue
+        m = re.match(r" - (\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|\?)\s+(\{.*\})\s*$", line)
+        if m and tid:
+            rets = {k: int(v) - 1 for k, v in re.findall(r"'([^']*)': (\d+)", m.group(7))}
+            if sum(rets.values()) != int(m.group(2)):
+                raise RuntimeError("%s: return values do not add up: %s" % (path, line))
+            calls[(tid, m.group(1))] = [int(m.group(2)), sum(v for k, v in rets.items() if k != "success"),
+                                        m.group(3), m.group(4), m.group(5),
+                                        None if m.group(6) == "?" else m.group(6)]
+    return calls, comms
+
+
+def ms_matches(got, us):
+    """Is GOT (msec, 3 places) the value US (usec, as lttng-analyses printed
+    it, to 1 ns) rounded? Either neighbour of a value within 0.5 ns of a
+    half (printf rounds the double, lttng-analyses rounded already)."""
+    from decimal import Decimal, ROUND_FLOOR
+    x = Decimal(us) / 1000
+    lo = x.quantize(Decimal("0.001"), rounding=ROUND_FLOOR)
+    near = abs(x - lo - Decimal("0.0005")) <= Decimal("0.0000005")
+    want = [lo, lo + Decimal("0.001")] if near else [x.quantize(Decimal("0.001"))]
+    return Decimal(got) in want
+
+
+def check_syscallstats(name, ref, path, renamed):
+    """sql/syscall_stats.sql on the LTTng kernel trace PATH against
+    lttng-syscallstats' output REF: every call's count, errors, min, avg
+    and max, and its relative standard deviation of the mean (perf's
+    column) from lttng's standard deviation, within what their rounding
+    allows; each thread's name (RENAMED: {tid: the name the file gives}
+    where the two differ)."""
+    want, comms = lttng_syscallstats(ref)
+    comms.update(renamed)
+    got = {}
+    for r in run(name, trace=path):
+        m = re.match(r"(.*) \((\d+)\)$", r[0])
+        got[(m.group(2), r[3])] = r
+    equal(name, ref + " calls: sql only, lttng-syscallstats only",
+          (sorted(set(got) - set(want)), sorted(set(want) - set(got))), ([], []))
+    for k in sorted(set(got) & set(want)):
+        g, w = got[k], want[k]
+        ok = [int(g[4]), int(g[5])] == w[:2] and all(ms_matches(g[i], w[j]) for i, j in ((7, 2), (8, 3), (9, 4)))
+        if ok and w[5] is not None:
+            # perf's stddev: 100 * (stdev / sqrt(n)) / avg, from lttng's
+            # values, each within half a ns
+            n, sd, av = w[0], float(w[5]), float(w[3])
+            lo = 100 * max(sd - 0.0005, 0) / n ** 0.5 / (av + 0.0005)
+            hi = 100 * (sd + 0.0005) / n ** 0.5 / max(av - 0.0005, 1e-9)
+            ok = lo - 0.005 <= float(g[10]) <= hi + 0.005
+        elif ok and w[0] == 1:
+            ok = g[10] == "0.00"
+        if not ok:
+            fail(name, "%s: %s: sql %r, lttng-syscallstats %r" % (ref, k, g, w))
+    equal(name, ref + " thread names", {k[0]: got[k][0].rsplit(" (", 1)[0] for k in got},
+          {k[0]: comms[k[0]] for k in want})
+    if len(want) < 10:
+        fail(name, "%s: reference has %d calls" % (ref, len(want)))
+    return len(got)
 
 
 @check("sched_stats.sql")
 def _():
     name = "sched_stats.sql"
-    peer = peer_dir()
-    if peer is None:
-        print("sched_stats.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-schedstats")
-        return 0
     n = 0
-    for ref, path in LTTNG_KERNEL:
+    for ref, path, reffile in lttng_kernel(name, "schedstats"):
         want = {}
-        for line in text("sched/peer/%s.schedstats.txt" % ref).splitlines():
+        for line in text(reffile).splitlines():
             m = re.match(r"(.*?) \((\d+)\)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.?]+)", line)
             if m:
                 want[m.group(2)] = [m.group(1).strip()] + list(m.groups()[2:])
         got = {}
-        for r in run(name, trace=os.path.join(peer, path)):
+        for r in run(name, trace=path):
             m = re.match(r"(.*) \((\d+)\)$", r[0])
             got[m.group(2)] = [m.group(1)] + r[1:]
         if ref == "tracefile-rotation" and len(want) < 100:
@@ -362,19 +452,21 @@ def _():
 @check("irq_stats.sql")
 def _():
     name = "irq_stats.sql"
-    peer = peer_dir()
-    if peer is None:
-        print("irq_stats.sql: skipped: no peer traces (TL_PEER_DIR) to compare with lttng-irqstats")
-        return 0
     n = 0
-    for ref, path in LTTNG_KERNEL:
-        want = []
-        for line in text("sched/peer/%s.irqstats.txt" % ref).splitlines():
+    for ref, path, reffile in lttng_kernel(name, "irqstats"):
+        want, kind = [], "hard"
+        for line in text(reffile).splitlines():
+            if line.startswith("Soft IRQ"):
+                kind = "soft"
             m = re.match(r"(\d+):\s+<(.*?)>\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.?]+)", line)
             if m:
-                want.append(["hard"] + list(m.groups()))
-        got = [r for r in run(name, trace=os.path.join(peer, path)) if r[0] == "hard"]
-        equal(name, ref + " hard IRQs", got, want)
+                want.append([kind] + list(m.groups()))
+        got = run(name, trace=path)
+        equal(name, ref + " hard IRQs", [r for r in got if r[0] == "hard"], [w for w in want if w[0] == "hard"])
+        # softirqs: lttng-irqstats names the vector (<TIMER_SOFTIRQ>), the
+        # file gives its number; their durations (not the raise latencies)
+        equal(name, ref + " softirqs", [r[:2] + r[3:] for r in got if r[0] == "soft"],
+              [w[:2] + w[3:] for w in want if w[0] == "soft"])
         n += len(got)
     return n
 

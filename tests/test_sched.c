@@ -368,7 +368,8 @@ static void feed_sys(TlSched *p, int eKind, const char *zEvent, int64_t ts, int6
 }
 
 /* The model's rows at the end, as "tid call ts ts_end dur ret;" each (the
-** call its name, else its number; -1 for NULL, tid "?" when unknown). */
+** call its name, else its number, else "-"; -1 for NULL, tid "?" when
+** unknown). */
 static void sys_rows(TlSched *p, char *zGot, size_t nGot){
   TlSchedOut o;
   size_t n = 0;
@@ -377,7 +378,8 @@ static void sys_rows(TlSched *p, char *zGot, size_t nGot){
     char zCall[64];
     assert_int_equal(o.eOut, TL_SCHED_OUT_SYSCALL);
     if( o.zSys ) snprintf(zCall, sizeof(zCall), "%.*s", (int)o.nSys, o.zSys);
-    else snprintf(zCall, sizeof(zCall), "%lld", (long long)o.nr);
+    else if( o.bNr ) snprintf(zCall, sizeof(zCall), "%lld", (long long)o.nr);
+    else snprintf(zCall, sizeof(zCall), "-");
     if( o.bNoTid ) n += (size_t)snprintf(zGot+n, nGot-n, "? ");
     else n += (size_t)snprintf(zGot+n, nGot-n, "%lld ", (long long)o.tid);
     n += (size_t)snprintf(zGot+n, nGot-n, "%s %lld %lld %lld %lld;", zCall,
@@ -407,6 +409,32 @@ static void syscalls_pair_by_name_on_the_cpus_thread(void **state){
   sys_rows(p, zGot, sizeof(zGot));
   assert_string_equal(zGot, "7 read 100 150 50 -2;7 openat 200 -1 -1 -1;7 close 210 220 10 0;"
                             "? write -1 230 -1 5;7 poll 240 -1 -1 -1;");
+  tl_sched_free(p);
+}
+
+/* LTTng's exits pair with their thread's pending entry whatever it names,
+** as lttng-analyses pairs them (SyscallsStateProvider: the thread's
+** current_syscall), and lttng-modules before 2.6 names entries sys_NAME and
+** every exit exit_syscall. */
+static void syscalls_pair_as_lttng_analyses(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSCALL, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  char zGot[1024] = "";
+  const int64_t aUnknown[2] = { 7, 194 };     /* sys_unknown carries its number */
+  (void)state;
+  assert_non_null(p);
+  assert_int_equal(tl_sched_kind("sys_open"), TL_SCHED_SYS_ENTER);
+  assert_int_equal(tl_sched_kind("exit_syscall"), TL_SCHED_SYS_EXIT);
+  feed_switch(p, 50, 0, 0, 0, 7);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "sys_open", 100, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "exit_syscall", 130, 0, -2);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_read", 200, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_write", 260, 0, 3);  /* the entry's call */
+  feed_sys(p, TL_SCHED_SYS_EXIT, "exit_syscall", 300, 0, 0);        /* none pending */
+  feed_call(p, TL_SCHED_SYS_ENTER, "sys_unknown", aUnknown, 400, 0, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "exit_syscall", 420, 0, 0);
+  sys_rows(p, zGot, sizeof(zGot));
+  assert_string_equal(zGot, "7 open 100 130 30 -2;7 read 200 260 60 3;7 - -1 300 -1 0;"
+                            "7 unknown 400 420 20 0;");
   tl_sched_free(p);
 }
 
@@ -449,4 +477,5 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(syscalls_equal_perf_script),
   cmocka_unit_test(syscalls_pair_by_name_on_the_cpus_thread),
   cmocka_unit_test(syscalls_time_lost_entries_as_perf_trace),
+  cmocka_unit_test(syscalls_pair_as_lttng_analyses),
 );

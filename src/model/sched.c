@@ -34,11 +34,29 @@ static const struct { const char *zName; int eKind; } aKind[] = {
   { "lttng_statedump_process_state", TL_SCHED_NAME },
   /* perf data convert --to-ctf --all: perf's COMM and FORK records */
   { "perf_comm", TL_SCHED_NAME },                   { "perf_fork", TL_SCHED_NEW_THREAD },
-  /* system calls: perf's by number; LTTng's by name (the prefixes below) */
+  /* system calls: perf's by number; LTTng's by name (the prefixes below),
+  ** before lttng-modules 2.6 sys_NAME and one exit_syscall naming no call */
   { "raw_syscalls:sys_enter", TL_SCHED_SYS_ENTER }, { "raw_syscalls:sys_exit", TL_SCHED_SYS_EXIT },
+  { "exit_syscall", TL_SCHED_SYS_EXIT },
 };
 #define SYS_ENTRY "syscall_entry_"
 #define SYS_EXIT  "syscall_exit_"
+#define SYS_ENTRY_OLD "sys_"
+
+/* The call an LTTng entry or exit event zEvent names (*pn bytes), or NULL. */
+static const char *sys_name(const char *zEvent, int eKind, size_t *pn){
+  const char *zPre = eKind==TL_SCHED_SYS_ENTER ? SYS_ENTRY : SYS_EXIT;
+  const char *z = 0;
+  if( zEvent==0 ) return 0;
+  if( strncmp(zEvent, zPre, strlen(zPre))==0 ){
+    z = zEvent + strlen(zPre);
+  }else if( eKind==TL_SCHED_SYS_ENTER
+         && strncmp(zEvent, SYS_ENTRY_OLD, sizeof(SYS_ENTRY_OLD)-1)==0 ){
+    z = zEvent + sizeof(SYS_ENTRY_OLD)-1;
+  }
+  if( z ) *pn = strlen(z);
+  return z;
+}
 
 int tl_sched_kind(const char *zName){
   size_t i;
@@ -48,6 +66,7 @@ int tl_sched_kind(const char *zName){
   }
   if( strncmp(zName, SYS_ENTRY, sizeof(SYS_ENTRY)-1)==0 ) return TL_SCHED_SYS_ENTER;
   if( strncmp(zName, SYS_EXIT, sizeof(SYS_EXIT)-1)==0 ) return TL_SCHED_SYS_EXIT;
+  if( strncmp(zName, SYS_ENTRY_OLD, sizeof(SYS_ENTRY_OLD)-1)==0 ) return TL_SCHED_SYS_ENTER;
   return TL_SCHED_NONE;
 }
 
@@ -759,17 +778,12 @@ static int on_syscall(TlSched *p, const TlSchedRec *r, int bTs, int64_t ts){
   Thr *t = 0;
   Sys s;
   int rc;
-  const char *zPre = r->eKind==TL_SCHED_SYS_ENTER ? SYS_ENTRY : SYS_EXIT;
-  size_t nPre = strlen(zPre);
   memset(&s, 0, sizeof(s));
   s.b = 1;
   s.bTs = bTs; s.ts = ts;
   s.bCpu = r->bCpu; s.cpu = r->cpu;
-  s.bNr = has(r, TL_SF_NR); s.nr = r->a[TL_SF_NR];
-  if( r->zEvent && strncmp(r->zEvent, zPre, nPre)==0 ){
-    s.z = r->zEvent + nPre;
-    s.n = strlen(s.z);
-  }
+  s.bNr = has(r, TL_SF_NR); s.nr = s.bNr ? r->a[TL_SF_NR] : 0;
+  s.z = sys_name(r->zEvent, r->eKind, &s.n);
   if( has(r, TL_SF_CUR_TID) ){
     t = thr_get(p, r->a[TL_SF_CUR_TID], c);
   }else if( c && c->bCur ){
@@ -792,8 +806,11 @@ static int on_syscall(TlSched *p, const TlSchedRec *r, int bTs, int64_t ts){
     t->sys = s;
     return TL_OK;
   }
-  if( t->sys.b && (s.z ? t->sys.z && t->sys.n==s.n && memcmp(t->sys.z, s.z, s.n)==0
-                       : s.bNr && t->sys.bNr && t->sys.nr==s.nr) ){
+  /* a numbered exit pairs with the entry of its number (perf trace -s
+  ** counts a call under its exit's number); any other with the pending
+  ** entry, whatever it names (lttng-analyses counts a call under its
+  ** entry's name; exit_syscall names none) */
+  if( t->sys.b && (!s.bNr || (t->sys.bNr && t->sys.nr==s.nr)) ){
     t->sys.b = 0;
     return sys_emit(p, t, &t->sys, &s, has(r, TL_SF_RET), r->a[TL_SF_RET]);
   }
