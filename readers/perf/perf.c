@@ -38,6 +38,13 @@ static void perfClose(void *pData){ perf_data_free((PerfData*)pData); }
 
 static const TlErr *perfScanErr(TlScan *s){ return &s->err; }
 
+/* A directory's files are the streams of a scan of events in ts order. */
+static int perfStreams(const TlTrace *pTrace, int iTable, const TlFilter *f){
+  const PerfData *p = pTrace->pData;
+  (void)f;
+  return iTable==TL_TAB_EVENTS && p->nPart>1 ? p->nPart : 0;
+}
+
 static const char *const perfOptions[] = { "symfs", "kallsyms", "buildid_dir", 0 };
 
 const TlReaderDef tl_perf_reader = {
@@ -64,4 +71,5 @@ const TlReaderDef tl_perf_reader = {
   .xTallyOpen = perf_tally_open,
   .xTallyPacket = perf_tally_packet,
   .xTallyClose = perf_tally_close,
+  .xStreams   = perfStreams,
 };

@@ -62,7 +62,7 @@ void perf_count_close(void *pState){
 static void count_walk(PerfCount *c, size_t i){
   const TlPacket *pk = &c->pTrace->index.a[i];
   if( c->w.pTrace ) perf_walk_seek(&c->w, pk->iOff, pk->iOff + pk->nSize);
-  else perf_walk_init(&c->w, c->pTrace, c->p->bo, pk->iOff, pk->iOff + pk->nSize, &c->err);
+  else perf_walk_init(&c->w, c->pTrace, c->p, pk->iOff, pk->iOff + pk->nSize, &c->err);
   tl_packet_note_read(pk);
   c->iWalk = i;
   c->nPassed = 0;

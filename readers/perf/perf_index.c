@@ -248,13 +248,18 @@ static int attr_recount(TlTrace *pTrace, PerfData *p, int bCut, TlErr *pErr){
     p->aAttr[i].nSamples = 0;
     p->aAttr[i].bTs = 0;
   }
-  perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
-  while( (rc = perf_walk_next(&w, &r))==TL_ROW ){
-    if( r.type==PERF_SAMPLE && p->nAttr>0 && rec_info(p, &r, &ri)==0 ) attr_note_sample(p, &ri);
+  for(i=0; i<perf_ranges(p); i++){
+    uint64_t iStart, iEnd;
+    perf_range(p, i, &iStart, &iEnd);
+    perf_walk_init(&w, pTrace, p, iStart, iEnd, pErr);
+    while( (rc = perf_walk_next(&w, &r))==TL_ROW ){
+      if( r.type==PERF_SAMPLE && p->nAttr>0 && rec_info(p, &r, &ri)==0 ) attr_note_sample(p, &ri);
+    }
+    perf_walk_free(&w);
+    if( rc==TL_ECORRUPT && bCut ){ tl_err_clear(pErr); rc = TL_OK; }
+    if( rc<0 ) return rc;
   }
-  perf_walk_free(&w);
-  if( rc==TL_ECORRUPT && bCut ){ tl_err_clear(pErr); rc = TL_OK; }
-  return rc<0 ? rc : TL_OK;
+  return TL_OK;
 }
 
 /* The index walk's state. */
@@ -272,6 +277,8 @@ struct IndexCtx {
   int bCorrupt;                   /* the walk stopped at damaged data */
   int bSampleSeen;
   int bAttrLate;                  /* an attr or ids came after a sample */
+  uint64_t iEnd;                  /* the end of the region walked */
+  int bRounds;                    /* it has FINISHED_ROUND records */
 };
 
 /* The chunk bit of a cpu (CPUs from 63 up share bit 63). */
@@ -348,6 +355,7 @@ static inline int index_record(IndexCtx *x){
   }
   if( bSample ) x->bSampleSeen = 1;
   x->bRound = r->type==PERF_FINISHED_ROUND;
+  if( x->bRound ) x->bRounds = 1;
   pk->nEvents++;
   if( bSample ) pk->iAux++;
   if( rec_info(p, r, &ri) ){
@@ -372,7 +380,7 @@ static inline int index_record(IndexCtx *x){
   pk->flags |= perf_pkt_type_bit(r->type);
   if( bSample ) chunk_key_note(&x->key, p, &ri);
   if( bSample && p->nAttr>0 ) attr_note_sample(p, &ri);
-  if( (r->type==PERF_MMAP || r->type==PERF_MMAP2 || r->type==PERF_FORK)
+  if( p->nPart==0 && (r->type==PERF_MMAP || r->type==PERF_MMAP2 || r->type==PERF_FORK)
    && perf_maps_note(x->pTrace, p, r, ri.bTs, ri.ts) ){
     return tl_err_set(x->pErr, TL_ENOMEM, r->iOff, "out of memory");
   }
@@ -393,60 +401,137 @@ static int index_cut(IndexCtx *x){
   x->pk.nEvents++;
   x->pk.flags |= PERF_PKT_CUT;
   x->bCorrupt = 1;
-  rc = chunk_close(x->pTrace, p, &x->pk, &x->key, p->iData + p->nData);
+  rc = chunk_close(x->pTrace, p, &x->pk, &x->key, x->iEnd);
   if( rc ) rc = tl_err_set(x->pErr, rc, x->w.iOff, "out of memory");
+  return rc;
+}
+
+/*
+** A directory's file has no FINISHED_ROUND records (perf writes none there:
+** a CPU's buffer is in time order, all but the odd side-band record). A
+** scan in time order holds the records since the round before last; chunk
+** c of [iFirst, n) ends a round when no record after it is earlier than
+** the latest of the chunks before it: the least time of the chunks after
+** c and the most of those before c, over their time ranges. A file in time
+** order has every chunk end a round: the scan holds two chunks.
+*/
+static void index_rounds(TlIndex *x, size_t iFirst){
+  size_t n = x->n - iFirst, c;
+  int64_t tsMax = TL_TS_MIN, *aMinAfter;
+  if( n==0 ) return;
+  aMinAfter = malloc(n*sizeof(int64_t));
+  if( aMinAfter==0 ) return;                    /* (no round: one, and correct) */
+  aMinAfter[n-1] = TL_TS_MAX;
+  for(c=n-1; c>0; c--){
+    const TlPacket *pk = &x->a[iFirst + c];
+    aMinAfter[c-1] = pk->tsBegin < aMinAfter[c] ? pk->tsBegin : aMinAfter[c];
+  }
+  for(c=0; c<n; c++){
+    TlPacket *pk = &x->a[iFirst + c];
+    if( aMinAfter[c] >= tsMax ) pk->flags |= PERF_PKT_ROUND_END;
+    if( pk->tsEnd > tsMax ) tsMax = pk->tsEnd;
+  }
+  free(aMinAfter);
+}
+
+/*
+** The chunks of region k (the data section, or a directory's file k: its
+** chunks are stream k of the index), its rounds (index_rounds).
+*/
+static int index_region(IndexCtx *x, int k){
+  TlTrace *pTrace = x->pTrace;
+  PerfData *p = x->p;
+  TlErr *pErr = x->pErr;
+  uint64_t iStart, iEnd;
+  size_t iFirst = pTrace->index.n;
+  int rc = TL_OK;
+  perf_range(p, k, &iStart, &iEnd);
+  memset(&x->pk, 0, sizeof(x->pk));
+  memset(&x->key, 0, sizeof(x->key));
+  x->pk.iOff = iStart;
+  x->pk.tsBegin = TL_TS_MAX;
+  x->pk.tsEnd = TL_TS_MIN;
+  x->pk.iStream = p->nPart ? k : -1;
+  x->pk.iFile = p->nPart ? (uint32_t)k : 0;
+  x->pk.iCpu = -1;
+  x->pk.nDiscarded = TL_UNKNOWN;
+  x->pk.iSeq = -1;
+  x->iEnd = iEnd;
+  x->bRounds = x->bRound = x->bCorrupt = 0;
+  perf_walk_init(&x->w, pTrace, p, iStart, iEnd, pErr);
+  for(;;){
+    RecInfo ri;
+    if( perf_walk_clean(&x->w) && x->pk.nEvents>0
+     && ((x->bRound && x->w.iOff - x->pk.iOff >= PERF_CHUNK_ROUND_MIN)
+         || x->w.iOff - x->pk.iOff >= PERF_CHUNK_BYTES) ){
+      if( x->bRound ) x->pk.flags |= PERF_PKT_ROUND_END;
+      rc = chunk_close(pTrace, p, &x->pk, &x->key, x->w.iOff);
+      if( rc ){ rc = tl_err_set(pErr, rc, x->w.iOff, "out of memory"); break; }
+      x->bRound = 0;
+    }
+    if( x->plan.nAttr!=p->nAttr ) plan_make(p, &x->plan);
+    if( x->plan.bOk && open_sample_fast(p, &x->plan, &x->w, &x->r, &ri) ){
+      rc = index_fast_sample(x, &ri);
+      if( rc ) break;
+      continue;
+    }
+    rc = perf_walk_next(&x->w, &x->r);
+    if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc==TL_ECORRUPT ){ rc = index_cut(x); break; }
+    if( rc<0 ) break;
+    rc = index_record(x);
+    if( rc ) break;
+  }
+  if( rc==TL_OK && !x->bCorrupt ){
+    rc = chunk_close(pTrace, p, &x->pk, &x->key, x->w.iOff);
+    if( rc ) rc = tl_err_set(pErr, rc, x->w.iOff, "out of memory");
+  }
+  perf_walk_free(&x->w);
+  if( rc==TL_OK && p->nPart && !x->bRounds ) index_rounds(&pTrace->index, iFirst);
+  return rc;
+}
+
+/*
+** A directory's maps, given to the symbols model in time order across its
+** files (the order of the maps of one address decides which one holds).
+*/
+static int index_dir_maps(TlTrace *pTrace, PerfData *p, TlErr *pErr){
+  PerfMerge t;
+  PerfMergeIn *x = 0;
+  int rc = perf_merge_open(&t, pTrace, p, pErr);
+  while( rc==TL_OK ){
+    rc = perf_merge_next(&t, p, pErr, &x);
+    if( rc==TL_DONE ){ rc = TL_OK; break; }
+    if( rc<0 ) break;
+    rc = TL_OK;
+    if( (x->r.type==PERF_MMAP || x->r.type==PERF_MMAP2 || x->r.type==PERF_FORK)
+     && perf_maps_note(pTrace, p, &x->r, x->ri.bTs, x->ri.ts) ){
+      rc = TL_ENOMEM;
+    }
+  }
+  perf_merge_close(&t);
+  if( rc==TL_ENOMEM ) rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "out of memory");
   return rc;
 }
 
 int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   IndexCtx x;
-  int rc = TL_OK;
+  int rc = TL_OK, k, bCut = 0;
   memset(&x, 0, sizeof(x));
   x.pTrace = pTrace;
   x.p = p;
   x.pErr = pErr;
   p->aKey = malloc(256*sizeof(PerfChunkKey));
   p->nKeyAlloc = p->aKey ? 256 : 0;
-  x.pk.iOff = p->iData;
-  x.pk.tsBegin = TL_TS_MAX;
-  x.pk.tsEnd = TL_TS_MIN;
-  x.pk.iStream = -1;
-  x.pk.iCpu = -1;
-  x.pk.nDiscarded = TL_UNKNOWN;
-  x.pk.iSeq = -1;
   x.plan.nAttr = -1;
-  perf_walk_init(&x.w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
-  for(;;){
-    RecInfo ri;
-    if( perf_walk_clean(&x.w) && x.pk.nEvents>0
-     && ((x.bRound && x.w.iOff - x.pk.iOff >= PERF_CHUNK_ROUND_MIN)
-         || x.w.iOff - x.pk.iOff >= PERF_CHUNK_BYTES) ){
-      if( x.bRound ) x.pk.flags |= PERF_PKT_ROUND_END;
-      rc = chunk_close(pTrace, p, &x.pk, &x.key, x.w.iOff);
-      if( rc ){ rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory"); break; }
-      x.bRound = 0;
-    }
-    if( x.plan.nAttr!=p->nAttr ) plan_make(p, &x.plan);
-    if( x.plan.bOk && open_sample_fast(p, &x.plan, &x.w, &x.r, &ri) ){
-      rc = index_fast_sample(&x, &ri);
-      if( rc ) break;
-      continue;
-    }
-    rc = perf_walk_next(&x.w, &x.r);
-    if( rc==TL_DONE ){ rc = TL_OK; break; }
-    if( rc==TL_ECORRUPT ){ rc = index_cut(&x); break; }
-    if( rc<0 ) break;
-    rc = index_record(&x);
-    if( rc ) break;
+  for(k=0; rc==TL_OK && k<perf_ranges(p); k++){
+    rc = index_region(&x, k);
+    bCut |= x.bCorrupt;
   }
-  if( rc==TL_OK && !x.bCorrupt ){
-    rc = chunk_close(pTrace, p, &x.pk, &x.key, x.w.iOff);
-    if( rc ) rc = tl_err_set(pErr, rc, x.w.iOff, "out of memory");
-  }
-  perf_walk_free(&x.w);
   free(x.plan.a);
+  if( rc==TL_OK && p->nPart ) rc = index_dir_maps(pTrace, p, pErr);
   if( rc==TL_OK && x.bAttrLate ){
-    rc = attr_recount(pTrace, p, x.bCorrupt, pErr);
+    rc = attr_recount(pTrace, p, bCut, pErr);
   }
   return rc;
 }

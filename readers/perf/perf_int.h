@@ -154,6 +154,20 @@ struct PerfChunkKey {
 #define PERF_KEY_SAME  1          /* every SAMPLE row shows the key */
 #define PERF_KEY_MIXED 2          /* they differ, or one did not decode */
 
+/*
+** One file of a perf data directory (perf_dir.c): DIR/data (part 0), then
+** its data.N files in the order of N. A directory's files are laid end to
+** end in one space of offsets: the records of part k are at [iStart, iEnd),
+** iBase plus their offset in the file. Rowids and the index's chunk
+** offsets are in that space, so a rowid names its file (perf_part_of).
+*/
+typedef struct PerfPart PerfPart;
+struct PerfPart {
+  TlSource *pSrc;                 /* the file (part 0: the trace's own source) */
+  uint64_t iBase;                 /* where its offset 0 is in the directory's space */
+  uint64_t iStart, iEnd;          /* its records */
+};
+
 typedef struct PerfData PerfData;
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
@@ -172,7 +186,7 @@ struct PerfData {
   TlSymbols *pSyms;               /* maps, files and their symbols (perf_sym.c) */
   PerfChunkKey *aKey;             /* per chunk, or NULL: attrs came after samples */
   size_t nKey, nKeyAlloc;
-  uint8_t *aImage;                /* a data directory's merged image (perf_dir.c), or NULL */
+  PerfPart *aPart; int nPart;     /* a data directory's files (perf_dir.c), or none */
 };
 
 /* A decoded sample (or the sample_id trailer of another record). */
@@ -211,8 +225,11 @@ struct PerfRec {
 typedef struct PerfWalk PerfWalk;
 struct PerfWalk {
   TlTrace *pTrace;
+  const PerfData *p;
   int bo;
   TlWin win;
+  int iPart;                      /* the directory's file it reads, or -1 */
+  uint64_t iBase;                 /* that file's offset 0 in the walk's offsets */
   const uint8_t *aWin;            /* bytes held from win: file offsets [iWin, iWin+nWin) */
   uint64_t iWin, nWin;
   uint64_t iOff, iEnd;            /* next outer record; end of the region */
@@ -233,7 +250,8 @@ struct PerfWalk {
 #define PERF_ROWID_OFFSET(r)       (PERF_ROWID_IS_INNER(r) ? (((uint64_t)(r)>>20) & (((uint64_t)1<<42)-1)) : (uint64_t)(r))
 
 /* ---- Interface to code in perf_walk.c --------------------------------- */
-void perf_walk_init(PerfWalk*, TlTrace*, int bo, uint64_t iStart, uint64_t iEnd, TlErr*);
+/* (a walk's region lies in one file of a directory: the one of iStart) */
+void perf_walk_init(PerfWalk*, TlTrace*, const PerfData*, uint64_t iStart, uint64_t iEnd, TlErr*);
 void perf_walk_free(PerfWalk*);
 /* The same walk (its window, buffers and zstd stream kept) over [iStart, iEnd)
 ** instead, nothing pending carried over; once initialized. */
@@ -305,10 +323,19 @@ int perf_open_header(TlTrace*, PerfData*, TlErr*);
 int perf_more_args(const PerfData*, const PerfRec*, TlStr*);
 
 /* perf_dir.c: perf data directories (perf record --threads) */
+/* The part whose records hold offset iOff (of the directory's space), or -1
+** (none: not a directory, or no part's). */
+int perf_part_of(const PerfData*, uint64_t iOff);
+/* The regions of records, each walked on its own: the data section, or a
+** directory's parts; how many, and region k's [*piStart, *piEnd). */
+int perf_ranges(const PerfData*);
+void perf_range(const PerfData*, int k, uint64_t *piStart, uint64_t *piEnd);
 int perf_dir_probe(const char *zPath, int bDir);
 int perf_dir_part_error(TlTrace*, TlErr*);    /* DIR/data.N given alone: an error */
 int perf_dir_open(TlTrace*, PerfData*, TlErr*); /* a directory (or DIR/data): pTrace->pSrc
-                                                ** becomes its merged image */
+                                                ** DIR/data, p->aPart its files */
+void perf_dir_free(PerfData*);
+void perf_dir_data_section(PerfData*);          /* after the header: part 0's records */
 
 /* perf_sym.c: perf's records as inputs of the symbols model */
 int perf_sym_init(TlTrace*, PerfData*);

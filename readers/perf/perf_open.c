@@ -27,7 +27,7 @@ void perf_data_free(PerfData *p){
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aKey);
   perf_tp_free(p);
   perf_sym_free(p);
-  free(p->aImage);
+  perf_dir_free(p);
   free(p);
 }
 
@@ -407,6 +407,9 @@ static void open_offers(TlTrace *pTrace){
   size_t k;
   /* Time order needs two rounds in memory: allow it when that is small. */
   for(k=0; k<pTrace->index.n; k++){
+    if( k && pTrace->index.a[k].iStream!=pTrace->index.a[k-1].iStream ){
+      nPrev = nCur = 0;                         /* a directory's next file: a scan of its own */
+    }
     nCur += pTrace->index.a[k].nSize;
     if( nPrev + nCur > PERF_MAX_ORDER_BYTES ){
       pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
@@ -451,12 +454,13 @@ int perf_open(TlTrace *pTrace, TlErr *pErr){
     free(p);
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
-  /* a data directory, or its DIR/data: the image of its parts merged */
+  /* a data directory, or its DIR/data: its files */
   rc = perf_dir_open(pTrace, p, pErr);
   if( rc==TL_OK && pTrace->pSrc==0 ){
     rc = tl_err_set(pErr, TL_EMISUSE, TL_NO_OFFSET, "a perf.data trace is a file or a perf data directory");
   }
   if( rc==TL_OK ) rc = open_header(pTrace, p, pErr);
+  if( rc==TL_OK ) perf_dir_data_section(p);
   if( rc==TL_OK ) rc = perf_index_build(pTrace, p, pErr);
   if( rc==TL_OK ) rc = open_names(pTrace, p, pErr);
   if( rc==TL_OK ) rc = perf_clock_apply(pTrace, p, pErr);

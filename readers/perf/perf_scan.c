@@ -116,6 +116,7 @@ void perf_scan_close(TlScan *s){
   size_t k;
   if( s==0 ) return;
   perf_sched_close(s);
+  perf_scan_parts_free(s);
   for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
   free(s->aHeap);
   free(s->aOwned);
@@ -136,7 +137,8 @@ static int next_record(TlScan *s){
     int rc;
     if( !s->bInChunk ){
       while( s->iChunk < s->iChunkEnd
-          && (!tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
+          && (!chunk_in_stream(s, &x->a[s->iChunk])
+              || !tl_packet_may_match(&x->a[s->iChunk], s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
               || !perf_chunk_may_hold(&x->a[s->iChunk], s->eChunkType)) ){
         s->iChunk++;
       }
@@ -269,6 +271,7 @@ static int next_ordered(TlScan *s){
         continue;
       }
       pk = &x->a[s->iChunk];
+      if( !chunk_in_stream(s, pk) ){ s->iChunk++; continue; }
       if( pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
       if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
        && perf_chunk_may_hold(pk, s->eChunkType) ){
@@ -300,7 +303,7 @@ static int next_ordered(TlScan *s){
   }
 }
 
-void perf_scan_ordered_begin(TlScan *s){
+static void ordered_begin(TlScan *s){
   s->iPhase = 1;
   s->iChunk = 0;
   s->bInChunk = 0;
@@ -309,7 +312,89 @@ void perf_scan_ordered_begin(TlScan *s){
   s->tsMaxCur = TL_TS_MIN;
 }
 
-int perf_scan_next_ordered(TlScan *s){ return next_ordered(s); }
+/*
+** A directory's files merged: a scan in time order of each file (its own
+** rounds), the least current record on top, a tie to the lower file, as
+** the engine merges streams.
+*/
+static int parts_open(TlScan *s){
+  int k, n = s->p->nPart;
+  s->iPartLast = -1;
+  s->aPart = calloc((size_t)n, sizeof(TlScan*));
+  s->aPartTs = calloc((size_t)n, sizeof(int64_t));
+  if( s->aPart==0 || s->aPartTs==0 || tl_heap_init(&s->partHeap, n, s->aPartTs) ){
+    return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  }
+  s->nPart = n;
+  for(k=0; k<n; k++){
+    TlScan *c = calloc(1, sizeof(TlScan));
+    if( c==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+    s->aPart[k] = c;
+    c->pTrace = s->pTrace;
+    c->p = s->p;
+    c->iTable = TL_TAB_EVENTS;
+    c->f = s->f;
+    c->f.bStream = 1;
+    c->f.iStream = k;
+    c->iChunkEnd = s->pTrace->index.n;
+    c->eType = s->eType;
+    c->eChunkType = s->eChunkType;
+    c->xKeep = s->xKeep;
+    c->pSched = s->pSched;          /* (read by xKeep; the parent's) */
+    c->iPartLast = -1;
+    tl_err_clear(&c->err);
+    ordered_begin(c);
+  }
+  for(k=0; k<n; k++){
+    int rc = next_ordered(s->aPart[k]);
+    if( rc<0 ){ s->err = s->aPart[k]->err; return rc; }
+    if( rc==TL_ROW ){ s->aPartTs[k] = s->aPart[k]->ri.ts; tl_heap_push(&s->partHeap, k); }
+  }
+  return TL_OK;
+}
+
+static int parts_next(TlScan *s){
+  int k = s->iPartLast;
+  if( k>=0 ){
+    int rc = next_ordered(s->aPart[k]);
+    if( rc<0 ){ s->err = s->aPart[k]->err; return rc; }
+    if( rc==TL_ROW ){
+      s->aPartTs[k] = s->aPart[k]->ri.ts;
+      tl_heap_top_moved(&s->partHeap);
+    }else{
+      tl_heap_pop(&s->partHeap);
+    }
+  }
+  k = s->iPartLast = tl_heap_top(&s->partHeap);
+  if( k<0 ) return TL_DONE;
+  s->r = s->aPart[k]->r;          /* (its body the file's scan's until its next) */
+  s->ri = s->aPart[k]->ri;
+  return TL_ROW;
+}
+
+void perf_scan_parts_free(TlScan *s){
+  int k;
+  for(k=0; k<s->nPart; k++){
+    if( s->aPart[k] ) s->aPart[k]->pSched = 0;
+    perf_scan_close(s->aPart[k]);
+  }
+  free(s->aPart);
+  free(s->aPartTs);
+  tl_heap_free(&s->partHeap);
+  s->aPart = 0;
+  s->nPart = 0;
+}
+
+int perf_scan_ordered_begin(TlScan *s){
+  ordered_begin(s);
+  if( s->p->nPart>1 && !s->f.bStream ) return parts_open(s);
+  return TL_OK;
+}
+
+int perf_scan_next_ordered(TlScan *s){
+  if( s->aPart ) return parts_next(s);
+  return next_ordered(s);
+}
 
 /* The next events row: file order, or time order when asked. */
 static int next_event_record(TlScan *s){
@@ -323,14 +408,10 @@ static int next_event_record(TlScan *s){
       }
       if( rc<0 ) return rc;
     }
-    s->iPhase = 1;
-    s->iChunk = 0;
-    s->bInChunk = 0;
-    s->tsFlush = TL_TS_MIN;
-    s->tsMaxDone = TL_TS_MIN;
-    s->tsMaxCur = TL_TS_MIN;
+    /* (a directory's files merged, when the engine does not merge them) */
+    if( perf_scan_ordered_begin(s) ) return s->err.rc;
   }
-  return next_ordered(s);
+  return perf_scan_next_ordered(s);
 }
 
 /* The current record's events row. */

@@ -17,6 +17,8 @@
 
 #include <string.h>
 
+#include "heap.h"
+
 #define PERF_PKT_ROUND_END 1                        /* TlPacket.flags: ends after FINISHED_ROUND */
 #define PERF_PKT_CUT       2                        /* TlPacket.flags: runs into damaged data, so its
                                                     ** counts are not the rows a scan gives */
@@ -176,6 +178,12 @@ struct TlScan {
   int64_t tsMaxDone;              /* max ts of the rounds read before the current */
   int64_t tsMaxCur;               /* max ts of the round being read */
   uint8_t *aOwned;                /* body of the row last popped */
+  /* a directory's files merged in time order (the tables derived from
+  ** every record): one scan in time order per file, the least on top */
+  TlScan **aPart; int nPart;
+  int64_t *aPartTs;
+  TlHeap partHeap;
+  int iPartLast;                  /* the file whose record was given last, or -1 */
   /* sched_slices, thread_states (perf_sched.c) */
   struct PerfSched *pSched;
   int (*xKeep)(const TlScan*);    /* the time-order merge keeps only the records
@@ -215,8 +223,13 @@ static inline int row_may_match(const TlScan *s){
 /* Start s->w on chunk pk (a read of it, for packets.args.reads). */
 static inline void walk_chunk(TlScan *s, const TlPacket *pk){
   if( s->w.pTrace ) perf_walk_seek(&s->w, pk->iOff, pk->iOff + pk->nSize);
-  else perf_walk_init(&s->w, s->pTrace, s->p->bo, pk->iOff, pk->iOff + pk->nSize, &s->err);
+  else perf_walk_init(&s->w, s->pTrace, s->p, pk->iOff, pk->iOff + pk->nSize, &s->err);
   tl_packet_note_read(pk);
+}
+
+/* Is chunk pk one of the scan's stream (the engine merges the streams)? */
+static inline int chunk_in_stream(const TlScan *s, const TlPacket *pk){
+  return !s->f.bStream || pk->iStream==s->f.iStream;
 }
 
 /* Is the walk's current record one the scan gives (its type wanted, known)? */
@@ -235,6 +248,26 @@ int perf_open_user_record(TlTrace*, PerfData*, const PerfRec*, TlErr*);
 /* The walk over the data section that builds the chunk index. */
 int perf_index_build(TlTrace*, PerfData*, TlErr*);
 
+/* ---- perf_merge.c: every record, a directory's files merged by time ------ */
+typedef struct PerfMergeIn PerfMergeIn;
+struct PerfMergeIn {
+  PerfWalk w;
+  PerfRec r;
+  RecInfo ri;
+};
+typedef struct PerfMerge PerfMerge;
+struct PerfMerge {
+  PerfMergeIn *a; int n;
+  int64_t *aTs;
+  TlHeap heap;
+  int iLast;                      /* the region whose record was given last, or -1 */
+};
+/* TL_OK, or TL_ENOMEM or an error in pErr (close it either way). */
+int perf_merge_open(PerfMerge*, TlTrace*, const PerfData*, TlErr*);
+/* The next record (*ppIn's r and ri): TL_ROW, TL_DONE or < 0. */
+int perf_merge_next(PerfMerge*, const PerfData*, TlErr*, PerfMergeIn **ppIn);
+void perf_merge_close(PerfMerge*);
+
 /* ---- perf_threads.c ------------------------------------------------------ */
 void perf_threads_clear(PerfData*);
 /* Build the thread list once per trace, whichever scan comes first. */
@@ -249,8 +282,10 @@ int perf_next_frame(TlScan*, TlRow*);
 /* The record type named zType, or PERF_USER_MAX when none is. */
 int perf_type_of_name(const char *zType);
 
-/* The time-order merge from the first record (perf_sched.c's reading). */
-void perf_scan_ordered_begin(TlScan*);
+/* The time-order merge from the first record (perf_sched.c's reading): of
+** every file of a directory, merged; TL_OK or an error in the scan. */
+int perf_scan_ordered_begin(TlScan*);
+void perf_scan_parts_free(TlScan*);
 int perf_scan_next_ordered(TlScan*);
 
 /* ---- perf_sched.c: sched_slices and thread_states ------------------------ */

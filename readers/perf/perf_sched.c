@@ -171,8 +171,7 @@ int perf_sched_open(TlScan *s, const TlFilter *pFilter){
   s->f.nCpu = -1;
   s->f.aCpu = 0;
   s->xKeep = sched_keep;
-  perf_scan_ordered_begin(s);
-  return TL_OK;
+  return perf_scan_ordered_begin(s);
 }
 
 void perf_sched_close(TlScan *s){

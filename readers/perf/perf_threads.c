@@ -201,34 +201,32 @@ static int thread_note(ThrCtx *c, const PerfRec *r, const RecInfo *ri){
 */
 static int threads_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   ThrCtx c;
-  PerfWalk w;
-  PerfRec r;
-  RecInfo ri;
+  PerfMerge t;
+  PerfMergeIn *x = 0;
   size_t k;
   int rc;
   memset(&c, 0, sizeof(c));
   c.pTrace = pTrace;
   c.m = p->pThreads = tl_threads_new();
   if( c.m==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-  perf_walk_init(&w, pTrace, p->bo, p->iData, p->iData + p->nData, pErr);
-  for(;;){
-    rc = perf_walk_next(&w, &r);
+  rc = perf_merge_open(&t, pTrace, p, pErr);
+  while( rc==TL_OK ){
+    rc = perf_merge_next(&t, p, pErr, &x);
     if( rc==TL_DONE ){ rc = TL_OK; break; }
-    if( rc==TL_ECORRUPT ){ tl_err_clear(pErr); rc = TL_OK; break; }
     if( rc<0 ) break;
-    if( tl_perf_type_name(r.type)==0 || rec_info(p, &r, &ri) ) continue;
-    rc = thread_note(&c, &r, &ri);
-    if( rc==TL_OK && r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
-    if( rc ){ rc = tl_err_set(pErr, rc, r.iOff, "out of memory"); break; }
+    rc = thread_note(&c, &x->r, &x->ri);
+    if( rc==TL_OK && x->r.type==PERF_FINISHED_ROUND ) rc = thread_flush(&c);
+    if( rc ){ rc = tl_err_set(pErr, rc, x->r.iOff, "out of memory"); break; }
   }
+  if( rc==TL_ENOMEM ) rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "out of memory");
   if( rc==TL_OK ){
     rc = thread_flush(&c);
-    if( rc ) rc = tl_err_set(pErr, rc, w.iOff, "out of memory");
+    if( rc ) rc = tl_err_set(pErr, rc, TL_NO_OFFSET, "out of memory");
   }
   p->bTidReused = tl_threads_reused(c.m);
   for(k=0; k<c.nThr; k++) free(c.aThr[k].zComm);
   free(c.aThr);
-  perf_walk_free(&w);
+  perf_merge_close(&t);
   return rc;
 }
 

@@ -16,12 +16,27 @@
 #include <string.h>
 
 
-void perf_walk_init(PerfWalk *w, TlTrace *pTrace, int bo, uint64_t iStart,
+/* Read the file of the directory part that holds iStart (none: the trace's). */
+static void walk_file(PerfWalk *w, const TlTrace *pTrace, uint64_t iStart, int bInit){
+  int k = perf_part_of(w->p, iStart);
+  if( !bInit ){
+    if( k==w->iPart ) return;
+    tl_win_free(&w->win);
+  }
+  w->iPart = k;
+  w->iBase = k<0 ? 0 : w->p->aPart[k].iBase;
+  tl_win_init(&w->win, k<0 ? pTrace->pSrc : w->p->aPart[k].pSrc);
+  w->aWin = 0;
+  w->iWin = w->nWin = 0;
+}
+
+void perf_walk_init(PerfWalk *w, TlTrace *pTrace, const PerfData *p, uint64_t iStart,
                     uint64_t iEnd, TlErr *pErr){
   memset(w, 0, sizeof(*w));
+  w->p = p;
+  w->bo = p->bo;
+  walk_file(w, pTrace, iStart, 1);
   w->pTrace = pTrace;
-  w->bo = bo;
-  tl_win_init(&w->win, pTrace->pSrc);
   w->iOff = iStart;
   w->iEnd = iEnd;
   w->pErr = pErr;
@@ -30,6 +45,7 @@ void perf_walk_init(PerfWalk *w, TlTrace *pTrace, int bo, uint64_t iStart,
 
 void perf_walk_seek(PerfWalk *w, uint64_t iStart, uint64_t iEnd){
   if( w->pTrace==0 ) return;
+  walk_file(w, w->pTrace, iStart, 0);
   if( w->pZ ) ZSTD_DCtx_reset(w->pZ, ZSTD_reset_session_only);
   w->nOut = w->iOut = 0;
   w->bMidFrame = 0;
@@ -123,7 +139,7 @@ static int walk_window(PerfWalk *w, size_t n, TlBytes *pOut){
     int rc;
     if( w->win.pSrc->aMap==0 && nWant > PERF_WALK_WIN ) nWant = PERF_WALK_WIN;
     if( nWant < n ) nWant = n;
-    rc = tl_win_get(&w->win, w->iOff, (size_t)nWant, w->bo, &b, w->pErr);
+    rc = tl_win_get(&w->win, w->iOff - w->iBase, (size_t)nWant, w->bo, &b, w->pErr);
     if( rc ) return rc;
     w->aWin = b.a;
     w->iWin = w->iOff;
