@@ -6,7 +6,8 @@
 ** and the records perf synthesizes, DIR/data.0 and DIR/data.1 with the
 ** samples of a loop on CPU 0 and one on CPU 1. Beside it what perf script,
 ** perf report --stats and --sort comm printed for it, and --stats of a
-** copy without data.0.
+** copy without data.0. testdata/perf/dir/cg.data is the same loops with
+** their callchains, and what perf script printed for it.
 */
 #include "tltest.h"
 
@@ -17,6 +18,7 @@
 
 #define DIR_DIR  TL_TESTDATA_DIR "/perf/dir/"
 #define DIR_DATA DIR_DIR "thr.data"
+#define DIR_CG   DIR_DIR "cg.data"
 
 /*
 ** The rows of perf script's output zFile, one a line ('|' between columns)
@@ -47,6 +49,25 @@ static void sample_line(const char *zLine, sqlite3_str *pOut, int *pnRow){
 }
 
 /*
+** A line of cg.script.txt: a sample's (comm, tid, cpu, time) starts a row,
+** each address line after it appends to it (a user address within its
+** page: perf prints it as its offset in its file's mapping).
+*/
+static void callchain_line(const char *zLine, sqlite3_str *pOut, int *pnRow){
+  char zComm[64], zIp[32];
+  long tid, cpu, sec, usec;
+  if( sscanf(zLine, " %63s %ld [%ld] %ld.%ld:", zComm, &tid, &cpu, &sec, &usec)==5 ){
+    sqlite3_str_appendf(pOut, "%s%s|%ld|%ld|%ld%06ld|", *pnRow ? "\n" : "", zComm, tid, cpu, sec, usec);
+    ++*pnRow;
+  }else if( sscanf(zLine, " %31s", zIp)==1 ){
+    unsigned long long ip = strtoull(zIp, 0, 16);
+    int nOut = sqlite3_str_length(pOut);
+    if( ip < 0xffff800000000000ull ) ip &= 4095;     /* (not the kernel's) */
+    sqlite3_str_appendf(pOut, "%s%llx", nOut && sqlite3_str_value(pOut)[nOut-1]!='|' ? "," : "", ip);
+  }
+}
+
+/*
 ** The samples in ts order (the engine's merge of the files, SQLite's sort,
 ** and under accel=off) are perf script's lines in its order: comm, tid,
 ** cpu, time (perf prints microseconds), period, ip.
@@ -68,6 +89,75 @@ static void perf_dir_samples_equal_perf_script(void **state){
   assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT cpu) FROM events('" DIR_DATA "') "
                                        "WHERE type = 'SAMPLE'"), 2);
   sqlite3_free(zRef);
+  tl_test_db_close(db);
+}
+
+/*
+** perf script's samples with their callchains (cg.script.txt: a sample's
+** line, then an address a line, then an empty line) are the samples in
+** ts order, each with its callchains rows in depth order: comm, tid, cpu,
+** time in microseconds, the addresses.
+*/
+static void perf_dir_callchains_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  int nSample, iPlain;
+  char *zRef = script_rows(DIR_DIR "cg.script.txt", callchain_line, &nSample);
+  size_t n = strlen(zRef);
+  (void)state;
+  assert_true(nSample>=200);
+  for(iPlain=0; iPlain<2; iPlain++){
+    const char *zOpt = iPlain ? "accel=off" : "";
+    char *zOurs = tl_test_sql_rows(db,
+        "SELECT e.comm, e.tid, e.cpu, e.ts/1000, (SELECT group_concat(x, ',') FROM "
+        "(SELECT printf('%%x', CASE WHEN ip BETWEEN -140737488355328 AND -1 THEN ip ELSE ip & 4095 END) x "
+        "FROM callchains('" DIR_CG "', %Q) c WHERE c.event = e.rowid "
+        "ORDER BY c.depth)) FROM events('" DIR_CG "', %Q) e WHERE e.type = 'SAMPLE' ORDER BY e.ts",
+        zOpt, zOpt);
+    assert_int_equal(strlen(zOurs), n);
+    assert_string_equal(zOurs, zRef);
+    free(zOurs);
+  }
+  sqlite3_free(zRef);
+  tl_test_db_close(db);
+}
+
+/*
+** A rowid names its file and its record: every row of events (and of
+** callchains, by its sample's rowid) is the row WHERE rowid = r gives; the
+** rowids of a file's records are in its packets, and perf record --threads
+** writes CPU N's samples to data.N.
+*/
+static void perf_dir_rowids_round_trip(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *azPath[] = { DIR_DATA, DIR_CG };
+  int i;
+  (void)state;
+  for(i=0; i<2; i++){
+    const char *zPath = azPath[i];
+    const char *zCols = "rowid, ts, cpu, pid, tid, type, name, value, ip, comm, track, args";
+    int nRow = tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zPath);
+    assert_true(nRow>=300);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(DISTINCT rowid) FROM events(%Q)", zPath), nRow);
+    /* each row again by its rowid, plain and not */
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM events(%Q) a WHERE (SELECT count(*) FROM (SELECT %s FROM events(%Q) b "
+        "WHERE b.rowid = a.rowid INTERSECT SELECT %s FROM events(%Q) c WHERE c.rowid = a.rowid))=1",
+        zPath, zCols, zPath, zCols, zPath), nRow);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM events(%Q) a WHERE (SELECT count(*) FROM (SELECT %s FROM events(%Q, 'accel=off') b "
+        "WHERE b.rowid = a.rowid INTERSECT SELECT %s FROM events(%Q) c WHERE c.rowid = a.rowid))=1",
+        zPath, zCols, zPath, zCols, zPath), nRow);
+    assert_int_equal(tl_test_sql_int(db,
+        "SELECT count(*) FROM events(%Q) e JOIN packets(%Q) p ON e.rowid >= p.offset "
+        "AND e.rowid < p.offset + p.size WHERE e.type = 'SAMPLE' AND p.file = 'data.' || e.cpu", zPath, zPath),
+        tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type = 'SAMPLE'", zPath));
+  }
+  /* a sample's frames by its rowid: those of the scan of every frame */
+  assert_int_equal(tl_test_sql_int(db,
+      "SELECT count(*) FROM (SELECT event, depth, ip FROM callchains('" DIR_CG "') "
+      "EXCEPT SELECT c.event, c.depth, c.ip FROM events('" DIR_CG "') e "
+      "JOIN callchains('" DIR_CG "') c ON c.event = e.rowid)"), 0);
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM callchains('" DIR_CG "')") > 500);
   tl_test_db_close(db);
 }
 
@@ -185,6 +275,8 @@ static void perf_dir_many_files_merged(void **state){
 
 TL_DEFINE_GROUP(perf_dir,
   cmocka_unit_test(perf_dir_samples_equal_perf_script),
+  cmocka_unit_test(perf_dir_callchains_equal_perf_script),
+  cmocka_unit_test(perf_dir_rowids_round_trip),
   cmocka_unit_test(perf_dir_stats_and_comms_equal_perf_report),
   cmocka_unit_test(perf_dir_parts_given_alone),
   cmocka_unit_test(perf_dir_missing_part_is_a_warning),

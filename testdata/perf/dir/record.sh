@@ -9,6 +9,11 @@
 #   thr.report-comm.txt  perf report --sort comm -n
 #   thr.stats-no-0.txt   perf report --stats of a copy without data.0
 #
+# and cg.data, the same loops with their callchains (-g):
+#
+#   cg.script.txt     perf script -F comm,tid,cpu,time,event,ip (a sample's
+#                     line, then its callchain's addresses, one a line)
+#
 # Run as root:  cd testdata/perf/dir && sh record.sh
 set -e
 PERF=${PERF:-perf}
@@ -22,3 +27,6 @@ d=$(mktemp -d)
 cp -r thr.data "$d/" && rm "$d/thr.data/data.0"
 $PERF report -f -i "$d/thr.data" --stats > thr.stats-no-0.txt 2>/dev/null
 rm -rf "$d"
+rm -rf cg.data
+$PERF record -q --threads -e cpu-clock -c 500000 -g --sample-cpu -o cg.data -- sh -c "taskset -c 0 sh -c '$loop' & taskset -c 1 sh -c '$loop'; wait" >/dev/null 2>&1
+$PERF script -f -i cg.data -F comm,tid,cpu,time,event,ip > cg.script.txt 2>/dev/null
