@@ -234,6 +234,21 @@ static void perf_dir_missing_part_is_a_warning(void **state){
   tl_test_db_close(db);
 }
 
+/* A data.N cut short: its warning names that file and an offset in it. */
+static void perf_dir_cut_part_is_named(void **state){
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zCmd[2048];
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/cut.data", tl_test_tmpdir());
+  snprintf(zCmd, sizeof(zCmd), "rm -rf '%s' && cp -r '" DIR_DATA "' '%s' && truncate -s 5003 '%s/data.1'",
+           zDir, zDir, zDir);
+  assert_int_equal(system(zCmd), 0);
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir) > 0);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM trace_warnings(%Q) WHERE file = 'data.1' "
+                                       "AND offset < 5003 AND message LIKE '%%cut short%%'", zDir), 1);
+  tl_test_db_close(db);
+}
+
 /*
 ** A directory of 120 threads' files (data.1 copied): each file is a stream
 ** of the engine's merge, read through windows under the descriptor budget;
@@ -280,5 +295,6 @@ TL_DEFINE_GROUP(perf_dir,
   cmocka_unit_test(perf_dir_stats_and_comms_equal_perf_report),
   cmocka_unit_test(perf_dir_parts_given_alone),
   cmocka_unit_test(perf_dir_missing_part_is_a_warning),
+  cmocka_unit_test(perf_dir_cut_part_is_named),
   cmocka_unit_test(perf_dir_many_files_merged),
 );

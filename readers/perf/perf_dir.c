@@ -25,6 +25,7 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,21 @@ int perf_part_of(const PerfData *p, uint64_t iOff){
     if( p->aPart[mid].iBase <= iOff ) lo = mid; else hi = mid;
   }
   return lo;
+}
+
+const char *perf_part_name(const TlTrace *pTrace, int k){
+  return k>=0 && (size_t)k < pTrace->index.nFile ? pTrace->index.azFile[k] : 0;
+}
+
+void perf_warn_at(TlTrace *pTrace, const PerfData *p, uint64_t iOff, const char *zFmt, ...){
+  char zMsg[400];
+  int k = perf_part_of(p, iOff);
+  va_list ap;
+  va_start(ap, zFmt);
+  vsnprintf(zMsg, sizeof(zMsg), zFmt, ap);
+  va_end(ap);
+  if( iOff==TL_NO_OFFSET ) k = -1;
+  tl_trace_warn(pTrace, perf_part_name(pTrace, k), k<0 ? iOff : iOff - p->aPart[k].iBase, "%s", zMsg);
 }
 
 int perf_ranges(const PerfData *p){

@@ -359,7 +359,7 @@ static inline int index_record(IndexCtx *x){
   pk->nEvents++;
   if( bSample ) pk->iAux++;
   if( rec_info(p, r, &ri) ){
-    tl_trace_warn(x->pTrace, 0, r->iOff,
+    perf_warn_at(x->pTrace, p, r->iOff,
         "SAMPLE record of %u bytes is shorter than its sample_type needs", r->size);
     pk->flags |= PERF_PKT_NOCPU | PERF_PKT_SAMPLE_NOCPU    /* its row has no cpu */
                | PERF_PKT_NOTS | PERF_PKT_SAMPLE_NOTS      /* nor time */
@@ -396,7 +396,7 @@ static inline int index_record(IndexCtx *x){
 static int index_cut(IndexCtx *x){
   PerfData *p = x->p;
   int rc;
-  tl_trace_warn(x->pTrace, 0, x->pErr->iOff, "%s", x->pErr->zMsg);
+  perf_warn_at(x->pTrace, p, x->pErr->iOff, "%s", x->pErr->zMsg);
   tl_err_clear(x->pErr);
   x->pk.nEvents++;
   x->pk.flags |= PERF_PKT_CUT;

@@ -326,6 +326,11 @@ int perf_more_args(const PerfData*, const PerfRec*, TlStr*);
 /* The part whose records hold offset iOff (of the directory's space), or -1
 ** (none: not a directory, or no part's). */
 int perf_part_of(const PerfData*, uint64_t iOff);
+/* Part k's file name, for messages (NULL: k<0, the trace's one file). */
+const char *perf_part_name(const TlTrace*, int k);
+/* A warning about offset iOff (of the directory's space): in its file. */
+void perf_warn_at(TlTrace*, const PerfData*, uint64_t iOff, const char *zFmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* The regions of records, each walked on its own: the data section, or a
 ** directory's parts; how many, and region k's [*piStart, *piEnd). */
 int perf_ranges(const PerfData*);

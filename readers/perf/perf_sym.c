@@ -115,7 +115,7 @@ int perf_maps_note(TlTrace *pTrace, PerfData *p, const PerfRec *r, int bTs, int6
   rc = tl_symbols_add_map(p->pSyms, (r->misc & 7)==1 ? TL_SYMBOLS_EVERY_PID : (int64_t)(int32_t)pid,
                           bTs ? ts : TL_SYMBOLS_NO_TS, addr, len, pgoff, z, n);
   if( rc==TL_DONE ){
-    tl_trace_warn(pTrace, 0, r->iOff, "more than %u mmap records: later ones are not used for symbols",
+    perf_warn_at(pTrace, p, r->iOff, "more than %u mmap records: later ones are not used for symbols",
                   TL_SYMBOLS_MAX_MAPS);
     return TL_OK;
   }

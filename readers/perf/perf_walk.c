@@ -30,6 +30,11 @@ static void walk_file(PerfWalk *w, const TlTrace *pTrace, uint64_t iStart, int b
   w->iWin = w->nWin = 0;
 }
 
+/* The directory's file the walk reads, for a warning (with its offset in it). */
+static const char *walk_zfile(const PerfWalk *w){
+  return perf_part_name(w->pTrace, w->iPart);
+}
+
 void perf_walk_init(PerfWalk *w, TlTrace *pTrace, const PerfData *p, uint64_t iStart,
                     uint64_t iEnd, TlErr *pErr){
   memset(w, 0, sizeof(*w));
@@ -183,14 +188,14 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
 
     if( w->iOff >= w->iEnd ){
       if( w->nOut > w->iOut ){
-        tl_trace_warn(w->pTrace, 0, w->iCont,
+        tl_trace_warn(w->pTrace, walk_zfile(w), w->iCont - w->iBase,
             "compressed data ends inside a record (%zu bytes left over)", w->nOut - w->iOut);
         w->iOut = w->nOut;
       }
       return TL_DONE;
     }
     if( w->iEnd - w->iOff < 8 ){
-      tl_trace_warn(w->pTrace, 0, w->iOff,
+      tl_trace_warn(w->pTrace, walk_zfile(w), w->iOff - w->iBase,
           "the data ends inside a record header (%llu bytes left)",
           (unsigned long long)(w->iEnd - w->iOff));
       w->iOff = w->iEnd;
@@ -199,7 +204,7 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
     rc = walk_window(w, 8, &b);
     if( rc ) return rc;
     if( b.n<8 ){
-      tl_trace_warn(w->pTrace, 0, w->iOff, "the file ends inside a record header");
+      tl_trace_warn(w->pTrace, walk_zfile(w), w->iOff - w->iBase, "the file ends inside a record header");
       w->iOff = w->iEnd;
       continue;
     }
@@ -211,7 +216,7 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
           "record of type %u has size %u, less than its 8-byte header", type, size);
     }
     if( size > w->iEnd - w->iOff ){
-      tl_trace_warn(w->pTrace, 0, w->iOff,
+      tl_trace_warn(w->pTrace, walk_zfile(w), w->iOff - w->iBase,
           "record of type %u and %u bytes is cut short by the end of the data (%llu bytes left)",
           type, size, (unsigned long long)(w->iEnd - w->iOff));
       w->iOff = w->iEnd;
@@ -222,14 +227,14 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
       if( rc ) return rc;
     }
     if( b.n<size ){
-      tl_trace_warn(w->pTrace, 0, w->iOff, "the file ends inside a record");
+      tl_trace_warn(w->pTrace, walk_zfile(w), w->iOff - w->iBase, "the file ends inside a record");
       w->iOff = w->iEnd;
       continue;
     }
     b = tl_bytes(b.a + 8, (size_t)size - 8, w->bo);
     walk_extra(w, type, &b, &nExtra);
     if( nExtra > w->iEnd - w->iOff - size ){
-      tl_trace_warn(w->pTrace, 0, w->iOff,
+      tl_trace_warn(w->pTrace, walk_zfile(w), w->iOff - w->iBase,
           "record of type %u announces %llu payload bytes but the data has %llu left",
           type, (unsigned long long)nExtra,
           (unsigned long long)(w->iEnd - w->iOff - size));
@@ -257,7 +262,7 @@ int perf_walk_next(PerfWalk *w, PerfRec *r){
     }
 
     if( w->nOut > w->iOut ){
-      tl_trace_warn(w->pTrace, 0, w->iOff,
+      tl_trace_warn(w->pTrace, walk_zfile(w), w->iOff - w->iBase,
           "a record left incomplete by compressed data was dropped (%zu bytes)",
           w->nOut - w->iOut);
       w->iOut = w->nOut;
