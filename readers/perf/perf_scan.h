@@ -7,8 +7,10 @@
 ** Files: perf.c (the reader's entry points), perf_open.c (header, attrs,
 ** features), perf_index.c (the walk that builds the chunk index),
 ** perf_threads.c (the thread list), perf_scan.c (events and callchains
-** scans), perf_group.c (grouped output: callchains by symbol),
-** perf_rows.c (args JSON and the metadata tables' rows).
+** scans), perf_tally.c (grouped output: callchains by symbol),
+** perf_rows.c (args JSON and the metadata tables' rows), perf_dir.c (a
+** --threads directory's files), perf_merge.c (their records merged by
+** time).
 */
 #ifndef TL_PERF_SCAN_H
 #define TL_PERF_SCAN_H
