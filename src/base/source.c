@@ -540,6 +540,29 @@ static size_t win_ahead(TlWin *w, uint64_t iOff, size_t n){
   return n > nAhead ? n : nAhead;
 }
 
+/*
+** A new buffer of n bytes for a window, its pages made present at once
+** (MADV_POPULATE_WRITE; nothing where the kernel has no such advice): a
+** read fills the whole buffer, so each page is written anyway, and one
+** call that maps them all costs a fraction of a fault per page (in a
+** virtual machine a fault costs some 15 microseconds, a 1 MiB packet's
+** buffer 4 ms, more than the read). Free with free().
+*/
+static uint8_t *win_buf_new(size_t n){
+  uint8_t *a = malloc(n);
+  long nPage = sysconf(_SC_PAGESIZE);
+  if( a && n >= TL_WIN_AHEAD && nPage>0 ){
+    uintptr_t iLo = ((uintptr_t)a + (uintptr_t)nPage - 1) & ~(uintptr_t)(nPage - 1);
+    uintptr_t iHi = ((uintptr_t)a + n) & ~(uintptr_t)(nPage - 1);
+#ifdef MADV_POPULATE_WRITE
+    if( iHi > iLo ) (void)madvise((void*)iLo, iHi - iLo, MADV_POPULATE_WRITE);
+#else
+    (void)iHi;
+#endif
+  }
+  return a;
+}
+
 /* n bytes at iOff (within the file) read into w's buffer. */
 static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                      TlErr *pErr){
@@ -555,16 +578,16 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   if( n > w->nAlloc ){
     size_t nKept = 0;
     uint8_t *aNew = pool_take(n, &nKept);
-    if( aNew ){
-      pool_put(w->aBuf, w->nAlloc);
-      w->aBuf = aNew;
-      w->nAlloc = nKept;
-    }else{
-      aNew = realloc(w->aBuf, n);
+    pool_put(w->aBuf, w->nAlloc);
+    w->aBuf = 0;
+    w->nAlloc = 0;
+    if( aNew==0 ){
+      aNew = win_buf_new(n);
       if( aNew==0 ) return tl_err_set(pErr, TL_ENOMEM, iOff, "out of memory");
-      w->aBuf = aNew;
-      w->nAlloc = n;
+      nKept = n;
     }
+    w->aBuf = aNew;
+    w->nAlloc = nKept;
   }
   w->nBuf = 0;
   fd = win_fd(w, pErr);
