@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ctf_writer.h"
+#include "trace.h"
 
 /* ------------------------------------------------------------ trace A */
 
@@ -55,18 +56,37 @@ static void ctf_write_a(const char *zDir){
   ctf_write_a_lying(zDir, -1);
 }
 
+/*
+** Trace A's shape with nPkt packets of nEv events per stream, in metadata
+** zMeta. When nAlignBig is 64, "big" events' value is aligned to 64 bits
+** (zMeta must say so); when nLong > 0 every 5000th event, a tick, has a
+** msg of nLong bytes. Only the usual shape records aEvEndA and aPktEndA.
+*/
+static void ctf_write_a_shape(const char *zDir, int iLiePkt, const char *zMeta, int nPkt,
+                              int nEv, unsigned nAlignBig, int nLong);
+
 /* Trace A, with stream 0's packet iLiePkt (if >= 0) giving a timestamp_end
 ** that is its 10th event's time, not its last's. */
 static void ctf_write_a_lying(const char *zDir, int iLiePkt){
-  int s;
-  assert_int_equal(ctfw_save_text(zDir, "metadata", zMetaA), 0);
+  ctf_write_a_shape(zDir, iLiePkt, zMetaA, CTF_A_PKT, CTF_A_EV, 8, 0);
+}
+
+static void ctf_write_a_shape(const char *zDir, int iLiePkt, const char *zMeta, int nPkt,
+                              int nEv, unsigned nAlignBig, int nLong){
+  int s, bRecord = nPkt==CTF_A_PKT && nEv==CTF_A_EV;
+  char *zLong = nLong>0 ? malloc((size_t)nLong + 1) : 0;
+  if( zLong ){
+    memset(zLong, 'x', (size_t)nLong);
+    zLong[nLong] = 0;
+  }
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
   for(s=0; s<2; s++){
     CtfW w;
     int k, e, g = 0;
     char zName[32];
     uint64_t prev = 0;
     ctfw_init(&w, 0);
-    for(k=0; k<CTF_A_PKT; k++){
+    for(k=0; k<nPkt; k++){
       uint64_t iStart = w.iBit, iTsEnd, iContent, iSize;
       ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
       ctfw_uint(&w, 8, 32, 0);                            /* stream_id */
@@ -81,7 +101,7 @@ static void ctf_write_a_lying(const char *zDir, int iLiePkt){
       ctfw_uint(&w, 8, 64, s==0 && k>=5 ? 3 : 0);
       ctfw_uint(&w, 8, 32, (uint64_t)s);
       prev = ctf_a_cycles(s, g);
-      for(e=0; e<CTF_A_EV; e++, g++){
+      for(e=0; e<nEv; e++, g++){
         uint64_t t = ctf_a_cycles(s, g);
         int bBig = g%7==3;
         ctfw_align(&w, 8);
@@ -98,27 +118,28 @@ static void ctf_write_a_lying(const char *zDir, int iLiePkt){
         ctfw_uint(&w, 8, 32, (uint64_t)(100 + s));          /* vtid */
         ctfw_uint(&w, 8, 32, 77);                          /* vpid */
         if( bBig ){
-          ctfw_uint(&w, 8, 64, UINT64_C(0xF000000000000000) + (uint64_t)g);
+          ctfw_uint(&w, nAlignBig, 64, UINT64_C(0xF000000000000000) + (uint64_t)g);
         }else{
           char zMsg[32];
           snprintf(zMsg, sizeof(zMsg), "s%d-e%d", s, g);
           ctfw_uint(&w, 8, 32, (uint64_t)g);
-          ctfw_string(&w, zMsg);
+          ctfw_string(&w, zLong && g%5000==4999 ? zLong : zMsg);
         }
-        aEvEndA[s][g] = w.iBit;
+        if( bRecord ) aEvEndA[s][g] = w.iBit;
       }
-      ctfw_patch(&w, iTsEnd, 64, ctf_a_cycles(s, s==0 && k==iLiePkt ? g-CTF_A_EV+9 : g-1));
+      ctfw_patch(&w, iTsEnd, 64, ctf_a_cycles(s, s==0 && k==iLiePkt ? g-nEv+9 : g-1));
       ctfw_patch(&w, iContent, 64, w.iBit - iStart);
       ctfw_align(&w, 8);
       ctfw_uint(&w, 8, 8, 0);                             /* padding */
       ctfw_align(&w, 64);
       ctfw_patch(&w, iSize, 64, w.iBit - iStart);
-      aPktEndA[s][k] = w.iBit;
+      if( bRecord ) aPktEndA[s][k] = w.iBit;
     }
     snprintf(zName, sizeof(zName), "chan_%d", s);
     assert_int_equal(ctfw_save(&w, zDir, zName, ctfw_bytes(&w)), 0);
     ctfw_free(&w);
   }
+  free(zLong);
 }
 
 static const char *ctf_dir_a(void);
@@ -166,6 +187,146 @@ static void ctf_merged_time_order(void **state){
     char *z = tl_test_sql_rows(db, "EXPLAIN QUERY PLAN SELECT ts FROM events(%Q) ORDER BY ts", zDir);
     assert_null(strstr(z, "TEMP B-TREE"));
     free(z);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** Trace A's shape with packets of about 200 KiB, a msg of 70,000 bytes in
+** every 5000th event and big events' value aligned to 64 bits: counts read
+** such packets a part at a time (ctf_scan.c), so events, the parts' bounds
+** and the windows' meet in every way. Counts are those of the events the
+** writer put in each window, with and without the accelerators.
+*/
+#define CTF_A_BIG_PKT 3
+#define CTF_A_BIG_EV  8000
+
+static const char zMetaBig[] = CTF_META_A_STREAM
+  "typealias integer { size = 64; align = 64; signed = false; } := uint64a_t;\n"
+  "event { name = \"tick\"; id = 0; stream_id = 0; fields := struct { uint32_t seq; string msg; }; };\n"
+  "event { name = \"big\"; id = 40; stream_id = 0; fields := struct { uint64a_t value; }; };\n";
+
+/* (ctf_scan.c) */
+extern size_t tl_ctf_part_size;
+
+static void assert_plain_error(sqlite3 *db, const char *zFmt, const char *zDir,
+                               const char *zFile, uint64_t iOff);
+
+/* Events of trace p from lo to hi (of CPU 1 when bCpu1), counted by the
+** trace API of this binary (whose tl_ctf_part_size the test sets). */
+static int64_t ctf_count_api(TlTrace *p, int64_t lo, int64_t hi, int bCpu1){
+  static const int64_t aCpu1[1] = { 1 };
+  TlFilter f;
+  TlQuery *q = 0;
+  TlRow r;
+  TlErr err;
+  int64_t n = 0;
+  int rc;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = lo;
+  f.tsHi = hi;
+  f.aCpu = bCpu1 ? aCpu1 : 0;
+  f.nCpu = bCpu1 ? 1 : -1;
+  tl_err_clear(&err);
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &err), TL_OK);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    n += r.nRepeat>1 ? r.nRepeat : 1;
+    memset(&r, 0, sizeof(r));
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+  return n;
+}
+
+/*
+** The events the writer put in the window from event g0 of stream 0 to
+** event g1 of stream 1, of both streams (*pnAll) and of stream 1 (*pnCpu1).
+*/
+static void ctf_big_expected(int g0, int g1, int64_t *plo, int64_t *phi, int *pnAll, int *pnCpu1){
+  int s, g;
+  *plo = ctf_a_ns(0, g0);
+  *phi = ctf_a_ns(1, g1);
+  *pnAll = *pnCpu1 = 0;
+  for(s=0; s<2; s++){
+    for(g=0; g<CTF_A_BIG_PKT*CTF_A_BIG_EV; g++){
+      int bIn = ctf_a_ns(s, g)>=*plo && ctf_a_ns(s, g)<=*phi;
+      *pnAll += bIn;
+      *pnCpu1 += bIn && s==1;
+    }
+  }
+}
+
+static void ctf_counts_of_packets_read_in_parts(void **state){
+  static const int aFrom[] = { 0, 1, 2400, 4999, 7999, 8000, 12345, 16000, 23990 };
+  static const int aWidth[] = { 0, 3, 50, 3000, 9000, 30000 };
+  /* parts too small for the packet context, of a few events, of odd sizes */
+  static const size_t aPart[] = { 32, 64, 100, 257, 1000, 4096, 20000, 0 };
+  const int nEv = CTF_A_BIG_PKT*CTF_A_BIG_EV;
+  sqlite3 *db = tl_test_db();
+  char zDir[512];
+  TlTrace *p = 0;
+  TlErr err;
+  size_t nWas = tl_ctf_part_size;
+  int i, k, j, g, nBig = 0, nAll, nCpu1;
+  int64_t lo, hi;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-a-big", tl_test_tmpdir());
+  ctf_write_a_shape(zDir, -1, zMetaBig, CTF_A_BIG_PKT, CTF_A_BIG_EV, 64, 70000);
+  assert_true(tl_test_sql_int(db, "SELECT min(size) FROM packets(%Q)", zDir) > 3*65536);
+  for(g=0; g<nEv; g++) nBig += g%7==3;
+  /* through SQL, parts of the usual size, and the plain scan */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)", zDir), 2*nEv);
+  assert_int_equal(tl_test_sql_int(db, "SELECT n FROM (SELECT name, count(*) n FROM events(%Q)"
+                                   " GROUP BY name) WHERE name='big'", zDir), 2*nBig);
+  for(i=0; i<(int)(sizeof(aFrom)/sizeof(aFrom[0])); i++){
+    for(k=0; k<(int)(sizeof(aWidth)/sizeof(aWidth[0])); k++){
+      ctf_big_expected(aFrom[i], aFrom[i] + aWidth[k], &lo, &hi, &nAll, &nCpu1);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q)"
+                                       " WHERE ts BETWEEN %lld AND %lld",
+                                       zDir, (long long)lo, (long long)hi), nAll);
+      assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q, 'accel=off')"
+                                       " WHERE ts BETWEEN %lld AND %lld",
+                                       zDir, (long long)lo, (long long)hi), nAll);
+    }
+  }
+  /* through the trace API, parts of every size */
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(zDir, 0, &p, &err), TL_OK);
+  for(j=0; j<(int)(sizeof(aPart)/sizeof(aPart[0])); j++){
+    tl_ctf_part_size = aPart[j] ? aPart[j] : nWas;
+    assert_int_equal(ctf_count_api(p, TL_TS_MIN, TL_TS_MAX, 0), 2*nEv);
+    for(i=0; i<(int)(sizeof(aFrom)/sizeof(aFrom[0])); i++){
+      for(k=0; k<(int)(sizeof(aWidth)/sizeof(aWidth[0])); k++){
+        ctf_big_expected(aFrom[i], aFrom[i] + aWidth[k], &lo, &hi, &nAll, &nCpu1);
+        assert_int_equal(ctf_count_api(p, lo, hi, 0), nAll);
+        assert_int_equal(ctf_count_api(p, lo, hi, 1), nCpu1);
+      }
+    }
+  }
+  tl_ctf_part_size = nWas;
+  tl_trace_release(p);
+  /* an event of no class in packet 0's third part: the plain scan's error */
+  {
+    static const char zMsg[] = "s0-e5002";       /* a tick (5002 % 7 != 3) */
+    char zBad[600], zPath[700], zFmt[200];
+    uint8_t *a;
+    size_t n, iMsg;
+    snprintf(zBad, sizeof(zBad), "%s/ctf-a-big-bad", tl_test_tmpdir());
+    ctf_write_a_shape(zBad, -1, zMetaBig, CTF_A_BIG_PKT, CTF_A_BIG_EV, 64, 70000);
+    snprintf(zPath, sizeof(zPath), "%s/chan_0", zBad);
+    a = tl_test_read_file(zPath, &n);
+    assert_non_null(a);
+    for(iMsg=0; iMsg+sizeof(zMsg)<=n && memcmp(a+iMsg, zMsg, sizeof(zMsg)); iMsg++){}
+    assert_true(iMsg > 2*65536 && iMsg+sizeof(zMsg)<=n);
+    /* compact header (4 bytes), vtid, vpid, seq, then msg */
+    a[iMsg-16] = (uint8_t)((a[iMsg-16] & ~0x1f) | 9);
+    assert_int_equal(tl_test_write_file(zPath, a, n), 0);
+    free(a);
+    assert_plain_error(db, "SELECT count(*) FROM events(%Q, %Q)", zBad, "chan_0", iMsg-16);
+    snprintf(zFmt, sizeof(zFmt), "SELECT count(*) FROM events(%%Q, %%Q) WHERE ts BETWEEN %lld AND %lld",
+             (long long)ctf_a_ns(0, 5000), (long long)ctf_a_ns(0, 5100));
+    assert_plain_error(db, zFmt, zBad, "chan_0", iMsg-16);
   }
   tl_test_db_close(db);
 }
@@ -1093,6 +1254,7 @@ TL_DEFINE_GROUP(ctf,
   cmocka_unit_test(ctf_window_counts_by_packet),
   cmocka_unit_test(ctf_window_counts_by_clock_value),
   cmocka_unit_test(ctf_payload_values),
+  cmocka_unit_test(ctf_counts_of_packets_read_in_parts),
   cmocka_unit_test(ctf_window_reads_few_packets),
   cmocka_unit_test(ctf_packets_tracks_warnings),
   cmocka_unit_test(ctf_paths_metadata_and_parent),

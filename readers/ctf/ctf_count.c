@@ -27,7 +27,7 @@ static void ctf_count_job(CtfCur *c, int64_t *aTally, TlCtfCount *j){
 /* After job j of cursor c: as ctf_count_packet() returns. */
 static int ctf_count_end(CtfCur *c, const TlCtfCount *j, const CtfMark *m, uint64_t *pn){
   if( j->rc ){
-    ctf_rewind(&c->dec, m);
+    if( !c->bPart ) ctf_rewind(&c->dec, m);
     return -1;
   }
   c->clock = j->clock;
@@ -38,31 +38,65 @@ static int ctf_count_end(CtfCur *c, const TlCtfCount *j, const CtfMark *m, uint6
 }
 
 /*
+** Cursor c's packet opened whole again when a part of it is open, at its
+** first event (where a count that fails leaves the cursor): TL_OK or an
+** error in *pErr.
+*/
+static int ctf_cur_whole(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+  int rc;
+  if( !c->bPart || !c->bOpen ) return TL_OK;
+  c->iPkt = c->iCurPkt;
+  rc = tl_ctf_cur_open_pkt(pScan, c, pErr);
+  if( rc ) tl_err_file(pErr, pScan->pTrace->index.azFile[c->pStm->iFile]);
+  return rc;
+}
+
+/*
+** After job j stopped in a part of cursor c's packet (rc -1 at an event,
+** or 0 at the part's end), its next part from that event on: 1 when the
+** count goes on there, 0 when the packet has no more (an error in reading
+** it is met again when the packet is read whole).
+*/
+static int ctf_count_more(const CtfScan *pScan, CtfCur *c, const TlCtfCount *j){
+  TlErr err;
+  tl_err_clear(&err);
+  if( !c->bPart || j->rc < -1 ) return 0;
+  return tl_ctf_cur_next_part(pScan, c, c->dec.bits.iBit, &err)==1;
+}
+
+/*
 ** Count the events of cursor c's open packet with the header and skip plans
 ** alone, leaving the packet done: 0 with *pn, or -1 with the cursor back at
 ** the packet's first event when an event needs the general decoder (no
-** plan, damage, the file's end): then it is read event by event. aTally,
-** when not NULL, counts the events of each class of the packet's stream
-** class (by index; zeroed by the caller; partial after -1).
+** plan, damage, the file's end): then it is read event by event (a packet
+** read in parts is opened whole again first, ctf_cur_whole()). aTally, when
+** not NULL, counts the events of each class of the packet's stream class
+** (by index; zeroed by the caller; partial after -1).
 */
-static int ctf_count_packet(CtfCur *c, uint64_t *pn, int64_t *aTally){
+static int ctf_count_packet(const CtfScan *pScan, CtfCur *c, uint64_t *pn, int64_t *aTally){
   TlCtfCount j;
   CtfMark m;
+  uint64_t n = 0;
   if( c->pHdr==0 || c->pSC==0 ) return -1;
   m = ctf_mark(&c->dec);
   ctf_count_job(c, aTally, &j);
-  tl_ctf_count_plans(&j);
+  do{
+    tl_ctf_count_plans(&j);
+    n += j.n;
+  }while( j.rc<=0 && ctf_count_more(pScan, c, &j) );
+  j.n = n;
   return ctf_count_end(c, &j, &m, pn);
 }
 
 /*
 ** Open cursor c's next packet a count reads (its cpu_id may still fail a
-** cpu filter): TL_ROW, TL_DONE after the stream's last, or an error.
+** cpu filter), a part at a time when bPart (tl_ctf_cur_open_part()):
+** TL_ROW, TL_DONE after the stream's last, or an error.
 */
-static int ctf_cur_open_next(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+static int ctf_cur_open_next(const CtfScan *pScan, CtfCur *c, int bPart, TlErr *pErr){
   int rc;
   if( !ctf_cur_seek_pkt(pScan, c) ) return TL_DONE;
-  rc = tl_ctf_cur_open_pkt(pScan, c, pErr);
+  rc = bPart ? tl_ctf_cur_open_part(pScan, c, pErr) : tl_ctf_cur_open_pkt(pScan, c, pErr);
   if( rc ){
     tl_err_file(pErr, pScan->pTrace->index.azFile[c->pStm->iFile]);
     return rc;
@@ -151,19 +185,30 @@ static int ctf_count_window(const CtfScan *pScan, CtfCur *c, int64_t *piFirst, u
   if( c->iClock>=0 && ctf_window_clocks(pScan, c, &cLo, &cHi)==0 ){
     /* compare the events' clock values with the bounds' */
     TlCtfCount j;
-    uint64_t nFirst = 0;
+    uint64_t nFirst = 0, nFirstPart;
     ctf_count_job(c, 0, &j);
-    tl_ctf_count_plans_window(&j, cLo, cHi, &nFirst, pbPast);
+    do{
+      tl_ctf_count_plans_window(&j, cLo, cHi, &nFirstPart, pbPast);
+      nFirst += nFirstPart;
+      n += j.n;
+    }while( (j.rc<0 || !*pbPast) && ctf_count_more(pScan, c, &j) );
     if( j.rc==0 ){
       c->clock = j.clock;
       c->bClock = j.bClock;
       c->bOpen = 0;
       *piFirst = (int64_t)nFirst;
-      *pn = j.n;
+      *pn = n;
       return 0;
     }
-    ctf_rewind(d, &m);             /* (an event with no clock, or no plan) */
+    /* (an event with no clock, or no plan) */
+    n = 0;
     *pbPast = 0;
+    if( !c->bPart ) ctf_rewind(d, &m);
+  }
+  if( c->bPart ){
+    TlErr err;
+    if( ctf_cur_whole(pScan, c, &err) ) return -1;
+    m = ctf_mark(d);
   }
   while( d->bits.iBit < d->bits.nBitEnd ){
     uint64_t iStart = d->bits.iBit;
@@ -276,7 +321,8 @@ static int ctf_count_by_event_pkt(CtfScan *pScan, CtfCur *c, uint64_t *pn){
   int bWindow = pScan->f.tsLo!=TL_TS_MIN || pScan->f.tsHi!=TL_TS_MAX;
   const TlCtfEventClass *pRun = 0;  /* tallying: the class of the run of events */
   uint64_t n = 0, nRun = 0;
-  int rc, rcAdd = TL_OK;
+  int rc = ctf_cur_whole(pScan, c, &pScan->err), rcAdd = TL_OK;
+  if( rc ) return rc;
   c->bPktByEvent = 1;
   while( (rc = ctf_cur_next(pScan, c))==TL_ROW ){
     if( bWindow && !c->bTs ) continue;
@@ -326,7 +372,7 @@ static int ctf_count_pkt(CtfScan *pScan, CtfCur *c, size_t iPkt, uint64_t *pn,
   }
   c->iPkt = iPkt;
   c->bOpen = 0;
-  rc = ctf_cur_open_next(pScan, c, &pScan->err);
+  rc = ctf_cur_open_next(pScan, c, 1, &pScan->err);
   if( rc!=TL_ROW ) return rc<0 ? rc : TL_OK;
   if( pScan->f.nCpu>=0 ){
     /* every event of the packet has its cpu_id: all match or none; none:
@@ -341,7 +387,7 @@ static int ctf_count_pkt(CtfScan *pScan, CtfCur *c, size_t iPkt, uint64_t *pn,
     rc = ctf_count_by_event_pkt(pScan, c, &n);
     if( rc ) return rc;
   }else if( ctf_pkt_in_window(pScan, c) ){
-    if( ctf_count_packet(c, &n, aTally) ){
+    if( ctf_count_packet(pScan, c, &n, aTally) ){
       c->bByEvent = 1;            /* (a packet its plans cannot count: the
                                   ** stream's others likely too) */
       rc = ctf_count_by_event_pkt(pScan, c, &n);
@@ -350,7 +396,7 @@ static int ctf_count_pkt(CtfScan *pScan, CtfCur *c, size_t iPkt, uint64_t *pn,
       /* it runs past the window after all: count it again by clock values
       ** (tallying: event by event) */
       c->iPkt = c->iCurPkt;
-      rc = ctf_cur_open_next(pScan, c, &pScan->err);
+      rc = ctf_cur_open_next(pScan, c, 1, &pScan->err);
       if( rc<0 ) return rc;
       if( pScan->bTallyNow || ctf_count_window(pScan, c, &iFirst, &n, &bPast) ){
         rc = ctf_count_by_event_pkt(pScan, c, &n);
@@ -539,14 +585,14 @@ static int ctf_tally_pair(CtfScan *pScan, CtfCur *c, size_t iPkt){
   b->iPkt = iPkt+1;
   b->iPktEnd = iPkt+2;
   b->bOpen = 0;
-  if( ctf_cur_open_next(pScan, b, &pScan->err)!=TL_ROW ){
+  if( ctf_cur_open_next(pScan, b, 0, &pScan->err)!=TL_ROW ){
     tl_err_clear(&pScan->err);      /* (found again when that packet is asked) */
     return 0;
   }
   if( b->pHdr==0 || b->pSC==0 || b->pSC->nEvent<=0 ) return 0;
   c->iPkt = iPkt;
   c->bOpen = 0;
-  rc = ctf_cur_open_next(pScan, c, &pScan->err);
+  rc = ctf_cur_open_next(pScan, c, 0, &pScan->err);
   if( rc!=TL_ROW ) return rc<0 ? rc : 0;
   if( c->pHdr==0 || c->pSC==0 || c->pSC->nEvent<=0 ) return 0;
   aA = ctf_tally_zero_n(pScan, c->pSC->nEvent + b->pSC->nEvent);

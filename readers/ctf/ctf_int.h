@@ -43,6 +43,7 @@
 #define CTF_MAX_METADATA (64u<<20)    /* bytes of one metadata file */
 #define CTF_HDR_WINDOW   ((size_t)1<<20) /* bytes read to index a packet header */
 #define CTF_HDR_PEEK     ((size_t)4096)  /* bytes of it tried first */
+#define CTF_PART         ((size_t)64<<10) /* bytes of a packet a count reads at once */
 #define CTF_PKT_MAGIC    0xC1FC1FC1u
 #define CTF_EV_BITS      28           /* rowid = packet << 28 | event in packet */
 
@@ -143,6 +144,12 @@ struct CtfCur {
   int bPktByEvent;                /* counting: the open packet is read event
                                   ** by event (it crosses a time bound); at its
                                   ** end ctf_cur_next stops */
+  int bPart;                      /* counting: dec.bits holds a part of the
+                                  ** open packet (tl_ctf_cur_open_part()) */
+  uint64_t iPartOff;              /* bytes of the packet before that part */
+  uint64_t nPktContent;           /* the packet's content_size in bits */
+  const TlCtfStreamClass *pPartSC;  /* the stream class nPartAlign is of */
+  uint64_t nPartAlign;            /* its plans' largest alignment in bytes */
   /* the current event */
   const TlCtfEventClass *pEC;
   int64_t ts;
@@ -263,6 +270,23 @@ int tl_ctf_cmp_str(const void *a, const void *b);
 
 /* Open packet iPkt on cursor c. */
 int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr);
+/*
+** Open packet iPkt on cursor c reading only its first bytes when its
+** events can be counted by the plans a part at a time (c->bPart), else
+** whole. A cursor with a part open is read on only by the plans, through
+** tl_ctf_cur_next_part(); anything else opens the packet whole again.
+*/
+int tl_ctf_cur_open_part(const CtfScan *pScan, CtfCur *c, TlErr *pErr);
+/*
+** Cursor c's next part of its open packet, from bit iBit of the part held
+** now (the start of the event the plans stopped at) on: 1 when it is read,
+** 0 when the part held reaches the packet's content end already, or an
+** error.
+*/
+int tl_ctf_cur_next_part(const CtfScan *pScan, CtfCur *c, uint64_t iBit, TlErr *pErr);
+/* Bytes of a part, CTF_PART (tests make it small to put the parts' bounds
+** everywhere; set it only while no scan runs). */
+extern size_t tl_ctf_part_size;
 /* Set up cursor c (zeroed) on stream s (track iTrack) of the scan's trace. */
 void tl_ctf_cur_init(CtfScan *pScan, CtfCur *c, const CtfStm *s, int64_t iTrack);
 /* Set up cursor c (zeroed) on stream iStm as a plain scan reads it. */

@@ -13,16 +13,20 @@
 #include "ctf/ctf_cur.h"
 #include "model_sched.h"
 
-/* Open packet iPkt on cursor c. */
-int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+/*
+** Open packet iPkt on cursor c with at most nMax of its bytes in the
+** decoder (all of them when the packet has no more).
+*/
+static int ctf_open_pkt(const CtfScan *pScan, CtfCur *c, uint64_t nMax, TlErr *pErr){
   TlTrace *t = pScan->pTrace;
   const TlPacket *tp = &t->index.a[c->iPkt];
+  uint64_t nWant = tp->nSize < nMax ? tp->nSize : nMax;
   TlBytes b;
   CtfPkt pk;
-  int rc = tl_win_get(&c->win, tp->iOff, (size_t)tp->nSize, TL_LE, &b, pErr);
+  int rc = tl_win_get(&c->win, tp->iOff, (size_t)nWant, TL_LE, &b, pErr);
   if( rc ) return rc;
   tl_packet_note_read(tp);
-  if( b.n < tp->nSize ){
+  if( b.n < nWant ){
     return tl_err_set(pErr, TL_EIO, tp->iOff, "packet of %llu bytes not readable",
                       (unsigned long long)tp->nSize);
   }
@@ -38,6 +42,9 @@ int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
         (unsigned long long)tp->nSize);
   }
   c->dec.bits.nBitEnd = pk.nContent < (uint64_t)b.n*8 ? pk.nContent : (uint64_t)b.n*8;
+  c->nPktContent = pk.nContent < tp->nSize*8 ? pk.nContent : tp->nSize*8;
+  c->bPart = nWant < tp->nSize;
+  c->iPartOff = 0;
   c->nPktVals = c->dec.nVal;
   c->bClock = (tp->flags & CTF_PF_TSBEGIN)!=0;
   c->clock = tp->iAux;
@@ -52,6 +59,75 @@ int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
   c->bOpen = 1;
   c->iPkt++;
   return TL_OK;
+}
+
+int tl_ctf_cur_open_pkt(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+  return ctf_open_pkt(pScan, c, UINT64_MAX, pErr);
+}
+
+size_t tl_ctf_part_size = CTF_PART;
+
+/*
+** The largest alignment in bytes (at least 1) of the reads of cursor c's
+** header and skip plans, kept for its stream class. Parts of a packet
+** start at multiples of it, so each read aligns in the part as in the
+** whole packet (alignments are powers of two, from the packet's start).
+*/
+static uint64_t ctf_part_align(CtfCur *c){
+  const TlCtfStreamClass *sc = c->pSC;
+  uint64_t a = 8;
+  int i, k;
+  if( c->pPartSC==sc ) return c->nPartAlign;
+  for(i=0; i<c->pHdr->nOp; i++){
+    if( c->pHdr->aOp[i].nAlign > a ) a = c->pHdr->aOp[i].nAlign;
+  }
+  for(k=0; k<sc->nEvent; k++){
+    const TlCtfSkip *s = &c->aSkip[k];
+    if( !s->bOk ) continue;
+    for(i=0; i<s->nOp; i++) if( s->aOp[i].nAlign > a ) a = s->aOp[i].nAlign;
+  }
+  c->pPartSC = sc;
+  c->nPartAlign = a/8;
+  return c->nPartAlign;
+}
+
+int tl_ctf_cur_open_part(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
+  size_t iPkt = c->iPkt;
+  int rc = ctf_open_pkt(pScan, c, tl_ctf_part_size, pErr);
+  if( rc==TL_OK && c->bPart && (c->pHdr==0 || c->pSC==0 || ctf_part_align(c) > tl_ctf_part_size/4) ){
+    c->iPkt = iPkt;                 /* no plans (or huge alignments): whole */
+    rc = ctf_open_pkt(pScan, c, UINT64_MAX, pErr);
+  }else if( rc && c->dec.bPastEnd && pScan->pTrace->index.a[iPkt].nSize > tl_ctf_part_size ){
+    tl_err_clear(pErr);             /* a header and context longer than a part */
+    c->iPkt = iPkt;
+    rc = ctf_open_pkt(pScan, c, UINT64_MAX, pErr);
+  }
+  return rc;
+}
+
+int tl_ctf_cur_next_part(const CtfScan *pScan, CtfCur *c, uint64_t iBit, TlErr *pErr){
+  const TlPacket *tp = &pScan->pTrace->index.a[c->iCurPkt];
+  uint64_t iEnd = c->iPartOff + c->dec.bits.n;   /* bytes of the packet held */
+  uint64_t iAt = c->iPartOff + iBit/8, iOff, n;
+  TlBytes b;
+  int rc;
+  if( !c->bPart || iEnd*8 >= c->nPktContent || iAt > iEnd ) return 0;
+  iOff = iAt & ~(ctf_part_align(c) - 1);
+  /* at least a part, and more than the bytes held from there (an event
+  ** longer than a part) */
+  n = iEnd - iOff < tl_ctf_part_size/2 ? tl_ctf_part_size : 2*(iEnd - iOff);
+  if( n > tp->nSize - iOff ) n = tp->nSize - iOff;
+  rc = tl_win_get(&c->win, tp->iOff + iOff, (size_t)n, TL_LE, &b, pErr);
+  if( rc ) return rc;
+  if( b.n < n ){
+    return tl_err_set(pErr, TL_EIO, tp->iOff, "packet of %llu bytes not readable",
+                      (unsigned long long)tp->nSize);
+  }
+  tl_ctf_bits_init(&c->dec.bits, b.a, b.n, c->nPktContent - iOff*8);
+  c->dec.bits.iBit = (c->iPartOff*8 + iBit) - iOff*8;
+  c->dec.iFileOff = tp->iOff + iOff;
+  c->iPartOff = iOff;
+  return 1;
 }
 
 /* First packet of stream s to read for the filter. */

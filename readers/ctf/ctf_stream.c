@@ -1106,14 +1106,22 @@ int tl_ctf_plan_event(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip, const Tl
 }
 
 /* One event of a count: 1 when counted, 0 at the content's end, -1 for an
-** event the plans cannot take. */
+** event the plans cannot take, the decoder and clock then back at its
+** start (a count of a packet's part goes on there in the next part). */
 static inline __attribute__((always_inline)) int count_step(const TlCtfCount *j, TlCtfDec *d,
                                                           uint64_t *pClock, int *pbClock){
-  uint64_t iStart = d->bits.iBit;
-  int iEC;
+  uint64_t iStart = d->bits.iBit, clock = *pClock;
+  int iEC, bClock = *pbClock, bo = d->boLast, bBo = d->bBoLast;
   if( iStart >= d->bits.nBitEnd ) return 0;
   iEC = plan_event(j->pHdr, j->aSkip, j->sc, d, pClock, pbClock);
-  if( iEC<0 || d->bits.iBit==iStart ) return -1;
+  if( iEC<0 || d->bits.iBit==iStart ){
+    d->bits.iBit = iStart;
+    d->boLast = bo;
+    d->bBoLast = bBo;
+    *pClock = clock;
+    *pbClock = bClock;
+    return -1;
+  }
   if( j->aTally ) j->aTally[iEC]++;
   return 1;
 }
@@ -1138,7 +1146,7 @@ void tl_ctf_count_plans(TlCtfCount *j){
 /*
 ** One packet's events against a window of clock values (see
 ** tl_ctf_count_plans_window()). A header with no clock value ends the count
-** as an event the plans cannot take.
+** with rc -2, past that event.
 */
 void tl_ctf_count_plans_window(TlCtfCount *j, uint64_t cLo, uint64_t cHi,
                                uint64_t *piFirst, int *pbPast){
@@ -1147,7 +1155,7 @@ void tl_ctf_count_plans_window(TlCtfCount *j, uint64_t cLo, uint64_t cHi,
   int bClock = j->bClock, r;
   *pbPast = 0;
   while( (r = count_step(j, &d, &clock, &bClock))>0 ){
-    if( !bClock ){ r = -1; break; }
+    if( !bClock ){ r = -2; break; }
     if( clock < cLo ){
       nFirst++;
     }else if( clock > cHi ){

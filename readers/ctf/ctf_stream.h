@@ -197,8 +197,8 @@ int tl_ctf_plan_event(const TlCtfHdrPlan *pHdr, const TlCtfSkip *aSkip, const Tl
 ** first event, read to its content's end; the clock kept in clock, bClock;
 ** the events counted in n, and by class index in aTally when not NULL. rc
 ** 0 at the end; -1 at an event the plans do not read (no plan, damage, the
-** end of the data), the cursor and counts then partial: the caller starts
-** over.
+** end of the data), the cursor and clock then at that event's start and
+** the counts those of the events before it.
 */
 typedef struct TlCtfCount TlCtfCount;
 struct TlCtfCount {
@@ -220,7 +220,8 @@ void tl_ctf_count_plans_pair(TlCtfCount *a, TlCtfCount *b);
 /*
 ** A count of the events of one packet in a window of clock values: those
 ** below cLo in *piFirst, those from cLo to cHi in j->n; the first above cHi
-** is read and ends the count with *pbPast set (rc 0). aTally is not used.
+** is read and ends the count with *pbPast set (rc 0). An event with no
+** clock value ends it with rc -2. aTally is not used.
 */
 void tl_ctf_count_plans_window(TlCtfCount *j, uint64_t cLo, uint64_t cHi,
                                uint64_t *piFirst, int *pbPast);
