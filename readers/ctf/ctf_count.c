@@ -54,14 +54,18 @@ static int ctf_cur_whole(const CtfScan *pScan, CtfCur *c, TlErr *pErr){
 /*
 ** After job j stopped in a part of cursor c's packet (rc -1 at an event,
 ** or 0 at the part's end), its next part from that event on: 1 when the
-** count goes on there, 0 when the packet has no more (an error in reading
-** it is met again when the packet is read whole).
+** count goes on there, 0 when the packet has no more. A part that cannot
+** be read fails the job (rc -1): the packet is then read whole, event by
+** event, and that read reports the error.
 */
-static int ctf_count_more(const CtfScan *pScan, CtfCur *c, const TlCtfCount *j){
+static int ctf_count_more(const CtfScan *pScan, CtfCur *c, TlCtfCount *j){
   TlErr err;
-  tl_err_clear(&err);
+  int rc;
   if( !c->bPart || j->rc < -1 ) return 0;
-  return tl_ctf_cur_next_part(pScan, c, c->dec.bits.iBit, &err)==1;
+  tl_err_clear(&err);
+  rc = tl_ctf_cur_next_part(pScan, c, c->dec.bits.iBit, &err);
+  if( rc<0 ) j->rc = -1;
+  return rc==1;
 }
 
 /*
