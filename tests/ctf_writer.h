@@ -67,6 +67,8 @@ int ctfw_save(const CtfW*, const char *zDir, const char *zName, size_t nBytes);
 
 /* Trace A (tests/test_ctf.c), written once into the test directory: its path. */
 const char *tl_test_ctf_dir_a(void);
+/* Trace A's shape with packets of about 200 KiB (tests/test_ctf.c), likewise. */
+const char *tl_test_ctf_dir_big(void);
 
 /* Trace A's event classes. */
 #define CTF_META_A_EVENTS \

@@ -257,6 +257,16 @@ static void ctf_big_expected(int g0, int g1, int64_t *plo, int64_t *phi, int *pn
   }
 }
 
+/* The trace of big packets, written once into the test directory: its path. */
+const char *tl_test_ctf_dir_big(void){
+  static char zDir[512];
+  if( zDir[0]==0 ){
+    snprintf(zDir, sizeof(zDir), "%s/ctf-a-big", tl_test_tmpdir());
+    ctf_write_a_shape(zDir, -1, zMetaBig, CTF_A_BIG_PKT, CTF_A_BIG_EV, 64, 70000);
+  }
+  return zDir;
+}
+
 static void ctf_counts_of_packets_read_in_parts(void **state){
   static const int aFrom[] = { 0, 1, 2400, 4999, 7999, 8000, 12345, 16000, 23990 };
   static const int aWidth[] = { 0, 3, 50, 3000, 9000, 30000 };
@@ -264,15 +274,13 @@ static void ctf_counts_of_packets_read_in_parts(void **state){
   static const size_t aPart[] = { 32, 64, 100, 257, 1000, 4096, 20000, 0 };
   const int nEv = CTF_A_BIG_PKT*CTF_A_BIG_EV;
   sqlite3 *db = tl_test_db();
-  char zDir[512];
+  const char *zDir = tl_test_ctf_dir_big();
   TlTrace *p = 0;
   TlErr err;
   size_t nWas = tl_ctf_part_size;
   int i, k, j, g, nBig = 0, nAll, nCpu1;
   int64_t lo, hi;
   (void)state;
-  snprintf(zDir, sizeof(zDir), "%s/ctf-a-big", tl_test_tmpdir());
-  ctf_write_a_shape(zDir, -1, zMetaBig, CTF_A_BIG_PKT, CTF_A_BIG_EV, 64, 70000);
   assert_true(tl_test_sql_int(db, "SELECT min(size) FROM packets(%Q)", zDir) > 3*65536);
   for(g=0; g<nEv; g++) nBig += g%7==3;
   /* through SQL, parts of the usual size, and the plain scan */

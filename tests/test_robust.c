@@ -665,13 +665,16 @@ static void open_with_change_everywhere(const ChangeCase *c, int eHow){
 static void changed_during_index_builds(void **state){
   static const char *const azCtf[] = { "metadata", "chan_a_0", "chan_a_1", "chan_b_0", "chan_b_1" };
   static const char *const azDir[] = { "data", "data.0", "data.1" };
+  static const char *const azBig[] = { "metadata", "chan_0", "chan_1" };
   const char *zCtf = TD "ctf/ust-multi/ust/uid/0/64-bit";
+  const char *zBig = tl_test_ctf_dir_big();    /* counts read its packets in parts */
   const ChangeCase aCase[] = {
     { TD "perf/multi.data", 0, 0, "index.data", 0, 0, 0, TL_TAB_EVENTS },
     { TD "xray/fdr-O2.xray", 0, 0, "index.xray", 0, 0, 0, TL_TAB_EVENTS },
     { TD "cpel/demo.cpel", 0, 0, "index.cpel", 0, 0, 0, TL_TAB_EVENTS },
     { zCtf, azCtf, 5, "chan_a_0", 0, 0, 0, TL_TAB_EVENTS },
     { zCtf, azCtf, 5, "metadata", 0, 0, 0, TL_TAB_EVENTS },
+    { zBig, azBig, 3, "chan_0", 0, 0, 0, TL_TAB_EVENTS },
     { TD "perf/dir/thr.data", azDir, 3, "data.1", 0, 0, 0, TL_TAB_EVENTS },
     { TD "perf/dir/thr.data", azDir, 3, "data", 0, 0, 0, TL_TAB_EVENTS },
   };
