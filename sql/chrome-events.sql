@@ -18,11 +18,27 @@
 --     (LTTng-UST cyg-profile, named by the function address),
 --     syscall_entry_*/syscall_exit_* (named by the syscall), and other
 --     *_entry/*_exit and *_begin/*_end pairs (named without the suffix);
+--   Chrome's CPU profile events for perf samples with a callchain
+--     ("ph":"P", as Chrome's V8 sampler writes them, read by speedscope as
+--     a sampled profile per thread and by the Perfetto UI as CPU profile
+--     samples): one profile per thread and event, id "0x<n>": a "Profile"
+--     (args.data.startTime, integer us), then "ProfileChunk"s holding its
+--     call tree (cpuProfile.nodes: id, parent, callFrame.functionName;
+--     node 1 the root "(root)"; frames named as events.stack names them,
+--     the outermost nearest the root), then chunks of 200 samples
+--     (cpuProfile.samples: the leaf node of each; timeDeltas: us since the
+--     profile's previous sample, so each sample's time is startTime plus
+--     the deltas so far, its ts cut to whole us as perf script prints it);
 --   instant events ("ph":"i", thread scope) for every other perf sample,
 --     CTF event, CPEL event and XRay custom or typed event, with the
 --     event's args and cpu in args;
 --   counter events ("ph":"C") for CTF events carrying LTTng perf counter
 --     contexts (fields perf_*): one series per field, per thread.
+--
+-- The perf profiles take three passes over the samples with a callchain
+-- (their stacks, the call tree, the samples sorted by thread and time):
+-- SQLite's sorter spills to temporary files, so memory stays flat; the
+-- tree is held in temporary tables (a row per distinct call path).
 --
 -- ts is in microseconds with the nanoseconds kept as three decimals; pid
 -- and tid are the event's own, or for formats without them (CPEL, CTF
@@ -45,6 +61,7 @@ WITH opt(o) AS (
   SELECT id, name, pid, tid FROM opt, tracks(@trace, opt.o) WHERE name IS NOT NULL
 ), ev AS NOT MATERIALIZED (
   SELECT ts, cpu, coalesce(pid, 0) AS pid, coalesce(tid, track, 0) AS tid, type, name, args,
+         callchain IS NOT NULL AS cc,
          CASE WHEN ts >= 0 THEN printf('%d.%03d', ts / 1000, ts % 1000)
               ELSE printf('-%d.%03d', -ts / 1000, -ts % 1000) END AS us,
          -- CTF spans: 'B' or 'E' and the span's name, else NULL
@@ -55,17 +72,71 @@ WITH opt(o) AS (
                 OR name GLOB '*_exit' OR name GLOB '*_end' THEN 'E' END AS ph
   FROM opt, events(@trace, opt.o)
   WHERE type IN ('SAMPLE', 'event', 'custom-event', 'typed-event') AND ts IS NOT NULL
+), smp AS NOT MATERIALIZED (   -- perf samples with a callchain: the profiles' samples
+  SELECT ts, coalesce(pid, 0) AS pid, coalesce(tid, track, 0) AS tid, name AS event,
+         CASE WHEN coalesce(stack, '') = '' THEN '' ELSE ';' || stack END AS leaf, rowid AS r
+  FROM opt, events(@trace, opt.o)
+  WHERE (SELECT f FROM fmt) = 'perf' AND type = 'SAMPLE' AND callchain IS NOT NULL AND ts IS NOT NULL
+), stk AS MATERIALIZED (   -- each profile's stacks: one per thread and event
+  SELECT pid, tid, event, leaf, min(ts) AS t0 FROM smp GROUP BY pid, tid, event, leaf
+), prof AS MATERIALIZED (
+  SELECT pid, tid, event, min(t0) / 1000 AS t0, row_number() OVER (ORDER BY pid, tid, event) AS pn
+  FROM stk GROUP BY pid, tid, event
+), split(pn, prefix, parent, frame, rest) AS (
+  -- the call tree: a node per distinct prefix (';a;b') of a profile's
+  -- stacks, the root '' (Chrome's "(root)")
+  SELECT p.pn, '', NULL, '(root)', substr(s.leaf, 2) || CASE WHEN s.leaf = '' THEN '' ELSE ';' END
+  FROM stk s JOIN prof p USING (pid, tid, event)
+  UNION ALL
+  SELECT pn, prefix || ';' || substr(rest, 1, instr(rest, ';') - 1), prefix,
+         substr(rest, 1, instr(rest, ';') - 1), substr(rest, instr(rest, ';') + 1)
+  FROM split WHERE rest <> ''
+), node AS MATERIALIZED (
+  -- ids in depth-first order (the prefixes sorted with ';' below every
+  -- other byte): a parent before its children, and a node's parent the
+  -- nearest node before it one level up
+  SELECT pn, prefix, frame, lvl, row_number() OVER (PARTITION BY pn ORDER BY k) AS id, k
+  FROM (SELECT pn, prefix, frame, replace(prefix, ';', char(1)) AS k,
+               length(prefix) - length(replace(prefix, ';', '')) AS lvl
+        FROM split GROUP BY pn, prefix)
+), tick AS NOT MATERIALIZED (   -- each sample's node and time (us) since its profile's last
+  SELECT pn, node, us, us - coalesce(lag(us) OVER w, us) AS d, row_number() OVER w AS rn
+  FROM (SELECT p.pn, n.id AS node, s.ts / 1000 AS us, s.ts, s.r
+        FROM smp s CROSS JOIN prof p CROSS JOIN node n
+        WHERE p.pid = s.pid AND p.tid = s.tid AND p.event = s.event
+          AND n.pn = p.pn AND n.prefix = s.leaf)
+  WINDOW w AS (PARTITION BY pn ORDER BY ts, r)
+), chunk AS NOT MATERIALIZED (   -- 200 samples a chunk
+  SELECT pn, rn, json_group_array(node) OVER c AS samples, json_group_array(d) OVER c AS deltas,
+         us, last_value(us) OVER c AS t1
+  FROM tick
+  WINDOW c AS (PARTITION BY pn ORDER BY rn ROWS BETWEEN CURRENT ROW AND 199 FOLLOWING)
+), nodes AS NOT MATERIALIZED (   -- 500 nodes a chunk
+  SELECT pn, id, json_group_array(json_object('id', id, 'parent', par,
+                                              'callFrame', json_object('functionName', frame)))
+                   OVER (PARTITION BY pn ORDER BY id ROWS BETWEEN CURRENT ROW AND 499 FOLLOWING) AS j
+  FROM (SELECT pn, id, frame, par FROM (
+          -- each node as a parent of the level below (p), and as a child
+          -- (c) taking the last parent met before it at its level
+          SELECT pn, id, frame, c,
+                 max(CASE WHEN c THEN NULL ELSE id END) OVER (PARTITION BY pn, l ORDER BY k, c) AS par
+          FROM (SELECT pn, id, frame, lvl + 1 AS l, k, 0 AS c FROM node
+                UNION ALL
+                SELECT pn, id, frame, lvl, k, 1 FROM node))
+        WHERE c)
 ), doc(e) AS NOT MATERIALIZED (
-  SELECT json_object('ph', 'M', 'name', 'thread_name',
+  SELECT json_object('ph', 'M', 'cat', '__metadata', 'name', 'thread_name', 'ts', 0,
                      'pid', coalesce(pid, 0), 'tid', coalesce(tid, id),
                      'args', json_object('name', name))
   FROM tr
   UNION ALL
-  SELECT json_object('ph', 'M', 'name', 'process_name', 'pid', pid, 'tid', tid,
-                     'args', json_object('name', name))
+  SELECT json_object('ph', 'M', 'cat', '__metadata', 'name', 'process_name', 'ts', 0,
+                     'pid', pid, 'tid', tid, 'args', json_object('name', name))
   FROM tr WHERE pid = tid
   UNION ALL
-  SELECT CASE WHEN ph IS NOT NULL THEN
+  SELECT coalesce(inst || ',' || ctr, inst, ctr) FROM (
+    SELECT CASE WHEN cc THEN NULL   -- a perf sample with a callchain: in its profile
+                WHEN ph IS NOT NULL THEN
            json_object('ph', ph, 'cat', 'span', 'ts', json(us), 'pid', pid, 'tid', tid,
                        'name', CASE WHEN name GLOB '*:func_e*' THEN printf('%#x', args ->> '$.addr')
                                     WHEN name GLOB 'syscall_e*' THEN substr(name, instr(substr(name, 9), '_') + 9)
@@ -78,14 +149,34 @@ WITH opt(o) AS (
                        'ts', json(us), 'pid', pid, 'tid', tid,
                        'args', CASE WHEN cpu IS NULL THEN json(coalesce(args, '{}'))
                                     ELSE json_set(coalesce(args, '{}'), '$.cpu', cpu) END)
-         END
-         || CASE WHEN args LIKE '%"perf\_%' ESCAPE '\' THEN
-              ',' || json_object('ph', 'C', 'name', 'perf counters tid ' || tid, 'cat', 'counter',
-                                 'ts', json(us), 'pid', pid, 'tid', tid,
-                                 'args', (SELECT json_group_object(key, value) FROM json_each(args)
-                                          WHERE key LIKE 'perf\_%' ESCAPE '\'))
-            ELSE '' END
-  FROM ev
+         END AS inst,
+         CASE WHEN args LIKE '%"perf\_%' ESCAPE '\' THEN
+              json_object('ph', 'C', 'name', 'perf counters tid ' || tid, 'cat', 'counter',
+                          'ts', json(us), 'pid', pid, 'tid', tid,
+                          'args', (SELECT json_group_object(key, value) FROM json_each(args)
+                                   WHERE key LIKE 'perf\_%' ESCAPE '\'))
+         END AS ctr
+    FROM ev)
+  WHERE inst IS NOT NULL OR ctr IS NOT NULL
+  UNION ALL
+  -- perf samples with a callchain: Chrome's CPU profile events, a profile
+  -- per thread and event ("Profile", then "ProfileChunk"s with its nodes,
+  -- then with its samples and their time deltas, in integer us)
+  SELECT json_object('ph', 'P', 'cat', 'perf', 'name', 'Profile', 'id', printf('0x%x', pn),
+                     'ts', t0, 'pid', pid, 'tid', tid,
+                     'args', json_object('data', json_object('startTime', t0, 'event', event)))
+  FROM prof
+  UNION ALL
+  SELECT json_object('ph', 'P', 'cat', 'perf', 'name', 'ProfileChunk', 'id', printf('0x%x', p.pn),
+                     'ts', p.t0, 'pid', p.pid, 'tid', p.tid,
+                     'args', json_object('data', json_object('cpuProfile', json_object('nodes', json(x.j)))))
+  FROM nodes x JOIN prof p ON p.pn = x.pn WHERE (x.id - 1) % 500 = 0
+  UNION ALL
+  SELECT json_object('ph', 'P', 'cat', 'perf', 'name', 'ProfileChunk', 'id', printf('0x%x', p.pn),
+                     'ts', c.us, 'pid', p.pid, 'tid', p.tid,
+                     'args', json_object('data', json_object('cpuProfile', json_object('samples', json(c.samples)),
+                                                             'timeDeltas', json(c.deltas), 'endTime', c.t1)))
+  FROM chunk c JOIN prof p ON p.pn = c.pn WHERE (c.rn - 1) % 200 = 0
   UNION ALL
   SELECT json_object('ph', CASE WHEN dur IS NULL THEN 'B' ELSE 'X' END,
                      'name', coalesce(name, CAST(func_id AS TEXT)), 'cat', 'xray',

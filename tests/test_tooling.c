@@ -75,8 +75,8 @@ static long long counts_value(const char *zPath, const char *zKey){
 ** @trace (and @binary when zBinary) and return its rows one a line, as the
 ** shell's list mode writes them (malloc'd).
 */
-static char *run_sql_text(sqlite3 *db, const char *zSql, const char *zTrace,
-                          const char *zBinary){
+static char *run_sql_text_opt(sqlite3 *db, const char *zSql, const char *zTrace,
+                              const char *zBinary, const char *zOptions){
   char *zOut = 0, *zAll = 0;
   const char *zTail;
   sqlite3_stmt *pStmt = 0;
@@ -92,6 +92,10 @@ static char *run_sql_text(sqlite3 *db, const char *zSql, const char *zTrace,
     assert_int_equal(sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@binary"),
                                        zBinary, -1, SQLITE_TRANSIENT), SQLITE_OK);
   }
+  if( zOptions ){
+    assert_int_equal(sqlite3_bind_text(pStmt, sqlite3_bind_parameter_index(pStmt, "@options"),
+                                       zOptions, -1, SQLITE_TRANSIENT), SQLITE_OK);
+  }
   while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
     const char *zRow = (const char*)sqlite3_column_text(pStmt, 0);
     char *zNew = sqlite3_mprintf("%z%s\n", zAll, zRow ? zRow : "");
@@ -105,17 +109,28 @@ static char *run_sql_text(sqlite3 *db, const char *zSql, const char *zTrace,
   return zOut;
 }
 
-/* run_sql_text() on sql/<zFile>. */
-static char *run_sql_file(sqlite3 *db, const char *zFile, const char *zTrace,
+static char *run_sql_text(sqlite3 *db, const char *zSql, const char *zTrace,
                           const char *zBinary){
+  return run_sql_text_opt(db, zSql, zTrace, zBinary, 0);
+}
+
+/* run_sql_text_opt() on sql/<zFile>. */
+static char *run_sql_file_opt(sqlite3 *db, const char *zFile, const char *zTrace,
+                              const char *zBinary, const char *zOptions){
   char zPath[512];
   char *zSql, *zOut;
   snprintf(zPath, sizeof(zPath), SQL_DIR "%s", zFile);
   zSql = tl_test_read_file(zPath, 0);
   assert_non_null(zSql);
-  zOut = run_sql_text(db, zSql, zTrace, zBinary);
+  zOut = run_sql_text_opt(db, zSql, zTrace, zBinary, zOptions);
   free(zSql);
   return zOut;
+}
+
+/* run_sql_text() on sql/<zFile>. */
+static char *run_sql_file(sqlite3 *db, const char *zFile, const char *zTrace,
+                          const char *zBinary){
+  return run_sql_file_opt(db, zFile, zTrace, zBinary, 0);
 }
 
 /* Parse z with the project's own strict JSON reader; fails the test if invalid. */
@@ -316,6 +331,222 @@ static void chrome_events_ctf_counters_equal_babeltrace2(void **state){
   free(zRef);
   free(z);
   tl_test_db_close(db);
+}
+
+/* ---- Chrome export: perf samples as CPU profiles ---------------------------- */
+
+typedef struct ProfNode ProfNode;
+struct ProfNode { int iProf; int64_t id, parent; const char *zName; };
+typedef struct ProfSample ProfSample;
+struct ProfSample { int iProf; int64_t node, us; };
+typedef struct Profiles Profiles;
+struct Profiles {
+  const char *azId[16]; int64_t aStart[16], aLast[16]; int nProf;
+  ProfNode *aNode; int nNode;
+  ProfSample *aSmp; int nSmp;
+  char **azStack; int *aCount; int nStack;   /* distinct stacks, counted */
+};
+
+static int prof_of(Profiles *p, const TlJv *e){
+  const TlJv *pId = tl_jv_get(e, "id");
+  int i;
+  assert_non_null(pId);
+  for(i=0; i<p->nProf && strcmp(p->azId[i], pId->z); i++){}
+  if( i==p->nProf ){
+    assert_true(p->nProf < 16);
+    p->azId[p->nProf++] = pId->z;
+  }
+  return i;
+}
+
+static int cmp_str(const void *a, const void *b){
+  return strcmp(*(char *const*)a, *(char *const*)b);
+}
+
+/*
+** Read the export's Profile / ProfileChunk events as speedscope and
+** Perfetto do: a Profile's startTime, then chunks of nodes (id, parent,
+** callFrame.functionName) and of samples with their time deltas (us); each
+** sample's stack is its node's path from the root (the root "(root)" left
+** out), outermost first, joined by ';'.
+*/
+static void read_profiles(Profiles *p, const TlJv *pArr){
+  const TlJv *e, *x, *d;
+  int i, k;
+  memset(p, 0, sizeof(*p));
+  for(e=pArr->pFirst; e; e=e->pNext){
+    if( !tl_jv_is(tl_jv_get(e, "ph"), "P") ) continue;
+    i = prof_of(p, e);
+    d = tl_jv_get(tl_jv_get(e, "args"), "data");
+    assert_non_null(d);
+    if( tl_jv_is(tl_jv_get(e, "name"), "Profile") ){
+      assert_int_equal(tl_jv_int(tl_jv_get(d, "startTime"), &p->aStart[i]), 0);
+      p->aLast[i] = p->aStart[i];
+      continue;
+    }
+    assert_true(tl_jv_is(tl_jv_get(e, "name"), "ProfileChunk"));
+    x = tl_jv_get(tl_jv_get(d, "cpuProfile"), "nodes");
+    for(x=x ? x->pFirst : 0; x; x=x->pNext){
+      ProfNode *n;
+      p->aNode = realloc(p->aNode, (p->nNode + 1)*sizeof(ProfNode));
+      n = &p->aNode[p->nNode++];
+      n->iProf = i;
+      assert_int_equal(tl_jv_int(tl_jv_get(x, "id"), &n->id), 0);
+      if( tl_jv_int(tl_jv_get(x, "parent"), &n->parent) ) n->parent = 0;
+      n->zName = tl_jv_get(tl_jv_get(x, "callFrame"), "functionName")->z;
+    }
+    x = tl_jv_get(tl_jv_get(d, "cpuProfile"), "samples");
+    if( x ){
+      const TlJv *t = tl_jv_get(d, "timeDeltas")->pFirst;
+      for(x=x->pFirst; x; x=x->pNext, t=t->pNext){
+        ProfSample *s;
+        int64_t dt;
+        assert_non_null(t);
+        assert_int_equal(tl_jv_int(t, &dt), 0);
+        p->aSmp = realloc(p->aSmp, (p->nSmp + 1)*sizeof(ProfSample));
+        s = &p->aSmp[p->nSmp++];
+        s->iProf = i;
+        assert_int_equal(tl_jv_int(x, &s->node), 0);
+        s->us = p->aLast[i] += dt;
+      }
+      assert_null(t);
+    }
+  }
+  /* each sample's stack, then the distinct stacks counted */
+  p->azStack = calloc((size_t)p->nSmp + 1, sizeof(char*));
+  for(k=0; k<p->nSmp; k++){
+    const char *azF[256];
+    int nF = 0;
+    int64_t id = p->aSmp[k].node;
+    TlStr s;
+    while( id ){
+      int j;
+      for(j=0; j<p->nNode && (p->aNode[j].iProf!=p->aSmp[k].iProf || p->aNode[j].id!=id); j++){}
+      if( j==p->nNode ) fail_msg("sample %d: no node %lld", k, (long long)id);
+      if( strcmp(p->aNode[j].zName, "(root)") ){
+        assert_true(nF < 256);
+        azF[nF++] = p->aNode[j].zName;
+      }
+      id = p->aNode[j].parent;
+    }
+    tl_str_init(&s);
+    tl_str_appendz(&s, "");
+    while( nF>0 ){
+      tl_str_appendz(&s, azF[--nF]);
+      if( nF ) tl_str_appendc(&s, ';');
+    }
+    p->azStack[k] = strdup(s.z);
+    tl_str_free(&s);
+  }
+  qsort(p->azStack, (size_t)p->nSmp, sizeof(char*), cmp_str);
+  p->aCount = calloc((size_t)p->nSmp + 1, sizeof(int));
+  for(k=0; k<p->nSmp; k++){
+    if( p->nStack && strcmp(p->azStack[p->nStack-1], p->azStack[k])==0 ){
+      free(p->azStack[k]);
+    }else{
+      p->azStack[p->nStack++] = p->azStack[k];
+    }
+    p->aCount[p->nStack-1]++;
+  }
+}
+
+/* The end of an export test: its parsed document, reference text, export, db. */
+static void end_export_test(TlJvDoc *pDoc, char *zRef, char *z, sqlite3 *db){
+  tl_jv_free(pDoc);
+  free(zRef);
+  free(z);
+  tl_test_db_close(db);
+}
+
+static void free_profiles(Profiles *p){
+  int k;
+  for(k=0; k<p->nStack; k++) free(p->azStack[k]);
+  free(p->azStack); free(p->aCount); free(p->aNode); free(p->aSmp);
+}
+
+/*
+** perf samples with a callchain are Chrome CPU profile events: per stack,
+** as many samples as `perf script | stackcollapse-perf.pl` folds
+** (lost.folded.txt, with sym/'s files as perf had them; -c 1000: each
+** sample's period is 1000; the command name it puts first left out, the
+** profile being the thread's), and no instant for them.
+*/
+static void chrome_events_perf_profile_counts_equal_folded(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z = run_sql_file_opt(db, "chrome-events.sql", TD "perf/lost.data", 0,
+                             "symfs='" TD "perf/sym/symfs' kallsyms='" TD "perf/sym/kallsyms'"
+                             " buildid_dir='" TD "perf/sym/no-cache'");
+  char *zRef = tl_test_read_file(TD "perf/lost.folded.txt", 0);
+  const char *azWant[1024]; int aWant[1024]; int nWant = 0, nSamples = 0;
+  char *zLine, *zSave = 0;
+  Profiles pr;
+  TlJvDoc doc;
+  int k;
+  (void)state;
+  assert_non_null(zRef);
+  parse_json(&doc, z);
+  assert_int_equal(count_ph(trace_events(&doc), "i", "cpu-clock"), 0);
+  read_profiles(&pr, trace_events(&doc));
+  assert_int_equal(pr.nProf, 1);
+  /* the reference, without the command: stack -> samples */
+  for(zLine=strtok_r(zRef, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    char *zSp = strrchr(zLine, ' '), *zSemi = strchr(zLine, ';');
+    long long v = atoll(zSp + 1);
+    const char *zStack = zSemi && zSemi<zSp ? zSemi + 1 : zSp;
+    *zSp = 0;
+    assert_int_equal(v % 1000, 0);
+    for(k=0; k<nWant && strcmp(azWant[k], zStack); k++){}
+    if( k==nWant ){ assert_true(nWant < 1024); azWant[nWant] = zStack; aWant[nWant++] = 0; }
+    aWant[k] += (int)(v / 1000);
+    nSamples += (int)(v / 1000);
+  }
+  assert_int_equal(pr.nSmp, nSamples);
+  assert_int_equal(pr.nStack, nWant);
+  for(k=0; k<pr.nStack; k++){
+    int j;
+    for(j=0; j<nWant && strcmp(azWant[j], pr.azStack[k]); j++){}
+    if( j==nWant ) fail_msg("stack %s: not in lost.folded.txt", pr.azStack[k]);
+    if( aWant[j]!=pr.aCount[k] ) fail_msg("stack %s: %d samples, folded %d", pr.azStack[k], pr.aCount[k], aWant[j]);
+  }
+  free_profiles(&pr);
+  end_export_test(&doc, zRef, z, db);
+}
+
+/*
+** The samples' times: the Profile's startTime plus the deltas give each
+** sample's time in whole microseconds, those perf script prints
+** (cpu-clock-g.script.txt: "sh  9273  3957.196063: ..."), in order.
+*/
+static void chrome_events_perf_profile_times_equal_perf_script(void **state){
+  sqlite3 *db = tl_test_db();
+  char *z = run_sql_file(db, "chrome-events.sql", TD "perf/cpu-clock-g.data", 0);
+  char *zRef = tl_test_read_file(TD "perf/cpu-clock-g.script.txt", 0);
+  char *zLine, *zSave = 0;
+  int64_t *aUs = 0;
+  int nUs = 0, k;
+  Profiles pr;
+  TlJvDoc doc;
+  (void)state;
+  assert_non_null(zRef);
+  for(zLine=strtok_r(zRef, "\n", &zSave); zLine; zLine=strtok_r(0, "\n", &zSave)){
+    long long s, us;
+    char *zColon = strstr(zLine, ": ");
+    if( zLine[0]=='\t' || !zColon ) continue;
+    while( zColon>zLine && zColon[-1]!=' ' ) zColon--;
+    assert_int_equal(sscanf(zColon, "%lld.%lld:", &s, &us), 2);
+    aUs = realloc(aUs, (size_t)(nUs + 1)*sizeof(int64_t));
+    aUs[nUs++] = s*1000000 + us;
+  }
+  parse_json(&doc, z);
+  read_profiles(&pr, trace_events(&doc));
+  assert_int_equal(pr.nProf, 1);
+  assert_int_equal(pr.nSmp, nUs);
+  for(k=0; k<nUs; k++){
+    if( pr.aSmp[k].us!=aUs[k] ) fail_msg("sample %d: %lld us, perf script %lld", k, (long long)pr.aSmp[k].us, (long long)aUs[k]);
+  }
+  free_profiles(&pr);
+  free(aUs);
+  end_export_test(&doc, zRef, z, db);
 }
 
 /* CPEL: demo.cpel holds 300 events on 3 named tracks (testdata/cpel/README.md). */
@@ -1097,6 +1328,8 @@ TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_perf_counts_equal_perf_script),
   cmocka_unit_test(chrome_events_ctf_counts_equal_babeltrace2),
   cmocka_unit_test(chrome_events_ctf_counters_equal_babeltrace2),
+  cmocka_unit_test(chrome_events_perf_profile_counts_equal_folded),
+  cmocka_unit_test(chrome_events_perf_profile_times_equal_perf_script),
   cmocka_unit_test(chrome_events_cpel_has_every_event_and_track_name),
   cmocka_unit_test(chrome_events_through_the_sqlite3_shell),
   cmocka_unit_test(chrome_xray_matches_llvm_xray_trace_event),

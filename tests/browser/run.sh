@@ -1,6 +1,7 @@
 #!/bin/sh
 # The exports in a real browser (make test): speedscope opens the Chrome
-# export of a CTF trace with begin/end spans, of an XRay log's calls, the
+# export of a CTF trace with begin/end spans, of perf samples with
+# callchains (CPU profile events), of an XRay log's calls, the
 # speedscope files of an XRay log's calls and of a CTF trace's spans, and
 # the folded stacks of a perf recording; the flame graph SVGs of an XRay
 # log (call counts: llvm-xray's folded counts) and of perf samples render
@@ -34,6 +35,7 @@ q() {  # q FILE.sql OUT param=value...: the sql/ file's rows through the shell
 }
 cd "$out"
 q chrome-events.sql ust.json -cmd ".parameter set @trace '$td/clock/ust'"
+q chrome-events.sql lost.json -cmd ".parameter set @trace '$td/perf/lost.data'"
 q chrome-xray.sql xray.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'"
 q speedscope-calls.sql fdr.speedscope.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
@@ -47,6 +49,7 @@ q flamegraph_perf.sql lost.svg -cmd ".parameter set @trace '$td/perf/lost.data'"
 rc=0
 export CHROMIUM="$chromium"
 node "$here/check.js" speedscope ust.json ust.png || rc=1
+node "$here/check.js" speedscope lost.json lost-chrome.png || rc=1
 node "$here/check.js" speedscope xray.json xray.png || rc=1
 node "$here/check.js" speedscope lost.folded.txt lost.png || rc=1
 node "$here/check.js" speedscope fdr.speedscope.json fdr-speedscope.png fdr.xray || rc=1
