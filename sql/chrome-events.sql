@@ -33,7 +33,12 @@
 --     CTF event, CPEL event and XRay custom or typed event, with the
 --     event's args and cpu in args;
 --   counter events ("ph":"C") for CTF events carrying LTTng perf counter
---     contexts (fields perf_*): one series per field, per thread.
+--     contexts (fields perf_*): one series per field, per thread; and for
+--     perf samples with PERF_SAMPLE_READ values (args.read, `perf record
+--     -e '{a,b}:S'`): a counter track "perf counters tid T id I" (I the
+--     group leader's id: one per CPU of the recording) with one series per
+--     group member, its count as read (since enabled: perf script prints
+--     the change since the id's previous sample as each line's period).
 --
 -- The perf profiles take three passes over the samples with a callchain
 -- (their stacks, the call tree, the samples sorted by thread and time):
@@ -72,6 +77,20 @@ WITH opt(o) AS (
                 OR name GLOB '*_exit' OR name GLOB '*_end' THEN 'E' END AS ph
   FROM opt, events(@trace, opt.o)
   WHERE type IN ('SAMPLE', 'event', 'custom-event', 'typed-event') AND ts IS NOT NULL
+), rl AS MATERIALIZED (
+  -- perf: where an event's PERF_SAMPLE_READ values are in args.read, by
+  -- its read_format: v0 the first value, step from one member to the next,
+  -- idx the id's offset from its value (NULL without ID)
+  SELECT name AS ename, grp, CASE WHEN grp THEN 1 + te ELSE 0 END AS v0, 1 + hasid + lost AS step,
+         CASE WHEN NOT hasid THEN NULL WHEN grp THEN 1 ELSE te END AS idx
+  FROM (SELECT name, instr(rf, '|GROUP|') > 0 AS grp, instr(rf, '|ID|') > 0 AS hasid,
+               instr(rf, '|LOST|') > 0 AS lost,
+               (instr(rf, '|TOTAL_TIME_ENABLED|') > 0) + (instr(rf, '|TOTAL_TIME_RUNNING|') > 0) AS te
+        FROM (SELECT name, '|' || (args ->> '$.read_format') || '|' AS rf, min(id)
+              FROM fmt, event_types(@trace) WHERE fmt.f = 'perf' AND kind = 'attr' GROUP BY name))
+), rid AS MATERIALIZED (   -- perf: the event of each sample id
+  SELECT j.value AS id, t.name FROM fmt, event_types(@trace) t, json_each(t.args, '$.ids') j
+  WHERE fmt.f = 'perf' AND t.kind = 'attr'
 ), smp AS NOT MATERIALIZED (   -- perf samples with a callchain: the profiles' samples
   SELECT ts, coalesce(pid, 0) AS pid, coalesce(tid, track, 0) AS tid, name AS event,
          CASE WHEN coalesce(stack, '') = '' THEN '' ELSE ';' || stack END AS leaf, rowid AS r
@@ -155,8 +174,24 @@ WITH opt(o) AS (
                           'ts', json(us), 'pid', pid, 'tid', tid,
                           'args', (SELECT json_group_object(key, value) FROM json_each(args)
                                    WHERE key LIKE 'perf\_%' ESCAPE '\'))
+              -- perf PERF_SAMPLE_READ: the counters' values as read (since
+              -- enabled), one series per group member, by the leader's id
+              WHEN rl.ename IS NOT NULL AND args LIKE '%"read":[%' THEN
+              json_object('ph', 'C', 'cat', 'counter', 'ts', json(us), 'pid', pid, 'tid', tid,
+                          'name', 'perf counters tid ' || tid
+                                  || coalesce(' id ' || json_extract(args, '$.read[' || (rl.v0 + rl.idx) || ']'), ''),
+                          'args', (SELECT json_group_object(
+                                            CASE WHEN NOT rl.grp THEN ev.name
+                                                 WHEN rl.idx IS NULL THEN 'member ' || ((j.key - rl.v0) / rl.step)
+                                                 ELSE coalesce((SELECT m.name FROM rid m
+                                                                WHERE m.id = json_extract(args, '$.read[' || (j.key + rl.idx) || ']')),
+                                                               'id ' || json_extract(args, '$.read[' || (j.key + rl.idx) || ']')) END,
+                                            j.value)
+                                   FROM json_each(args, '$.read') j
+                                   WHERE j.key >= rl.v0 AND (j.key - rl.v0) % rl.step = 0
+                                     AND (rl.grp OR j.key = rl.v0)))
          END AS ctr
-    FROM ev)
+    FROM ev LEFT JOIN rl ON rl.ename = ev.name AND ev.type = 'SAMPLE')
   WHERE inst IS NOT NULL OR ctr IS NOT NULL
   UNION ALL
   -- perf samples with a callchain: Chrome's CPU profile events, a profile

@@ -335,6 +335,21 @@ static void chrome_events_ctf_counters_equal_babeltrace2(void **state){
 
 /* ---- Chrome export: perf samples as CPU profiles ---------------------------- */
 
+/* A "ts" (or any number) of the export, microseconds with three decimals, in ns. */
+static int64_t us_text_ns(const char *zDoc, const TlJv *t){
+  long long us = 0, frac = 0;
+  int nFrac = 0;
+  const char *z = zDoc + t->iOff;
+  assert_int_equal(t->eType, TL_JV_NUMBER);
+  for(; isdigit((unsigned char)*z); z++) us = us*10 + (*z - '0');
+  if( *z=='.' ){
+    for(z++; isdigit((unsigned char)*z); z++, nFrac++) frac = frac*10 + (*z - '0');
+  }
+  for(; nFrac<3; nFrac++) frac *= 10;
+  assert_int_equal(nFrac, 3);
+  return us*1000 + frac;
+}
+
 typedef struct ProfNode ProfNode;
 struct ProfNode { int iProf; int64_t id, parent; const char *zName; };
 typedef struct ProfSample ProfSample;
@@ -546,6 +561,73 @@ static void chrome_events_perf_profile_times_equal_perf_script(void **state){
   }
   free_profiles(&pr);
   free(aUs);
+  end_export_test(&doc, zRef, z, db);
+}
+
+/*
+** perf counters read with PERF_SAMPLE_READ (read.data: the group
+** {cpu-clock,task-clock,page-faults}:S): one counter event per sample, on
+** its thread, a series per member holding its count as read. perf script
+** prints each member's change since the previous sample as the line's
+** period (no line when it did not change): summed up to a sample's time,
+** those are the counts.
+*/
+static void chrome_events_perf_read_counters_equal_perf_script(void **state){
+  static const char *const azEv[3] = { "cpu-clock", "task-clock", "page-faults" };
+  sqlite3 *db = tl_test_db();
+  char *z = run_sql_file(db, "chrome-events.sql", TD "perf/read.data", 0);
+  char *zRef = tl_test_read_file(TD "perf/read.script.txt", 0);
+  char *zLine, *zSave = 0;
+  long long aSum[3] = {0, 0, 0};
+  int64_t tPrev = -1;
+  int nTimes = 0, nC;
+  TlJvDoc doc;
+  (void)state;
+  assert_non_null(zRef);
+  parse_json(&doc, z);
+  nC = count_ph(trace_events(&doc), "C", 0);
+  zLine = strtok_r(zRef, "\n", &zSave);
+  while( zLine ){
+    long long tid, s, ns, v;
+    char zEvent[64];
+    int64_t t;
+    int k;
+    const TlJv *e, *a;
+    assert_int_equal(sscanf(zLine, "%lld %lld.%lld: %lld %63[^:]:", &tid, &s, &ns, &v, zEvent), 5);
+    t = s*1000000000 + ns;
+    for(k=0; k<3 && strcmp(zEvent, azEv[k]); k++){}
+    assert_true(k<3);
+    aSum[k] += v;
+    zLine = strtok_r(0, "\n", &zSave);
+    if( zLine ){
+      long long s2, ns2;
+      assert_int_equal(sscanf(zLine, "%*s %lld.%lld:", &s2, &ns2), 2);
+      if( s2*1000000000 + ns2==t ) continue;     /* the same sample */
+    }
+    /* the sample at t: its counter event holds the sums */
+    assert_true(t > tPrev);
+    tPrev = t;
+    for(e=trace_events(&doc)->pFirst; e; e=e->pNext){
+      if( tl_jv_is(tl_jv_get(e, "ph"), "C") && us_text_ns(z, tl_jv_get(e, "ts"))==t ) break;
+    }
+    if( !e ) fail_msg("no counter event at %lld ns", (long long)t);
+    {
+      int64_t iTid;
+      assert_int_equal(tl_jv_int(tl_jv_get(e, "tid"), &iTid), 0);
+      assert_int_equal(iTid, tid);
+      assert_true(strncmp(tl_jv_get(e, "name")->z, "perf counters tid ", 18)==0);
+    }
+    a = tl_jv_get(e, "args");
+    assert_int_equal(a->nChild, 3);
+    for(k=0; k<3; k++){
+      int64_t iV;
+      if( tl_jv_int(tl_jv_get(a, azEv[k]), &iV) ) fail_msg("%lld ns: no %s", (long long)t, azEv[k]);
+      if( iV!=aSum[k] ) fail_msg("%lld ns: %s %lld, perf script's sum %lld", (long long)t, azEv[k], (long long)iV, aSum[k]);
+    }
+    nTimes++;
+  }
+  assert_true(nTimes > 100);
+  assert_int_equal(nC, nTimes);
   end_export_test(&doc, zRef, z, db);
 }
 
@@ -1330,6 +1412,7 @@ TL_DEFINE_GROUP(tooling,
   cmocka_unit_test(chrome_events_ctf_counters_equal_babeltrace2),
   cmocka_unit_test(chrome_events_perf_profile_counts_equal_folded),
   cmocka_unit_test(chrome_events_perf_profile_times_equal_perf_script),
+  cmocka_unit_test(chrome_events_perf_read_counters_equal_perf_script),
   cmocka_unit_test(chrome_events_cpel_has_every_event_and_track_name),
   cmocka_unit_test(chrome_events_through_the_sqlite3_shell),
   cmocka_unit_test(chrome_xray_matches_llvm_xray_trace_event),

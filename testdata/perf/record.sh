@@ -64,6 +64,12 @@ $PERF script -f -i dwarf.data -F tid,time,uregs > dwarf.regs.txt 2>/dev/null
 $PERF record -q -k CLOCK_MONOTONIC -e cpu-clock -c 100000 -o clock.data -- sleep 0.01 >/dev/null 2>&1
 $PERF report -f -i clock.data --header-only > clock.header.txt 2>/dev/null
 
+# A group read at each sample (PERF_SAMPLE_READ, ':S'): the leader's samples
+# carry every member's count; perf script prints, as each line's period, a
+# member's change since the previous sample of its id (no line for 0).
+$PERF record -q -e '{cpu-clock,task-clock,page-faults}:S' -c 200000 -o read.data -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+$PERF script -f -i read.data --ns -F tid,time,event,period > read.script.txt 2>/dev/null
+
 for f in cpu-clock-g multi zstd pipe sched switch dwarf; do
   $PERF script -f -i $f.data -F comm,tid,cpu,time,event,ip,period > $f.script.txt 2>/dev/null || \
   $PERF script -f -i $f.data > $f.script.txt 2>/dev/null
