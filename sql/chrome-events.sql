@@ -82,7 +82,7 @@ WITH opt(o) AS (
   -- its read_format: v0 the first value, step from one member to the next,
   -- idx the id's offset from its value (NULL without ID)
   SELECT name AS ename, grp, CASE WHEN grp THEN 1 + te ELSE 0 END AS v0, 1 + hasid + lost AS step,
-         CASE WHEN NOT hasid THEN NULL WHEN grp THEN 1 ELSE te END AS idx
+         CASE WHEN NOT hasid THEN NULL WHEN grp THEN 1 ELSE 1 + te END AS idx
   FROM (SELECT name, instr(rf, '|GROUP|') > 0 AS grp, instr(rf, '|ID|') > 0 AS hasid,
                instr(rf, '|LOST|') > 0 AS lost,
                (instr(rf, '|TOTAL_TIME_ENABLED|') > 0) + (instr(rf, '|TOTAL_TIME_RUNNING|') > 0) AS te

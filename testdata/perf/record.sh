@@ -69,6 +69,9 @@ $PERF report -f -i clock.data --header-only > clock.header.txt 2>/dev/null
 # member's change since the previous sample of its id (no line for 0).
 $PERF record -q -e '{cpu-clock,task-clock,page-faults}:S' -c 200000 -o read.data -- sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done' >/dev/null 2>&1
 $PERF script -f -i read.data --ns -F tid,time,event,period > read.script.txt 2>/dev/null
+# One event reading itself (':S' alone): no group, the value first.
+$PERF record -q -e 'cpu-clock:S' -c 500000 -o read-single.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+$PERF script -f -i read-single.data --ns -F tid,time,event,period > read-single.script.txt 2>/dev/null
 
 for f in cpu-clock-g multi zstd pipe sched switch dwarf; do
   $PERF script -f -i $f.data -F comm,tid,cpu,time,event,ip,period > $f.script.txt 2>/dev/null || \
