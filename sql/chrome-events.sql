@@ -10,7 +10,9 @@
 -- bracket, which the viewers also read.
 --
 --   thread_name and process_name metadata events ("ph":"M") from the
---     named tracks (perf comms, CTF stream paths, CPEL track names);
+--     named tracks (perf comms, CTF stream paths, CPEL track names), with
+--     "ts":0 and "cat":"__metadata" (speedscope's profile importer needs a
+--     first event with pid, tid, ph and cat, and sorts the events by ts);
 --   complete events ("ph":"X", ts and dur) for XRay function calls (open
 --     calls at the end of the log: "B", as llvm-xray leaves them);
 --   begin/end events ("ph":"B"/"E", matched per thread by the viewer) for
@@ -28,7 +30,8 @@
 --     the outermost nearest the root), then chunks of 200 samples
 --     (cpuProfile.samples: the leaf node of each; timeDeltas: us since the
 --     profile's previous sample, so each sample's time is startTime plus
---     the deltas so far, its ts cut to whole us as perf script prints it);
+--     the deltas so far, its ts cut to whole us as perf script prints it;
+--     speedscope then shows these profiles and nothing else of the file);
 --   instant events ("ph":"i", thread scope) for every other perf sample,
 --     CTF event, CPEL event and XRay custom or typed event, with the
 --     event's args and cpu in args;
@@ -42,8 +45,9 @@
 --
 -- The perf profiles take three passes over the samples with a callchain
 -- (their stacks, the call tree, the samples sorted by thread and time):
--- SQLite's sorter spills to temporary files, so memory stays flat; the
--- tree is held in temporary tables (a row per distinct call path).
+-- SQLite's sorters and temporary tables (the tree: a row per distinct
+-- call path) spill to temporary files beyond their caches, so memory
+-- hardly grows with the samples (docs/exports.md has numbers).
 --
 -- ts is in microseconds with the nanoseconds kept as three decimals; pid
 -- and tid are the event's own, or for formats without them (CPEL, CTF
