@@ -135,8 +135,11 @@ WITH opt(o) AS (
   FROM tick
   WINDOW c AS (PARTITION BY pn ORDER BY rn ROWS BETWEEN CURRENT ROW AND 199 FOLLOWING)
 ), nodes AS NOT MATERIALIZED (   -- 500 nodes a chunk
-  SELECT pn, id, json_group_array(json_object('id', id, 'parent', par,
-                                              'callFrame', json_object('functionName', frame)))
+  -- (the root without "parent": a null is not a node id)
+  SELECT pn, id, json_group_array(CASE WHEN par IS NULL
+                                       THEN json_object('id', id, 'callFrame', json_object('functionName', frame))
+                                       ELSE json_object('id', id, 'parent', par,
+                                                        'callFrame', json_object('functionName', frame)) END)
                    OVER (PARTITION BY pn ORDER BY id ROWS BETWEEN CURRENT ROW AND 499 FOLLOWING) AS j
   FROM (SELECT pn, id, frame, par FROM (
           -- each node as a parent of the level below (p), and as a child

@@ -356,7 +356,7 @@ typedef struct ProfSample ProfSample;
 struct ProfSample { int iProf; int64_t node, us; };
 typedef struct Profiles Profiles;
 struct Profiles {
-  const char *azId[16]; int64_t aStart[16], aLast[16]; int nProf;
+  const char *azId[16]; int64_t aStart[16], aLast[16]; int aBegun[16]; int nProf;
   ProfNode *aNode; int nNode;
   ProfSample *aSmp; int nSmp;
   char **azStack; int *aCount; int nStack;   /* distinct stacks, counted */
@@ -397,9 +397,12 @@ static void read_profiles(Profiles *p, const TlJv *pArr){
     if( tl_jv_is(tl_jv_get(e, "name"), "Profile") ){
       assert_int_equal(tl_jv_int(tl_jv_get(d, "startTime"), &p->aStart[i]), 0);
       p->aLast[i] = p->aStart[i];
+      p->aBegun[i] = 1;
       continue;
     }
+    /* Perfetto reads a chunk only after its Profile, in file order */
     assert_true(tl_jv_is(tl_jv_get(e, "name"), "ProfileChunk"));
+    assert_true(p->aBegun[i]);
     x = tl_jv_get(tl_jv_get(d, "cpuProfile"), "nodes");
     for(x=x ? x->pFirst : 0; x; x=x->pNext){
       ProfNode *n;
@@ -409,6 +412,17 @@ static void read_profiles(Profiles *p, const TlJv *pArr){
       assert_int_equal(tl_jv_int(tl_jv_get(x, "id"), &n->id), 0);
       if( tl_jv_int(tl_jv_get(x, "parent"), &n->parent) ) n->parent = 0;
       n->zName = tl_jv_get(tl_jv_get(x, "callFrame"), "functionName")->z;
+      /* ids Perfetto takes (32 bits), each once, after its parent */
+      assert_true(n->id > 0 && n->id <= 0xffffffff);
+      {
+        int j, bParent = n->parent==0;
+        for(j=0; j<p->nNode-1; j++){
+          if( p->aNode[j].iProf!=i ) continue;
+          assert_true(p->aNode[j].id!=n->id);
+          if( p->aNode[j].id==n->parent ) bParent = 1;
+        }
+        assert_true(bParent);
+      }
     }
     x = tl_jv_get(tl_jv_get(d, "cpuProfile"), "samples");
     if( x ){
