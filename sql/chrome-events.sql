@@ -43,11 +43,13 @@
 --     group member, its count as read (since enabled: perf script prints
 --     the change since the id's previous sample as each line's period).
 --
--- The perf profiles take three passes over the samples with a callchain
--- (their stacks, the call tree, the samples sorted by thread and time):
--- SQLite's sorters and temporary tables (the tree: a row per distinct
--- call path) spill to temporary files beyond their caches, so memory
--- hardly grows with the samples (docs/exports.md has numbers).
+-- The perf profiles read the samples with a callchain twice: for their
+-- distinct stacks (the call tree is built from those: a row per distinct
+-- call path), then to give each its node (merged into the tree by a sort:
+-- no lookup per sample) and its time delta (sorted by thread and time).
+-- SQLite's sorters and temporary tables spill to temporary files beyond
+-- their caches, so memory hardly grows with the samples (docs/exports.md
+-- has numbers).
 --
 -- ts is in microseconds with the nanoseconds kept as three decimals; pid
 -- and tid are the event's own, or for formats without them (CPEL, CTF
@@ -105,51 +107,64 @@ WITH opt(o) AS (
 ), prof AS MATERIALIZED (
   SELECT pid, tid, event, min(t0) / 1000 AS t0, row_number() OVER (ORDER BY pid, tid, event) AS pn
   FROM stk GROUP BY pid, tid, event
-), split(pn, prefix, parent, frame, rest) AS (
+), split(pid, tid, event, prefix, frame, rest) AS (
   -- the call tree: a node per distinct prefix (';a;b') of a profile's
   -- stacks, the root '' (Chrome's "(root)")
-  SELECT p.pn, '', NULL, '(root)', substr(s.leaf, 2) || CASE WHEN s.leaf = '' THEN '' ELSE ';' END
-  FROM stk s JOIN prof p USING (pid, tid, event)
+  SELECT pid, tid, event, '', '(root)', substr(leaf, 2) || CASE WHEN leaf = '' THEN '' ELSE ';' END
+  FROM stk
   UNION ALL
-  SELECT pn, prefix || ';' || substr(rest, 1, instr(rest, ';') - 1), prefix,
+  SELECT pid, tid, event, prefix || ';' || substr(rest, 1, instr(rest, ';') - 1),
          substr(rest, 1, instr(rest, ';') - 1), substr(rest, instr(rest, ';') + 1)
   FROM split WHERE rest <> ''
 ), node AS MATERIALIZED (
-  -- ids in depth-first order (the prefixes sorted with ';' below every
-  -- other byte): a parent before its children, and a node's parent the
-  -- nearest node before it one level up
-  SELECT pn, prefix, frame, lvl, row_number() OVER (PARTITION BY pn ORDER BY k) AS id, k
-  FROM (SELECT pn, prefix, frame, replace(prefix, ';', char(1)) AS k,
+  -- ids in depth-first order (k: the prefix with ';' below every other
+  -- byte): a parent before its children, a node's parent the nearest node
+  -- before it one level up
+  SELECT pid, tid, event, frame, lvl, k, row_number() OVER (PARTITION BY pid, tid, event ORDER BY k) AS id
+  FROM (SELECT pid, tid, event, frame, replace(prefix, ';', char(1)) AS k,
                length(prefix) - length(replace(prefix, ';', '')) AS lvl
-        FROM split GROUP BY pn, prefix)
-), tick AS NOT MATERIALIZED (   -- each sample's node and time (us) since its profile's last
-  SELECT pn, node, us, us - coalesce(lag(us) OVER w, us) AS d, row_number() OVER w AS rn
-  FROM (SELECT p.pn, n.id AS node, s.ts / 1000 AS us, s.ts, s.r
-        FROM smp s CROSS JOIN prof p CROSS JOIN node n
-        WHERE p.pid = s.pid AND p.tid = s.tid AND p.event = s.event
-          AND n.pn = p.pn AND n.prefix = s.leaf)
-  WINDOW w AS (PARTITION BY pn ORDER BY ts, r)
-), chunk AS NOT MATERIALIZED (   -- 200 samples a chunk
-  SELECT pn, rn, json_group_array(node) OVER c AS samples, json_group_array(d) OVER c AS deltas,
-         us, last_value(us) OVER c AS t1
-  FROM tick
-  WINDOW c AS (PARTITION BY pn ORDER BY rn ROWS BETWEEN CURRENT ROW AND 199 FOLLOWING)
-), nodes AS NOT MATERIALIZED (   -- 500 nodes a chunk
+        FROM split GROUP BY pid, tid, event, prefix)
+), leafs AS NOT MATERIALIZED (
+  -- each sample's node, by merging (no lookup) the samples into the nodes
+  -- sorted by k: ids grow with k, so the last id met is the sample's node
+  SELECT pid, tid, event, ts, r, node FROM (
+    SELECT pid, tid, event, ts, r, c,
+           max(id) OVER (PARTITION BY pid, tid, event ORDER BY k, c ROWS UNBOUNDED PRECEDING) AS node
+    FROM (SELECT pid, tid, event, k, id, 0 AS c, NULL AS ts, NULL AS r FROM node
+          UNION ALL
+          SELECT pid, tid, event, replace(leaf, ';', char(1)), NULL, 1, ts, r FROM smp))
+  WHERE c
+), tick AS NOT MATERIALIZED (   -- each sample's time (us) since its profile's last
+  SELECT pid, tid, event, node, us, us - coalesce(lag(us) OVER w, us) AS d, row_number() OVER w AS rn
+  FROM (SELECT pid, tid, event, node, ts / 1000 AS us, ts, r FROM leafs)
+  WINDOW w AS (PARTITION BY pid, tid, event ORDER BY ts, r)
+), chunk AS MATERIALIZED (   -- 200 samples a chunk
+  SELECT pid, tid, event, rn, samples, deltas, us, t1 FROM (
+    SELECT pid, tid, event, rn, json_group_array(node) OVER c AS samples,
+           json_group_array(d) OVER c AS deltas, us, last_value(us) OVER c AS t1
+    FROM tick
+    WINDOW c AS (PARTITION BY pid, tid, event ORDER BY rn ROWS BETWEEN CURRENT ROW AND 199 FOLLOWING))
+  WHERE (rn - 1) % 200 = 0
+), nodes AS MATERIALIZED (   -- 500 nodes a chunk
   -- (the root without "parent": a null is not a node id)
-  SELECT pn, id, json_group_array(CASE WHEN par IS NULL
-                                       THEN json_object('id', id, 'callFrame', json_object('functionName', frame))
-                                       ELSE json_object('id', id, 'parent', par,
-                                                        'callFrame', json_object('functionName', frame)) END)
-                   OVER (PARTITION BY pn ORDER BY id ROWS BETWEEN CURRENT ROW AND 499 FOLLOWING) AS j
-  FROM (SELECT pn, id, frame, par FROM (
-          -- each node as a parent of the level below (p), and as a child
-          -- (c) taking the last parent met before it at its level
-          SELECT pn, id, frame, c,
-                 max(CASE WHEN c THEN NULL ELSE id END) OVER (PARTITION BY pn, l ORDER BY k, c) AS par
-          FROM (SELECT pn, id, frame, lvl + 1 AS l, k, 0 AS c FROM node
-                UNION ALL
-                SELECT pn, id, frame, lvl, k, 1 FROM node))
-        WHERE c)
+  SELECT pid, tid, event, id, j FROM (
+    SELECT pid, tid, event, id,
+           json_group_array(CASE WHEN par IS NULL
+                                 THEN json_object('id', id, 'callFrame', json_object('functionName', frame))
+                                 ELSE json_object('id', id, 'parent', par,
+                                                  'callFrame', json_object('functionName', frame)) END)
+             OVER (PARTITION BY pid, tid, event ORDER BY id ROWS BETWEEN CURRENT ROW AND 499 FOLLOWING) AS j
+    FROM (SELECT pid, tid, event, id, frame, par FROM (
+            -- each node as a parent of the level below (c 0), and as a
+            -- child (c 1) taking the last parent met before it at its level
+            SELECT pid, tid, event, id, frame, c,
+                   max(CASE WHEN c THEN NULL ELSE id END)
+                     OVER (PARTITION BY pid, tid, event, l ORDER BY k, c) AS par
+            FROM (SELECT pid, tid, event, id, frame, lvl + 1 AS l, k, 0 AS c FROM node
+                  UNION ALL
+                  SELECT pid, tid, event, id, frame, lvl, k, 1 FROM node))
+          WHERE c))
+  WHERE (id - 1) % 500 = 0
 ), doc(e) AS NOT MATERIALIZED (
   SELECT json_object('ph', 'M', 'cat', '__metadata', 'name', 'thread_name', 'ts', 0,
                      'pid', coalesce(pid, 0), 'tid', coalesce(tid, id),
@@ -212,13 +227,13 @@ WITH opt(o) AS (
   SELECT json_object('ph', 'P', 'cat', 'perf', 'name', 'ProfileChunk', 'id', printf('0x%x', p.pn),
                      'ts', p.t0, 'pid', p.pid, 'tid', p.tid,
                      'args', json_object('data', json_object('cpuProfile', json_object('nodes', json(x.j)))))
-  FROM nodes x JOIN prof p ON p.pn = x.pn WHERE (x.id - 1) % 500 = 0
+  FROM nodes x CROSS JOIN prof p WHERE p.pid = x.pid AND p.tid = x.tid AND p.event = x.event
   UNION ALL
   SELECT json_object('ph', 'P', 'cat', 'perf', 'name', 'ProfileChunk', 'id', printf('0x%x', p.pn),
                      'ts', c.us, 'pid', p.pid, 'tid', p.tid,
                      'args', json_object('data', json_object('cpuProfile', json_object('samples', json(c.samples)),
                                                              'timeDeltas', json(c.deltas), 'endTime', c.t1)))
-  FROM chunk c JOIN prof p ON p.pn = c.pn WHERE (c.rn - 1) % 200 = 0
+  FROM chunk c CROSS JOIN prof p WHERE p.pid = c.pid AND p.tid = c.tid AND p.event = c.event
   UNION ALL
   SELECT json_object('ph', CASE WHEN dur IS NULL THEN 'B' ELSE 'X' END,
                      'name', coalesce(name, CAST(func_id AS TEXT)), 'cat', 'xray',
