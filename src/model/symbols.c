@@ -14,7 +14,8 @@
 **            once read: sorted by address, names borrowed from the file's
 **            mapping (kept open)
 **   aKsym    kallsyms's text symbols, sorted by address, names NUL-ended in
-**            place in the file's bytes
+**            place in the file's bytes (16 bytes a symbol: offsets of its
+**            name and module, no size: each ends where the next starts)
 ** Files and kallsyms are read on first use under the trace's lock and
 ** published with release stores: later readers take them without the lock.
 */
@@ -100,6 +101,14 @@ struct SymFile {
   char *zJitBuf;                  /* its bytes, names NUL-ended in place */
 };
 
+/* A kallsyms symbol: where it starts, its name and module. */
+typedef struct SymKsym SymKsym;
+struct SymKsym {
+  uint64_t addr;
+  uint32_t iName;                 /* its name at this offset of the kallsyms buffer */
+  uint32_t iMod;                  /* its "[module]" likewise, or 0 for the kernel */
+};
+
 struct TlSymbols {
   SymMap *aMap; size_t nMap, nMapAlloc;
   int bMapCap;                    /* a map past TL_SYMBOLS_MAX_MAPS was dropped */
@@ -118,7 +127,7 @@ struct TlSymbols {
   uint64_t kernRef;               /* its address when the trace was recorded */
   uint64_t ksDelta;               /* kallsyms's address of it minus kernRef */
   char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
-  SymEntry *aKsym; size_t nKsym;  /* its text symbols, sorted by addr */
+  SymKsym *aKsym; size_t nKsym;   /* its text symbols, sorted by addr */
 };
 
 /* ---- Inputs ---------------------------------------------------------- */
@@ -971,18 +980,23 @@ static int kallsyms_read(const char *zPath, char **pz, size_t *pn){
 /*
 ** One line z[0..zLineEnd) of kallsyms ("address type name [module]"): a
 ** text symbol (types t, T, w, W: the ones perf keeps) into *pOut, its name
-** and module NUL-terminated in place (zEnd: the end of the buffer, which
-** has a NUL after it). 0 when the line is such a symbol.
+** and module NUL-terminated in place, as offsets from zBuf (zEnd: the end
+** of the buffer, which has a NUL after it). 0 when the line is such a
+** symbol.
 */
-static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
+static int kallsyms_line(char *zBuf, char *z, char *zLineEnd, char *zEnd, SymKsym *pOut){
   char *q = z, *zName, *zMod = 0, *y;
   uint64_t a = 0;
   int nHex = 0;
   char t;
   while( q<zLineEnd && nHex<17 ){
-    int v = *q>='0'&&*q<='9' ? *q-'0' : *q>='a'&&*q<='f' ? *q-'a'+10 : *q>='A'&&*q<='F' ? *q-'A'+10 : -1;
-    if( v<0 ) break;
-    a = (a<<4) | (uint64_t)v; nHex++; q++;
+    unsigned v = (unsigned)(uint8_t)*q - '0';
+    if( v>9 ){
+      v = ((unsigned)(uint8_t)*q | 0x20) - 'a';
+      if( v>5 ) break;
+      v += 10;
+    }
+    a = (a<<4) | v; nHex++; q++;
   }
   if( nHex==0 || nHex>16 || zLineEnd - q < 4 || q[0]!=' ' || q[2]!=' '
    || ((t = q[1])!='t' && t!='T' && t!='w' && t!='W') || a==0 ) return -1;
@@ -998,12 +1012,17 @@ static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
   }
   *y = 0;                                         /* at worst the NUL after the bytes */
   if( y==zName ) return -1;
-  memset(pOut, 0, sizeof(*pOut));
   pOut->addr = a;
-  pOut->zName = zName;
-  pOut->zMod = zMod;
-  pOut->bFunc = 1;
+  pOut->iName = (uint32_t)(zName - zBuf);
+  pOut->iMod = zMod ? (uint32_t)(zMod - zBuf) : 0;
   return 0;
+}
+
+/* kallsyms's symbols by address, then in the file's order (a stable sort). */
+static int cmp_ksym(const void *a, const void *b){
+  const SymKsym *x = a, *y = b;
+  if( x->addr!=y->addr ) return x->addr < y->addr ? -1 : 1;
+  return x->iName < y->iName ? -1 : x->iName > y->iName;
 }
 
 /*
@@ -1077,7 +1096,9 @@ static uint64_t kallsyms_delta(const TlSymbols *p){
   size_t i;
   if( p->zKernRef[0]==0 ) return 0;
   for(i=0; i<p->nKsym; i++){
-    if( strcmp(p->aKsym[i].zName, p->zKernRef)==0 && p->aKsym[i].zMod==0 ) return p->aKsym[i].addr - p->kernRef;
+    if( p->aKsym[i].iMod==0 && strcmp(p->zKsBuf + p->aKsym[i].iName, p->zKernRef)==0 ){
+      return p->aKsym[i].addr - p->kernRef;
+    }
   }
   return 0;
 }
@@ -1087,7 +1108,7 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   char *z, *zEnd;
   char zFound[4096];
   const char *zFile = p->zKallsyms;
-  size_t nAlloc = 0, i;
+  size_t nAlloc, i;
   if( zFile==0 ){
     if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ) return SYM_NONE;
     zFile = zFound;
@@ -1095,20 +1116,20 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   if( kallsyms_read(zFile, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
   z = p->zKsBuf;
   zEnd = z + p->nKsBuf;
-  /* room for a symbol a line at once (no copy of the grown array) */
-  for(nAlloc=1; z<zEnd; z++) nAlloc += *z=='\n';
+  /* room for a symbol every 32 bytes (a line is about 40): grown seldom,
+  ** and the pages never written cost nothing */
+  nAlloc = p->nKsBuf/32 + 64;
   if( nAlloc>SYM_MAX_SYMS ) nAlloc = SYM_MAX_SYMS;
-  p->aKsym = malloc(nAlloc*sizeof(SymEntry));
+  p->aKsym = malloc(nAlloc*sizeof(SymKsym));
   if( p->aKsym==0 ) nAlloc = 0;
-  z = p->zKsBuf;
   while( z<zEnd ){
-    char *zLineEnd = z;
-    SymEntry e;
-    while( zLineEnd<zEnd && *zLineEnd!='\n' ) zLineEnd++;   /* (lines are short: no call) */
-    if( kallsyms_line(z, zLineEnd, zEnd, &e)==0 ){
+    char *zLineEnd = memchr(z, '\n', (size_t)(zEnd - z));
+    SymKsym e;
+    if( zLineEnd==0 ) zLineEnd = zEnd;
+    if( kallsyms_line(p->zKsBuf, z, zLineEnd, zEnd, &e)==0 ){
       if( p->nKsym==nAlloc ){
         size_t nNew = nAlloc ? nAlloc*2 : 4096;
-        SymEntry *aNew = nNew<=SYM_MAX_SYMS ? realloc(p->aKsym, nNew*sizeof(SymEntry)) : 0;
+        SymKsym *aNew = nNew<=SYM_MAX_SYMS ? realloc(p->aKsym, nNew*sizeof(SymKsym)) : 0;
         if( aNew==0 ) break;
         p->aKsym = aNew;
         nAlloc = nNew;
@@ -1117,11 +1138,9 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
     }
     z = zLineEnd + 1;
   }
-  /* (/proc/kallsyms comes sorted: a stable sort would keep it as it is) */
-  for(i=1; i<p->nKsym && cmp_sym(&p->aKsym[i-1], &p->aKsym[i])<=0; i++){}
-  if( i<p->nKsym ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
-  /* as perf does: a kallsyms symbol ends where the next one starts */
-  for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
+  /* (/proc/kallsyms comes sorted: not sorted again) */
+  for(i=1; i<p->nKsym && p->aKsym[i-1].addr<=p->aKsym[i].addr; i++){}
+  if( i<p->nKsym ) qsort(p->aKsym, p->nKsym, sizeof(SymKsym), cmp_ksym);
   p->ksDelta = kallsyms_delta(p);
   if( p->nKsym==0 && p->zKallsyms==0 ){
     tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%s: no kernel text symbols could be read; kallsyms=FILE names "
@@ -1211,10 +1230,10 @@ static void kernel_at(TlSymbols *p, TlTrace *pTrace, uint64_t ip, TlSymbolAt *pO
     pOut->zDso = SYM_UNKNOWN;
     pOut->dsooff = 0;
   }else{
-    const SymEntry *y = &p->aKsym[lo-1];
-    pOut->zSym = y->zName;
+    const SymKsym *y = &p->aKsym[lo-1];
+    pOut->zSym = p->zKsBuf + y->iName;
     pOut->symoff = a - y->addr;
-    if( y->zMod ) pOut->zDso = y->zMod;
+    if( y->iMod ) pOut->zDso = p->zKsBuf + y->iMod;
   }
 }
 
@@ -1291,6 +1310,7 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
   TlVal *v = pRow->a;
   for(;;){
     const SymEntry *y;
+    SymEntry k;
     const char *zModule;
     if( *piFile < p->nFile ){
       const SymFile *f = &p->aFile[*piFile];
@@ -1301,8 +1321,14 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
     }else if( *piFile==p->nFile ){
       if( *piSym==0 && !kallsyms_ready(p, pTrace) ) return TL_DONE;
       if( *piSym >= p->nKsym ) return TL_DONE;
-      y = &p->aKsym[*piSym];
-      zModule = y->zMod ? y->zMod : SYM_KERNEL_DSO;
+      /* as perf does: a kallsyms symbol ends where the next one starts */
+      memset(&k, 0, sizeof(k));
+      k.addr = p->aKsym[*piSym].addr;
+      if( *piSym+1 < p->nKsym ) k.size = p->aKsym[*piSym+1].addr - k.addr;
+      k.zName = p->zKsBuf + p->aKsym[*piSym].iName;
+      k.bFunc = 1;
+      y = &k;
+      zModule = p->aKsym[*piSym].iMod ? p->zKsBuf + p->aKsym[*piSym].iMod : SYM_KERNEL_DSO;
     }else{
       return TL_DONE;
     }
