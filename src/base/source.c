@@ -213,7 +213,64 @@ int tl_source_open_stream(const char *zPath, TlSource **ppSrc, TlErr *pErr){
   return rc ? rc : source_new(zPath, fd, &st, ppSrc, pErr);
 }
 
-int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr){
+#define TL_BIG_ALIGN ((size_t)2<<20)   /* a transparent huge page */
+
+/* n rounded up to whole huge pages; 0 when that overflows. */
+static size_t big_size(size_t n){
+  if( n==0 ) n = 1;
+  if( n > SIZE_MAX - TL_BIG_ALIGN ) return 0;
+  return (n + TL_BIG_ALIGN - 1) & ~(TL_BIG_ALIGN - 1);
+}
+
+void *tl_big_alloc(size_t n){
+  size_t nMap = big_size(n);
+  uintptr_t lo, at;
+  uint8_t *a;
+  if( nMap==0 || nMap > SIZE_MAX - TL_BIG_ALIGN ) return 0;
+  /* one huge page more than asked, then the ends cut off: aligned */
+  a = mmap(0, nMap + TL_BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if( a==MAP_FAILED ) return 0;
+  lo = (uintptr_t)a;
+  at = (lo + TL_BIG_ALIGN - 1) & ~(uintptr_t)(TL_BIG_ALIGN - 1);
+  if( at>lo ) munmap(a, at - lo);
+  if( lo + TL_BIG_ALIGN > at ) munmap((void*)(at + nMap), lo + TL_BIG_ALIGN - at);
+#ifdef MADV_HUGEPAGE
+  (void)madvise((void*)at, nMap, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
+#endif
+  return (void*)at;
+}
+
+void *tl_big_realloc(void *p, size_t nOld, size_t nNew){
+  size_t nFrom = big_size(nOld), nTo = big_size(nNew);
+  void *q;
+  if( p==0 ) return tl_big_alloc(nNew);
+  if( nTo==0 ) return 0;
+  if( nTo==nFrom ) return p;
+  q = mremap(p, nFrom, nTo, MREMAP_MAYMOVE);
+  if( q==MAP_FAILED ) return 0;
+#ifdef MADV_HUGEPAGE
+  (void)madvise(q, nTo, MADV_HUGEPAGE);
+#endif
+  return q;
+}
+
+void tl_big_free(void *p, size_t n){
+  if( p ) munmap(p, big_size(n));
+}
+
+/* a grown to n bytes (from nOld), by realloc or, with bBig, tl_big_realloc. */
+static char *file_grow(char *a, size_t nOld, size_t n, int bBig){
+  return bBig ? tl_big_realloc(a, nOld, n) : realloc(a, n);
+}
+
+static void file_free(char *a, size_t n, int bBig){
+  if( bBig ) tl_big_free(a, n);
+  else free(a);
+}
+
+/* tl_file_read (bBig 0) and tl_file_read_big (bBig 1, *pnAlloc set). */
+static int file_read(const char *zPath, size_t nMax, int bBig, char **pz, size_t *pn,
+                     size_t *pnAlloc, TlErr *pErr){
   struct stat st;
   char *a = 0;
   size_t n = 0, nAlloc = 0;
@@ -226,22 +283,24 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
     ssize_t got;
     if( n==nAlloc ){
       char *aNew;
+      size_t nNew;
       if( nAlloc>=nMax ) break;   /* the rest is not read */
-      nAlloc = nAlloc ? nAlloc*2 : 65536;
-      if( nAlloc>nMax ) nAlloc = nMax;
-      aNew = realloc(a, nAlloc + 1);
+      nNew = nAlloc ? nAlloc*2 : bBig ? TL_BIG_ALIGN*2 : 65536;
+      if( nNew>nMax ) nNew = nMax;
+      aNew = file_grow(a, a ? nAlloc + 1 : 0, nNew + 1, bBig);
       if( aNew==0 ){
-        free(a);
+        file_free(a, nAlloc + 1, bBig);
         close(fd);
         return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
       }
       a = aNew;
+      nAlloc = nNew;
     }
     got = read(fd, a+n, nAlloc-n);
     if( got<0 && errno==EINTR ) continue;
     if( got<0 ){
       int e = errno;
-      free(a);
+      file_free(a, nAlloc + 1, bBig);
       close(fd);
       return tl_err_set(pErr, TL_EIO, n, "read failed: %s", strerror(e));
     }
@@ -249,13 +308,23 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
     n += (size_t)got;
   }
   close(fd);
-  if( a==0 && (a = malloc(1))==0 ){
+  if( a==0 && (a = file_grow(0, 0, 1, bBig))==0 ){
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   a[n] = 0;
   *pz = a;
   *pn = n;
+  if( pnAlloc ) *pnAlloc = nAlloc + 1;
   return TL_OK;
+}
+
+int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr){
+  return file_read(zPath, nMax, 0, pz, pn, 0, pErr);
+}
+
+int tl_file_read_big(const char *zPath, size_t nMax, char **pz, size_t *pn, size_t *pnAlloc,
+                     TlErr *pErr){
+  return file_read(zPath, nMax, 1, pz, pn, pnAlloc, pErr);
 }
 
 int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc){

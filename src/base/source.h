@@ -64,6 +64,26 @@ int tl_source_open_stream(const char *zPath, TlSource **ppSrc, TlErr *pErr);
 int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr);
 
 /*
+** As tl_file_read, into memory of tl_big_alloc() of *pnAlloc bytes (give
+** both to tl_big_free): for a file of megabytes read whole and kept.
+*/
+int tl_file_read_big(const char *zPath, size_t nMax, char **pz, size_t *pn, size_t *pnAlloc,
+                     TlErr *pErr);
+
+/*
+** Memory for a large buffer (megabytes), anonymous pages mapped 2 MiB
+** aligned and asked to be transparent huge pages (MADV_HUGEPAGE, where
+** the kernel has them): the buffer's first touch then costs a page fault
+** per 2 MiB rather than per 4 KiB, and pages never touched cost nothing.
+** Not zeroed on growth beyond what the kernel gives (zeros). NULL when
+** out of memory. tl_big_realloc keeps the bytes (its pages moved, not
+** copied); tl_big_free takes the size last given (NULL-safe).
+*/
+void *tl_big_alloc(size_t n);
+void *tl_big_realloc(void *p, size_t nOld, size_t nNew);
+void tl_big_free(void *p, size_t n);
+
+/*
 ** A source over n bytes of memory (fuzzers, tests). The bytes are copied
 ** when bCopy, else borrowed and must outlive the source.
 */

@@ -126,8 +126,10 @@ struct TlSymbols {
   char zKernRef[64];              /* the kernel's reference symbol ("" if none) */
   uint64_t kernRef;               /* its address when the trace was recorded */
   uint64_t ksDelta;               /* kallsyms's address of it minus kernRef */
-  char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
+  char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes (tl_big_alloc, */
+  size_t nKsBufAlloc;             /* of this size) */
   SymKsym *aKsym; size_t nKsym;   /* its text symbols, sorted by addr */
+  size_t nKsymAlloc;              /* (tl_big_alloc of this many) */
 };
 
 /* ---- Inputs ---------------------------------------------------------- */
@@ -189,8 +191,8 @@ void tl_symbols_free(TlSymbols *p){
   }
   free(p->aFile);
   free(p->aMap);
-  free(p->aKsym);
-  free(p->zKsBuf);
+  tl_big_free(p->aKsym, p->nKsymAlloc*sizeof(SymKsym));
+  tl_big_free(p->zKsBuf, p->nKsBufAlloc);
   pthread_mutex_destroy(&p->ksMu);
   free(p->zSymfs);
   free(p->zBuildidDir);
@@ -967,14 +969,16 @@ static const SymEntry *file_symbol(const SymFile *f, uint64_t a){
 /* ---- kallsyms -------------------------------------------------------- */
 
 /*
-** The kallsyms file into a new NUL-terminated buffer (its first
+** The kallsyms file into p's new NUL-terminated buffer (its first
 ** SYM_MAX_KALLSYMS bytes): read as a stream, since /proc/kallsyms reports
-** a size of 0; a FIFO or device is refused without blocking. 0 on success.
+** a size of 0; a FIFO or device is refused without blocking. Megabytes
+** written once: in huge pages. 0 on success.
 */
-static int kallsyms_read(const char *zPath, char **pz, size_t *pn){
+static int kallsyms_read(TlSymbols *p, const char *zPath){
   TlErr err;
   tl_err_clear(&err);
-  return tl_file_read(zPath, SYM_MAX_KALLSYMS, pz, pn, &err)==TL_OK ? 0 : -1;
+  return tl_file_read_big(zPath, SYM_MAX_KALLSYMS, &p->zKsBuf, &p->nKsBuf, &p->nKsBufAlloc, &err)==TL_OK
+         ? 0 : -1;
 }
 
 /*
@@ -1113,15 +1117,16 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
     if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ) return SYM_NONE;
     zFile = zFound;
   }
-  if( kallsyms_read(zFile, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
+  if( kallsyms_read(p, zFile) ) return SYM_NONE;
   z = p->zKsBuf;
   zEnd = z + p->nKsBuf;
   /* room for a symbol every 32 bytes (a line is about 40): grown seldom,
   ** and the pages never written cost nothing */
   nAlloc = p->nKsBuf/32 + 64;
   if( nAlloc>SYM_MAX_SYMS ) nAlloc = SYM_MAX_SYMS;
-  p->aKsym = malloc(nAlloc*sizeof(SymKsym));
+  p->aKsym = tl_big_alloc(nAlloc*sizeof(SymKsym));
   if( p->aKsym==0 ) nAlloc = 0;
+  p->nKsymAlloc = nAlloc;
   while( z<zEnd ){
     char *zLineEnd = memchr(z, '\n', (size_t)(zEnd - z));
     SymKsym e;
@@ -1129,10 +1134,11 @@ static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
     if( kallsyms_line(p->zKsBuf, z, zLineEnd, zEnd, &e)==0 ){
       if( p->nKsym==nAlloc ){
         size_t nNew = nAlloc ? nAlloc*2 : 4096;
-        SymKsym *aNew = nNew<=SYM_MAX_SYMS ? realloc(p->aKsym, nNew*sizeof(SymKsym)) : 0;
+        SymKsym *aNew = nNew<=SYM_MAX_SYMS
+                      ? tl_big_realloc(p->aKsym, nAlloc*sizeof(SymKsym), nNew*sizeof(SymKsym)) : 0;
         if( aNew==0 ) break;
         p->aKsym = aNew;
-        nAlloc = nNew;
+        nAlloc = p->nKsymAlloc = nNew;
       }
       p->aKsym[p->nKsym++] = e;
     }
