@@ -255,6 +255,29 @@ static void file_read_big_same_bytes(void **state){
   tl_big_free(0, 0);
 }
 
+/* Bytes read into the caller's memory are the window's; past the end, an error. */
+static void win_read_to_same_bytes(void **state){
+  TlSource *p = 0;
+  TlWin w, w2;
+  TlBytes b;
+  TlErr e;
+  uint8_t a[100];
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(TD "perf/multi.buildids.txt", &p, &e), TL_OK);
+  tl_win_init(&w, p);
+  tl_win_init(&w2, p);
+  assert_int_equal(tl_win_read_to(&w, 10, sizeof(a), a, &e), TL_OK);
+  assert_int_equal(tl_win_read(&w2, 10, sizeof(a), TL_LE, &b, &e), TL_OK);
+  assert_int_equal(b.n, sizeof(a));
+  assert_memory_equal(a, b.a, sizeof(a));
+  assert_int_equal(tl_win_read_to(&w, p->nSize - 10, 20, a, &e), TL_EIO);
+  assert_non_null(strstr(e.zMsg, "changed while it was read"));
+  tl_win_free(&w);
+  tl_win_free(&w2);
+  tl_source_close(p);
+}
+
 /* ---- searches that could run away ---------------------------------------- */
 
 /*
@@ -1165,6 +1188,7 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_as_binary_or_kallsyms_is_an_error),
   cmocka_unit_test(source_open_refuses_fifos_and_devices),
   cmocka_unit_test(file_read_big_same_bytes),
+  cmocka_unit_test(win_read_to_same_bytes),
   cmocka_unit_test(symlink_loop_ends_at_once),
   cmocka_unit_test(proc_self_ends_within_seconds),
   cmocka_unit_test(max_memory_bad_values_are_errors),

@@ -412,7 +412,8 @@ int tl_source_load(TlSource *p, uint64_t nMax, TlErr *pErr){
 
 void tl_source_close(TlSource *p){
   if( p==0 ) return;
-  if( p->bMapped ) munmap(p->pOwn, (size_t)p->nSize);
+  if( p->bMapped==TL_SOURCE_BIG ) tl_big_free(p->pOwn, (size_t)p->nSize);
+  else if( p->bMapped ) munmap(p->pOwn, (size_t)p->nSize);
   else free(p->pOwn);
   if( p->fd>=0 ) close(p->fd);
   free(p->zPath);
@@ -632,12 +633,41 @@ static uint8_t *win_buf_new(size_t n){
   return a;
 }
 
+/* n bytes at iOff (within the file) read from w's descriptor into aDst. */
+static int win_pread_to(TlWin *w, uint64_t iOff, size_t n, uint8_t *aDst, TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  size_t nGot = 0;
+  int fd = win_fd(w, pErr), rc;
+  if( fd<0 ) return pErr->rc;
+  while( nGot<n ){
+    ssize_t got = pread(fd, aDst + nGot, n - nGot, (off_t)(iOff + nGot));
+    if( got<0 && errno==EINTR ) continue;
+    if( got<0 ){
+      return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
+                        strerror(errno));
+    }
+    if( got==0 ){                  /* the file shrank */
+      return tl_err_set(pErr, TL_EIO, iOff + nGot,
+          "%s changed while it was read (it ends before %llu bytes, had %llu): "
+          "run the query again", p->zPath,
+          (unsigned long long)(iOff + n), (unsigned long long)p->nSize);
+    }
+    nGot += (size_t)got;
+  }
+  w->nUnchecked += n;
+  if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
+    rc = tl_source_check(p, pErr);
+    if( rc ) return rc;
+    w->nUnchecked = 0;
+  }
+  if( w->fdOwn>0 && __atomic_load_n(&nWinFds, __ATOMIC_RELAXED) > TL_WIN_FDS ) win_fd_close(w);
+  return TL_OK;
+}
+
 /* n bytes at iOff (within the file) read into w's buffer. */
 static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                      TlErr *pErr){
-  const TlSource *p = w->pSrc;
-  size_t nGot = 0;
-  int fd, rc = tl_poll(pErr);
+  int rc = tl_poll(pErr);
   if( rc ) return rc;
   if( n > TL_WIN_MAX ){
     return tl_err_set(pErr, TL_ELIMIT, iOff,
@@ -659,33 +689,11 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     w->nAlloc = nKept;
   }
   w->nBuf = 0;
-  fd = win_fd(w, pErr);
-  if( fd<0 ) return pErr->rc;
-  while( nGot<n ){
-    ssize_t got = pread(fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
-    if( got<0 && errno==EINTR ) continue;
-    if( got<0 ){
-      return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
-                        strerror(errno));
-    }
-    if( got==0 ){                  /* the file shrank */
-      return tl_err_set(pErr, TL_EIO, iOff + nGot,
-          "%s changed while it was read (it ends before %llu bytes, had %llu): "
-          "run the query again", p->zPath,
-          (unsigned long long)(iOff + n), (unsigned long long)p->nSize);
-    }
-    nGot += (size_t)got;
-  }
-  w->nUnchecked += n;
-  if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
-    rc = tl_source_check(p, pErr);
-    if( rc ) return rc;
-    w->nUnchecked = 0;
-  }
+  rc = win_pread_to(w, iOff, n, w->aBuf, pErr);
+  if( rc ) return rc;
   w->iBufOff = iOff;
-  w->nBuf = nGot;
-  if( w->fdOwn>0 && __atomic_load_n(&nWinFds, __ATOMIC_RELAXED) > TL_WIN_FDS ) win_fd_close(w);
-  *pOut = tl_bytes(w->aBuf, nGot, bo);
+  w->nBuf = n;
+  *pOut = tl_bytes(w->aBuf, n, bo);
   return TL_OK;
 }
 
@@ -722,4 +730,21 @@ int tl_win_read(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   if( !p->bRegular || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
   if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
   return win_pread(w, iOff, n, bo, pOut, pErr);
+}
+
+int tl_win_read_to(TlWin *w, uint64_t iOff, size_t n, uint8_t *aDst, TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  TlBytes b;
+  int rc;
+  if( !p->bRegular || iOff >= p->nSize || n > p->nSize - iOff ){
+    rc = tl_win_get(w, iOff, n, TL_LE, &b, pErr);
+    if( rc==TL_OK && b.n<n ){
+      rc = tl_err_set(pErr, TL_EIO, iOff + b.n, "%s changed while it was read (it ends before %llu bytes): "
+                      "run the query again", p->zPath, (unsigned long long)(iOff + n));
+    }
+    if( rc==TL_OK ) memcpy(aDst, b.a, n);
+    return rc;
+  }
+  rc = tl_poll(pErr);
+  return rc ? rc : win_pread_to(w, iOff, n, aDst, pErr);
 }

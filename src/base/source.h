@@ -22,13 +22,16 @@
 #include "bytes.h"
 #include "err.h"
 
+#define TL_SOURCE_BIG 2                 /* TlSource.bMapped: memory of tl_big_alloc() */
+
 typedef struct TlSource TlSource;
 struct TlSource {
   int fd;                         /* open descriptor, -1 when from memory */
   uint64_t nSize;                 /* file size at open */
   const uint8_t *aMap;            /* whole-file mapping, or NULL */
   void *pOwn;                     /* what to munmap or free at close, or NULL */
-  int bMapped;                    /* pOwn came from mmap (munmap at close) */
+  int bMapped;                    /* pOwn came from mmap (munmap at close), or
+                                  ** TL_SOURCE_BIG: from tl_big_alloc() */
   char *zPath;                    /* path as opened (malloc'd) */
   int64_t mtimeSec, mtimeNsec;    /* modification time at open */
   int64_t ctimeSec, ctimeNsec;    /* status change time at open */
@@ -183,6 +186,13 @@ int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 */
 int tl_win_read(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr);
+
+/*
+** As tl_win_read(), the n bytes at iOff copied into aDst (the caller's
+** memory, where they are kept) by pread itself, through no buffer of w's:
+** fewer bytes (the file ends before them) is an error.
+*/
+int tl_win_read_to(TlWin*, uint64_t iOff, size_t n, uint8_t *aDst, TlErr *pErr);
 
 /*
 ** Interruption. The caller of a long operation (the engine, for
