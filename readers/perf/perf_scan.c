@@ -565,11 +565,14 @@ static int next_event(TlScan *s, TlRow *pRow){
   return fill_event(s, pRow);
 }
 
+/* The kernel's context: one string, so that a frame's is found by address. */
+static const char zCtxKernel[] = "kernel";
+
 /* Callchain context markers (PERF_CONTEXT_*), as signed values. */
 static const char *context_name(int64_t v){
   switch( v ){
     case -32:   return "hv";
-    case -128:  return "kernel";
+    case -128:  return zCtxKernel;
     case -512:  return "user";
     case -2048: return "guest";
     case -2176: return "guest_kernel";
@@ -578,13 +581,19 @@ static const char *context_name(int64_t v){
   }
 }
 
+/* Is the frame at ip a kernel one: its context's, else its address's. */
+static int frame_is_kernel(const TlScan *s, uint64_t ip){
+  return s->zContext ? s->zContext==zCtxKernel : (ip>>63)!=0;
+}
+
 /*
 ** With srcline or inlined asked for, a user frame is its inlined functions'
 ** rows, then its own (perf script --inline): 1 when s->aSrc holds them.
 */
 static int frame_src_start(TlScan *s, uint64_t ip){
-  int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
-  if( bKernel || !(tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED)) ) return 0;
+  if( !(tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED)) || frame_is_kernel(s, ip) ){
+    return 0;
+  }
   s->nSrc = perf_unwind_srclines(s, ip, &s->aSrc);
   s->iSrc = 0;
   s->ipSrc = ip;
@@ -648,9 +657,8 @@ int perf_next_frame(TlScan *s, TlRow *pRow){
     if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
     if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
       const char *zSym, *zDso;
-      int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
       perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
-                     s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
+                     s->ri.bTs ? s->ri.ts : INT64_MIN, frame_is_kernel(s, ip), &zSym, &zDso);
       tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
       tl_val_textz(&v[TL_CC_DSO], zDso);
     }
