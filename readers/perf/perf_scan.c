@@ -581,6 +581,20 @@ static const char *context_name(int64_t v){
   }
 }
 
+/*
+** Text z (a string that lasts as long as the trace: a context's, or the
+** symbols model's) as column v: its length from the frame before when z is
+** the same string as then (frames of a run of samples name the same
+** symbols), slot i of s's memo.
+*/
+static void frame_text(TlScan *s, int i, TlVal *v, const char *z){
+  if( z!=s->azLast[i] ){
+    s->azLast[i] = z;
+    s->anLast[i] = strlen(z);
+  }
+  tl_val_text(v, z, s->anLast[i]);
+}
+
 /* Is the frame at ip a kernel one: its context's, else its address's. */
 static int frame_is_kernel(const TlScan *s, uint64_t ip){
   return s->zContext ? s->zContext==zCtxKernel : (ip>>63)!=0;
@@ -654,13 +668,14 @@ int perf_next_frame(TlScan *s, TlRow *pRow){
     if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
     tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
     tl_val_int(&v[TL_CC_IP], (int64_t)ip);
-    if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+    if( s->zContext ) frame_text(s, 0, &v[TL_CC_CONTEXT], s->zContext);
     if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
       const char *zSym, *zDso;
       perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
                      s->ri.bTs ? s->ri.ts : INT64_MIN, frame_is_kernel(s, ip), &zSym, &zDso);
-      tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
-      tl_val_textz(&v[TL_CC_DSO], zDso);
+      if( zFunc ) tl_val_textz(&v[TL_CC_SYMBOL], zFunc);   /* (the scan's own, not kept) */
+      else frame_text(s, 1, &v[TL_CC_SYMBOL], zSym);
+      frame_text(s, 2, &v[TL_CC_DSO], zDso);
     }
     if( zSrc ) tl_val_textz(&v[TL_CC_SRCLINE], zSrc);
     if( tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED) ){
