@@ -116,6 +116,17 @@ void tl_symbols_set_kernel_ref(TlSymbols*, const char *zSym, size_t nSym, uint64
 */
 int tl_symbols_kernel_try(TlSymbols*, TlTrace*);
 
+/*
+** A query that will name kernel addresses is coming: start reading the
+** kallsyms file the inputs so far name, on a thread of its own, while the
+** reader goes on with its inputs (the walk that builds the index). The
+** first kernel address asked about then waits for that read, and takes it
+** when the ended inputs still name that file; else it is dropped and the
+** right file read then. Names are the same either way. A hint: nothing
+** happens when no thread can be made or kallsyms is read already.
+*/
+void tl_symbols_kernel_prefetch(TlSymbols*);
+
 /* Process pid is a child of ppid (inherits its maps). TL_OK or TL_ENOMEM. */
 int tl_symbols_add_parent(TlSymbols*, int64_t pid, int64_t ppid);
 

@@ -390,6 +390,10 @@ struct TlTrace {
   int64_t tsShift;                /* clock=: ns the engine adds to every ts (xOpen sets it) */
   int bClockDone;                 /* clock=: xOpen applied it, or warned why not;
                                   ** else the engine warns that it cannot */
+  int iOpenTable;                 /* while xOpen runs: the table of the query that
+                                  ** opens the trace (-1: not known), and */
+  uint64_t mOpenCols;             /* the columns it uses (TlFilter.mCols): a hint
+                                  ** to start early what that query will need */
 };
 
 /*

@@ -332,7 +332,7 @@ static int choose_reader(TlTrace *p, TlErr *pErr){
 /* Open a trace without the cache. */
 static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
                                const struct stat *pSt, TlSource *pMemSrc,
-                               TlTrace **ppTrace, TlErr *pErr){
+                               int iTable, uint64_t mCols, TlTrace **ppTrace, TlErr *pErr){
   TlTrace *p;
   TraceInternal *pI;
   int rc = TL_OK;
@@ -391,7 +391,11 @@ static int trace_open_uncached(const char *zPath, const TlOpts *pOpts,
     pPrev = tl_progress_begin(&prog, eMode, "indexing", zPath, p->pSrc ? p->pSrc->nSize : 0);
     /* a directory's size is a walk of it: only when it will be shown */
     if( p->pSrc==0 && prog.eMode!=TL_PROGRESS_OFF ) prog.nTotal = tl_path_size(zPath);
+    p->iOpenTable = iTable;
+    p->mOpenCols = mCols;
     rc = p->pReader->xOpen(p, pErr);
+    p->iOpenTable = -1;             /* (only the opening query's) */
+    p->mOpenCols = 0;
     if( rc==TL_OK ) prog.nDone = prog.nTotal;   /* headers and trailers too */
     tl_progress_end(&prog, pPrev);
   }
@@ -459,6 +463,11 @@ static TlTrace *cache_find(const struct stat *pSt, const char *zPath,
 
 int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
                        TlTrace **ppTrace, TlErr *pErr){
+  return tl_trace_open_for(zPath, pOpts, -1, 0, ppTrace, pErr);
+}
+
+int tl_trace_open_for(const char *zPath, const TlOpts *pOpts, int iTable, uint64_t mCols,
+                      TlTrace **ppTrace, TlErr *pErr){
   struct stat st;
   char *zKeyOpts;
   TlTrace *p, *pOther;
@@ -491,7 +500,7 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
     pthread_mutex_unlock(&cacheMutex);
   }
   /* Open outside the lock: a large index build must not stall other traces. */
-  rc = trace_open_uncached(zPath, pOpts, &st, 0, &p, pErr);
+  rc = trace_open_uncached(zPath, pOpts, &st, 0, iTable, mCols, &p, pErr);
   if( rc ){ free(zKeyOpts); return rc; }
   internal(p)->nRef = 1;
   if( bCache ){
@@ -548,7 +557,7 @@ int tl_trace_open_mem(const void *a, size_t n, const char *zOptions,
     memset(&st, 0, sizeof(st));
     st.st_mode = S_IFREG;
     st.st_size = (off_t)n;
-    rc = trace_open_uncached("memory", &opts, &st, pSrc, ppTrace, pErr);
+    rc = trace_open_uncached("memory", &opts, &st, pSrc, -1, 0, ppTrace, pErr);
     if( rc==TL_OK ) internal(*ppTrace)->bUncached = 1;
   }
   tl_opts_free(&opts);

@@ -32,6 +32,15 @@ int tl_trace_open_opts(const char *zPath, const TlOpts *pOpts,
                        TlTrace **ppTrace, TlErr *pErr);
 
 /*
+** tl_trace_open_opts() for a query of table iTable using columns mCols:
+** when the trace is opened now (not found in the cache), its reader's
+** xOpen sees them (TlTrace.iOpenTable, mOpenCols) and may start early on
+** what the query will need.
+*/
+int tl_trace_open_for(const char *zPath, const TlOpts *pOpts, int iTable, uint64_t mCols,
+                      TlTrace **ppTrace, TlErr *pErr);
+
+/*
 ** A query's own options, which are not part of the cache key (the trace a
 ** query gets may have been opened without them), for TlFilter: the
 ** progress= mode (TL_PROGRESS_*; auto when absent or invalid), and whether

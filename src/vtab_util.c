@@ -712,7 +712,9 @@ static int filter_start(sqlite3_vtab_cursor *cur, int bEmpty){
   tl_opts_init(&opts);
   tl_err_clear(&err);
   rc = tl_opts_parse(&opts, pCur->zOptions, &err);
-  if( rc==TL_OK ) rc = tl_trace_open_opts(pCur->zPath, &opts, &pCur->pTrace, &err);
+  if( rc==TL_OK ){
+    rc = tl_trace_open_for(pCur->zPath, &opts, pDef->iTable, pCur->filter.mCols, &pCur->pTrace, &err);
+  }
   if( rc==TL_OK ){
     pCur->filter.eProgress = tl_trace_opts_progress(&opts);
     if( tl_trace_opts_plain(&opts) ) filter_plain(pCur);
@@ -1051,7 +1053,9 @@ static void plan_trace(TlVtab *p, sqlite3_index_info *pInfo, TlPlan *pPlan){
     if( sqlite3_prepare_v2(p->db, "SELECT 1", -1, &pKeep, 0)==SQLITE_OK ) sqlite3_step(pKeep);
     memset(&poll, 0, sizeof(poll));
     pPrev = vtab_poll_begin(&poll, p->db);
-    if( tl_trace_open_opts(zPath, &opts, &pPlan->pTrace, &err) ) pPlan->pTrace = 0;
+    if( tl_trace_open_for(zPath, &opts, p->pDef->iTable, (uint64_t)pInfo->colUsed, &pPlan->pTrace, &err) ){
+      pPlan->pTrace = 0;
+    }
     tl_poll_swap(pPrev);
     sqlite3_finalize(pKeep);
     /* interrupted while it planned: the statement fails to prepare, as

@@ -355,6 +355,19 @@ static uint64_t readelf_addr(const char *zName){
 }
 
 /*
+** The next frame line of perf script's output f ("\tADDR SYMBOL (DSO)", a
+** symbol without spaces) into *pAddr, zSym and zDso (512 bytes each); 0
+** at its end.
+*/
+static int script_frame(FILE *f, unsigned long long *pAddr, char *zSym, char *zDso){
+  char zLine[1024];
+  while( fgets(zLine, sizeof(zLine), f) ){
+    if( zLine[0]=='\t' && sscanf(zLine, " %llx %511s (%511[^)])", pAddr, zSym, zDso)==3 ) return 1;
+  }
+  return 0;
+}
+
+/*
 ** The program mapped whole (from file offset 0) at an address of our
 ** choosing, and the kallsyms file: every frame perf script named in the
 ** program or the kernel gets the same symbol from the model. perf prints
@@ -368,18 +381,16 @@ static void model_symbols_elf_names_equal_perf_script(void **state){
   TlTrace *pTrace = model_trace();
   TlSymbols *p = tl_symbols_new(SYM_DIR "symfs", SYM_DIR "no-cache", SYM_DIR "kallsyms");
   FILE *f = open_ref("sym.script.txt");
-  char zLine[1024];
+  unsigned long long addr;
+  char zSym[512], zDso[512];
   int nUser = 0, nKernel = 0;
   (void)state;
   assert_non_null(p);
   assert_int_equal(tl_symbols_add_map(p, 27657, TL_SYMBOLS_NO_TS, start, 0x10000, 0, zProg,
                                       strlen(zProg)), TL_OK);
   tl_symbols_finish(p);
-  while( fgets(zLine, sizeof(zLine), f) ){
-    unsigned long long addr;
-    char zSym[512], zDso[512];
+  while( script_frame(f, &addr, zSym, zDso) ){
     TlSymbolAt at;
-    if( zLine[0]!='\t' || sscanf(zLine, " %llx %511s (%511[^)])", &addr, zSym, zDso)!=3 ) continue;
     if( strcmp(zSym, "[unknown]")==0 ) continue;
     if( strcmp(zDso, zProg)==0 ){
       tl_symbols_at(p, pTrace, 27657, 0, start + addr, 0, &at);
@@ -400,6 +411,58 @@ static void model_symbols_elf_names_equal_perf_script(void **state){
   assert_true(nUser>=100);
   assert_true(nKernel>=10);
   tl_symbols_free(p);
+  tl_trace_release(pTrace);
+}
+
+/*
+** kallsyms read ahead while inputs still come (tl_symbols_kernel_prefetch)
+** names every kernel frame perf script named as a model that reads it at
+** its first question does. When the ended inputs name another file (a
+** kernel build id that is not the running kernel's, whose kallsyms the
+** build-id cache does not hold), what was read ahead is dropped: kernel
+** frames stay unnamed, as without it; a model freed before its first
+** question waits for its read.
+*/
+static void model_kallsyms_read_ahead_same_names(void **state){
+  static const uint8_t aId[20] = { 0xde, 0xad, 0xbe, 0xef };
+  TlTrace *pTrace = model_trace();
+  TlSymbols *pAhead = tl_symbols_new(SYM_DIR "symfs", SYM_DIR "no-cache", SYM_DIR "kallsyms");
+  TlSymbols *pLate = tl_symbols_new(SYM_DIR "symfs", SYM_DIR "no-cache", SYM_DIR "kallsyms");
+  TlSymbols *pOther = tl_symbols_new(0, SYM_DIR "no-cache", 0);
+  TlSymbols *pUnused = tl_symbols_new(SYM_DIR "symfs", SYM_DIR "no-cache", SYM_DIR "kallsyms");
+  FILE *f = open_ref("sym.script.txt");
+  unsigned long long addr;
+  char zSym[512], zDso[512];
+  int nKernel = 0;
+  TlSymbolAt at;
+  (void)state;
+  assert_non_null(pAhead); assert_non_null(pLate); assert_non_null(pOther); assert_non_null(pUnused);
+  tl_symbols_kernel_prefetch(pAhead);
+  tl_symbols_kernel_prefetch(pOther);
+  tl_symbols_kernel_prefetch(pUnused);
+  assert_int_equal(tl_symbols_add_build_id(pOther, "[kernel.kallsyms]", 17, aId, sizeof(aId)), TL_OK);
+  tl_symbols_finish(pAhead);
+  tl_symbols_finish(pLate);
+  tl_symbols_finish(pOther);
+  tl_symbols_free(pUnused);
+  while( script_frame(f, &addr, zSym, zDso) ){
+    TlSymbolAt late;
+    if( strcmp(zDso, "[kernel.kallsyms]") ) continue;
+    tl_symbols_at(pAhead, pTrace, 1, 0, addr, 1, &at);
+    tl_symbols_at(pLate, pTrace, 1, 0, addr, 1, &late);
+    assert_string_equal(at.zSym, zSym);
+    assert_string_equal(at.zSym, late.zSym);
+    assert_string_equal(at.zDso, late.zDso);
+    assert_int_equal(at.symoff, late.symoff);
+    nKernel++;
+  }
+  fclose(f);
+  assert_true(nKernel>=10);
+  tl_symbols_at(pOther, pTrace, 1, 0, 0xffffffff81000000ull, 1, &at);
+  assert_string_equal(at.zSym, "[unknown]");
+  tl_symbols_free(pAhead);
+  tl_symbols_free(pLate);
+  tl_symbols_free(pOther);
   tl_trace_release(pTrace);
 }
 
@@ -709,6 +772,7 @@ TL_DEFINE_GROUP(perf_sym,
   cmocka_unit_test(perf_build_id_cache_and_mismatch),
   cmocka_unit_test(model_symbols_maps_over_time_and_fork),
   cmocka_unit_test(model_symbols_elf_names_equal_perf_script),
+  cmocka_unit_test(model_kallsyms_read_ahead_same_names),
   cmocka_unit_test(elf_cut_short_fails_cleanly),
   cmocka_unit_test(perf_cxx_and_plt_frames_equal_perf_script),
   cmocka_unit_test(perf_cxx_and_plt_report_equal_perf_report),

@@ -221,6 +221,63 @@ static void source_open_refuses_fifos_and_devices(void **state){
   free(z);
 }
 
+/*
+** A file read into huge-page memory holds the same bytes as one read by
+** malloc, however it grows (a limit smaller than the file: cut there), and
+** the memory keeps its bytes when it grows and moves.
+*/
+static void file_read_big_same_bytes(void **state){
+  char *z = 0, *zBig = 0, *a;
+  size_t n = 0, nBig = 0, nAlloc = 0, i;
+  TlErr e;
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_file_read(TD "perf/multi.buildids.txt", 1<<20, &z, &n, &e), TL_OK);
+  assert_int_equal(tl_file_read_big(TD "perf/multi.buildids.txt", 1<<20, &zBig, &nBig, &nAlloc, &e), TL_OK);
+  assert_int_equal(nBig, n);
+  assert_true(nAlloc > nBig);
+  assert_memory_equal(zBig, z, n + 1);
+  tl_big_free(zBig, nAlloc);
+  assert_int_equal(tl_file_read_big(TD "perf/multi.buildids.txt", 10, &zBig, &nBig, &nAlloc, &e), TL_OK);
+  assert_int_equal(nBig, 10);
+  assert_memory_equal(zBig, z, 10);
+  assert_int_equal(zBig[10], 0);
+  tl_big_free(zBig, nAlloc);
+  free(z);
+  a = tl_big_alloc(3<<20);
+  assert_non_null(a);
+  for(i=0; i<(3u<<20); i+=4096) a[i] = (char)(i>>12);
+  a = tl_big_realloc(a, 3<<20, 9<<20);
+  assert_non_null(a);
+  for(i=0; i<(3u<<20); i+=4096) assert_int_equal(a[i], (char)(i>>12));
+  assert_int_equal(a[(9u<<20) - 1], 0);
+  tl_big_free(a, 9<<20);
+  tl_big_free(0, 0);
+}
+
+/* Bytes read into the caller's memory are the window's; past the end, an error. */
+static void win_read_to_same_bytes(void **state){
+  TlSource *p = 0;
+  TlWin w, w2;
+  TlBytes b;
+  TlErr e;
+  uint8_t a[100];
+  (void)state;
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(TD "perf/multi.buildids.txt", &p, &e), TL_OK);
+  tl_win_init(&w, p);
+  tl_win_init(&w2, p);
+  assert_int_equal(tl_win_read_to(&w, 10, sizeof(a), a, &e), TL_OK);
+  assert_int_equal(tl_win_read(&w2, 10, sizeof(a), TL_LE, &b, &e), TL_OK);
+  assert_int_equal(b.n, sizeof(a));
+  assert_memory_equal(a, b.a, sizeof(a));
+  assert_int_equal(tl_win_read_to(&w, p->nSize - 10, 20, a, &e), TL_EIO);
+  assert_non_null(strstr(e.zMsg, "changed while it was read"));
+  tl_win_free(&w);
+  tl_win_free(&w2);
+  tl_source_close(p);
+}
+
 /* ---- searches that could run away ---------------------------------------- */
 
 /*
@@ -1130,6 +1187,8 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(fifo_with_a_late_writer_is_read_whole),
   cmocka_unit_test(fifo_as_binary_or_kallsyms_is_an_error),
   cmocka_unit_test(source_open_refuses_fifos_and_devices),
+  cmocka_unit_test(file_read_big_same_bytes),
+  cmocka_unit_test(win_read_to_same_bytes),
   cmocka_unit_test(symlink_loop_ends_at_once),
   cmocka_unit_test(proc_self_ends_within_seconds),
   cmocka_unit_test(max_memory_bad_values_are_errors),

@@ -48,6 +48,7 @@
 #define PR_LOST               (1u<<4)
 
 /* attr flag bits */
+#define PA_EXCLUDE_KERNEL (1ull<<5)
 #define PA_FREQ           (1ull<<10)
 #define PA_SAMPLE_ID_ALL  (1ull<<18)
 
@@ -347,6 +348,7 @@ int perf_sym_init(TlTrace*, PerfData*);
 int perf_maps_note(TlTrace*, PerfData*, const PerfRec*, int bTs, int64_t ts);
 int perf_buildid_entry(PerfData*, uint16_t misc, TlBytes body);
 void perf_maps_finish(PerfData*);
+void perf_sym_prefetch(const TlTrace*, PerfData*);
 void perf_sym_free(PerfData*);
 int perf_symbols_next(TlTrace*, const PerfData*, size_t *piFile, size_t *piSym, TlRow*);
 /* The symbol and file of ip of process pid at ts (a direct call per frame). */

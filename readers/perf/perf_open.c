@@ -461,6 +461,7 @@ int perf_open(TlTrace *pTrace, TlErr *pErr){
   }
   if( rc==TL_OK ) rc = open_header(pTrace, p, pErr);
   if( rc==TL_OK ) perf_dir_data_section(p);
+  if( rc==TL_OK ) perf_sym_prefetch(pTrace, p);
   if( rc==TL_OK ) rc = perf_index_build(pTrace, p, pErr);
   if( rc==TL_OK ) rc = open_names(pTrace, p, pErr);
   if( rc==TL_OK ) rc = perf_clock_apply(pTrace, p, pErr);

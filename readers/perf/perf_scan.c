@@ -565,11 +565,14 @@ static int next_event(TlScan *s, TlRow *pRow){
   return fill_event(s, pRow);
 }
 
+/* The kernel's context: one string, so that a frame's is found by address. */
+static const char zCtxKernel[] = "kernel";
+
 /* Callchain context markers (PERF_CONTEXT_*), as signed values. */
 static const char *context_name(int64_t v){
   switch( v ){
     case -32:   return "hv";
-    case -128:  return "kernel";
+    case -128:  return zCtxKernel;
     case -512:  return "user";
     case -2048: return "guest";
     case -2176: return "guest_kernel";
@@ -579,12 +582,32 @@ static const char *context_name(int64_t v){
 }
 
 /*
+** Text z (a string that lasts as long as the trace: a context's, or the
+** symbols model's) as column v: its length from the frame before when z is
+** the same string as then (frames of a run of samples name the same
+** symbols), slot i of s's memo.
+*/
+static void frame_text(TlScan *s, int i, TlVal *v, const char *z){
+  if( z!=s->azLast[i] ){
+    s->azLast[i] = z;
+    s->anLast[i] = strlen(z);
+  }
+  tl_val_text(v, z, s->anLast[i]);
+}
+
+/* Is the frame at ip a kernel one: its context's, else its address's. */
+static int frame_is_kernel(const TlScan *s, uint64_t ip){
+  return s->zContext ? s->zContext==zCtxKernel : (ip>>63)!=0;
+}
+
+/*
 ** With srcline or inlined asked for, a user frame is its inlined functions'
 ** rows, then its own (perf script --inline): 1 when s->aSrc holds them.
 */
 static int frame_src_start(TlScan *s, uint64_t ip){
-  int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
-  if( bKernel || !(tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED)) ) return 0;
+  if( !(tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED)) || frame_is_kernel(s, ip) ){
+    return 0;
+  }
   s->nSrc = perf_unwind_srclines(s, ip, &s->aSrc);
   s->iSrc = 0;
   s->ipSrc = ip;
@@ -645,14 +668,14 @@ int perf_next_frame(TlScan *s, TlRow *pRow){
     if( s->ri.bCpu ) tl_val_int(&v[TL_CC_CPU], s->ri.cpu);
     tl_val_int(&v[TL_CC_DEPTH], (int64_t)s->iDepth);
     tl_val_int(&v[TL_CC_IP], (int64_t)ip);
-    if( s->zContext ) tl_val_textz(&v[TL_CC_CONTEXT], s->zContext);
+    if( s->zContext ) frame_text(s, 0, &v[TL_CC_CONTEXT], s->zContext);
     if( tl_col_used(&s->f, TL_CC_SYMBOL) || tl_col_used(&s->f, TL_CC_DSO) ){
       const char *zSym, *zDso;
-      int bKernel = s->zContext ? strcmp(s->zContext, "kernel")==0 : (ip>>63)!=0;
       perf_symbolize(s->pTrace, s->p, s->ri.bTid ? s->ri.pid : -1, ip,
-                     s->ri.bTs ? s->ri.ts : INT64_MIN, bKernel, &zSym, &zDso);
-      tl_val_textz(&v[TL_CC_SYMBOL], zFunc ? zFunc : zSym);
-      tl_val_textz(&v[TL_CC_DSO], zDso);
+                     s->ri.bTs ? s->ri.ts : INT64_MIN, frame_is_kernel(s, ip), &zSym, &zDso);
+      if( zFunc ) tl_val_textz(&v[TL_CC_SYMBOL], zFunc);   /* (the scan's own, not kept) */
+      else frame_text(s, 1, &v[TL_CC_SYMBOL], zSym);
+      frame_text(s, 2, &v[TL_CC_DSO], zDso);
     }
     if( zSrc ) tl_val_textz(&v[TL_CC_SRCLINE], zSrc);
     if( tl_col_used(&s->f, TL_CC_SRCLINE) || tl_col_used(&s->f, TL_CC_INLINED) ){

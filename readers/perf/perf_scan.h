@@ -142,6 +142,8 @@ struct TlScan {
   uint64_t iFrame;                /* callchains: next frame of r */
   uint64_t iDepth;                /* callchains: depth of the next real frame */
   const char *zContext;           /* callchains: current context */
+  const char *azLast[3];          /* callchains: the context, symbol and dso */
+  size_t anLast[3];               /* text given last, and its length */
   const struct TlSrcFrame *aSrc;  /* callchains: a frame's inlined functions, then */
   int nSrc, iSrc;                 /* itself, with source lines (srcline, inlined) */
   uint64_t ipSrc;                 /* that frame's address */

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perf_int.h"
+#include "perf_scan.h"
 
 #define PERF_KERNEL_MAP "[kernel.kallsyms]"   /* the kernel's map is this name and its reference symbol */
 
@@ -30,6 +30,31 @@ int perf_sym_init(TlTrace *pTrace, PerfData *p){
 void perf_sym_free(PerfData *p){
   tl_symbols_free(p->pSyms);
   p->pSyms = 0;
+}
+
+/*
+** The query that opens the trace names kernel addresses (the symbols of
+** callchain frames or of samples, the symbols table) and some event may
+** have them (not every attr excludes the kernel): the model reads kallsyms
+** meanwhile, on a thread of its own, while the walk builds the index.
+*/
+void perf_sym_prefetch(const TlTrace *pTrace, PerfData *p){
+  uint64_t m = pTrace->mOpenCols;
+  int i;
+  switch( pTrace->iOpenTable ){
+    case TL_TAB_CALLCHAINS:
+      if( !(m & (((uint64_t)1<<TL_CC_SYMBOL) | ((uint64_t)1<<TL_CC_DSO))) ) return;
+      break;
+    case TL_TAB_EVENTS:
+      if( !(m & (PERF_COLS_IP | ((uint64_t)1<<TL_EV_STACK))) ) return;
+      break;
+    case TL_TAB_SYMBOLS:
+      break;
+    default:
+      return;
+  }
+  for(i=0; i<p->nAttr && (p->aAttr[i].flags & PA_EXCLUDE_KERNEL); i++){}
+  if( i<p->nAttr ) tl_symbols_kernel_prefetch(p->pSyms);
 }
 
 /* The walk has ended: no more inputs. */

@@ -234,7 +234,7 @@ int tl_elf_off_to_vaddr(const TlElf *e, uint64_t off, uint64_t *pVaddr){
 
 /* ---- reading the parts of an ELF file that are used ------------------- */
 
-#define ELF_LOAD_CHUNK ((size_t)1<<20)  /* bytes copied per window read */
+#define ELF_LOAD_CHUNK ((size_t)1<<20)  /* bytes read per pread call */
 #define ELF_LOAD_MAX_PARTS 65536        /* ranges kept before merging */
 
 typedef struct ElfPart ElfPart;
@@ -261,14 +261,8 @@ static int load_range(ElfLoad *l, uint64_t off, uint64_t n, TlErr *pErr){
   l->nRead += n;
   while( n ){
     size_t k = n < ELF_LOAD_CHUNK ? (size_t)n : ELF_LOAD_CHUNK;
-    TlBytes b;
-    int rc = tl_win_read(&l->w, off, k, TL_LE, &b, pErr);
+    int rc = tl_win_read_to(&l->w, off, k, l->a + off, pErr);   /* (no copy) */
     if( rc ) return rc;
-    if( b.n!=k ){
-      return tl_err_set(pErr, TL_EIO, off + b.n, "%s changed while it was read: run the query again",
-                        l->pSrc->zPath);
-    }
-    memcpy(l->a + off, b.a, k);
     off += k;
     n -= k;
   }
@@ -378,16 +372,12 @@ int tl_elf_load(TlSource *p, uint64_t nMax, TlErr *pErr){
     return tl_source_load(p, nMax, pErr);         /* not ELF, or huge: as a whole */
   }
   if( rc==TL_OK ){
-    l.a = mmap(0, (size_t)p->nSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-               -1, 0);
-    if( l.a==MAP_FAILED ){
-      l.a = 0;
-      rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
-    }
+    l.a = tl_big_alloc((size_t)p->nSize);
+    if( l.a==0 ) rc = tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   if( rc==TL_OK ) rc = elf_load_parts(&l, pErr);
   if( rc==1 ){                                    /* damaged headers: as a whole, for its error */
-    munmap(l.a, (size_t)p->nSize);
+    tl_big_free(l.a, (size_t)p->nSize);
     l.a = 0;
     rc = tl_source_load(p, nMax, pErr);
   }
@@ -395,14 +385,14 @@ int tl_elf_load(TlSource *p, uint64_t nMax, TlErr *pErr){
   tl_win_free(&l.w);
   free(l.aPart);
   if( rc ){
-    if( l.a ) munmap(l.a, (size_t)p->nSize);
+    if( l.a ) tl_big_free(l.a, (size_t)p->nSize);
     return rc;
   }
   if( l.a ){
     (void)mprotect(l.a, (size_t)p->nSize, PROT_READ);
-    p->aMap = l.a;                                /* munmapped at close */
+    p->aMap = l.a;                                /* tl_big_free() at close */
     p->pOwn = l.a;
-    p->bMapped = 1;
+    p->bMapped = TL_SOURCE_BIG;
   }
   return TL_OK;
 }

@@ -213,7 +213,64 @@ int tl_source_open_stream(const char *zPath, TlSource **ppSrc, TlErr *pErr){
   return rc ? rc : source_new(zPath, fd, &st, ppSrc, pErr);
 }
 
-int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr){
+#define TL_BIG_ALIGN ((size_t)2<<20)   /* a transparent huge page */
+
+/* n rounded up to whole huge pages; 0 when that overflows. */
+static size_t big_size(size_t n){
+  if( n==0 ) n = 1;
+  if( n > SIZE_MAX - TL_BIG_ALIGN ) return 0;
+  return (n + TL_BIG_ALIGN - 1) & ~(TL_BIG_ALIGN - 1);
+}
+
+void *tl_big_alloc(size_t n){
+  size_t nMap = big_size(n);
+  uintptr_t lo, at;
+  uint8_t *a;
+  if( nMap==0 || nMap > SIZE_MAX - TL_BIG_ALIGN ) return 0;
+  /* one huge page more than asked, then the ends cut off: aligned */
+  a = mmap(0, nMap + TL_BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if( a==MAP_FAILED ) return 0;
+  lo = (uintptr_t)a;
+  at = (lo + TL_BIG_ALIGN - 1) & ~(uintptr_t)(TL_BIG_ALIGN - 1);
+  if( at>lo ) munmap(a, at - lo);
+  if( lo + TL_BIG_ALIGN > at ) munmap((void*)(at + nMap), lo + TL_BIG_ALIGN - at);
+#ifdef MADV_HUGEPAGE
+  (void)madvise((void*)at, nMap, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
+#endif
+  return (void*)at;
+}
+
+void *tl_big_realloc(void *p, size_t nOld, size_t nNew){
+  size_t nFrom = big_size(nOld), nTo = big_size(nNew);
+  void *q;
+  if( p==0 ) return tl_big_alloc(nNew);
+  if( nTo==0 ) return 0;
+  if( nTo==nFrom ) return p;
+  q = mremap(p, nFrom, nTo, MREMAP_MAYMOVE);
+  if( q==MAP_FAILED ) return 0;
+#ifdef MADV_HUGEPAGE
+  (void)madvise(q, nTo, MADV_HUGEPAGE);
+#endif
+  return q;
+}
+
+void tl_big_free(void *p, size_t n){
+  if( p ) munmap(p, big_size(n));
+}
+
+/* a grown to n bytes (from nOld), by realloc or, with bBig, tl_big_realloc. */
+static char *file_grow(char *a, size_t nOld, size_t n, int bBig){
+  return bBig ? tl_big_realloc(a, nOld, n) : realloc(a, n);
+}
+
+static void file_free(char *a, size_t n, int bBig){
+  if( bBig ) tl_big_free(a, n);
+  else free(a);
+}
+
+/* tl_file_read (bBig 0) and tl_file_read_big (bBig 1, *pnAlloc set). */
+static int file_read(const char *zPath, size_t nMax, int bBig, char **pz, size_t *pn,
+                     size_t *pnAlloc, TlErr *pErr){
   struct stat st;
   char *a = 0;
   size_t n = 0, nAlloc = 0;
@@ -226,22 +283,24 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
     ssize_t got;
     if( n==nAlloc ){
       char *aNew;
+      size_t nNew;
       if( nAlloc>=nMax ) break;   /* the rest is not read */
-      nAlloc = nAlloc ? nAlloc*2 : 65536;
-      if( nAlloc>nMax ) nAlloc = nMax;
-      aNew = realloc(a, nAlloc + 1);
+      nNew = nAlloc ? nAlloc*2 : bBig ? TL_BIG_ALIGN*2 : 65536;
+      if( nNew>nMax ) nNew = nMax;
+      aNew = file_grow(a, a ? nAlloc + 1 : 0, nNew + 1, bBig);
       if( aNew==0 ){
-        free(a);
+        file_free(a, nAlloc + 1, bBig);
         close(fd);
         return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
       }
       a = aNew;
+      nAlloc = nNew;
     }
     got = read(fd, a+n, nAlloc-n);
     if( got<0 && errno==EINTR ) continue;
     if( got<0 ){
       int e = errno;
-      free(a);
+      file_free(a, nAlloc + 1, bBig);
       close(fd);
       return tl_err_set(pErr, TL_EIO, n, "read failed: %s", strerror(e));
     }
@@ -249,13 +308,23 @@ int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *p
     n += (size_t)got;
   }
   close(fd);
-  if( a==0 && (a = malloc(1))==0 ){
+  if( a==0 && (a = file_grow(0, 0, 1, bBig))==0 ){
     return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   }
   a[n] = 0;
   *pz = a;
   *pn = n;
+  if( pnAlloc ) *pnAlloc = nAlloc + 1;
   return TL_OK;
+}
+
+int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr){
+  return file_read(zPath, nMax, 0, pz, pn, 0, pErr);
+}
+
+int tl_file_read_big(const char *zPath, size_t nMax, char **pz, size_t *pn, size_t *pnAlloc,
+                     TlErr *pErr){
+  return file_read(zPath, nMax, 1, pz, pn, pnAlloc, pErr);
 }
 
 int tl_source_mem(const void *a, size_t n, int bCopy, TlSource **ppSrc){
@@ -343,7 +412,8 @@ int tl_source_load(TlSource *p, uint64_t nMax, TlErr *pErr){
 
 void tl_source_close(TlSource *p){
   if( p==0 ) return;
-  if( p->bMapped ) munmap(p->pOwn, (size_t)p->nSize);
+  if( p->bMapped==TL_SOURCE_BIG ) tl_big_free(p->pOwn, (size_t)p->nSize);
+  else if( p->bMapped ) munmap(p->pOwn, (size_t)p->nSize);
   else free(p->pOwn);
   if( p->fd>=0 ) close(p->fd);
   free(p->zPath);
@@ -563,12 +633,41 @@ static uint8_t *win_buf_new(size_t n){
   return a;
 }
 
+/* n bytes at iOff (within the file) read from w's descriptor into aDst. */
+static int win_pread_to(TlWin *w, uint64_t iOff, size_t n, uint8_t *aDst, TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  size_t nGot = 0;
+  int fd = win_fd(w, pErr), rc;
+  if( fd<0 ) return pErr->rc;
+  while( nGot<n ){
+    ssize_t got = pread(fd, aDst + nGot, n - nGot, (off_t)(iOff + nGot));
+    if( got<0 && errno==EINTR ) continue;
+    if( got<0 ){
+      return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
+                        strerror(errno));
+    }
+    if( got==0 ){                  /* the file shrank */
+      return tl_err_set(pErr, TL_EIO, iOff + nGot,
+          "%s changed while it was read (it ends before %llu bytes, had %llu): "
+          "run the query again", p->zPath,
+          (unsigned long long)(iOff + n), (unsigned long long)p->nSize);
+    }
+    nGot += (size_t)got;
+  }
+  w->nUnchecked += n;
+  if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
+    rc = tl_source_check(p, pErr);
+    if( rc ) return rc;
+    w->nUnchecked = 0;
+  }
+  if( w->fdOwn>0 && __atomic_load_n(&nWinFds, __ATOMIC_RELAXED) > TL_WIN_FDS ) win_fd_close(w);
+  return TL_OK;
+}
+
 /* n bytes at iOff (within the file) read into w's buffer. */
 static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                      TlErr *pErr){
-  const TlSource *p = w->pSrc;
-  size_t nGot = 0;
-  int fd, rc = tl_poll(pErr);
+  int rc = tl_poll(pErr);
   if( rc ) return rc;
   if( n > TL_WIN_MAX ){
     return tl_err_set(pErr, TL_ELIMIT, iOff,
@@ -590,33 +689,11 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     w->nAlloc = nKept;
   }
   w->nBuf = 0;
-  fd = win_fd(w, pErr);
-  if( fd<0 ) return pErr->rc;
-  while( nGot<n ){
-    ssize_t got = pread(fd, w->aBuf + nGot, n - nGot, (off_t)(iOff + nGot));
-    if( got<0 && errno==EINTR ) continue;
-    if( got<0 ){
-      return tl_err_set(pErr, TL_EIO, iOff + nGot, "read failed: %s",
-                        strerror(errno));
-    }
-    if( got==0 ){                  /* the file shrank */
-      return tl_err_set(pErr, TL_EIO, iOff + nGot,
-          "%s changed while it was read (it ends before %llu bytes, had %llu): "
-          "run the query again", p->zPath,
-          (unsigned long long)(iOff + n), (unsigned long long)p->nSize);
-    }
-    nGot += (size_t)got;
-  }
-  w->nUnchecked += n;
-  if( w->nUnchecked >= TL_WIN_CHECK || iOff + n == p->nSize ){
-    rc = tl_source_check(p, pErr);
-    if( rc ) return rc;
-    w->nUnchecked = 0;
-  }
+  rc = win_pread_to(w, iOff, n, w->aBuf, pErr);
+  if( rc ) return rc;
   w->iBufOff = iOff;
-  w->nBuf = nGot;
-  if( w->fdOwn>0 && __atomic_load_n(&nWinFds, __ATOMIC_RELAXED) > TL_WIN_FDS ) win_fd_close(w);
-  *pOut = tl_bytes(w->aBuf, nGot, bo);
+  w->nBuf = n;
+  *pOut = tl_bytes(w->aBuf, n, bo);
   return TL_OK;
 }
 
@@ -653,4 +730,21 @@ int tl_win_read(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   if( !p->bRegular || iOff >= p->nSize ) return tl_win_get(w, iOff, n, bo, pOut, pErr);
   if( n > p->nSize - iOff ) n = (size_t)(p->nSize - iOff);
   return win_pread(w, iOff, n, bo, pOut, pErr);
+}
+
+int tl_win_read_to(TlWin *w, uint64_t iOff, size_t n, uint8_t *aDst, TlErr *pErr){
+  const TlSource *p = w->pSrc;
+  TlBytes b;
+  int rc;
+  if( !p->bRegular || iOff >= p->nSize || n > p->nSize - iOff ){
+    rc = tl_win_get(w, iOff, n, TL_LE, &b, pErr);
+    if( rc==TL_OK && b.n<n ){
+      rc = tl_err_set(pErr, TL_EIO, iOff + b.n, "%s changed while it was read (it ends before %llu bytes): "
+                      "run the query again", p->zPath, (unsigned long long)(iOff + n));
+    }
+    if( rc==TL_OK ) memcpy(aDst, b.a, n);
+    return rc;
+  }
+  rc = tl_poll(pErr);
+  return rc ? rc : win_pread_to(w, iOff, n, aDst, pErr);
 }

@@ -22,13 +22,16 @@
 #include "bytes.h"
 #include "err.h"
 
+#define TL_SOURCE_BIG 2                 /* TlSource.bMapped: memory of tl_big_alloc() */
+
 typedef struct TlSource TlSource;
 struct TlSource {
   int fd;                         /* open descriptor, -1 when from memory */
   uint64_t nSize;                 /* file size at open */
   const uint8_t *aMap;            /* whole-file mapping, or NULL */
   void *pOwn;                     /* what to munmap or free at close, or NULL */
-  int bMapped;                    /* pOwn came from mmap (munmap at close) */
+  int bMapped;                    /* pOwn came from mmap (munmap at close), or
+                                  ** TL_SOURCE_BIG: from tl_big_alloc() */
   char *zPath;                    /* path as opened (malloc'd) */
   int64_t mtimeSec, mtimeNsec;    /* modification time at open */
   int64_t ctimeSec, ctimeNsec;    /* status change time at open */
@@ -62,6 +65,26 @@ int tl_source_open_stream(const char *zPath, TlSource **ppSrc, TlErr *pErr);
 ** directory is an error naming what it is; opening never blocks.
 */
 int tl_file_read(const char *zPath, size_t nMax, char **pz, size_t *pn, TlErr *pErr);
+
+/*
+** As tl_file_read, into memory of tl_big_alloc() of *pnAlloc bytes (give
+** both to tl_big_free): for a file of megabytes read whole and kept.
+*/
+int tl_file_read_big(const char *zPath, size_t nMax, char **pz, size_t *pn, size_t *pnAlloc,
+                     TlErr *pErr);
+
+/*
+** Memory for a large buffer (megabytes), anonymous pages mapped 2 MiB
+** aligned and asked to be transparent huge pages (MADV_HUGEPAGE, where
+** the kernel has them): the buffer's first touch then costs a page fault
+** per 2 MiB rather than per 4 KiB, and pages never touched cost nothing.
+** Not zeroed on growth beyond what the kernel gives (zeros). NULL when
+** out of memory. tl_big_realloc keeps the bytes (its pages moved, not
+** copied); tl_big_free takes the size last given (NULL-safe).
+*/
+void *tl_big_alloc(size_t n);
+void *tl_big_realloc(void *p, size_t nOld, size_t nNew);
+void tl_big_free(void *p, size_t n);
 
 /*
 ** A source over n bytes of memory (fuzzers, tests). The bytes are copied
@@ -163,6 +186,13 @@ int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 */
 int tl_win_read(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                 TlErr *pErr);
+
+/*
+** As tl_win_read(), the n bytes at iOff copied into aDst (the caller's
+** memory, where they are kept) by pread itself, through no buffer of w's:
+** fewer bytes (the file ends before them) is an error.
+*/
+int tl_win_read_to(TlWin*, uint64_t iOff, size_t n, uint8_t *aDst, TlErr *pErr);
 
 /*
 ** Interruption. The caller of a long operation (the engine, for

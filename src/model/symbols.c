@@ -14,7 +14,8 @@
 **            once read: sorted by address, names borrowed from the file's
 **            mapping (kept open)
 **   aKsym    kallsyms's text symbols, sorted by address, names NUL-ended in
-**            place in the file's bytes
+**            place in the file's bytes (16 bytes a symbol: offsets of its
+**            name and module, no size: each ends where the next starts)
 ** Files and kallsyms are read on first use under the trace's lock and
 ** published with release stores: later readers take them without the lock.
 */
@@ -100,6 +101,32 @@ struct SymFile {
   char *zJitBuf;                  /* its bytes, names NUL-ended in place */
 };
 
+/* A kallsyms symbol: where it starts, its name and module. */
+typedef struct SymKsym SymKsym;
+struct SymKsym {
+  uint64_t addr;
+  uint32_t iName;                 /* its name at this offset of the kallsyms buffer */
+  uint32_t iMod;                  /* its "[module]" likewise, or 0 for the kernel */
+};
+
+/* A kallsyms file as read: its bytes and its text symbols. */
+typedef struct SymKs SymKs;
+struct SymKs {
+  char *zBuf; size_t nBuf;        /* the file's bytes (tl_big_alloc, */
+  size_t nBufAlloc;               /* of this size) */
+  SymKsym *a; size_t n;           /* its text symbols, sorted by addr */
+  size_t nAlloc;                  /* (tl_big_alloc of this many) */
+};
+
+/* kallsyms read ahead on a thread of its own (tl_symbols_kernel_prefetch) */
+typedef struct SymKsPre SymKsPre;
+struct SymKsPre {
+  pthread_t th;
+  char zPath[4096];               /* the file it reads */
+  SymKs ks;
+  int rc;                         /* 0 once read */
+};
+
 struct TlSymbols {
   SymMap *aMap; size_t nMap, nMapAlloc;
   int bMapCap;                    /* a map past TL_SYMBOLS_MAX_MAPS was dropped */
@@ -117,14 +144,16 @@ struct TlSymbols {
   char zKernRef[64];              /* the kernel's reference symbol ("" if none) */
   uint64_t kernRef;               /* its address when the trace was recorded */
   uint64_t ksDelta;               /* kallsyms's address of it minus kernRef */
-  char *zKsBuf; size_t nKsBuf;    /* the kallsyms file's bytes */
-  SymEntry *aKsym; size_t nKsym;  /* its text symbols, sorted by addr */
+  SymKs ks;                       /* kallsyms, once read */
+  SymKsPre *pKsPre;               /* kallsyms being read ahead, or NULL */
 };
 
 /* ---- Inputs ---------------------------------------------------------- */
 
 static int map_add(TlSymbols*, int64_t pid, int64_t ts, uint64_t start, uint64_t len,
                    uint64_t pgoff, int bVaddr, const char *zFile, size_t nFile);
+static void ks_free(SymKs*);
+static void ks_pre_end(TlSymbols*);
 
 static char *dup_or_null(const char *z, int *pbOom){
   char *zCopy;
@@ -180,8 +209,8 @@ void tl_symbols_free(TlSymbols *p){
   }
   free(p->aFile);
   free(p->aMap);
-  free(p->aKsym);
-  free(p->zKsBuf);
+  ks_free(&p->ks);
+  ks_pre_end(p);
   pthread_mutex_destroy(&p->ksMu);
   free(p->zSymfs);
   free(p->zBuildidDir);
@@ -958,31 +987,25 @@ static const SymEntry *file_symbol(const SymFile *f, uint64_t a){
 /* ---- kallsyms -------------------------------------------------------- */
 
 /*
-** The kallsyms file into a new NUL-terminated buffer (its first
-** SYM_MAX_KALLSYMS bytes): read as a stream, since /proc/kallsyms reports
-** a size of 0; a FIFO or device is refused without blocking. 0 on success.
-*/
-static int kallsyms_read(const char *zPath, char **pz, size_t *pn){
-  TlErr err;
-  tl_err_clear(&err);
-  return tl_file_read(zPath, SYM_MAX_KALLSYMS, pz, pn, &err)==TL_OK ? 0 : -1;
-}
-
-/*
 ** One line z[0..zLineEnd) of kallsyms ("address type name [module]"): a
 ** text symbol (types t, T, w, W: the ones perf keeps) into *pOut, its name
-** and module NUL-terminated in place (zEnd: the end of the buffer, which
-** has a NUL after it). 0 when the line is such a symbol.
+** and module NUL-terminated in place, as offsets from zBuf (zEnd: the end
+** of the buffer, which has a NUL after it). 0 when the line is such a
+** symbol.
 */
-static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
+static int kallsyms_line(char *zBuf, char *z, char *zLineEnd, char *zEnd, SymKsym *pOut){
   char *q = z, *zName, *zMod = 0, *y;
   uint64_t a = 0;
   int nHex = 0;
   char t;
   while( q<zLineEnd && nHex<17 ){
-    int v = *q>='0'&&*q<='9' ? *q-'0' : *q>='a'&&*q<='f' ? *q-'a'+10 : *q>='A'&&*q<='F' ? *q-'A'+10 : -1;
-    if( v<0 ) break;
-    a = (a<<4) | (uint64_t)v; nHex++; q++;
+    unsigned v = (unsigned)(uint8_t)*q - '0';
+    if( v>9 ){
+      v = ((unsigned)(uint8_t)*q | 0x20) - 'a';
+      if( v>5 ) break;
+      v += 10;
+    }
+    a = (a<<4) | v; nHex++; q++;
   }
   if( nHex==0 || nHex>16 || zLineEnd - q < 4 || q[0]!=' ' || q[2]!=' '
    || ((t = q[1])!='t' && t!='T' && t!='w' && t!='W') || a==0 ) return -1;
@@ -998,12 +1021,17 @@ static int kallsyms_line(char *z, char *zLineEnd, char *zEnd, SymEntry *pOut){
   }
   *y = 0;                                         /* at worst the NUL after the bytes */
   if( y==zName ) return -1;
-  memset(pOut, 0, sizeof(*pOut));
   pOut->addr = a;
-  pOut->zName = zName;
-  pOut->zMod = zMod;
-  pOut->bFunc = 1;
+  pOut->iName = (uint32_t)(zName - zBuf);
+  pOut->iMod = zMod ? (uint32_t)(zMod - zBuf) : 0;
   return 0;
+}
+
+/* kallsyms's symbols by address, then in the file's order (a stable sort). */
+static int cmp_ksym(const void *a, const void *b){
+  const SymKsym *x = a, *y = b;
+  if( x->addr!=y->addr ) return x->addr < y->addr ? -1 : 1;
+  return x->iName < y->iName ? -1 : x->iName > y->iName;
 }
 
 /*
@@ -1035,15 +1063,18 @@ static int host_kernel_id(char *z, size_t nz){
 ** running kernel's (/sys/kernel/notes) is the recorded one; else the copy
 ** perf record keeps in the build-id cache,
 ** BUILDID_DIR/[kernel.kallsyms]/<build id>/kallsyms. Its path into zPath
-** and 0, or -1 after a warning saying which option names kernel frames.
+** and 0, or -1 after a warning saying which option names kernel frames
+** (none when pTrace is NULL).
 */
 static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_t nPath){
   char zWant[64], zHost[160];
   struct stat st;
   int i;
   if( p->zSymfs[0] && strcmp(p->zSymfs, "/") ){
-    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kernel frames are not named: with symfs= no local kallsyms is "
-                  "read (as perf does); kallsyms=FILE names them");
+    if( pTrace ){
+      tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kernel frames are not named: with symfs= no local kallsyms is "
+                    "read (as perf does); kallsyms=FILE names them");
+    }
     return -1;
   }
   if( p->nKernId==0 ){
@@ -1060,10 +1091,12 @@ static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_
    && stat(zPath, &st)==0 && S_ISREG(st.st_mode) ){
     return 0;
   }
-  tl_trace_warn(pTrace, 0, TL_NO_OFFSET,
-                "kernel frames are not named: the trace's kernel (build id %s) is not the running one and "
-                "the build-id cache (%s) has no kallsyms of it; kallsyms=FILE or buildid_dir=DIR names them",
-                zWant, p->zBuildidDir ? p->zBuildidDir : "none");
+  if( pTrace ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET,
+                  "kernel frames are not named: the trace's kernel (build id %s) is not the running one and "
+                  "the build-id cache (%s) has no kallsyms of it; kallsyms=FILE or buildid_dir=DIR names them",
+                  zWant, p->zBuildidDir ? p->zBuildidDir : "none");
+  }
   return -1;
 }
 
@@ -1076,58 +1109,129 @@ static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_
 static uint64_t kallsyms_delta(const TlSymbols *p){
   size_t i;
   if( p->zKernRef[0]==0 ) return 0;
-  for(i=0; i<p->nKsym; i++){
-    if( strcmp(p->aKsym[i].zName, p->zKernRef)==0 && p->aKsym[i].zMod==0 ) return p->aKsym[i].addr - p->kernRef;
+  for(i=0; i<p->ks.n; i++){
+    if( p->ks.a[i].iMod==0 && strcmp(p->ks.zBuf + p->ks.a[i].iName, p->zKernRef)==0 ){
+      return p->ks.a[i].addr - p->kernRef;
+    }
   }
   return 0;
 }
 
-/* Read and parse the kallsyms file (the caller holds ksMu). */
-static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
+/*
+** Read kallsyms file zPath into *k (its first SYM_MAX_KALLSYMS bytes, read
+** as a stream: /proc/kallsyms reports a size of 0; a FIFO or device is
+** refused without blocking) and parse it. Megabytes written once: in huge
+** pages. 0 on success (k may hold no symbol).
+*/
+static int ks_read(SymKs *k, const char *zPath){
   char *z, *zEnd;
-  char zFound[4096];
-  const char *zFile = p->zKallsyms;
-  size_t nAlloc = 0, i;
-  if( zFile==0 ){
-    if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ) return SYM_NONE;
-    zFile = zFound;
-  }
-  if( kallsyms_read(zFile, &p->zKsBuf, &p->nKsBuf) ) return SYM_NONE;
-  z = p->zKsBuf;
-  zEnd = z + p->nKsBuf;
-  /* room for a symbol a line at once (no copy of the grown array) */
-  for(nAlloc=1; z<zEnd; z++) nAlloc += *z=='\n';
+  size_t nAlloc, i;
+  TlErr err;
+  tl_err_clear(&err);
+  memset(k, 0, sizeof(*k));
+  if( tl_file_read_big(zPath, SYM_MAX_KALLSYMS, &k->zBuf, &k->nBuf, &k->nBufAlloc, &err) ) return -1;
+  z = k->zBuf;
+  zEnd = z + k->nBuf;
+  /* room for a symbol every 32 bytes (a line is about 40): grown seldom,
+  ** and the pages never written cost nothing */
+  nAlloc = k->nBuf/32 + 64;
   if( nAlloc>SYM_MAX_SYMS ) nAlloc = SYM_MAX_SYMS;
-  p->aKsym = malloc(nAlloc*sizeof(SymEntry));
-  if( p->aKsym==0 ) nAlloc = 0;
-  z = p->zKsBuf;
+  k->a = tl_big_alloc(nAlloc*sizeof(SymKsym));
+  if( k->a==0 ) nAlloc = 0;
+  k->nAlloc = nAlloc;
   while( z<zEnd ){
-    char *zLineEnd = z;
-    SymEntry e;
-    while( zLineEnd<zEnd && *zLineEnd!='\n' ) zLineEnd++;   /* (lines are short: no call) */
-    if( kallsyms_line(z, zLineEnd, zEnd, &e)==0 ){
-      if( p->nKsym==nAlloc ){
+    char *zLineEnd = memchr(z, '\n', (size_t)(zEnd - z));
+    SymKsym e;
+    if( zLineEnd==0 ) zLineEnd = zEnd;
+    if( kallsyms_line(k->zBuf, z, zLineEnd, zEnd, &e)==0 ){
+      if( k->n==nAlloc ){
         size_t nNew = nAlloc ? nAlloc*2 : 4096;
-        SymEntry *aNew = nNew<=SYM_MAX_SYMS ? realloc(p->aKsym, nNew*sizeof(SymEntry)) : 0;
+        SymKsym *aNew = nNew<=SYM_MAX_SYMS
+                      ? tl_big_realloc(k->a, nAlloc*sizeof(SymKsym), nNew*sizeof(SymKsym)) : 0;
         if( aNew==0 ) break;
-        p->aKsym = aNew;
-        nAlloc = nNew;
+        k->a = aNew;
+        nAlloc = k->nAlloc = nNew;
       }
-      p->aKsym[p->nKsym++] = e;
+      k->a[k->n++] = e;
     }
     z = zLineEnd + 1;
   }
-  /* (/proc/kallsyms comes sorted: a stable sort would keep it as it is) */
-  for(i=1; i<p->nKsym && cmp_sym(&p->aKsym[i-1], &p->aKsym[i])<=0; i++){}
-  if( i<p->nKsym ) qsort(p->aKsym, p->nKsym, sizeof(SymEntry), cmp_sym);
-  /* as perf does: a kallsyms symbol ends where the next one starts */
-  for(i=0; i+1<p->nKsym; i++) p->aKsym[i].size = p->aKsym[i+1].addr - p->aKsym[i].addr;
+  /* (/proc/kallsyms comes sorted: not sorted again) */
+  for(i=1; i<k->n && k->a[i-1].addr<=k->a[i].addr; i++){}
+  if( i<k->n ) qsort(k->a, k->n, sizeof(SymKsym), cmp_ksym);
+  return 0;
+}
+
+static void ks_free(SymKs *k){
+  tl_big_free(k->a, k->nAlloc*sizeof(SymKsym));
+  tl_big_free(k->zBuf, k->nBufAlloc);
+  memset(k, 0, sizeof(*k));
+}
+
+static void *ks_pre_main(void *pArg){
+  SymKsPre *x = pArg;
+  x->rc = ks_read(&x->ks, x->zPath);
+  return 0;
+}
+
+void tl_symbols_kernel_prefetch(TlSymbols *p){
+  SymKsPre *x;
+  if( p->pKsPre || __atomic_load_n(&p->eKallsyms, __ATOMIC_ACQUIRE)!=SYM_NOT_READ ) return;
+  x = calloc(1, sizeof(*x));
+  if( x==0 ) return;
+  if( p->zKallsyms ){
+    if( (size_t)snprintf(x->zPath, sizeof(x->zPath), "%s", p->zKallsyms) >= sizeof(x->zPath) ){ free(x); return; }
+  }else if( kallsyms_find(p, 0, x->zPath, sizeof(x->zPath)) ){
+    free(x);
+    return;
+  }
+  if( pthread_create(&x->th, 0, ks_pre_main, x) ){ free(x); return; }
+  p->pKsPre = x;
+}
+
+/*
+** Wait for the read ahead, if any: its symbols into p->ks when it read
+** zPath, else they go. 1 when taken.
+*/
+static int ks_pre_take(TlSymbols *p, const char *zPath){
+  SymKsPre *x = p->pKsPre;
+  int bTaken = 0;
+  if( x==0 ) return 0;
+  pthread_join(x->th, 0);
+  if( x->rc==0 && strcmp(x->zPath, zPath)==0 ){
+    p->ks = x->ks;
+    memset(&x->ks, 0, sizeof(x->ks));
+    bTaken = 1;
+  }
+  ks_free(&x->ks);
+  free(x);
+  p->pKsPre = 0;
+  return bTaken;
+}
+
+/* The read ahead, if any, waited for and dropped. */
+static void ks_pre_end(TlSymbols *p){
+  (void)ks_pre_take(p, "");
+}
+
+/* Read and parse the kallsyms file (the caller holds ksMu). */
+static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
+  char zFound[4096];
+  const char *zFile = p->zKallsyms;
+  if( zFile==0 ){
+    if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ){
+      ks_pre_end(p);
+      return SYM_NONE;
+    }
+    zFile = zFound;
+  }
+  if( !ks_pre_take(p, zFile) && ks_read(&p->ks, zFile) ) return SYM_NONE;
   p->ksDelta = kallsyms_delta(p);
-  if( p->nKsym==0 && p->zKallsyms==0 ){
+  if( p->ks.n==0 && p->zKallsyms==0 ){
     tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%s: no kernel text symbols could be read; kallsyms=FILE names "
                   "kernel frames", zFile);
   }
-  return p->nKsym ? SYM_READ : SYM_NONE;
+  return p->ks.n ? SYM_READ : SYM_NONE;
 }
 
 /*
@@ -1202,19 +1306,19 @@ static void kernel_at(TlSymbols *p, TlTrace *pTrace, uint64_t ip, TlSymbolAt *pO
   pOut->dsooff = ip;
   if( !kallsyms_ready(p, pTrace) ) return;
   a = ip + p->ksDelta;                             /* where kallsyms has it */
-  hi = p->nKsym;
+  hi = p->ks.n;
   while( lo<hi ){
     size_t mid = lo + (hi-lo)/2;
-    if( p->aKsym[mid].addr<=a ) lo = mid+1; else hi = mid;
+    if( p->ks.a[mid].addr<=a ) lo = mid+1; else hi = mid;
   }
-  if( lo==0 || (lo==p->nKsym && a>=kallsyms_last_end(p->aKsym[lo-1].addr)) ){
+  if( lo==0 || (lo==p->ks.n && a>=kallsyms_last_end(p->ks.a[lo-1].addr)) ){
     pOut->zDso = SYM_UNKNOWN;
     pOut->dsooff = 0;
   }else{
-    const SymEntry *y = &p->aKsym[lo-1];
-    pOut->zSym = y->zName;
+    const SymKsym *y = &p->ks.a[lo-1];
+    pOut->zSym = p->ks.zBuf + y->iName;
     pOut->symoff = a - y->addr;
-    if( y->zMod ) pOut->zDso = y->zMod;
+    if( y->iMod ) pOut->zDso = p->ks.zBuf + y->iMod;
   }
 }
 
@@ -1291,6 +1395,7 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
   TlVal *v = pRow->a;
   for(;;){
     const SymEntry *y;
+    SymEntry k;
     const char *zModule;
     if( *piFile < p->nFile ){
       const SymFile *f = &p->aFile[*piFile];
@@ -1300,9 +1405,15 @@ int tl_symbols_next_row(TlSymbols *p, TlTrace *pTrace, size_t *piFile, size_t *p
       zModule = f->zName;
     }else if( *piFile==p->nFile ){
       if( *piSym==0 && !kallsyms_ready(p, pTrace) ) return TL_DONE;
-      if( *piSym >= p->nKsym ) return TL_DONE;
-      y = &p->aKsym[*piSym];
-      zModule = y->zMod ? y->zMod : SYM_KERNEL_DSO;
+      if( *piSym >= p->ks.n ) return TL_DONE;
+      /* as perf does: a kallsyms symbol ends where the next one starts */
+      memset(&k, 0, sizeof(k));
+      k.addr = p->ks.a[*piSym].addr;
+      if( *piSym+1 < p->ks.n ) k.size = p->ks.a[*piSym+1].addr - k.addr;
+      k.zName = p->ks.zBuf + p->ks.a[*piSym].iName;
+      k.bFunc = 1;
+      y = &k;
+      zModule = p->ks.a[*piSym].iMod ? p->ks.zBuf + p->ks.a[*piSym].iMod : SYM_KERNEL_DSO;
     }else{
       return TL_DONE;
     }
