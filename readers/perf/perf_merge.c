@@ -7,8 +7,9 @@
 ** one after the other, or, for a directory, merged by time: each file's
 ** next record in turn, the one of the least time (a record without one
 ** takes the time before it in its file), a tie to the lower file, as the
-** engine merges streams. perf writes a directory's files each in time
-** order.
+** engine merges streams. perf writes a directory's files nearly in time
+** order (side-band records may come late); a late record is taken where
+** its file gives it.
 */
 #include "perf_scan.h"
 
