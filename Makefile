@@ -27,14 +27,20 @@ override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
 # libiberty (static, built -fPIC) demangles C++ symbol names as perf does;
 # its symbols are not exported from the extension
 # LLVM's demangler (static, C++, built -fPIC) names XRay functions as
-# llvm-xray does (src/model/demangle_llvm.cc); not exported either
+# llvm-xray does (src/model/demangle_llvm.cc); not exported either. The
+# parts of libstdc++ it needs are linked in too (-Bstatic), not the shared
+# library: loading libstdc++.so costs ~2.5 ms of every process that loads
+# the extension.
 LLVM_DIR ?= /usr/lib/llvm-14
 DEMANGLE_OBJ = $(BUILD)/src/model/demangle_llvm.o
-# elfutils' libdw unwinds --call-graph dwarf stacks from their CFI, as perf does
-LIBDW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
-LDLIBS_SO = -lzstd -liberty -lpthread -lm $(LIBDW_LIBS) $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a -lstdc++
-SO_LDFLAGS = -shared -Wl,-z,relro,-z,now -Wl,--no-undefined -Wl,--exclude-libs,libiberty.a \
-             -Wl,--exclude-libs,libLLVMDemangle.a
+# elfutils' libdw unwinds --call-graph dwarf stacks from their CFI, as perf
+# does; it is not linked but loaded on first use (src/model/dwlib.h), so its
+# headers are needed to build and libdw1 to unwind.
+LDLIBS_SO = -lzstd -liberty -lpthread -lm -ldl $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a \
+            -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+SO_LDFLAGS = -shared -static-libgcc -Wl,-z,relro,-z,now -Wl,--no-undefined \
+             -Wl,--exclude-libs,libiberty.a -Wl,--exclude-libs,libLLVMDemangle.a \
+             -Wl,--exclude-libs,libstdc++.a
 
 # The layers, each using only those before it (docs/architecture.md):
 # base, readers, model, engine (src/*.c), vtab.

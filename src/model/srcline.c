@@ -28,11 +28,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <dwarf.h>
-#include <gelf.h>
-#include <elfutils/libdw.h>
 #include <libiberty/demangle.h>
 
+#include "dwlib.h"
 #include "map.h"
 #include "source.h"
 
@@ -85,7 +83,6 @@ TlSrclines *tl_srclines_new(TlSymbols *pSyms){
   if( p==0 ) return 0;
   p->pSyms = pSyms;
   tl_map_init(&p->byKey);
-  elf_version(EV_CURRENT);
   return p;
 }
 
@@ -112,10 +109,10 @@ void tl_srclines_free(TlSrclines *p){
   cache_clear(p);
   frames_free(p->aTmp, SRC_MAX_SCOPES+1);
   for(i=0; i<p->nFile; i++){
-    if( p->aFile[i].pDw ) dwarf_end(p->aFile[i].pDw);
-    if( p->aFile[i].pElf ) elf_end(p->aFile[i].pElf);
+    if( p->aFile[i].pDw ) tl_dw.dwarf_end(p->aFile[i].pDw);
+    if( p->aFile[i].pElf ) tl_dw.elf_end(p->aFile[i].pElf);
     tl_source_close(p->aFile[i].pSrc);
-    if( p->aFile[i].pDbg ) elf_end(p->aFile[i].pDbg);
+    if( p->aFile[i].pDbg ) tl_dw.elf_end(p->aFile[i].pDbg);
     tl_source_close(p->aFile[i].pSrcDbg);
   }
   free(p->aFile);
@@ -135,14 +132,14 @@ void tl_srclines_free(TlSrclines *p){
 */
 static int strings_ended(Elf *e){
   Elf_Scn *scn = 0;
-  while( (scn = elf_nextscn(e, scn))!=0 ){
+  while( (scn = tl_dw.elf_nextscn(e, scn))!=0 ){
     GElf_Shdr sh;
     Elf_Data *d;
-    if( gelf_getshdr(scn, &sh)==0 ) return 0;
+    if( tl_dw.gelf_getshdr(scn, &sh)==0 ) return 0;
     if( sh.sh_type==SHT_NOBITS ) continue;
     if( sh.sh_type!=SHT_STRTAB && !(sh.sh_flags & SHF_STRINGS) ) continue;
-    if( (sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0)<0 ) return 0;
-    d = elf_getdata(scn, 0);
+    if( (sh.sh_flags & SHF_COMPRESSED) && tl_dw.elf_compress(scn, 0, 0)<0 ) return 0;
+    d = tl_dw.elf_getdata(scn, 0);
     if( d==0 ) return 0;
     if( d->d_size>0 && (d->d_buf==0 || ((const char*)d->d_buf)[d->d_size-1]!=0) ) return 0;
   }
@@ -150,8 +147,9 @@ static int strings_ended(Elf *e){
 }
 
 /* The file's libdw handles, opened on first use; NULL when out of memory. */
-static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
+static SrcFile *file_get(TlSrclines *p, TlTrace *pTrace, const TlMapAt *m){
   SrcFile *f;
+  const char *zNoLib;
   if( m->iFile>=p->nFile ){
     size_t n = (size_t)m->iFile + 16, i;
     SrcFile *aNew = realloc(p->aFile, n*sizeof(*aNew));
@@ -172,15 +170,19 @@ static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
     ** at dwarf_begin_elf, and nothing else of the file. */
     TlErr err;
     f->bTried = 1;
+    if( (zNoLib = tl_dw_load())!=0 ){
+      tl_trace_warn(pTrace, m->zName, TL_NO_OFFSET, "no source lines: %s", zNoLib);
+      return f;
+    }
     tl_err_clear(&err);
-    if( tl_source_open(m->zPath, &f->pSrc, &err)==TL_OK ) f->pElf = elf_begin(f->pSrc->fd, ELF_C_READ, 0);
-    if( f->pElf && strings_ended(f->pElf) ) f->pDw = dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
+    if( tl_source_open(m->zPath, &f->pSrc, &err)==TL_OK ) f->pElf = tl_dw.elf_begin(f->pSrc->fd, ELF_C_READ, 0);
+    if( f->pElf && strings_ended(f->pElf) ) f->pDw = tl_dw.dwarf_begin_elf(f->pElf, DWARF_C_READ, 0);
     if( f->pDw==0 && m->zDebugPath ){
       /* no DWARF in it: its separate debug file's (the same addresses) */
       if( tl_source_open(m->zDebugPath, &f->pSrcDbg, &err)==TL_OK ){
-        f->pDbg = elf_begin(f->pSrcDbg->fd, ELF_C_READ, 0);
+        f->pDbg = tl_dw.elf_begin(f->pSrcDbg->fd, ELF_C_READ, 0);
       }
-      if( f->pDbg && strings_ended(f->pDbg) ) f->pDw = dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
+      if( f->pDbg && strings_ended(f->pDbg) ) f->pDw = tl_dw.dwarf_begin_elf(f->pDbg, DWARF_C_READ, 0);
     }
   }
   return f;
@@ -189,10 +191,10 @@ static SrcFile *file_get(TlSrclines *p, const TlMapAt *m){
 /* File offset off as a virtual address of the file (its PT_LOAD); 0 if none. */
 static int off_to_vaddr(Elf *pElf, uint64_t off, uint64_t *pVa){
   size_t n, i;
-  if( pElf==0 || elf_getphdrnum(pElf, &n) ) return 0;
+  if( pElf==0 || tl_dw.elf_getphdrnum(pElf, &n) ) return 0;
   for(i=0; i<n; i++){
     GElf_Phdr ph;
-    if( gelf_getphdr(pElf, (int)i, &ph)==0 || ph.p_type!=PT_LOAD ) continue;
+    if( tl_dw.gelf_getphdr(pElf, (int)i, &ph)==0 || ph.p_type!=PT_LOAD ) continue;
     if( off>=ph.p_offset && off - ph.p_offset < ph.p_filesz ){
       *pVa = off - ph.p_offset + ph.p_vaddr;
       return 1;
@@ -222,9 +224,9 @@ static char *inline_name(Dwarf_Die *pScope){
   Dwarf_Attribute at;
   Dwarf_Die origin, *d = pScope;
   const char *z = 0;
-  if( dwarf_attr(pScope, DW_AT_abstract_origin, &at) && dwarf_formref_die(&at, &origin) ) d = &origin;
-  if( dwarf_attr_integrate(d, DW_AT_linkage_name, &at) || dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at) ){
-    z = dwarf_formstring(&at);
+  if( tl_dw.dwarf_attr(pScope, DW_AT_abstract_origin, &at) && tl_dw.dwarf_formref_die(&at, &origin) ) d = &origin;
+  if( tl_dw.dwarf_attr_integrate(d, DW_AT_linkage_name, &at) || tl_dw.dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at) ){
+    z = tl_dw.dwarf_formstring(&at);
     if( z ){
       char *zDem = cplus_demangle(z, DMGL_NO_OPTS);
       if( zDem ){
@@ -234,7 +236,7 @@ static char *inline_name(Dwarf_Die *pScope){
       }
     }
   }
-  if( z==0 && dwarf_attr_integrate(d, DW_AT_name, &at) ) z = dwarf_formstring(&at);
+  if( z==0 && tl_dw.dwarf_attr_integrate(d, DW_AT_name, &at) ) z = tl_dw.dwarf_formstring(&at);
   return src_printf("%s", z ? z : "??");
 }
 
@@ -246,10 +248,10 @@ static void call_site(Dwarf_Die *pCu, Dwarf_Die *pScope, const char **pzFile, in
   size_t nFiles;
   *pzFile = 0;
   *piLine = 0;
-  if( dwarf_attr(pScope, DW_AT_call_line, &at) && dwarf_formudata(&at, &iLine)==0 ) *piLine = (int)iLine;
-  if( dwarf_attr(pScope, DW_AT_call_file, &at) && dwarf_formudata(&at, &iFile)==0
-   && dwarf_getsrcfiles(pCu, &pFiles, &nFiles)==0 && iFile<nFiles ){
-    *pzFile = dwarf_filesrc(pFiles, iFile, 0, 0);
+  if( tl_dw.dwarf_attr(pScope, DW_AT_call_line, &at) && tl_dw.dwarf_formudata(&at, &iLine)==0 ) *piLine = (int)iLine;
+  if( tl_dw.dwarf_attr(pScope, DW_AT_call_file, &at) && tl_dw.dwarf_formudata(&at, &iFile)==0
+   && tl_dw.dwarf_getsrcfiles(pCu, &pFiles, &nFiles)==0 && iFile<nFiles ){
+    *pzFile = tl_dw.dwarf_filesrc(pFiles, iFile, 0, 0);
   }
 }
 
@@ -279,9 +281,9 @@ static int name_is_linkage(int lang){
 static char *innermost_name(Dwarf_Die *pCu, Dwarf_Die *pScope){
   Dwarf_Attribute at;
   Dwarf_Die origin, *d = pScope;
-  if( dwarf_attr(pScope, DW_AT_abstract_origin, &at) && dwarf_formref_die(&at, &origin) ) d = &origin;
-  if( !dwarf_attr_integrate(d, DW_AT_linkage_name, &at) && !dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at)
-   && !name_is_linkage(dwarf_srclang(pCu)) ) return 0;
+  if( tl_dw.dwarf_attr(pScope, DW_AT_abstract_origin, &at) && tl_dw.dwarf_formref_die(&at, &origin) ) d = &origin;
+  if( !tl_dw.dwarf_attr_integrate(d, DW_AT_linkage_name, &at) && !tl_dw.dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at)
+   && !name_is_linkage(tl_dw.dwarf_srclang(pCu)) ) return 0;
   return inline_name(pScope);
 }
 
@@ -300,31 +302,31 @@ static int frames_at(SrcFile *f, uint64_t va, const char *zSym, TlSrcFrame *a, i
   Dwarf_Line *pLine;
   const char *zFile = 0;
   int iLine = 0, nScope, i, n = 0;
-  if( f->pDw==0 || dwarf_addrdie(f->pDw, va, &cu)==0 ){
+  if( f->pDw==0 || tl_dw.dwarf_addrdie(f->pDw, va, &cu)==0 ){
     a[0].zFunc = 0;
     a[0].zSrcline = srcline_text(0, 0);
     return 1;
   }
-  pLine = dwarf_getsrc_die(&cu, va);
+  pLine = tl_dw.dwarf_getsrc_die(&cu, va);
   if( pLine ){
-    zFile = dwarf_linesrc(pLine, 0, 0);
-    if( dwarf_lineno(pLine, &iLine) ) iLine = 0;
+    zFile = tl_dw.dwarf_linesrc(pLine, 0, 0);
+    if( tl_dw.dwarf_lineno(pLine, &iLine) ) iLine = 0;
   }
-  nScope = dwarf_getscopes(&cu, va, &aScope);
-  for(i=0; i<nScope && dwarf_tag(&aScope[i])!=DW_TAG_inlined_subroutine
-                    && dwarf_tag(&aScope[i])!=DW_TAG_subprogram; i++){}
-  if( i<nScope && dwarf_tag(&aScope[i])==DW_TAG_inlined_subroutine ){
+  nScope = tl_dw.dwarf_getscopes(&cu, va, &aScope);
+  for(i=0; i<nScope && tl_dw.dwarf_tag(&aScope[i])!=DW_TAG_inlined_subroutine
+                    && tl_dw.dwarf_tag(&aScope[i])!=DW_TAG_subprogram; i++){}
+  if( i<nScope && tl_dw.dwarf_tag(&aScope[i])==DW_TAG_inlined_subroutine ){
     /* past an inline, dwarf_getscopes goes on with its abstract
     ** definition's scopes: the inline's own containing DIEs are these */
     Dwarf_Die inl = aScope[i];
     free(aScope);
     aScope = 0;
-    nScope = dwarf_getscopes_die(&inl, &aScope);
+    nScope = tl_dw.dwarf_getscopes_die(&inl, &aScope);
     i = 0;
   }
   /* perf adds no inlined function to a frame without a symbol */
   for(; strcmp(zSym, "[unknown]") && i<nScope && n<nMax-1; i++){
-    int tag = dwarf_tag(&aScope[i]);
+    int tag = tl_dw.dwarf_tag(&aScope[i]);
     char *zName;
     if( tag!=DW_TAG_inlined_subroutine && tag!=DW_TAG_subprogram ) continue;
     zName = n==0 ? innermost_name(&cu, &aScope[i]) : inline_name(&aScope[i]);
@@ -357,7 +359,7 @@ int tl_srclines_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, uint
   int n;
   *paOut = 0;
   if( !tl_symbols_map_at(p->pSyms, pTrace, pid, ts, ip, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
-  if( (f = file_get(p, &m))==0 || !map_vaddr(f, &m, ip, &va) ) return 0;
+  if( (f = file_get(p, pTrace, &m))==0 || !map_vaddr(f, &m, ip, &va) ) return 0;
   key = ((uint64_t)m.iFile * 0x9E3779B97F4A7C15ull) ^ va;
   if( tl_map_get(&p->byKey, key, &iEntry) && p->aEntry[iEntry].iFile==m.iFile && p->aEntry[iEntry].addr==va ){
     *paOut = p->aFrame + p->aEntry[iEntry].iFirst;
@@ -408,20 +410,20 @@ not_kept:
 static int bt2_inline_site(Dwarf_Die *pCu, Dwarf_Die *pDie, uint64_t va, const char **pzFile, int *piLine){
   Dwarf_Die d;
   int nDepth = 0;
-  if( dwarf_child(pDie, &d)!=0 ) return -1;
+  if( tl_dw.dwarf_child(pDie, &d)!=0 ) return -1;
   for(;;){
-    if( dwarf_haspc(&d, va)>0 ){
+    if( tl_dw.dwarf_haspc(&d, va)>0 ){
       Dwarf_Die child;
-      if( dwarf_tag(&d)==DW_TAG_inlined_subroutine ){
+      if( tl_dw.dwarf_tag(&d)==DW_TAG_inlined_subroutine ){
         call_site(pCu, &d, pzFile, piLine);
         return *pzFile!=0;
       }
-      if( nDepth<SRC_MAX_SCOPES && dwarf_child(&d, &child)==0 ){
+      if( nDepth<SRC_MAX_SCOPES && tl_dw.dwarf_child(&d, &child)==0 ){
         d = child;
         nDepth++;
       }
     }
-    if( dwarf_siblingof(&d, &d)!=0 ) return 0;
+    if( tl_dw.dwarf_siblingof(&d, &d)!=0 ) return 0;
   }
 }
 
@@ -439,26 +441,26 @@ int tl_srclines_bt2_at(TlSrclines *p, TlTrace *pTrace, int64_t pid, int64_t ts, 
   free(p->zRow);
   p->zRow = 0;
   if( !tl_symbols_map_at(p->pSyms, pTrace, pid, ts, ip, &m) || m.eWhy!=TL_SYMFILE_OPEN ) return 0;
-  if( (f = file_get(p, &m))==0 || f->pDw==0 || !map_vaddr(f, &m, ip, &va) ) return 0;
-  if( dwarf_addrdie(f->pDw, va, &cu)==0 ) return 1;
+  if( (f = file_get(p, pTrace, &m))==0 || f->pDw==0 || !map_vaddr(f, &m, ip, &va) ) return 0;
+  if( tl_dw.dwarf_addrdie(f->pDw, va, &cu)==0 ) return 1;
   /* func: the top-level subprogram holding va */
-  if( dwarf_child(&cu, &d)==0 ){
+  if( tl_dw.dwarf_child(&cu, &d)==0 ){
     do{
-      if( dwarf_tag(&d)==DW_TAG_subprogram && dwarf_haspc(&d, va)>0 ){ bSub = 1; break; }
-    }while( dwarf_siblingof(&d, &d)==0 );
+      if( tl_dw.dwarf_tag(&d)==DW_TAG_subprogram && tl_dw.dwarf_haspc(&d, va)>0 ){ bSub = 1; break; }
+    }while( tl_dw.dwarf_siblingof(&d, &d)==0 );
   }
   if( bSub ){
-    pOut->zFunc = dwarf_diename(&d);
-    if( pOut->zFunc && dwarf_lowpc(&d, &low)==0 ) pOut->funcOff = va - low;
+    pOut->zFunc = tl_dw.dwarf_diename(&d);
+    if( pOut->zFunc && tl_dw.dwarf_lowpc(&d, &low)==0 ) pOut->funcOff = va - low;
     else pOut->zFunc = 0;
   }
   /* src: an inline's call site, else the line row starting at va */
   if( bSub && (rc = bt2_inline_site(&cu, &d, va, &zFile, &iLine))<0 ) return 1;
   if( !bSub || rc==0 ){
     zFile = 0;
-    pLine = dwarf_getsrc_die(&cu, va);
-    if( pLine && dwarf_lineaddr(pLine, &lineAddr)==0 && lineAddr==va && dwarf_lineno(pLine, &iLine)==0 ){
-      zFile = dwarf_linesrc(pLine, 0, 0);
+    pLine = tl_dw.dwarf_getsrc_die(&cu, va);
+    if( pLine && tl_dw.dwarf_lineaddr(pLine, &lineAddr)==0 && lineAddr==va && tl_dw.dwarf_lineno(pLine, &iLine)==0 ){
+      zFile = tl_dw.dwarf_linesrc(pLine, 0, 0);
     }
   }
   if( zFile ) pOut->zSrc = p->zRow = srcline_text(zFile, iLine);

@@ -27,11 +27,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
-
 #include "bytes.h"
+#include "dwlib.h"
 
 typedef struct UwProc UwProc;
 struct UwProc {
@@ -66,12 +63,19 @@ static int uw_find_debuginfo(Dwfl_Module *mod, void **ppUser, const char *zMod, 
   return -1;
 }
 
+/* Sections at the addresses their ELF file gives (libdwfl's own rule). */
+static int uw_section_address(Dwfl_Module *mod, void **ppUser, const char *zMod, Dwarf_Addr base,
+                              const char *zSec, GElf_Word shndx, const GElf_Shdr *pShdr,
+                              Dwarf_Addr *pAddr){
+  return tl_dw.dwfl_offline_section_address(mod, ppUser, zMod, base, zSec, shndx, pShdr, pAddr);
+}
+
 static char *gzDebugPath = 0;
 
 static const Dwfl_Callbacks uwOffline = {
   .find_debuginfo = uw_find_debuginfo,
   .debuginfo_path = &gzDebugPath,
-  .section_address = dwfl_offline_section_address,
+  .section_address = uw_section_address,
 };
 
 TlUnwind *tl_unwind_new(TlSymbols *pSyms){
@@ -81,7 +85,7 @@ TlUnwind *tl_unwind_new(TlSymbols *pSyms){
 }
 
 static void proc_drop(UwProc *q){
-  if( q->pDwfl ) dwfl_end(q->pDwfl);
+  if( q->pDwfl ) tl_dw.dwfl_end(q->pDwfl);
   memset(q, 0, sizeof(*q));
 }
 
@@ -106,7 +110,7 @@ static UwProc *proc_get(TlUnwind *u, int64_t pid){
   }
   if( q->pDwfl==0 || q->pid!=pid ){
     proc_drop(q);
-    q->pDwfl = dwfl_begin(&uwOffline);
+    q->pDwfl = tl_dw.dwfl_begin(&uwOffline);
     if( q->pDwfl==0 ) return 0;
     q->pid = pid;
   }
@@ -177,23 +181,23 @@ static int uw_report(TlUnwind *u, uint64_t ip){
   }
   base = m.start - m.pgoff;
   snprintf(zName, sizeof(zName), "%u", m.iFile);
-  mod = dwfl_addrmodule(u->pDwfl, ip);
+  mod = tl_dw.dwfl_addrmodule(u->pDwfl, ip);
   if( mod ){
-    zHave = dwfl_module_info(mod, 0, &lo, 0, 0, 0, 0, 0);
+    zHave = tl_dw.dwfl_module_info(mod, 0, &lo, 0, 0, 0, 0, 0);
     if( zHave && strcmp(zHave, zName)==0 ) return 1;
     u->bRestart = 1;
     return -2;
   }
   fd = uw_memfd(u, &m, &zErr);
-  mod = fd<0 ? 0 : dwfl_report_elf(u->pDwfl, zName, m.zPath, fd, base, false);
+  mod = fd<0 ? 0 : tl_dw.dwfl_report_elf(u->pDwfl, zName, m.zPath, fd, base, false);
   if( mod==0 ){
     char zWhy[160];
-    snprintf(zWhy, sizeof(zWhy), "libdw cannot read %s: %s", m.zPath, fd<0 ? zErr : dwfl_errmsg(-1));
+    snprintf(zWhy, sizeof(zWhy), "libdw cannot read %s: %s", m.zPath, fd<0 ? zErr : tl_dw.dwfl_errmsg(-1));
     uw_warn(u, &m, zWhy);
     return -1;
   }
-  if( dwfl_report_end(u->pDwfl, 0, 0) ) return -1;
-  if( dwfl_addrmodule(u->pDwfl, ip)!=mod ){
+  if( tl_dw.dwfl_report_end(u->pDwfl, 0, 0) ) return -1;
+  if( tl_dw.dwfl_addrmodule(u->pDwfl, ip)!=mod ){
     u->bRestart = 1;                              /* it overlaps another module */
     return -2;
   }
@@ -247,7 +251,7 @@ static bool uw_set_registers(Dwfl_Thread *t, void *arg){
   int i;
   for(i=0; i<TL_UNWIND_NREG; i++){
     Dwarf_Word w = in->aReg[i];
-    if( (in->mReg>>i & 1) && !dwfl_thread_state_registers(t, i, 1, &w) ) return false;
+    if( (in->mReg>>i & 1) && !tl_dw.dwfl_thread_state_registers(t, i, 1, &w) ) return false;
   }
   return true;
 }
@@ -268,16 +272,16 @@ static int uw_frame(Dwfl_Frame *st, void *arg){
   Dwarf_Addr pc;
   bool bActivation;
   int rc, k;
-  if( !dwfl_frame_pc(st, &pc, 0) ) return DWARF_CB_ABORT;
+  if( !tl_dw.dwfl_frame_pc(st, &pc, 0) ) return DWARF_CB_ABORT;
   rc = uw_report(u, pc);
   if( rc==-2 ) return DWARF_CB_ABORT;
-  if( !dwfl_frame_pc(st, &pc, &bActivation) ) return DWARF_CB_ABORT;
+  if( !tl_dw.dwfl_frame_pc(st, &pc, &bActivation) ) return DWARF_CB_ABORT;
   if( !bActivation ) pc--;
   u->aIp[u->nIp++] = pc;
   u->mLast = 0;
   for(k=0; k<TL_UNWIND_NREG; k++){
     Dwarf_Word w;
-    if( dwfl_frame_reg(st, (unsigned)k, &w)==0 ){ u->aLast[k] = w; u->mLast |= 1u<<k; }
+    if( tl_dw.dwfl_frame_reg(st, (unsigned)k, &w)==0 ){ u->aLast[k] = w; u->mLast |= 1u<<k; }
   }
   if( rc!=1 || u->nIp>=u->nMax ) return DWARF_CB_ABORT;
   return DWARF_CB_OK;
@@ -292,20 +296,20 @@ static int uw_frame(Dwfl_Frame *st, void *arg){
 ** address the word below it (x86_64); anything else: no.
 */
 static int uw_ra_is_zero(TlUnwind *u, uint64_t pc){
-  Dwfl_Module *mod = dwfl_addrmodule(u->pDwfl, pc);
+  Dwfl_Module *mod = tl_dw.dwfl_addrmodule(u->pDwfl, pc);
   Dwarf_Addr bias;
   Dwarf_Op aMem[3], *pOps;
   size_t nOps;
   int k, bZero = 0;
   if( mod==0 ) return 0;
   for(k=0; k<2; k++){
-    Dwarf_CFI *pCfi = k==0 ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
+    Dwarf_CFI *pCfi = k==0 ? tl_dw.dwfl_module_dwarf_cfi(mod, &bias) : tl_dw.dwfl_module_eh_cfi(mod, &bias);
     Dwarf_Frame *pFrame = 0;
     Dwarf_Word w;
-    if( pCfi==0 || dwarf_cfi_addrframe(pCfi, pc - bias, &pFrame) || pFrame==0 ) continue;
-    if( dwarf_frame_register(pFrame, TL_UNWIND_REG_IP, aMem, &pOps, &nOps)==0
+    if( pCfi==0 || tl_dw.dwarf_cfi_addrframe(pCfi, pc - bias, &pFrame) || pFrame==0 ) continue;
+    if( tl_dw.dwarf_frame_register(pFrame, TL_UNWIND_REG_IP, aMem, &pOps, &nOps)==0
      && !(nOps==0 && pOps==aMem)                       /* not undefined */
-     && dwarf_frame_cfa(pFrame, &pOps, &nOps)==0 && nOps==1 && pOps[0].atom==DW_OP_bregx
+     && tl_dw.dwarf_frame_cfa(pFrame, &pOps, &nOps)==0 && nOps==1 && pOps[0].atom==DW_OP_bregx
      && pOps[0].number<TL_UNWIND_NREG && (u->mLast>>pOps[0].number & 1) ){
       uint64_t cfa = u->aLast[pOps[0].number] + (uint64_t)(int64_t)pOps[0].number2;
       /* (perf reads a word it cannot find as 0) */
@@ -332,10 +336,10 @@ static int uw_run(TlUnwind *u, UwProc *q){
     return 0;
   }
   if( !q->bAttached ){
-    if( !dwfl_attach_state(q->pDwfl, 0, (pid_t)q->pid, &uwThread, u) ) return 0;
+    if( !tl_dw.dwfl_attach_state(q->pDwfl, 0, (pid_t)q->pid, &uwThread, u) ) return 0;
     q->bAttached = 1;
   }
-  if( dwfl_getthread_frames(q->pDwfl, (pid_t)u->pIn->tid, uw_frame, u)==0
+  if( tl_dw.dwfl_getthread_frames(q->pDwfl, (pid_t)u->pIn->tid, uw_frame, u)==0
    && u->nIp>0 && u->nIp<u->nMax && uw_ra_is_zero(u, u->aIp[u->nIp-1]) ){
     u->aIp[u->nIp++] = (uint64_t)0 - 1;          /* the return address was 0 */
   }
@@ -346,7 +350,12 @@ int tl_unwind_frames(TlUnwind *u, TlTrace *pTrace, const TlUnwindIn *in, uint64_
   const uint32_t mNeed = (1u<<TL_UNWIND_REG_SP) | (1u<<TL_UNWIND_REG_IP);
   UwProc *q;
   int k;
+  const char *zNoLib;
   if( (in->mReg & mNeed)!=mNeed || nMax<=0 ) return 0;
+  if( (zNoLib = tl_dw_load())!=0 ){
+    tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "user stacks are not unwound: %s", zNoLib);
+    return 0;
+  }
   if( nMax>TL_UNWIND_MAX_FRAMES ) nMax = TL_UNWIND_MAX_FRAMES;
   u->pTrace = pTrace;
   u->pIn = in;
