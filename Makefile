@@ -30,7 +30,9 @@ override CFLAGS += -std=c11 -D_DEFAULT_SOURCE -fPIC -fvisibility=hidden \
 # llvm-xray does (src/model/demangle_llvm.cc); not exported either. The
 # parts of libstdc++ it needs are linked in too (-Bstatic), not the shared
 # library: loading libstdc++.so costs ~2.5 ms of every process that loads
-# the extension.
+# the extension. Those parts allocate a pool once when loaded, so the
+# extension stays loaded once loaded (-z nodelete): a connection that closes
+# does not unload it, and loading it again costs nothing and leaks nothing.
 LLVM_DIR ?= /usr/lib/llvm-14
 DEMANGLE_OBJ = $(BUILD)/src/model/demangle_llvm.o
 # elfutils' libdw unwinds --call-graph dwarf stacks from their CFI, as perf
@@ -38,7 +40,7 @@ DEMANGLE_OBJ = $(BUILD)/src/model/demangle_llvm.o
 # headers are needed to build and libdw1 to unwind.
 LDLIBS_SO = -lzstd -liberty -lpthread -lm -ldl $(DEMANGLE_OBJ) $(LLVM_DIR)/lib/libLLVMDemangle.a \
             -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
-SO_LDFLAGS = -shared -static-libgcc -Wl,-z,relro,-z,now -Wl,--no-undefined \
+SO_LDFLAGS = -shared -static-libgcc -Wl,-z,relro,-z,now,-z,nodelete -Wl,--no-undefined \
              -Wl,--exclude-libs,libiberty.a -Wl,--exclude-libs,libLLVMDemangle.a \
              -Wl,--exclude-libs,libstdc++.a
 
