@@ -42,6 +42,10 @@
 **                            column iCol (-1: the rowid, in val.i) of the
 **                            k-th of those rows, in the packet's order
 **   xCountClose(state)       NULL-safe
+** A scan may open several states, used on different threads at once
+** (src/count.c counts ahead on a helper when every packet's tsBegin is
+** known): each is given packets in ascending index order, not every one
+** that may match, and is asked values only of the packet it counted last.
 **
 ** Tallies (optional: xTallyCols, xTallyOpen, xTallyPacket and xTallyClose,
 ** or none). For GROUP BY or DISTINCT (the engine's grouped output,

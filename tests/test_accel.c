@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpel_writer.h"
 #include "ctf_writer.h"
@@ -1068,7 +1069,175 @@ static void accel_merge_streams_share_max_memory(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** A CTF trace of two streams of AHEAD_PKTS packets of AHEAD_EVENTS events,
+** every packet with its timestamp_begin and timestamp_end (1 GHz clock, no
+** offset): event e of packet p of stream s at ts 1000*(AHEAD_EVENTS*p + e)
+** + 7*s, its field v numbered 1, 2, ... stream by stream. A sequence of n
+** bytes follows v, empty but where bBad puts n = 2^24 into stream 1's
+** packet AHEAD_BAD (past its content: the scan's error).
+*/
+#define AHEAD_PKTS 24
+#define AHEAD_EVENTS 6
+#define AHEAD_BAD 17
+
+static int64_t ahead_ts(int s, int p, int e){
+  return 1000*(int64_t)(AHEAD_EVENTS*p + e) + 7*s;
+}
+
+static void write_ahead_ctf(const char *zDir, int bBad){
+  static const char zMeta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "clock { name = c; freq = 1000000000; };\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := tstamp;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+    "stream { id = 0; packet.context := struct { tstamp timestamp_begin; tstamp timestamp_end;\n"
+    "  uint64_t content_size; uint64_t packet_size; };\n"
+    "  event.header := struct { tstamp timestamp; }; };\n"
+    "stream { id = 1; packet.context := struct { tstamp timestamp_begin; tstamp timestamp_end;\n"
+    "  uint64_t content_size; uint64_t packet_size; };\n"
+    "  event.header := struct { tstamp timestamp; }; };\n"
+    "event { name = \"e\"; stream_id = 0; fields := struct { uint32_t v; uint32_t n;\n"
+    "  integer { size = 8; align = 8; } b[n]; }; };\n"
+    "event { name = \"e\"; stream_id = 1; fields := struct { uint32_t v; uint32_t n;\n"
+    "  integer { size = 8; align = 8; } b[n]; }; };\n";
+  int s, p, e, v = 1;
+  assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
+  for(s=0; s<2; s++){
+    char zName[16];
+    CtfW w;
+    ctfw_init(&w, 0);
+    for(p=0; p<AHEAD_PKTS; p++){
+      uint64_t iStart = w.iBit;
+      ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
+      ctfw_uint(&w, 8, 32, (uint64_t)s);
+      ctfw_uint(&w, 8, 64, (uint64_t)ahead_ts(s, p, 0));
+      ctfw_uint(&w, 8, 64, (uint64_t)ahead_ts(s, p, AHEAD_EVENTS-1));
+      ctfw_uint(&w, 8, 64, 0);                     /* content_size, patched */
+      ctfw_uint(&w, 8, 64, 0);                     /* packet_size, patched */
+      for(e=0; e<AHEAD_EVENTS; e++){
+        ctfw_uint(&w, 8, 64, (uint64_t)ahead_ts(s, p, e));
+        ctfw_uint(&w, 8, 32, (uint64_t)v++);
+        ctfw_uint(&w, 8, 32, bBad && s==1 && p==AHEAD_BAD && e==2 ? 1u<<24 : 0);
+      }
+      ctfw_patch(&w, iStart + 192, 64, w.iBit - iStart);
+      ctfw_patch(&w, iStart + 256, 64, w.iBit - iStart);
+    }
+    snprintf(zName, sizeof(zName), "s%d", s);
+    assert_int_equal(ctfw_save(&w, zDir, zName, ctfw_bytes(&w)), 0);
+    ctfw_free(&w);
+  }
+}
+
+/* Threads of this process (/proc/self/task). */
+static int thread_count(void){
+  DIR *d = opendir("/proc/self/task");
+  struct dirent *p;
+  int n = 0;
+  assert_non_null(d);
+  while( (p = readdir(d))!=0 ) n += p->d_name[0]!='.';
+  closedir(d);
+  return n;
+}
+
+/*
+** A counted scan of packets whose start the index knows is counted by two
+** threads (the engine counts ahead on a helper: one more thread while the
+** scan is open), the rows still given in the index's order: counts, rowids
+** and values equal the events written and the plain scan's; an event that
+** overruns its packet is the plain scan's error.
+*/
+static void accel_counts_ahead_equal_the_events_written(void **state){
+  static const int64_t aWin[][2] = {
+    { 0, 1000000 }, { 3000, 3000 }, { 2500, 41007 }, { 40000, 97000 }, { 143005, 143007 },
+  };
+  sqlite3 *db = tl_test_db();
+  char zDir[512], zBad[512];
+  TlTrace *p = 0;
+  TlQuery *q = 0;
+  TlFilter f;
+  TlErr err;
+  TlRow r;
+  size_t k;
+  int nBefore, s, pk, e;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-count-ahead", tl_test_tmpdir());
+  snprintf(zBad, sizeof(zBad), "%s/ctf-count-ahead-bad", tl_test_tmpdir());
+  write_ahead_ctf(zDir, 0);
+  write_ahead_ctf(zBad, 1);
+
+  if( sysconf(_SC_NPROCESSORS_ONLN)>1 ){
+    tl_err_clear(&err);
+    assert_int_equal(tl_trace_open(zDir, 0, &p, &err), TL_OK);
+    assert_int_equal(p->index.n, 2*AHEAD_PKTS);
+    memset(&f, 0, sizeof(f));
+    f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+    nBefore = thread_count();
+    assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &err), TL_OK);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(tl_query_next(q, &r), TL_ROW);
+    assert_int_equal(r.nRepeat, AHEAD_EVENTS);
+    assert_int_equal(thread_count(), nBefore + 1);
+    tl_query_close(q);
+    assert_int_equal(thread_count(), nBefore);
+    tl_trace_release(p);
+  }else{
+    print_message("one CPU: the helper thread is not started, its check skipped\n");
+  }
+
+  for(k=0; k<sizeof(aWin)/sizeof(aWin[0]); k++){
+    int64_t nWant = 0, vWant = 0, tsWant = 0;
+    int v = 1;
+    char *zOn, *zOff;
+    const char *zQ = "SELECT count(*), sum(args->>'$.v'), sum(ts), sum(rowid %% 4294967291), "
+                     "min(rowid), max(rowid) FROM events(%Q, %Q) WHERE ts BETWEEN %lld AND %lld";
+    for(s=0; s<2; s++) for(pk=0; pk<AHEAD_PKTS; pk++) for(e=0; e<AHEAD_EVENTS; e++, v++){
+      int64_t ts = ahead_ts(s, pk, e);
+      if( ts<aWin[k][0] || ts>aWin[k][1] ) continue;
+      nWant++; vWant += v; tsWant += ts;
+    }
+    zOn = tl_test_sql_rows(db, "SELECT count(*), sum(args->>'$.v'), sum(ts) FROM events(%Q) "
+                               "WHERE ts BETWEEN %lld AND %lld", zDir,
+                           (long long)aWin[k][0], (long long)aWin[k][1]);
+    zOff = sqlite3_mprintf("%lld|%lld|%lld", (long long)nWant, (long long)vWant, (long long)tsWant);
+    if( nWant==0 ) sqlite3_free(zOff), zOff = sqlite3_mprintf("0||");
+    assert_string_equal(zOn, zOff);
+    free(zOn);
+    sqlite3_free(zOff);
+    /* count(*) alone is the counted scan; with rowids too */
+    zOn = tl_test_sql_rows(db, "SELECT count(*) FROM events(%Q) WHERE ts BETWEEN %lld AND %lld",
+                           zDir, (long long)aWin[k][0], (long long)aWin[k][1]);
+    zOff = sqlite3_mprintf("%lld", (long long)nWant);
+    assert_string_equal(zOn, zOff);
+    free(zOn);
+    sqlite3_free(zOff);
+    zOn = tl_test_sql_rows(db, zQ, zDir, "", (long long)aWin[k][0], (long long)aWin[k][1]);
+    zOff = tl_test_sql_rows(db, zQ, zDir, "accel=off", (long long)aWin[k][0], (long long)aWin[k][1]);
+    assert_string_equal(zOn, zOff);
+    free(zOn);
+    free(zOff);
+  }
+
+  {
+    char *zOn = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q) WHERE ts BETWEEN 0 AND 200000",
+                                  zBad);
+    char *zOff = tl_test_sql_error(db, "SELECT count(*) FROM events(%Q, 'accel=off') "
+                                       "WHERE ts BETWEEN 0 AND 200000", zBad);
+    assert_non_null(zOn);
+    assert_non_null(zOff);
+    assert_string_equal(zOn, zOff);
+    assert_non_null(strstr(zOn, "s1"));
+    free(zOn);
+    free(zOff);
+  }
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(accel,
+  cmocka_unit_test(accel_counts_ahead_equal_the_events_written),
   cmocka_unit_test(accel_merge_streams_share_max_memory),
   cmocka_unit_test(accel_merge_ties_of_cpel_sections),
   cmocka_unit_test(accel_merge_ties_and_a_stream_back_in_time),
