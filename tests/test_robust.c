@@ -989,30 +989,39 @@ static void interrupt_ends_index_builds_and_scans(void **state){
 /*
 ** A CTF trace in zDir of two streams of nPkt copies of one 64 KiB packet
 ** of events with a sequence (which the count plans do not skip: every
-** event decoded), for a GROUP BY name long enough to interrupt.
+** event decoded), for a GROUP BY name long enough to interrupt. bBegin:
+** each packet has a timestamp_begin (all 0), so the index knows when each
+** packet starts.
 */
-static void write_big_ctf(const char *zDir, int nPkt){
-  static const char zMeta[] =
+static void write_big_ctf(const char *zDir, int nPkt, int bBegin){
+  char zMeta[1200];
+  int s, k;
+  snprintf(zMeta, sizeof(zMeta),
     "/* CTF 1.8 */\n"
     "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
     "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "clock { name = c; freq = 1000000000; };\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := tstamp;\n"
     "trace { major = 1; minor = 8; byte_order = le;\n"
     "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
-    "stream { id = 0; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+    "stream { id = 0; packet.context := struct { %s uint64_t content_size; uint64_t packet_size; };\n"
     "  event.header := struct { uint32_t id; }; };\n"
-    "stream { id = 1; packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+    "stream { id = 1; packet.context := struct { %s uint64_t content_size; uint64_t packet_size; };\n"
     "  event.header := struct { uint32_t id; }; };\n"
     "event { name = \"s\"; id = 0; stream_id = 0; fields := struct { uint32_t n; uint32_t q[n]; }; };\n"
-    "event { name = \"s\"; id = 0; stream_id = 1; fields := struct { uint32_t n; uint32_t q[n]; }; };\n";
-  int s, k;
+    "event { name = \"s\"; id = 0; stream_id = 1; fields := struct { uint32_t n; uint32_t q[n]; }; };\n",
+    bBegin ? "tstamp timestamp_begin;" : "", bBegin ? "tstamp timestamp_begin;" : "");
   assert_int_equal(ctfw_save_text(zDir, "metadata", zMeta), 0);
   for(s=0; s<2; s++){
     char zPath[600];
     CtfW w;
     FILE *f;
+    uint64_t iSizes;
     ctfw_init(&w, 0);
     ctfw_uint(&w, 8, 32, 0xC1FC1FC1);
     ctfw_uint(&w, 8, 32, (uint64_t)s);             /* stream_id */
+    if( bBegin ) ctfw_uint(&w, 8, 64, 0);          /* timestamp_begin */
+    iSizes = w.iBit;
     ctfw_uint(&w, 8, 64, 0);                       /* content_size, patched */
     ctfw_uint(&w, 8, 64, 0);                       /* packet_size, patched */
     while( ctfw_bytes(&w) + 16 <= 65536 ){
@@ -1021,8 +1030,8 @@ static void write_big_ctf(const char *zDir, int nPkt){
       ctfw_uint(&w, 8, 32, 1);
       ctfw_uint(&w, 8, 32, 2);
     }
-    ctfw_patch(&w, 64, 64, w.iBit);
-    ctfw_patch(&w, 128, 64, w.iBit);
+    ctfw_patch(&w, iSizes, 64, w.iBit);
+    ctfw_patch(&w, iSizes + 64, 64, w.iBit);
     snprintf(zPath, sizeof(zPath), "%s/chan_%d", zDir, s);
     f = fopen(zPath, "wb");
     assert_non_null(f);
@@ -1032,24 +1041,10 @@ static void write_big_ctf(const char *zDir, int nPkt){
   }
 }
 
-/*
-** GROUP BY name is tallied on the engine's helper threads (one stream
-** each): sqlite3_interrupt() stops them within 100 ms too.
-*/
-static void interrupt_ends_tallies_on_helper_threads(void **state){
-  char zDir[512], zPath[600];
-  char *zSql;
-  sqlite3 *db = tl_test_db();
+/* Remove what write_big_ctf() wrote. */
+static void remove_big_ctf(const char *zDir){
+  char zPath[600];
   int s;
-  (void)state;
-  snprintf(zDir, sizeof(zDir), "%s/big-ctf", tl_test_tmpdir());
-  write_big_ctf(zDir, 1024);                       /* 128 MiB */
-  /* the index first, so that the interruption finds the tally running */
-  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zDir), 2048);
-  zSql = sqlite3_mprintf("SELECT name, count(*) FROM events('%q') GROUP BY name", zDir);
-  interrupt_after(db, zSql, 100);
-  sqlite3_free(zSql);
-  tl_test_db_close(db);
   for(s=0; s<2; s++){
     snprintf(zPath, sizeof(zPath), "%s/chan_%d", zDir, s);
     unlink(zPath);
@@ -1057,6 +1052,46 @@ static void interrupt_ends_tallies_on_helper_threads(void **state){
   snprintf(zPath, sizeof(zPath), "%s/metadata", zDir);
   unlink(zPath);
   rmdir(zDir);
+}
+
+/*
+** GROUP BY name is tallied on the engine's helper threads (one stream
+** each): sqlite3_interrupt() stops them within 100 ms too.
+*/
+static void interrupt_ends_tallies_on_helper_threads(void **state){
+  char zDir[512];
+  char *zSql;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/big-ctf", tl_test_tmpdir());
+  write_big_ctf(zDir, 1024, 0);                    /* 128 MiB */
+  /* the index first, so that the interruption finds the tally running */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zDir), 2048);
+  zSql = sqlite3_mprintf("SELECT name, count(*) FROM events('%q') GROUP BY name", zDir);
+  interrupt_after(db, zSql, 100);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+  remove_big_ctf(zDir);
+}
+
+/*
+** count(*) of packets whose start the index knows is counted on two
+** threads (src/count.c counts ahead on a helper): sqlite3_interrupt()
+** stops both within 100 ms, whether the thread giving rows counts or waits.
+*/
+static void interrupt_ends_counts_ahead(void **state){
+  char zDir[512];
+  char *zSql;
+  sqlite3 *db = tl_test_db();
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/big-ctf-begin", tl_test_tmpdir());
+  write_big_ctf(zDir, 1024, 1);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zDir), 2048);
+  zSql = sqlite3_mprintf("SELECT count(*) FROM events('%q')", zDir);
+  interrupt_after(db, zSql, 100);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+  remove_big_ctf(zDir);
 }
 
 /* A TlPoll that says stop at once. */
@@ -1205,6 +1240,7 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(mmap_option_is_an_opt_in),
   cmocka_unit_test(interrupt_ends_index_builds_and_scans),
   cmocka_unit_test(interrupt_ends_tallies_on_helper_threads),
+  cmocka_unit_test(interrupt_ends_counts_ahead),
   cmocka_unit_test(stop_ends_a_directory_search_and_an_index_build),
   cmocka_unit_test(ctf_empty_struct_sequences_are_refused_at_once),
   cmocka_unit_test(ctf_more_stream_files_than_descriptors),
