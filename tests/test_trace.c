@@ -727,6 +727,9 @@ static void ctf_count_by_name_error_on_either_thread(void **state){
   tl_test_db_close(db);
 }
 
+/* (tests/test_accel.c: also here, the group make threads runs under ThreadSanitizer) */
+void accel_counts_ahead_equal_the_events_written(void **state);
+
 TL_DEFINE_GROUP(trace,
   cmocka_unit_test(scan_of_a_changed_file_is_a_clear_error),
   cmocka_unit_test(connections_in_threads_share_traces),
@@ -743,4 +746,5 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(cache_keeps_a_bounded_number),
   cmocka_unit_test(cache_is_shared_by_threads),
   cmocka_unit_test(open_mem_detects_and_rejects),
+  cmocka_unit_test(accel_counts_ahead_equal_the_events_written),
 );
