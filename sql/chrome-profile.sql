@@ -187,15 +187,14 @@ WITH th AS MATERIALIZED (
         GROUP BY th, (id - 1) / 500) AS x
        JOIN th ON th.th = x.th CROSS JOIN tl_prof_t t
   UNION ALL
-  -- the samples, 100000 a chunk: each one's node and its time delta
-  SELECT json_object('ph', 'P', 'cat', 'profile', 'name', 'ProfileChunk',
-                     'id', printf('0x%x', (SELECT pn FROM th WHERE th.th = c.th)),
-                     'ts', json(printf('%d.%03d', c.ts / 1000, c.ts % 1000)),
-                     'pid', coalesce((SELECT pid FROM th WHERE th.th = c.th), 0),
-                     'tid', CASE WHEN c.th < 0 THEN -1 - c.th ELSE c.th END,
-                     'args', json_object('data', json_object('cpuProfile', json_object('samples', json('[' || c.nodes || ']')),
-                                                             'timeDeltas', json('[' || c.deltas || ']'),
-                                                             'endTime', json(c.t))))
+  -- the samples, 100000 a chunk: each one's node and its time delta (the
+  -- arrays written as text: no JSON value of 100000 elements is built)
+  SELECT '{"ph":"P","cat":"profile","name":"ProfileChunk","id":"' || printf('0x%x', (SELECT pn FROM th WHERE th.th = c.th))
+         || '","ts":' || printf('%d.%03d', c.ts / 1000, c.ts % 1000)
+         || ',"pid":' || coalesce((SELECT pid FROM th WHERE th.th = c.th), 0)
+         || ',"tid":' || CASE WHEN c.th < 0 THEN -1 - c.th ELSE c.th END
+         || ',"args":{"data":{"cpuProfile":{"samples":[' || c.nodes || ']},"timeDeltas":[' || c.deltas
+         || '],"endTime":' || c.t || '}}}'
   FROM (SELECT s.g, s.th, min(s.ts) AS ts, group_concat(n.id) AS nodes,
                group_concat(printf('%d.%03d', s.d / 1000, s.d % 1000)) AS deltas,
                (SELECT printf('%d.%03d', (t1 - t0) / 1000, (t1 - t0) % 1000) FROM tl_prof_t) AS t
