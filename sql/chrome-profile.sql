@@ -33,7 +33,9 @@
 -- them to temporary files beyond its page cache: under SQLITE_TMPDIR,
 -- TMPDIR or /var/tmp), the chunks hold 100000 samples, and the rows are
 -- written one event each. The output is the JSON array form as in
--- sql/chrome-events.sql.
+-- sql/chrome-events.sql. The file is several statements: run it with the
+-- shell's .read (the rows are its one SELECT's; the temporary tables,
+-- tl_prof_*, are dropped at the end).
 --
 --   sqlite3 :memory: '.load ./tracelite' ".parameter set @trace 'xray-log.app.abc123'" \
 --           ".parameter set @binary './app'" '.read sql/chrome-profile.sql' > calls.json
@@ -206,3 +208,9 @@ UNION ALL
 SELECT ',' || e FROM (SELECT e FROM doc LIMIT -1 OFFSET 1)
 UNION ALL
 SELECT CASE WHEN EXISTS (SELECT 1 FROM doc) THEN ']' ELSE '[]' END;
+DROP TABLE temp.tl_prof_tr;
+DROP TABLE temp.tl_prof_fr;
+DROP TABLE temp.tl_prof_smp;
+DROP TABLE temp.tl_prof_node;
+DROP TABLE temp.tl_prof_t;
+DROP TABLE temp.tl_prof_names;
