@@ -106,6 +106,7 @@ test: $(SO) $(TESTBIN)
 	$(PYTHON) tests/lint.py
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/sql_library.py --so $(SO))
 	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/test_fleet.py --so $(SO))
+	$(if $(SQL_LIBRARY_TEST),$(PYTHON) tests/test_profile.py --so $(SO))
 	$(if $(SQL_LIBRARY_TEST),sh tests/browser/run.sh $(SO))
 	$(TESTBIN)
 

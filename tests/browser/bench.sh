@@ -9,6 +9,10 @@
 #
 #   sh tests/browser/bench.sh build/tracelite.so TRACE [BINARY]
 #   SQL=speedscope-spans.sql sh tests/browser/bench.sh build/tracelite.so CTF-TRACE
+#   SQL=chrome-profile.sql sh tests/browser/bench.sh build/tracelite.so TRACE [BINARY]
+#
+# A Chrome export (SQL=chrome-*.sql) is written to TRACE.json, the others
+# to TRACE.speedscope.json (speedscope picks its importer by that name).
 #
 # Needs what run.sh needs; OUT (default: a temporary directory) keeps the
 # export, SPEEDSCOPE_TIMEOUT the seconds speedscope may take (default 900),
@@ -20,7 +24,10 @@ so=$(cd "$(dirname "$1")" && pwd)/$(basename "$1" .so)
 trace=$2
 binary=$3
 out=${OUT:-$(mktemp -d)}
-f=$out/$(basename "$trace").speedscope.json
+case ${SQL:-speedscope-calls.sql} in
+  chrome-*) f=$out/$(basename "$trace").json ;;
+  *) f=$out/$(basename "$trace").speedscope.json ;;
+esac
 set -- sqlite3 -batch -cmd ".load $so" -cmd ".parameter set @trace '$trace'"
 [ -n "$binary" ] && set -- "$@" -cmd ".parameter set @binary '$binary'"
 [ -x /usr/bin/time ] && set -- /usr/bin/time -o "$f.time" -f '%e s %U u %S s %M KB' "$@"

@@ -47,6 +47,18 @@ async function speedscope(browser, file, shot, want) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto('file://' + path.join(__dirname, 'node_modules/speedscope/dist/release/index.html'));
+  // the page's JS heap at its largest (Chromium's JSHeapUsedSize, sampled
+  // every second when the page answers) and the time the file takes to load
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  let heap = 0;
+  const sample = setInterval(() => {
+    cdp.send('Performance.getMetrics').then((m) => {
+      const h = m.metrics.find((x) => x.name === 'JSHeapUsedSize');
+      if (h && h.value > heap) heap = h.value;
+    }, () => {});
+  }, 1000);
+  const t0 = Date.now();
   await page.setInputFiles('input[type=file]', file);
   const name = path.basename(file);
   try {
@@ -54,16 +66,20 @@ async function speedscope(browser, file, shot, want) {
                                { timeout: 1000 * Number(process.env.SPEEDSCOPE_TIMEOUT || 30), polling: 500 });
     if (!(await page.title()).includes(want || name)) throw new Error('title');
   } catch (e) {
+    clearInterval(sample);
     const body = await page.evaluate(() => document.body.innerText.slice(0, 300));
     return fail(`${name}: speedscope did not load it (title "${await page.title()}", page: ${body})`);
   }
+  const loaded = (Date.now() - t0) / 1000;
   await page.waitForTimeout(1500);            // the flame chart's first frame
+  clearInterval(sample);
   const png = await page.screenshot({ path: shot });
   const n = await colours(browser, png);
   // an empty view is the background and the toolbar: a handful of colours
   if (n < 12) return fail(`${name}: the screenshot has ${n} colours: nothing drawn`);
   if (errors.length) return fail(`${name}: page errors: ${errors.join('; ')}`);
-  console.log(`ok: speedscope drew ${name} (${n} colours, ${shot})`);
+  console.log(`ok: speedscope drew ${name} (${n} colours, ${shot}; loaded in ${loaded} s,`
+              + ` JS heap at most ${Math.round(heap / 1048576)} MB)`);
 }
 
 // {prefix: summed value} of folded lines "a;b;c N", the root "" included.

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The exports in a real browser (make test): speedscope opens the Chrome
 # export of a CTF trace with begin/end spans, of perf samples with
-# callchains (CPU profile events), of an XRay log's calls, the
-# speedscope files of an XRay log's calls and of a CTF trace's spans, and
-# the folded stacks of a perf recording; the flame graph SVGs of an XRay
+# callchains (CPU profile events), of an XRay log's calls, the CPU
+# profile form (sql/chrome-profile.sql) of an XRay log's calls and of a
+# CTF trace's spans, the speedscope files of an XRay log's calls and of a
+# CTF trace's spans, and the folded stacks of a perf recording; the flame graph SVGs of an XRay
 # log (call counts: llvm-xray's folded counts) and of perf samples render
 # with every frame as wide as its folded count, zoom and search.
 #
@@ -41,6 +42,9 @@ q chrome-xray.sql xray.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
 q speedscope-calls.sql fdr.speedscope.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'"
 q speedscope-spans.sql spans.speedscope.json -cmd ".parameter set @trace '$td/ctf/spans/trace'"
+q chrome-profile.sql fdr-profile.json -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
+  -cmd ".parameter set @binary '$td/xray/app.map.elf'"
+q chrome-profile.sql spans-profile.json -cmd ".parameter set @trace '$td/ctf/spans/trace'"
 q perf_folded.sql lost.folded.txt -cmd ".parameter set @trace '$td/perf/lost.data'"
 q flamegraph_xray.sql fdr-count.svg -cmd ".parameter set @trace '$td/xray/fdr.xray'" \
   -cmd ".parameter set @binary '$td/xray/app.map.elf'" -cmd ".parameter set @value 'count'"
@@ -54,6 +58,8 @@ node "$here/check.js" speedscope xray.json xray.png || rc=1
 node "$here/check.js" speedscope lost.folded.txt lost.png || rc=1
 node "$here/check.js" speedscope fdr.speedscope.json fdr-speedscope.png fdr.xray || rc=1
 node "$here/check.js" speedscope spans.speedscope.json spans-speedscope.png spans/trace || rc=1
+node "$here/check.js" speedscope fdr-profile.json fdr-profile.png || rc=1
+node "$here/check.js" speedscope spans-profile.json spans-profile.png || rc=1
 # the XRay picture against llvm-xray's own folded counts; perf's against ours
 node "$here/check.js" svg fdr-count.svg "$td/xray/fdr.flame-count.txt" || rc=1
 node "$here/check.js" svg lost.svg lost.folded.txt || rc=1
