@@ -4,9 +4,11 @@
 ** them by its cheapest means and answers rowids and values when asked.
 **
 ** A helper thread counts packets ahead of the rows given, with a reader
-** state of its own, when the scan may match two packets or more and the
-** index knows each one's start time (so each is counted on its own: a CTF
-** packet with no timestamp_begin takes its clock from the one before).
+** state of its own, once the scan has counted alone for 10 ms (quicker
+** counts do not pay for a thread and a reader state) and two packets or
+** more may still match, the index knowing each one's start time (so each
+** is counted on its own: a CTF packet with no timestamp_begin takes its
+** clock from the one before).
 ** Both threads take the next packet not yet taken, in index order, at most
 ** COUNT_AHEAD past the row given; the rows are still given in index order.
 ** The state that counted a packet may have moved on when its row is given,
@@ -26,6 +28,9 @@
 #include "progress.h"
 
 #define COUNT_AHEAD 8                 /* packets counted ahead of the row given */
+
+/* Nanoseconds of counting alone before a helper starts (count.h). */
+int64_t tl_count_ahead_after_ns = 10000000;
 #define COUNT_TEXT 128                /* bytes of a counted row's text kept */
 
 typedef struct CountSlot CountSlot;
@@ -50,7 +55,8 @@ struct CountAhead {
   size_t *aPkt, nPkt;               /* the packets that may match: the jobs */
   size_t iTake;                     /* the next job not taken */
   size_t iGive;                     /* the job whose row is given next, or is given */
-  int bStop;                        /* the helper stops */
+  int bGiven;                       /* job iGive's row is given */
+  int bStop;                        /* (atomic) the helper stops */
   uint64_t nBytes;                  /* (atomic) bytes of the packets the helper counted */
   uint64_t nNoted;                  /* of them, passed on to the progress line */
   CountSlot aSlot[COUNT_AHEAD];     /* job j's in aSlot[j % COUNT_AHEAD] */
@@ -70,6 +76,8 @@ struct TlCount {
   uint64_t nCur;                  /* its rows */
   int iTable;
   CountAhead *pAhead;             /* counting ahead on a helper thread, or NULL */
+  int bAheadTried;                /* ahead_start() was called */
+  struct timespec tStart;         /* when the first packet's count began */
   TlErr err;
 };
 
@@ -148,7 +156,9 @@ static int ahead_count_one(TlCount *c, void *pState, int bHelper){
   pthread_mutex_lock(&h->mu);
   s->eState = e;
   pthread_cond_broadcast(&h->cv);
-  if( e==SLOT_AGAIN && bHelper ) h->bStop = 1;   /* (the rest is counted in turn) */
+  if( e==SLOT_AGAIN && bHelper ){
+    __atomic_store_n(&h->bStop, 1, __ATOMIC_RELAXED);   /* (the rest is counted in turn) */
+  }
   return 1;
 }
 
@@ -167,7 +177,7 @@ static void *ahead_main(void *pArg){
   poll.pArg = h;
   pPrev = tl_poll_swap(&poll);
   pthread_mutex_lock(&h->mu);
-  while( !h->bStop && h->iTake<h->nPkt ){
+  while( !ahead_stopped(h) && h->iTake<h->nPkt ){
     if( !ahead_count_one(c, h->pHelper, 1) ) pthread_cond_wait(&h->cv, &h->mu);
   }
   pthread_mutex_unlock(&h->mu);
@@ -176,9 +186,9 @@ static void *ahead_main(void *pArg){
 }
 
 /*
-** Start counting ahead when it pays: two packets or more may match, each
-** with its start time in the index, and a second core. Failing to, the
-** scan counts alone (nothing is lost but time).
+** Count the packets after c->iNext ahead, when two or more may match, each
+** with its start time in the index, and there is a second core. Failing
+** to, the scan counts alone (nothing is lost but time).
 */
 static void ahead_start(TlCount *c){
   const TlIndex *x = &c->pTrace->index;
@@ -188,7 +198,7 @@ static void ahead_start(TlCount *c){
   size_t i, n = 0;
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   if( nCpu<2 ) return;
-  for(i=0; i<x->n; i++){
+  for(i=c->iNext; i<x->n; i++){
     if( !tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) continue;
     if( x->a[i].tsBegin==TL_TS_MIN ) return;
     n++;
@@ -201,7 +211,7 @@ static void ahead_start(TlCount *c){
     free(h);
     return;
   }
-  for(i=0; i<x->n; i++){
+  for(i=c->iNext; i<x->n; i++){
     if( tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) h->aPkt[h->nPkt++] = i;
   }
   h->iValues = SIZE_MAX;
@@ -222,7 +232,7 @@ static void ahead_end(TlCount *c){
   CountAhead *h = c->pAhead;
   if( h==0 ) return;
   pthread_mutex_lock(&h->mu);
-  h->bStop = 1;
+  __atomic_store_n(&h->bStop, 1, __ATOMIC_RELAXED);
   pthread_cond_broadcast(&h->cv);
   pthread_mutex_unlock(&h->mu);
   pthread_join(h->th, 0);
@@ -298,11 +308,12 @@ static int ahead_next(TlCount *c, TlRow *pRow){
   uint64_t nBytes;
   int rc = TL_DONE;
   pthread_mutex_lock(&h->mu);
-  if( c->iCur!=SIZE_MAX ){
+  if( h->bGiven ){
     h->iGive++;                     /* (the row given last is done with) */
+    h->bGiven = 0;
     pthread_cond_broadcast(&h->cv);
-    c->iCur = SIZE_MAX;
   }
+  c->iCur = SIZE_MAX;
   while( h->iGive<h->nPkt ){
     CountSlot *s = &h->aSlot[h->iGive % COUNT_AHEAD];
     size_t i = h->aPkt[h->iGive];
@@ -330,6 +341,7 @@ static int ahead_next(TlCount *c, TlRow *pRow){
     }
     c->iCur = i;
     c->nCur = n;
+    h->bGiven = 1;
     pRow->iRowid = TL_ROWID_LAZY;
     pRow->nRepeat = (int64_t)n;
     rc = TL_ROW;
@@ -366,7 +378,6 @@ int tl_count_open(TlTrace *pTrace, int iTable, int nCol, const TlFilter *f, TlCo
   c->mLazy = mCols;
   c->iCur = SIZE_MAX;
   tl_err_clear(&c->err);
-  ahead_start(c);
   *ppCount = c;
   return TL_OK;
 }
@@ -376,12 +387,26 @@ int tl_count_next(TlCount *c, TlRow *pRow){
   const TlFilter *f = &c->f;
   if( c->err.rc ) return c->err.rc;
   if( c->pAhead ) return ahead_next(c, pRow);
+  if( c->iNext==0 ) clock_gettime(CLOCK_MONOTONIC, &c->tStart);
   while( c->iNext < x->n ){
     size_t i = c->iNext++;
     uint64_t n = 0;
     if( !tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) continue;
     if( count_packet(c, c->pState, i, &n, pRow->a, &c->err) ) return c->err.rc;
-    if( n==0 ) continue;
+    if( !c->bAheadTried ){
+      /* (the rows after this one are counted ahead from the next call) */
+      struct timespec t;
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if( (int64_t)(t.tv_sec - c->tStart.tv_sec)*1000000000 + (t.tv_nsec - c->tStart.tv_nsec)
+            >= tl_count_ahead_after_ns ){
+        c->bAheadTried = 1;
+        ahead_start(c);
+      }
+    }
+    if( n==0 ){
+      if( c->pAhead ) return ahead_next(c, pRow);
+      continue;
+    }
     c->iCur = i;
     c->nCur = n;
     pRow->iRowid = TL_ROWID_LAZY;

@@ -37,4 +37,10 @@ const TlErr *tl_count_err(TlCount*);
 
 void tl_count_close(TlCount*);     /* NULL-safe */
 
+/*
+** A counted scan counts ahead on a helper thread once it has counted alone
+** for this many nanoseconds (10 ms; tests set 0 to count ahead at once).
+*/
+extern int64_t tl_count_ahead_after_ns;
+
 #endif /* TL_COUNT_H */
