@@ -1055,23 +1055,31 @@ static void remove_big_ctf(const char *zDir){
 }
 
 /*
-** GROUP BY name is tallied on the engine's helper threads (one stream
-** each): sqlite3_interrupt() stops them within 100 ms too.
+** zSql (a format taking the trace's directory) on a 128 MiB trace of
+** write_big_ctf(), its index built first so that the interruption finds
+** the scan running: sqlite3_interrupt() stops it within 100 ms.
 */
-static void interrupt_ends_tallies_on_helper_threads(void **state){
+static void interrupt_big_ctf(const char *zName, int bBegin, const char *zSqlFmt){
   char zDir[512];
   char *zSql;
   sqlite3 *db = tl_test_db();
-  (void)state;
-  snprintf(zDir, sizeof(zDir), "%s/big-ctf", tl_test_tmpdir());
-  write_big_ctf(zDir, 1024, 0);                    /* 128 MiB */
-  /* the index first, so that the interruption finds the tally running */
+  snprintf(zDir, sizeof(zDir), "%s/%s", tl_test_tmpdir(), zName);
+  write_big_ctf(zDir, 1024, bBegin);
   assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zDir), 2048);
-  zSql = sqlite3_mprintf("SELECT name, count(*) FROM events('%q') GROUP BY name", zDir);
+  zSql = sqlite3_mprintf(zSqlFmt, zDir);
   interrupt_after(db, zSql, 100);
   sqlite3_free(zSql);
   tl_test_db_close(db);
   remove_big_ctf(zDir);
+}
+
+/*
+** GROUP BY name is tallied on the engine's helper threads (one stream
+** each): sqlite3_interrupt() stops them within 100 ms too.
+*/
+static void interrupt_ends_tallies_on_helper_threads(void **state){
+  (void)state;
+  interrupt_big_ctf("big-ctf", 0, "SELECT name, count(*) FROM events('%q') GROUP BY name");
 }
 
 /*
@@ -1080,18 +1088,8 @@ static void interrupt_ends_tallies_on_helper_threads(void **state){
 ** stops both within 100 ms, whether the thread giving rows counts or waits.
 */
 static void interrupt_ends_counts_ahead(void **state){
-  char zDir[512];
-  char *zSql;
-  sqlite3 *db = tl_test_db();
   (void)state;
-  snprintf(zDir, sizeof(zDir), "%s/big-ctf-begin", tl_test_tmpdir());
-  write_big_ctf(zDir, 1024, 1);
-  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM packets('%s')", zDir), 2048);
-  zSql = sqlite3_mprintf("SELECT count(*) FROM events('%q')", zDir);
-  interrupt_after(db, zSql, 100);
-  sqlite3_free(zSql);
-  tl_test_db_close(db);
-  remove_big_ctf(zDir);
+  interrupt_big_ctf("big-ctf-begin", 1, "SELECT count(*) FROM events('%q')");
 }
 
 /* A TlPoll that says stop at once. */
