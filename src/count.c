@@ -286,12 +286,8 @@ static int ahead_values(TlCount *c, void **ppState){
 /* Wait (the lock held) for a slot's count, up to TL_POLL_MS; then poll. */
 static int ahead_wait(TlCount *c){
   CountAhead *h = c->pAhead;
-  struct timespec ts;
   int rc;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  ts.tv_nsec += TL_POLL_MS*1000000L;
-  if( ts.tv_nsec>=1000000000L ){ ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
-  pthread_cond_timedwait(&h->cv, &h->mu, &ts);
+  tl_cond_wait_poll(&h->cv, &h->mu);
   pthread_mutex_unlock(&h->mu);
   rc = tl_poll(&c->err);
   pthread_mutex_lock(&h->mu);

@@ -26,7 +26,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "group_key.h"
 #include "group_vary.h"
@@ -41,7 +40,6 @@
 #define TALLY_HELPERS 2             /* threads a tally runs on at most */
 #define TALLY_MEMO 4096             /* slots of a tally's memo (a power of two) */
 #define TALLY_MEMO_COLS 4           /* key columns the memo knows at most */
-#define TALLY_WAIT_MS TL_POLL_MS    /* the waiting thread polls this often */
 #define TALLY_JOBS 16               /* packets with no stream: runs per helper */
 #define GROUP_KEEP_MIN 64           /* a row standing for this many: its text
                                     ** interned (given to SQLite uncopied) */
@@ -837,7 +835,7 @@ static int tally_first_key(TallyRun *run){
 /*
 ** Wait for the run's helpers (or, nEarlyGiven not UINT64_MAX, until they
 ** have counted more rows of the early key than that), polling for an
-** interruption (tl_poll) every TALLY_WAIT_MS: then the helpers stop too,
+** interruption (tl_poll) every TL_POLL_MS: then the helpers stop too,
 ** and it waits for their end. Passes their bytes on to this thread's
 ** progress line. TL_OK, or TL_EINTR in g's error.
 */
@@ -855,12 +853,8 @@ static int tally_wait(TallyRun *run, uint64_t nEarlyGiven){
   int rc = TL_OK;
   pthread_mutex_lock(&run->mu);
   while( run->nRunning>0 ){
-    struct timespec ts;
     if( nEarlyGiven!=UINT64_MAX && tally_early_count(run)>nEarlyGiven ) break;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += TALLY_WAIT_MS*1000000L;
-    if( ts.tv_nsec>=1000000000L ){ ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
-    pthread_cond_timedwait(&run->cv, &run->mu, &ts);
+    tl_cond_wait_poll(&run->cv, &run->mu);
     pthread_mutex_unlock(&run->mu);
     nBytes = __atomic_load_n(&run->nBytes, __ATOMIC_RELAXED);
     tl_progress_add(nBytes - run->nNoted);

@@ -217,6 +217,13 @@ TlPoll *tl_poll_swap(TlPoll *p);
 /* TL_OK, or TL_EINTR (set in pErr) once the current TlPoll says stop. */
 int tl_poll(TlErr *pErr);
 
+/*
+** Wait on condition variable pCond (a pthread_cond_t, its mutex pMutex
+** held) at most TL_POLL_MS: a thread that waits for helpers this way
+** still calls tl_poll() that often. (void* keeps pthread.h out of here.)
+*/
+void tl_cond_wait_poll(void *pCond, void *pMutex);
+
 #ifdef TL_TEST_HOOKS
 /*
 ** Only in the test binary's copy of this file (make builds it with
