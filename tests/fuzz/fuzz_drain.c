@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "group.h"
 
 #define FUZZ_MAX_ROWS 200000      /* per scan, repeats expanded: a bound,
@@ -217,6 +218,15 @@ static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
   drain_pair_by(pTrace, iTable, f, 0);
 }
 
+/* drain_pair(), and again with counts ahead on a helper thread at once. */
+static void drain_pair_ahead(TlTrace *pTrace, int iTable, const TlFilter *f){
+  int64_t nAfter = tl_count_ahead_after_ns;
+  drain_pair(pTrace, iTable, f);
+  tl_count_ahead_after_ns = 0;
+  drain_pair(pTrace, iTable, f);
+  tl_count_ahead_after_ns = nAfter;
+}
+
 static void filter_init(TlFilter *f){
   memset(f, 0, sizeof(*f));
   f->tsLo = TL_TS_MIN; f->tsHi = TL_TS_MAX;
@@ -241,14 +251,14 @@ static void drain_events(TlTrace *pTrace, int64_t iRowid){
   /* count(*), also SAMPLE rows only; a window over ts alone */
   filter_init(&f);
   f.mCols = 0;
-  drain_pair(pTrace, iTable, &f);
+  drain_pair_ahead(pTrace, iTable, &f);
   f.zType = "SAMPLE";
   f.mCols = (uint64_t)1<<TL_EV_TYPE;
-  drain_pair(pTrace, iTable, &f);
+  drain_pair_ahead(pTrace, iTable, &f);
   filter_init(&f);
   f.tsLo = 1000; f.tsHi = 2000000000;
   f.mCols = ((uint64_t)1<<TL_EV_TS) | ((uint64_t)1<<TL_EV_TS_RAW);
-  drain_pair(pTrace, iTable, &f);
+  drain_pair_ahead(pTrace, iTable, &f);
   /* grouped by name; cpu and value (the columns a run compares) */
   filter_init(&f);
   f.mCols = (uint64_t)1<<TL_EV_NAME;
@@ -262,7 +272,7 @@ static void drain_events(TlTrace *pTrace, int64_t iRowid){
   drain_pair_vary(pTrace, iTable, &f, (uint64_t)1<<TL_EV_NAME, (uint64_t)1<<TL_EV_TS);
   filter_init(&f);
   f.mCols = ((uint64_t)1<<TL_EV_CPU) | ((uint64_t)1<<TL_EV_VALUE);
-  drain_pair(pTrace, iTable, &f);
+  drain_pair_ahead(pTrace, iTable, &f);
 }
 
 void tl_fuzz_drain(TlTrace *pTrace, int64_t iRowid){
