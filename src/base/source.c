@@ -30,12 +30,12 @@ TlPoll *tl_poll_swap(TlPoll *p){
 void (*tl_test_poll_hook)(void) = 0;
 #endif
 
-void tl_cond_wait_poll(void *pCond, void *pMutex){
+void tl_cond_wait_poll(pthread_cond_t *pCond, pthread_mutex_t *pMutex){
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   ts.tv_nsec += TL_POLL_MS*1000000L;
   if( ts.tv_nsec>=1000000000L ){ ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
-  (void)pthread_cond_timedwait((pthread_cond_t*)pCond, (pthread_mutex_t*)pMutex, &ts);
+  (void)pthread_cond_timedwait(pCond, pMutex, &ts);
 }
 
 int tl_poll(TlErr *pErr){

@@ -16,6 +16,7 @@
 #ifndef TL_SOURCE_H
 #define TL_SOURCE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -218,11 +219,10 @@ TlPoll *tl_poll_swap(TlPoll *p);
 int tl_poll(TlErr *pErr);
 
 /*
-** Wait on condition variable pCond (a pthread_cond_t, its mutex pMutex
-** held) at most TL_POLL_MS: a thread that waits for helpers this way
-** still calls tl_poll() that often. (void* keeps pthread.h out of here.)
+** Wait on pCond (pMutex held) at most TL_POLL_MS: a thread that waits for
+** helpers this way still calls tl_poll() that often.
 */
-void tl_cond_wait_poll(void *pCond, void *pMutex);
+void tl_cond_wait_poll(pthread_cond_t *pCond, pthread_mutex_t *pMutex);
 
 #ifdef TL_TEST_HOOKS
 /*
