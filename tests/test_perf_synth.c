@@ -134,6 +134,8 @@ typedef struct PW PW;
 struct PW { uint8_t a[1<<18]; size_t n; int bBig; };
 static int nSynthRun = 0;     /* perf_synth: samples per CPU run (0: alternate) */
 static int nSynthRound = 0;   /* perf_synth: samples per round (0: one round) */
+static int iSynthLate = -1;   /* perf_synth: the sample of time tsSynthLate (-1: none) */
+static uint64_t tsSynthLate = 0;
 
 static void pw_put(PW *w, uint64_t v, int nByte){
   int i;
@@ -200,7 +202,7 @@ static size_t perf_synth(PW *w, int bBig, int nSample){
     pw_put(w, 9, 4); pw_put(w, 1, 2); pw_put(w, 8+6*8, 2);
     pw_put(w, 0x1000+(uint64_t)i, 8);
     pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
-    pw_put(w, 1000*(uint64_t)(i+1) - (nSynthRound && i%2 ? 1700 : 0), 8);
+    pw_put(w, i==iSynthLate ? tsSynthLate : 1000*(uint64_t)(i+1) - (nSynthRound && i%2 ? 1700 : 0), 8);
     pw_put(w, 7, 8);
     pw_put(w, (uint64_t)(nSynthRun ? (i/nSynthRun)%2 : i%2), 4); pw_put(w, 0, 4);
     pw_put(w, 10+(uint64_t)i, 8);
@@ -300,6 +302,19 @@ static void perf_type_scans_read_only_its_chunks(void **state){
   tl_test_db_close(db);
 }
 
+/* The samples in the time-order merge's order, as SQLite sorts them (+ts). */
+static void assert_samples_merge_as_sorted(sqlite3 *db, const char *zPath){
+  char *zMerged = tl_test_sql_text(db, "SELECT group_concat(rowid || ':' || ts) FROM "
+                                   "(SELECT rowid, ts FROM events(%Q) WHERE type='SAMPLE' ORDER BY ts)", zPath);
+  char *zSorted = tl_test_sql_text(db, "SELECT group_concat(rowid || ':' || ts) FROM "
+                                   "(SELECT rowid, ts FROM events(%Q) WHERE type='SAMPLE' ORDER BY +ts, rowid)", zPath);
+  assert_non_null(zMerged);
+  assert_non_null(zSorted);
+  assert_string_equal(zMerged, zSorted);
+  free(zMerged);
+  free(zSorted);
+}
+
 /*
 ** Rounds of a few records (tracepoint recordings end one every dozen
 ** records or so) share chunks of 64 KiB: 450 rounds of 10 samples (56
@@ -312,7 +327,6 @@ static void perf_small_rounds_share_chunks(void **state){
   static PW w;
   sqlite3 *db = tl_test_db();
   const char *zPath;
-  char *zMerged, *zSorted;
   int64_t nChunk;
   (void)state;
   nSynthRound = 10;
@@ -323,18 +337,10 @@ static void perf_small_rounds_share_chunks(void **state){
                                    zPath), 450);
   nChunk = tl_test_sql_int(db, "SELECT count(*) FROM packets(%Q)", zPath);
   assert_true(nChunk >= 3 && nChunk <= 5);        /* 255,600 bytes in 64 KiB and more */
-  zMerged = tl_test_sql_text(db, "SELECT group_concat(rowid || ':' || ts) FROM "
-                                 "(SELECT rowid, ts FROM events(%Q) WHERE type='SAMPLE' ORDER BY ts)", zPath);
-  zSorted = tl_test_sql_text(db, "SELECT group_concat(rowid || ':' || ts) FROM "
-                                 "(SELECT rowid, ts FROM events(%Q) WHERE type='SAMPLE' ORDER BY +ts)", zPath);
-  assert_non_null(zMerged);
-  assert_non_null(zSorted);
-  assert_string_equal(zMerged, zSorted);
+  assert_samples_merge_as_sorted(db, zPath);
   /* the first samples in time order: 1 (t 300), 0 (t 1000), 3 (t 2300) */
   assert_int_equal(tl_test_sql_int(db, "SELECT ip FROM events(%Q) WHERE type='SAMPLE' ORDER BY ts LIMIT 1 OFFSET 2",
                                    zPath), 0x1003);
-  free(zMerged);
-  free(zSorted);
   tl_test_db_close(db);
 }
 
@@ -578,6 +584,97 @@ static void perf_fuzz_finds_are_read_cleanly(void **state){
   tl_test_db_close(db);
 }
 
+/* Rows of zSql (one column, a time or NULL) out of ascending order. */
+static int sql_out_of_order(sqlite3 *db, const char *zSql){
+  sqlite3_stmt *pStmt;
+  int64_t tsPrev = INT64_MIN;
+  int n = 0, bNonNull = 0;
+  assert_int_equal(sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0), SQLITE_OK);
+  while( sqlite3_step(pStmt)==SQLITE_ROW ){
+    if( sqlite3_column_type(pStmt, 0)==SQLITE_NULL ){
+      n += bNonNull;                  /* NULLs first */
+    }else{
+      int64_t ts = sqlite3_column_int64(pStmt, 0);
+      n += ts<tsPrev;
+      tsPrev = ts;
+      bNonNull = 1;
+    }
+  }
+  assert_int_equal(sqlite3_finalize(pStmt), SQLITE_OK);
+  return n;
+}
+
+/* Does SQLite sort the rows of zSql itself (a temporary b-tree)? */
+static int sql_sorts(sqlite3 *db, const char *zSql){
+  char *z = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", zSql);
+  int b = 0;
+  sqlite3_stmt *pStmt;
+  assert_int_equal(sqlite3_prepare_v2(db, z, -1, &pStmt, 0), SQLITE_OK);
+  sqlite3_free(z);
+  while( sqlite3_step(pStmt)==SQLITE_ROW ){
+    const char *zDetail = (const char*)sqlite3_column_text(pStmt, 3);
+    if( zDetail && strstr(zDetail, "TEMP B-TREE FOR ORDER BY") ) b = 1;
+  }
+  sqlite3_finalize(pStmt);
+  return b;
+}
+
+/*
+** perf's time-order rule (at each FINISHED_ROUND, give out what came up
+** to the latest time of the rounds before the one just read) assumes no
+** record comes more than a round late; one written to its buffer after
+** perf's pass over it can. Rounds of ten samples: the first ends at 9,000
+** ns, the second at 19,000. A sample of time 8,500 ns in the third round
+** comes a round later than the rule allows (after the second round, the
+** samples up to 9,000 ns went out): the merge waits a round more for it
+** (the plan keeps ORDER BY ts, and the rows are those SQLite sorts). One 14
+** rounds late, more than the merge waits, and one of time 0 (as perf
+** writes its LOST_SAMPLES records at the end) leave ORDER BY ts to SQLite.
+*/
+static void perf_records_rounds_late_keep_time_order(void **state){
+  static PW w;
+  static const struct { int iLate; uint64_t ts; int bSorts; } aCase[] = {
+    { 25, 8500, 0 }, { 155, 8500, 1 }, { 4400, 0, 1 }, { -1, 0, 0 },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  (void)state;
+  for(k=0; k<sizeof(aCase)/sizeof(aCase[0]); k++){
+    const char *zPath;
+    char *zSql;
+    nSynthRound = 10;
+    iSynthLate = aCase[k].iLate;
+    tsSynthLate = aCase[k].ts;
+    perf_synth(&w, 0, 4500);
+    nSynthRound = 0;
+    iSynthLate = -1;
+    zPath = pw_save(&w, "late-rounds.data");
+    zSql = sqlite3_mprintf("SELECT ts FROM events(%Q) ORDER BY ts", zPath);
+    assert_int_equal(sql_sorts(db, zSql), aCase[k].bSorts);
+    assert_int_equal(sql_out_of_order(db, zSql), 0);
+    sqlite3_free(zSql);
+    assert_samples_merge_as_sorted(db, zPath);
+  }
+  tl_test_db_close(db);
+}
+
+/*
+** perf writes LOST_SAMPLES records of time 0 at the end of a recording
+** that lost samples (perf script prints them there): ORDER BY ts gives them
+** first, with every row in time order.
+*/
+static void perf_lost_samples_of_time_zero_sort_first(void **state){
+  sqlite3 *db = tl_test_db();
+  const char *zPath = TL_TESTDATA_DIR "/sched/syscalls-lost.data";
+  char *zSql = sqlite3_mprintf("SELECT ts FROM events(%Q) ORDER BY ts", zPath);
+  (void)state;
+  assert_true(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type='LOST_SAMPLES' AND ts=0",
+                              zPath) > 0);
+  assert_int_equal(sql_out_of_order(db, zSql), 0);
+  sqlite3_free(zSql);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
@@ -589,5 +686,7 @@ TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_callchain_longer_than_its_sample),
   cmocka_unit_test(perf_index_times_are_the_records_times),
   cmocka_unit_test(perf_small_rounds_share_chunks),
+  cmocka_unit_test(perf_records_rounds_late_keep_time_order),
+  cmocka_unit_test(perf_lost_samples_of_time_zero_sort_first),
   cmocka_unit_test(perf_type_scans_read_only_its_chunks)
 );

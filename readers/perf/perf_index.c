@@ -279,6 +279,13 @@ struct IndexCtx {
   int bAttrLate;                  /* an attr or ids came after a sample */
   uint64_t iEnd;                  /* the end of the region walked */
   int bRounds;                    /* it has FINISHED_ROUND records */
+  /* the time-order merge's rule (perf_scan.c, next_ordered) on every
+  ** record: the latest time after each of the last rounds, the rounds
+  ** ended, the latest time so far; the lag the records need */
+  int64_t aRoundMax[PERF_ROUND_RING];
+  uint64_t nRound;
+  int64_t tsMax;
+  int iLag;
 };
 
 /* The chunk bit of a cpu (CPUs from 63 up share bit 63). */
@@ -312,6 +319,34 @@ static inline int chunk_cpu_ends(const TlPacket *pk, const PerfRec *r, const Rec
       && !(pk->mCpu & cpu_bit(ri->cpu));
 }
 
+/*
+** A record's time against the time-order merge's rule: the least lag
+** (1: perf's rule) with which no record before it could have gone out
+** later than it; the file's lag is the most any record needs, 0 when one
+** needs more than PERF_ROUND_LAG_MAX (the merge then goes by chunks). A
+** record of time 0 after records gone out (perf's synthesized ones at
+** the end, for one; perf gives them out where they are) fits no lag: the
+** trace does not offer ORDER BY ts (PerfData.nLate; perf_open.c).
+*/
+static inline void round_note(IndexCtx *x, const RecInfo *ri){
+  if( !ri->bTs ) return;
+  if( x->nRound>1 && ri->ts<x->aRoundMax[(x->nRound - 2) % PERF_ROUND_RING] ){
+    int k;
+    for(k=2; k<=PERF_ROUND_LAG_MAX; k++){
+      if( x->nRound<=(uint64_t)k || ri->ts>=x->aRoundMax[(x->nRound - 1 - k) % PERF_ROUND_RING] ) break;
+    }
+    if( ri->ts==0 ) x->p->nLate++;
+    else if( k>PERF_ROUND_LAG_MAX ) x->iLag = -1;
+    else if( x->iLag>=0 && k>x->iLag ) x->iLag = k;
+  }
+  if( ri->ts>x->tsMax ) x->tsMax = ri->ts;
+}
+
+/* A FINISHED_ROUND: the latest time so far is that of the rounds up to it. */
+static inline void round_end(IndexCtx *x){
+  x->aRoundMax[x->nRound++ % PERF_ROUND_RING] = x->tsMax;
+}
+
 /* A sample of the usual shape, read at once by open_sample_fast(). */
 static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
   PerfData *p = x->p;
@@ -331,6 +366,7 @@ static inline int index_fast_sample(IndexCtx *x, const RecInfo *ri){
   chunk_key_note(&x->key, p, ri);
   attr_note_sample(p, ri);
   chunk_note_ts_cpu(pk, ri, 1);
+  round_note(x, ri);
   return TL_OK;
 }
 
@@ -355,7 +391,10 @@ static inline int index_record(IndexCtx *x){
   }
   if( bSample ) x->bSampleSeen = 1;
   x->bRound = r->type==PERF_FINISHED_ROUND;
-  if( x->bRound ) x->bRounds = 1;
+  if( x->bRound ){
+    x->bRounds = 1;
+    round_end(x);
+  }
   pk->nEvents++;
   if( bSample ) pk->iAux++;
   if( rec_info(p, r, &ri) ){
@@ -385,6 +424,7 @@ static inline int index_record(IndexCtx *x){
     return tl_err_set(x->pErr, TL_ENOMEM, r->iOff, "out of memory");
   }
   chunk_note_ts_cpu(pk, &ri, bSample);
+  round_note(x, &ri);
   return TL_OK;
 }
 
@@ -458,6 +498,8 @@ static int index_region(IndexCtx *x, int k){
   x->pk.iSeq = -1;
   x->iEnd = iEnd;
   x->bRounds = x->bRound = x->bCorrupt = 0;
+  x->nRound = 0;
+  x->tsMax = TL_TS_MIN;
   perf_walk_init(&x->w, pTrace, p, iStart, iEnd, pErr);
   for(;;){
     RecInfo ri;
@@ -524,10 +566,13 @@ int perf_index_build(TlTrace *pTrace, PerfData *p, TlErr *pErr){
   p->aKey = malloc(256*sizeof(PerfChunkKey));
   p->nKeyAlloc = p->aKey ? 256 : 0;
   x.plan.nAttr = -1;
+  x.iLag = 1;
   for(k=0; rc==TL_OK && k<perf_ranges(p); k++){
     rc = index_region(&x, k);
     bCut |= x.bCorrupt;
   }
+  p->iRoundLag = x.iLag<0 ? 0 : x.iLag;
+  if( x.iLag<0 ) p->nLate++;
   free(x.plan.a);
   if( rc==TL_OK && p->nPart ) rc = index_dir_maps(pTrace, p, pErr);
   if( rc==TL_OK && x.bAttrLate ){

@@ -170,6 +170,9 @@ struct PerfPart {
 };
 
 typedef struct PerfData PerfData;
+#define PERF_ROUND_LAG_MAX 8       /* the most rounds a record may come late */
+#define PERF_ROUND_RING 16          /* rounds' latest times kept (> PERF_ROUND_LAG_MAX) */
+
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
   int bPipe;                      /* pipe mode */
@@ -183,6 +186,8 @@ struct PerfData {
                                   ** trace's lock; read with acquire) */
   uint64_t aTypeCount[PERF_USER_MAX]; /* records per type */
   uint64_t nUnknown;              /* records of unknown type, skipped */
+  uint64_t nLate;                 /* records the time-order merge would give late */
+  int iRoundLag;                  /* the merge's lag in rounds (perf_scan.c), 0: by chunks */
   PerfTp *aTp; int nTp;           /* tracepoint formats */
   TlSymbols *pSyms;               /* maps, files and their symbols (perf_sym.c) */
   PerfChunkKey *aKey;             /* per chunk, or NULL: attrs came after samples */

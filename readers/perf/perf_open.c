@@ -402,20 +402,35 @@ static int open_names(TlTrace *pTrace, PerfData *p, TlErr *pErr){
 }
 
 /* What the trace offers its scans, from the index. */
-static void open_offers(TlTrace *pTrace){
-  uint64_t nPrev = 0, nCur = 0;
+static void open_offers(TlTrace *pTrace, const PerfData *p){
+  uint64_t aGroup[PERF_ROUND_RING] = {0}, nHeld = 0;
+  int nLag = p->iRoundLag ? p->iRoundLag : 1, nGroup = 0, i;
   size_t k;
-  /* Time order needs two rounds in memory: allow it when that is small. */
+  /* Time order needs every record in its round or later (perf_index.c,
+  ** round_note) ... */
+  if( p->nLate ) pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
+  /* ... and the rounds it holds in memory (the lag's and the one read,
+  ** taken by chunks, which group rounds): allow it when that is small. */
   for(k=0; k<pTrace->index.n; k++){
     if( k && pTrace->index.a[k].iStream!=pTrace->index.a[k-1].iStream ){
-      nPrev = nCur = 0;                         /* a directory's next file: a scan of its own */
+      nGroup = 0;                               /* a directory's next file: a scan of its own */
+      nHeld = 0;
     }
-    nCur += pTrace->index.a[k].nSize;
-    if( nPrev + nCur > PERF_MAX_ORDER_BYTES ){
+    nHeld += pTrace->index.a[k].nSize;
+    for(i=0; i<nGroup; i++){
+      if( nHeld + aGroup[i] > PERF_MAX_ORDER_BYTES ) break;
+    }
+    if( i<nGroup || nHeld > PERF_MAX_ORDER_BYTES ){
       pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
       break;
     }
-    if( pTrace->index.a[k].flags & PERF_PKT_ROUND_END ){ nPrev = nCur; nCur = 0; }
+    if( pTrace->index.a[k].flags & PERF_PKT_ROUND_END ){
+      /* aGroup[i]: the bytes of the i+1 groups before this one */
+      for(i=nLag-1; i>0; i--) aGroup[i] = aGroup[i-1] + nHeld;
+      aGroup[0] = nHeld;
+      if( nGroup<nLag ) nGroup++;
+      nHeld = 0;
+    }
   }
 }
 
@@ -471,7 +486,7 @@ int perf_open(TlTrace *pTrace, TlErr *pErr){
                   (unsigned long long)p->nUnknown);
   }
   pTrace->nEventsHint = tl_index_events(&pTrace->index);
-  open_offers(pTrace);
+  open_offers(pTrace, p);
   perf_maps_finish(p);
   pTrace->pData = p;
   return TL_OK;

@@ -247,13 +247,27 @@ static void heap_pop(TlScan *s){
 
 /*
 ** The next record in time order. perf writes a FINISHED_ROUND after each
-** pass over its buffers; a record of round R is never earlier than the
-** latest time of round R-2, so after reading round R every buffered
-** record up to the latest time of round R-1 can go out (perf's own rule).
-** A chunk holds one round or several (the index merges small ones): the
-** rule holds for such groups of rounds too, the latest time taken over
-** every round read so far.
+** pass over its buffers, and gives out, at each one, what it holds up to
+** the latest time of the rounds before the one just read: a record is
+** expected no earlier than that. Here that rule runs with the lag the
+** index found the file to need (PerfData.iRoundLag, perf_index.c): after
+** round k, records up to the latest time of rounds 1..k-lag go out (lag 1
+** is perf's rule; a record written to its buffer after the pass over it
+** comes a round late, and a larger lag waits for it), so the heap holds
+** lag+1 rounds. A chunk not read (no record of it can match) or read with
+** no FINISHED_ROUND at its end (a directory's file: the index marks where
+** its rounds end) ends a round when the index says so: the rule holds for
+** groups of rounds too. Lag 0 (no lag fits): only the chunks' round ends
+** count, each chunk a group of rounds, every chunk's latest time taken.
 */
+static void round_end(TlScan *s){
+  int nLag = s->p->iRoundLag ? s->p->iRoundLag : 1;
+  if( s->tsMaxCur>s->tsMaxDone ) s->tsMaxDone = s->tsMaxCur;
+  s->aRoundMax[s->nRound++ % PERF_ROUND_RING] = s->tsMaxDone;
+  s->tsFlush = s->nRound>(uint64_t)nLag ? s->aRoundMax[(s->nRound - 1 - nLag) % PERF_ROUND_RING]
+                                         : TL_TS_MIN;
+}
+
 static int next_ordered(TlScan *s){
   const TlIndex *x = &s->pTrace->index;
   for(;;){
@@ -272,7 +286,6 @@ static int next_ordered(TlScan *s){
       }
       pk = &x->a[s->iChunk];
       if( !chunk_in_stream(s, pk) ){ s->iChunk++; continue; }
-      if( pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
       if( tl_packet_may_match(pk, s->f.tsLo, s->f.tsHi, s->f.aCpu, s->f.nCpu)
        && perf_chunk_may_hold(pk, s->eChunkType) ){
         walk_chunk(s, pk);
@@ -280,17 +293,25 @@ static int next_ordered(TlScan *s){
       }else{
         s->bInChunk = 2;                /* nothing to read, only the round's end */
       }
+      /* its latest time counts at once, unless rounds end inside it (its
+      ** records' times count as they are read) */
+      if( (s->bInChunk==2 || s->p->iRoundLag==0)
+       && pk->tsEnd!=TL_TS_MIN && pk->tsEnd>s->tsMaxCur ) s->tsMaxCur = pk->tsEnd;
     }
     rc = s->bInChunk==2 ? TL_DONE : perf_walk_next(&s->w, &s->r);
     if( rc<0 ) return rc;
     if( rc==TL_DONE ){
-      /* the chunk is done; at a round's end the previous round may go out */
-      if( x->a[s->iChunk].flags & PERF_PKT_ROUND_END ){
-        s->tsFlush = s->tsMaxDone;
-        if( s->tsMaxCur>s->tsMaxDone ) s->tsMaxDone = s->tsMaxCur;
-      }
+      /* the chunk is done; at a round's end the previous round may go out
+      ** (unless its FINISHED_ROUND, read last, has let it) */
+      if( (x->a[s->iChunk].flags & PERF_PKT_ROUND_END) && !s->bRoundRead ) round_end(s);
       s->iChunk++;
       s->bInChunk = 0;
+      s->bRoundRead = 0;
+      continue;
+    }
+    s->bRoundRead = s->r.type==PERF_FINISHED_ROUND && s->p->iRoundLag>0;
+    if( s->bRoundRead ){
+      round_end(s);
       continue;
     }
     if( !record_wanted(s) ) continue;
@@ -310,6 +331,8 @@ static void ordered_begin(TlScan *s){
   s->tsFlush = TL_TS_MIN;
   s->tsMaxDone = TL_TS_MIN;
   s->tsMaxCur = TL_TS_MIN;
+  s->bRoundRead = 0;
+  s->nRound = 0;
 }
 
 /*

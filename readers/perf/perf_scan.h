@@ -34,7 +34,7 @@
 _Static_assert(PERF_PKT_TYPE_SHIFT + PERF_KERNEL_MAX < 32, "a type bit per kernel type and one more");
 /* TlPacket.nEvents: records with a known type; TlPacket.iAux: SAMPLE records */
 #define PERF_RUN_MAX       1024                     /* rows one repeated row stands for at most */
-#define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* two rounds buffered for ORDER BY ts */
+#define PERF_MAX_ORDER_BYTES ((uint64_t)128<<20)    /* the rounds held for ORDER BY ts */
 
 static inline uint32_t perf_pkt_type_bit(uint32_t type){
   return (uint32_t)1 << (PERF_PKT_TYPE_SHIFT + (type<PERF_KERNEL_MAX ? type : PERF_KERNEL_MAX));
@@ -181,6 +181,9 @@ struct TlScan {
   int64_t tsFlush;                /* entries with ts <= this may go out */
   int64_t tsMaxDone;              /* max ts of the rounds read before the current */
   int64_t tsMaxCur;               /* max ts of the round being read */
+  int bRoundRead;                 /* the chunk's record read last was a FINISHED_ROUND */
+  int64_t aRoundMax[PERF_ROUND_RING]; /* the latest time after each of the last rounds */
+  uint64_t nRound;                /* rounds ended */
   uint8_t *aOwned;                /* body of the row last popped */
   /* a directory's files merged in time order (the tables derived from
   ** every record): one scan in time order per file, the least on top */
