@@ -132,6 +132,17 @@ static const Shape aShape[] = {
   { "syscalls", "SELECT count(*), count(dur), sum(dur), sum(nr), sum(ret), sum(tid) "
                 "FROM syscalls(%Q, %Q) WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)",
                 SHAPE_WINDOW, 0 },
+  /* the model tables grouped with their columns of one value per row
+  ** (durations, ends, waits, parents) varying within a group */
+  { "syscalls-by-tid-nr", "SELECT tid, nr, name, count(*), sum(dur), min(dur), max(ts_end), "
+                          "sum(ret < 0) FROM syscalls(%Q, %Q) GROUP BY tid, nr, name", SHAPE_PLAIN, 0 },
+  { "slices-by-tid-cpu", "SELECT tid, cpu, count(*), sum(dur), max(ts_end), sum(wait_time), "
+                         "max(sched_delay), sum(runtime) FROM sched_slices(%Q, %Q) "
+                         "GROUP BY tid, cpu", SHAPE_PLAIN, 0 },
+  { "states-by-tid", "SELECT tid, state, count(*), sum(dur), max(ts_end), sum(runtime) "
+                     "FROM thread_states(%Q, %Q) GROUP BY tid, state", SHAPE_PLAIN, 0 },
+  { "calls-by-func", "SELECT func_id, name, count(*), sum(dur), max(parent), min(id) "
+                     "FROM calls(%Q, %Q) GROUP BY func_id", SHAPE_PLAIN, 0 },
   /* calls: its ts window and CPU set filter the calls, not the records matched */
   { "calls-window", "SELECT count(*), count(dur), sum(dur), sum(depth), sum(id %% 4294967291) "
                     "FROM calls(%Q, %Q) WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)",

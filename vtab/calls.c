@@ -30,6 +30,9 @@ static const TlTableDef callsDef = {
   .iTsCol   = TL_XC_TS,
   .iCpuCol  = TL_XC_CPU,
   .iKeyCol  = -1,
+  /* (about one value per row: a GROUP BY keeps them varying, tl_group_set_vary) */
+  .mPerRow  = ((uint64_t)1<<TL_XC_ID) | ((uint64_t)1<<TL_XC_DUR)
+            | ((uint64_t)1<<TL_XC_PARENT),
 };
 
 int calls_vtab_register(sqlite3 *db){

@@ -28,6 +28,10 @@ static const TlTableDef sched_slicesDef = {
   .iTsCol   = TL_SS_TS,
   .iCpuCol  = TL_SS_CPU,
   .iKeyCol  = -1,
+  /* (about one value per row: a GROUP BY keeps them varying, tl_group_set_vary) */
+  .mPerRow  = ((uint64_t)1<<TL_SS_DUR) | ((uint64_t)1<<TL_SS_TS_END)
+            | ((uint64_t)1<<TL_SS_WAIT_TIME) | ((uint64_t)1<<TL_SS_SCHED_DELAY)
+            | ((uint64_t)1<<TL_SS_RUNTIME),
 };
 
 int sched_slices_vtab_register(sqlite3 *db){

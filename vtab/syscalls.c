@@ -28,6 +28,8 @@ static const TlTableDef syscallsDef = {
   .iTsCol   = TL_SC_TS,
   .iCpuCol  = TL_SC_CPU,
   .iKeyCol  = -1,
+  /* (about one value per row: a GROUP BY keeps them varying, tl_group_set_vary) */
+  .mPerRow  = ((uint64_t)1<<TL_SC_DUR) | ((uint64_t)1<<TL_SC_TS_END),
 };
 
 int syscalls_vtab_register(sqlite3 *db){

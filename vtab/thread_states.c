@@ -28,6 +28,9 @@ static const TlTableDef thread_statesDef = {
   .iTsCol   = TL_TS_TS,
   .iCpuCol  = TL_TS_CPU,
   .iKeyCol  = -1,
+  /* (about one value per row: a GROUP BY keeps them varying, tl_group_set_vary) */
+  .mPerRow  = ((uint64_t)1<<TL_TS_DUR) | ((uint64_t)1<<TL_TS_TS_END)
+            | ((uint64_t)1<<TL_TS_RUNTIME),
 };
 
 int thread_states_vtab_register(sqlite3 *db){
