@@ -8,43 +8,6 @@
 
 #include <string.h>
 
-int tl_bytes_u8(TlBytes *p, uint8_t *pOut){
-  if( p->n - p->i < 1 ) return -1;
-  *pOut = p->a[p->i++];
-  return 0;
-}
-
-int tl_bytes_u16(TlBytes *p, int bo, uint16_t *pOut){
-  if( p->n - p->i < 2 ) return -1;
-  *pOut = tl_load_u16_unchecked(p->a + p->i, bo);
-  p->i += 2;
-  return 0;
-}
-
-int tl_bytes_u32(TlBytes *p, int bo, uint32_t *pOut){
-  if( p->n - p->i < 4 ) return -1;
-  *pOut = tl_load_u32_unchecked(p->a + p->i, bo);
-  p->i += 4;
-  return 0;
-}
-
-int tl_bytes_u64(TlBytes *p, int bo, uint64_t *pOut){
-  if( p->n - p->i < 8 ) return -1;
-  *pOut = tl_load_u64_unchecked(p->a + p->i, bo);
-  p->i += 8;
-  return 0;
-}
-
-int tl_bytes_u16e(TlBytes *p, uint16_t *pOut){ return tl_bytes_u16(p, p->bo, pOut); }
-int tl_bytes_u32e(TlBytes *p, uint32_t *pOut){ return tl_bytes_u32(p, p->bo, pOut); }
-int tl_bytes_u64e(TlBytes *p, uint64_t *pOut){ return tl_bytes_u64(p, p->bo, pOut); }
-
-int tl_bytes_skip(TlBytes *p, size_t n){
-  if( p->n - p->i < n ) return -1;
-  p->i += n;
-  return 0;
-}
-
 int tl_bytes_seek(TlBytes *p, size_t i){
   if( i > p->n ) return -1;
   p->i = i;
@@ -57,13 +20,6 @@ int tl_bytes_align(TlBytes *p, size_t nAlign){
   r = p->i % nAlign;
   if( r==0 ) return 0;
   return tl_bytes_skip(p, nAlign - r);
-}
-
-int tl_bytes_ptr(TlBytes *p, size_t n, const uint8_t **pz){
-  if( p->n - p->i < n ) return -1;
-  *pz = p->a + p->i;
-  p->i += n;
-  return 0;
 }
 
 int tl_bytes_copy(TlBytes *p, void *a, size_t n){
