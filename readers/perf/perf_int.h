@@ -169,10 +169,10 @@ struct PerfPart {
   uint64_t iStart, iEnd;          /* its records */
 };
 
-typedef struct PerfData PerfData;
-#define PERF_ROUND_LAG_MAX 8       /* the most rounds a record may come late */
+#define PERF_ROUND_LAG_MAX 8        /* the most rounds a record may come late */
 #define PERF_ROUND_RING 16          /* rounds' latest times kept (> PERF_ROUND_LAG_MAX) */
 
+typedef struct PerfData PerfData;
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
   int bPipe;                      /* pipe mode */
