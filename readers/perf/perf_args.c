@@ -99,7 +99,7 @@ static void args_cpu_map(TlBytes b, TlStr *o){
     if( tl_bytes_u16e(&b, &nr)==0 && tl_bytes_u16e(&b, &longSize)==0 && (longSize==4 || longSize==8) ){
       for(k=0; k<nr; k++){
         uint64_t m = 0;
-        uint32_t m32;
+        uint32_t m32 = 0;
         int bit;
         if( longSize==8 ? tl_bytes_u64e(&b, &m) : tl_bytes_u32e(&b, &m32) ) break;
         if( longSize==4 ) m = m32;

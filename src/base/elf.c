@@ -32,7 +32,7 @@ static int elf_segments(TlElf *e, uint64_t phoff, uint16_t phentsize, uint16_t p
   if( e->aSeg==0 ) return tl_err_set(pErr, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
   for(k=0; k<nMax; k++){
     TlBytes s = tl_bytes(e->b.a + phoff + (size_t)k*phentsize, phentsize, e->b.bo);
-    uint32_t type, u32;
+    uint32_t type = 0, u32;
     uint64_t off, vaddr, filesz;
     int bErr = tl_bytes_u32e(&s, &type)!=0;
     if( e->b64 ){
@@ -47,7 +47,7 @@ static int elf_segments(TlElf *e, uint64_t phoff, uint16_t phentsize, uint16_t p
       (void)tl_elf_word(&s, 0, &bErr);        /* paddr */
       filesz = tl_elf_word(&s, 0, &bErr);
     }
-    if( type!=1 || bErr ) continue;           /* PT_LOAD */
+    if( bErr || type!=1 ) continue;           /* PT_LOAD */
     e->aSeg[e->nSeg].off = off;
     e->aSeg[e->nSeg].vaddr = vaddr;
     e->aSeg[e->nSeg].filesz = filesz;
