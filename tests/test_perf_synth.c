@@ -660,8 +660,8 @@ static void perf_records_rounds_late_keep_time_order(void **state){
 
 /*
 ** perf writes LOST_SAMPLES records of time 0 at the end of a recording
-** that lost samples (perf script prints them there): ORDER BY ts gives them
-** first, with every row in time order.
+** that lost samples (`perf script -D` shows them there, time 0): ORDER BY
+** ts gives them first, with every row in time order.
 */
 static void perf_lost_samples_of_time_zero_sort_first(void **state){
   sqlite3 *db = tl_test_db();
