@@ -132,6 +132,15 @@ static const Shape aShape[] = {
   { "syscalls", "SELECT count(*), count(dur), sum(dur), sum(nr), sum(ret), sum(tid) "
                 "FROM syscalls(%Q, %Q) WHERE ts BETWEEN %lld AND %lld AND cpu IN (0, 1)",
                 SHAPE_WINDOW, 0 },
+  /* text, args and callchain worked out only for the rows SQLite keeps
+  ** (perf: TL_LAZY), in a filtered scan, in ts order and grouped */
+  { "args-where-name", "SELECT count(*), sum(length(args)), sum(length(text)), "
+                       "sum(length(callchain)) FROM events(%Q, %Q) "
+                       "WHERE name GLOB '*switch*' OR type = 'COMM' OR rowid %% 7 = 0", SHAPE_PLAIN, 0 },
+  { "args-order-ts", "SELECT ts, args, text, callchain FROM events(%Q, %Q) ORDER BY ts LIMIT 300",
+    SHAPE_PLAIN, SHAPE_TS },
+  { "args-by-name", "SELECT name, count(*), max(args), min(text), max(callchain) "
+                    "FROM events(%Q, %Q) GROUP BY name", SHAPE_PLAIN, 0 },
   /* the model tables grouped with their columns of one value per row
   ** (durations, ends, waits, parents) varying within a group */
   { "syscalls-by-tid-nr", "SELECT tid, nr, name, count(*), sum(dur), min(dur), max(ts_end), "

@@ -59,6 +59,7 @@ const TlReaderDef tl_perf_reader = {
   .xScanClose = perf_scan_close,
   .xScanErr   = perfScanErr,
   .xScanRowid = perf_scan_rowid,
+  .xScanValue = perf_scan_value,
   .mCount     = 1u<<TL_TAB_EVENTS,
   .xCountCols = perf_count_cols,
   .xCountOpen = perf_count_open,

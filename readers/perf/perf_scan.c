@@ -98,6 +98,8 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     }
   }
   /* only values that repeat from record to record: runs of them are one row */
+  /* text, callchain and args only for the rows SQLite reads them of (not under accel=off) */
+  s->bLazyText = iTable==TL_TAB_EVENTS && !pFilter->bPlain;
   s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
          && !pFilter->bPlain
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
@@ -437,6 +439,52 @@ static int next_event_record(TlScan *s){
   return perf_scan_next_ordered(s);
 }
 
+/* A tracepoint sample's text, as perf script prints its fields. */
+static void fill_text(TlScan *s, TlVal *pOut){
+  const PerfAttr *a = s->p->nAttr ? &s->p->aAttr[s->ri.iAttr] : 0;
+  const PerfTp *t = a ? perf_tp_find(s->p, a->config) : 0;
+  if( t==0 ) return;
+  tl_str_reset(&s->tmp);
+  tl_str_append(&s->tmp, "", 0);
+  if( perf_printfmt_render(t->pFmt, t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &s->tmp) ){
+    /* no usable print fmt: the fields as name=value */
+    TlStr scratch;
+    tl_str_init(&scratch);
+    tl_str_reset(&s->tmp);
+    tl_str_append(&s->tmp, "", 0);
+    perf_tp_decode(t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &scratch, &s->tmp);
+    tl_str_free(&scratch);
+  }
+  tl_val_str(pOut, &s->tmp);
+}
+
+/* A sample's callchain as a JSON array. */
+static void fill_callchain(TlScan *s, TlVal *pOut){
+  uint64_t k;
+  tl_str_reset(&s->cc);
+  tl_json_arr_begin(&s->cc);
+  for(k=0; k<s->ri.s.nCallchain; k++){
+    /* as signed 64-bit, like the ip column: exact in SQLite's JSON */
+    tl_json_int(&s->cc, (int64_t)tl_load_u64_unchecked(s->ri.s.aCallchain + 8*k, s->p->bo));
+  }
+  tl_json_arr_end(&s->cc);
+  tl_val_str(pOut, &s->cc);
+}
+
+/* The record's other fields as a JSON object. */
+static void fill_args(TlScan *s, TlVal *pOut){
+  tl_str_reset(&s->args);
+  tl_json_obj_begin(&s->args);
+  if( s->r.type==PERF_SAMPLE ) perf_sample_args(s, &s->args);
+  else perf_side_args(s, &s->args);
+  if( s->r.type!=PERF_SAMPLE && (s->ri.s.mHave & (PS_ID|PS_IDENTIFIER)) ){
+    tl_json_key(&s->args, "id"); tl_json_uint(&s->args, s->ri.s.id);
+  }
+  tl_json_key(&s->args, "misc"); tl_json_uint(&s->args, s->r.misc);
+  tl_json_obj_end(&s->args);
+  tl_val_str(pOut, &s->args);
+}
+
 /* The current record's events row. */
 static int fill_event(TlScan *s, TlRow *pRow){
   const PerfAttr *a;
@@ -469,48 +517,33 @@ static int fill_event(TlScan *s, TlRow *pRow){
     if( s->ri.s.mHave & PS_IP ) tl_val_int(&v[TL_EV_IP], (int64_t)s->ri.s.ip);
 #undef NEED
     if( (s->ri.s.mHave & PS_RAW) && a->type==2 && tl_col_used(&s->f, TL_EV_TEXT) ){
-      const PerfTp *t = perf_tp_find(s->p, a->config);
-      if( t ){
-        tl_str_reset(&s->tmp);
-        tl_str_append(&s->tmp, "", 0);
-        if( perf_printfmt_render(t->pFmt, t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &s->tmp) ){
-          /* no usable print fmt: the fields as name=value */
-          TlStr scratch;
-          tl_str_init(&scratch);
-          tl_str_reset(&s->tmp);
-          tl_str_append(&s->tmp, "", 0);
-          perf_tp_decode(t, s->ri.s.aRaw, s->ri.s.nRaw, s->p->bo, &scratch, &s->tmp);
-          tl_str_free(&scratch);
-        }
-        tl_val_str(&v[TL_EV_TEXT], &s->tmp);
-      }
+      if( s->bLazyText ) v[TL_EV_TEXT].t = TL_LAZY; else fill_text(s, &v[TL_EV_TEXT]);
     }
     if( (s->ri.s.mHave & PS_CALLCHAIN) && tl_col_used(&s->f, TL_EV_CALLCHAIN) ){
-      uint64_t k;
-      tl_str_reset(&s->cc);
-      tl_json_arr_begin(&s->cc);
-      for(k=0; k<s->ri.s.nCallchain; k++){
-        /* as signed 64-bit, like the ip column: exact in SQLite's JSON */
-        tl_json_int(&s->cc, (int64_t)tl_load_u64_unchecked(s->ri.s.aCallchain + 8*k, s->p->bo));
-      }
-      tl_json_arr_end(&s->cc);
-      tl_val_str(&v[TL_EV_CALLCHAIN], &s->cc);
+      if( s->bLazyText ) v[TL_EV_CALLCHAIN].t = TL_LAZY; else fill_callchain(s, &v[TL_EV_CALLCHAIN]);
     }
   }
   if( m & PERF_COLS_MODEL ) perf_cols_fill(s, v);
   if( tl_col_used(&s->f, TL_EV_ARGS) ){
-    tl_str_reset(&s->args);
-    tl_json_obj_begin(&s->args);
-    if( s->r.type==PERF_SAMPLE ) perf_sample_args(s, &s->args);
-    else perf_side_args(s, &s->args);
-    if( s->r.type!=PERF_SAMPLE && (s->ri.s.mHave & (PS_ID|PS_IDENTIFIER)) ){
-      tl_json_key(&s->args, "id"); tl_json_uint(&s->args, s->ri.s.id);
-    }
-    tl_json_key(&s->args, "misc"); tl_json_uint(&s->args, s->r.misc);
-    tl_json_obj_end(&s->args);
-    tl_val_str(&v[TL_EV_ARGS], &s->args);
+    if( s->bLazyText ) v[TL_EV_ARGS].t = TL_LAZY; else fill_args(s, &v[TL_EV_ARGS]);
   }
   return TL_ROW;
+}
+
+/*
+** The current row's text, callchain or args, given TL_LAZY by
+** fill_event(): SQLite asks for them only for the rows its WHERE keeps
+** (`name = 'sched:sched_switch'` with `args ->> '$.prev_comm'`: JSON for
+** the switches alone, not for every record).
+*/
+int perf_scan_value(TlScan *s, int64_t iRepeat, int iCol, TlVal *pOut){
+  (void)iRepeat;
+  tl_val_null(pOut);
+  if( s->iTable!=TL_TAB_EVENTS ) return TL_OK;
+  if( iCol==TL_EV_TEXT ) fill_text(s, pOut);
+  else if( iCol==TL_EV_CALLCHAIN ) fill_callchain(s, pOut);
+  else if( iCol==TL_EV_ARGS ) fill_args(s, pOut);
+  return TL_OK;
 }
 
 /* What a row with only type, cpu, value and name used shows of a record. */

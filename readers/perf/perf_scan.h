@@ -159,6 +159,7 @@ struct TlScan {
   int bInfo;                      /* rows need rec_info (else type and rowid only) */
   uint64_t mNeed;                 /* events: columns to fill (used or checked) */
   int bPeek;                      /* events: a ts or cpu filter to try before decoding */
+  int bLazyText;                  /* events: text, callchain, args TL_LAZY (perf_scan_value) */
   /* a chunk whose SAMPLE rows are all alike (bKey) stands for its rows (one
   ** row repeated), no record is read; a rowid asked for is found by walking
   ** the chunk (perf_scan_rowid), onward from the last one found */
@@ -285,6 +286,7 @@ int perf_scan_open(TlTrace*, int iTable, const TlFilter*, TlScan**, TlErr*);
 int perf_scan_next(TlScan*, TlRow*);
 void perf_scan_close(TlScan*);
 int perf_scan_rowid(TlScan*, int64_t iRepeat, int64_t *piRowid);
+int perf_scan_value(TlScan*, int64_t iRepeat, int iCol, TlVal *pOut);
 int perf_next_frame(TlScan*, TlRow*);
 /* The record type named zType, or PERF_USER_MAX when none is. */
 int perf_type_of_name(const char *zType);
