@@ -97,9 +97,9 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
       s->iChunkEnd = s->iChunk < pTrace->index.n ? s->iChunk+1 : s->iChunk;
     }
   }
-  /* only values that repeat from record to record: runs of them are one row */
   /* text, callchain and args only for the rows SQLite reads them of (not under accel=off) */
   s->bLazyText = iTable==TL_TAB_EVENTS && !pFilter->bPlain;
+  /* only values that repeat from record to record: runs of them are one row */
   s->bRun = iTable==TL_TAB_EVENTS && s->bInfo && !pFilter->bOrdered && !pFilter->bRowid
          && !pFilter->bPlain
          && (s->mNeed & ~(((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_CPU)
