@@ -282,8 +282,7 @@ struct IndexCtx {
   /* the time-order merge's rule (perf_scan.c, next_ordered) on every
   ** record: the latest time after each of the last rounds, the rounds
   ** ended, the latest time so far; the lag the records need */
-  int64_t aRoundMax[PERF_ROUND_RING];
-  uint64_t nRound;
+  PerfRounds rounds;
   int64_t tsMax;
   int iLag;
 };
@@ -330,11 +329,9 @@ static inline int chunk_cpu_ends(const TlPacket *pk, const PerfRec *r, const Rec
 */
 static inline void round_note(IndexCtx *x, const RecInfo *ri){
   if( !ri->bTs ) return;
-  if( x->nRound>1 && ri->ts<x->aRoundMax[(x->nRound - 2) % PERF_ROUND_RING] ){
-    int k;
-    for(k=2; k<=PERF_ROUND_LAG_MAX; k++){
-      if( x->nRound<=(uint64_t)k || ri->ts>=x->aRoundMax[(x->nRound - 1 - k) % PERF_ROUND_RING] ) break;
-    }
+  if( ri->ts<perf_rounds_flush(&x->rounds, 1) ){
+    int k = 2;
+    while( k<=PERF_ROUND_LAG_MAX && ri->ts<perf_rounds_flush(&x->rounds, k) ) k++;
     if( ri->ts==0 ) x->p->nLate++;
     else if( k>PERF_ROUND_LAG_MAX ) x->iLag = -1;
     else if( x->iLag>=0 && k>x->iLag ) x->iLag = k;
@@ -344,7 +341,7 @@ static inline void round_note(IndexCtx *x, const RecInfo *ri){
 
 /* A FINISHED_ROUND: the latest time so far is that of the rounds up to it. */
 static inline void round_end(IndexCtx *x){
-  x->aRoundMax[x->nRound++ % PERF_ROUND_RING] = x->tsMax;
+  perf_rounds_end(&x->rounds, x->tsMax);
 }
 
 /* A sample of the usual shape, read at once by open_sample_fast(). */
@@ -498,7 +495,7 @@ static int index_region(IndexCtx *x, int k){
   x->pk.iSeq = -1;
   x->iEnd = iEnd;
   x->bRounds = x->bRound = x->bCorrupt = 0;
-  x->nRound = 0;
+  x->rounds.n = 0;
   x->tsMax = TL_TS_MIN;
   perf_walk_init(&x->w, pTrace, p, iStart, iEnd, pErr);
   for(;;){

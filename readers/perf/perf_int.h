@@ -172,6 +172,28 @@ struct PerfPart {
 #define PERF_ROUND_LAG_MAX 8        /* the most rounds a record may come late */
 #define PERF_ROUND_RING 16          /* rounds' latest times kept (> PERF_ROUND_LAG_MAX) */
 
+/*
+** The time-order merge's rounds (perf_scan.c) and the index walk's check
+** of them (perf_index.c): the latest time so far after each of the last
+** rounds ended.
+*/
+typedef struct PerfRounds PerfRounds;
+struct PerfRounds {
+  int64_t aMax[PERF_ROUND_RING];
+  uint64_t n;                     /* rounds ended */
+};
+
+/* A round ends, the latest time so far tsMax. */
+static inline void perf_rounds_end(PerfRounds *r, int64_t tsMax){
+  r->aMax[r->n++ % PERF_ROUND_RING] = tsMax;
+}
+
+/* With a lag of nLag rounds (1..PERF_ROUND_LAG_MAX), the time up to which
+** records may go out: the latest after round n-nLag, or TL_TS_MIN. */
+static inline int64_t perf_rounds_flush(const PerfRounds *r, int nLag){
+  return r->n>(uint64_t)nLag ? r->aMax[(r->n - 1 - (uint64_t)nLag) % PERF_ROUND_RING] : TL_TS_MIN;
+}
+
 typedef struct PerfData PerfData;
 struct PerfData {
   int bo;                         /* TL_LE or TL_BE */
@@ -194,6 +216,11 @@ struct PerfData {
   size_t nKey, nKeyAlloc;
   PerfPart *aPart; int nPart;     /* a data directory's files (perf_dir.c), or none */
 };
+
+/* The merge's lag in rounds: 1 (perf's rule) when it goes by chunks. */
+static inline int perf_round_lag(const PerfData *p){
+  return p->iRoundLag ? p->iRoundLag : 1;
+}
 
 /* A decoded sample (or the sample_id trailer of another record). */
 typedef struct PerfSample PerfSample;

@@ -404,7 +404,7 @@ static int open_names(TlTrace *pTrace, PerfData *p, TlErr *pErr){
 /* What the trace offers its scans, from the index. */
 static void open_offers(TlTrace *pTrace, const PerfData *p){
   uint64_t aGroup[PERF_ROUND_RING] = {0}, nHeld = 0;
-  int nLag = p->iRoundLag ? p->iRoundLag : 1, nGroup = 0, i;
+  int nLag = perf_round_lag(p), nGroup = 0, i;
   size_t k;
   /* Time order needs every record in its round or later (perf_index.c,
   ** round_note) ... */
@@ -417,10 +417,7 @@ static void open_offers(TlTrace *pTrace, const PerfData *p){
       nHeld = 0;
     }
     nHeld += pTrace->index.a[k].nSize;
-    for(i=0; i<nGroup; i++){
-      if( nHeld + aGroup[i] > PERF_MAX_ORDER_BYTES ) break;
-    }
-    if( i<nGroup || nHeld > PERF_MAX_ORDER_BYTES ){
+    if( nHeld + (nGroup ? aGroup[nGroup-1] : 0) > PERF_MAX_ORDER_BYTES ){
       pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
       break;
     }

@@ -263,11 +263,9 @@ static void heap_pop(TlScan *s){
 ** count, each chunk a group of rounds, every chunk's latest time taken.
 */
 static void round_end(TlScan *s){
-  int nLag = s->p->iRoundLag ? s->p->iRoundLag : 1;
   if( s->tsMaxCur>s->tsMaxDone ) s->tsMaxDone = s->tsMaxCur;
-  s->aRoundMax[s->nRound++ % PERF_ROUND_RING] = s->tsMaxDone;
-  s->tsFlush = s->nRound>(uint64_t)nLag ? s->aRoundMax[(s->nRound - 1 - nLag) % PERF_ROUND_RING]
-                                         : TL_TS_MIN;
+  perf_rounds_end(&s->rounds, s->tsMaxDone);
+  s->tsFlush = perf_rounds_flush(&s->rounds, perf_round_lag(s->p));
 }
 
 static int next_ordered(TlScan *s){
@@ -334,7 +332,7 @@ static void ordered_begin(TlScan *s){
   s->tsMaxDone = TL_TS_MIN;
   s->tsMaxCur = TL_TS_MIN;
   s->bRoundRead = 0;
-  s->nRound = 0;
+  s->rounds.n = 0;
 }
 
 /*

@@ -183,8 +183,7 @@ struct TlScan {
   int64_t tsMaxDone;              /* max ts of the rounds read before the current */
   int64_t tsMaxCur;               /* max ts of the round being read */
   int bRoundRead;                 /* the chunk's record read last was a FINISHED_ROUND */
-  int64_t aRoundMax[PERF_ROUND_RING]; /* the latest time after each of the last rounds */
-  uint64_t nRound;                /* rounds ended */
+  PerfRounds rounds;              /* the latest time after each of the last rounds */
   uint8_t *aOwned;                /* body of the row last popped */
   /* a directory's files merged in time order (the tables derived from
   ** every record): one scan in time order per file, the least on top */
