@@ -37,13 +37,17 @@
 **           sched latency -p counts them and its runs as perf sched
 **           timehist -s does (TlSchedSum), summed in the same pass from
 **           its states and slices.
+**   syscall stats  one per thread and system call, at the end: the
+**           syscalls' rows of the thread summed per call, as perf trace -s
+**           and lttng-syscallstats sum them (TlSysStat), in the same pass.
 **
 ** A record out of time order (older than the last one), a switch out of a
 ** thread the CPU was not running, a wakeup of a thread never seen: the
 ** model keeps going, leaves what it cannot know unknown and counts the
 ** oddity (tl_sched_oddities) for the reader to warn about.
 **
-** Memory: O(threads + CPUs), capped at TL_SCHED_MAX_THREADS threads and
+** Memory: O(threads + CPUs), and O(threads x their kinds of calls) for
+** the syscall stats, capped at TL_SCHED_MAX_THREADS threads and
 ** TL_SCHED_MAX_CPUS CPUs (later ones are ignored and counted).
 */
 #ifndef TL_MODEL_SCHED_H
@@ -145,6 +149,25 @@ static inline void tl_sched_rec_text(TlSchedRec *r, int iRole, const char *z, si
 #define TL_SCHED_OUT_STATE 2
 #define TL_SCHED_OUT_SYSCALL 4
 #define TL_SCHED_OUT_THREAD 8
+#define TL_SCHED_OUT_SYSSTAT 16
+
+/*
+** A thread's system calls of one kind (a name when the events name the
+** call, else a number), summed from its syscalls rows of that kind (the
+** entry's when paired). A row is a call
+** when it has an exit and either its entry or a number of 0 or more (perf
+** trace -s counts every numbered exit; lttng-analyses a paired one); its
+** time is its dur, 0 when that is unknown. The mean and M2 (the sum of the
+** squared differences from it) are updated per call in the order of the
+** exits, by Welford's rule as perf's update_stats() does.
+*/
+typedef struct TlSysStat TlSysStat;
+struct TlSysStat {
+  int64_t nEvent;                 /* its entries and exits with a time */
+  int64_t nCall, nErr;            /* its calls, those with a negative return */
+  int64_t total, min, max;        /* their time (total saturated), ns */
+  double mean, m2;                /* their mean time, and M2 */
+};
 
 /*
 ** A thread's waits, as perf sched latency counts them: from its states
@@ -203,6 +226,8 @@ struct TlSchedOut {
                                   ** its thread's latest entry (perf trace's rule) */
   TlSchedSum sum;                 /* threads: tid, pid and zComm (the name of
                                   ** its last state) are set too */
+  TlSysStat stat;                 /* syscall stats: tid, pid, zComm, bNr/nr and
+                                  ** zSys/nSys are set too */
 };
 
 typedef struct TlSched TlSched;
@@ -258,7 +283,7 @@ uint64_t tl_sched_oddities(const TlSched*, const char **pzFirst);
 int tl_sched_next(TlSched*, int iTable, TlSchedOut *pOut, TlVal *a);
 
 /* Output o as a row of table iTable (sched_slices, thread_states, syscalls,
-** sched_threads) into
+** sched_threads, syscall_stats) into
 ** a[] (text borrowed from o). 0 when o is not of that table. */
 int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a);
 

@@ -27,6 +27,7 @@ enum {
   TL_TAB_CALLS,                   /* calls: the columns of xray_calls (TL_XC_*) */
   TL_TAB_SYSCALLS,
   TL_TAB_SCHED_THREADS,
+  TL_TAB_SYSCALL_STATS,
   TL_TAB_COUNT
 };
 
@@ -129,6 +130,14 @@ enum {
   TL_ST_MAX_DELAY_TS, TL_ST_RUNTIME, TL_ST_SLICES, TL_ST_RUN_TIME, TL_ST_MIN_RUN,
   TL_ST_MAX_RUN, TL_ST_WAIT_TIME,
   TL_ST_NCOL
+};
+
+/* syscall_stats: one row per thread and system call (model_sched.h) */
+enum {
+  TL_SX_TID, TL_SX_PID, TL_SX_COMM, TL_SX_NR, TL_SX_NAME, TL_SX_EVENTS, TL_SX_CALLS,
+  TL_SX_ERRORS, TL_SX_TOTAL_DUR, TL_SX_MIN_DUR, TL_SX_MAX_DUR, TL_SX_AVG_DUR,
+  TL_SX_STDDEV_DUR,
+  TL_SX_NCOL
 };
 
 /* trace_info: what a trace says about itself (TlReaderDef.xInfo) */

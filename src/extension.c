@@ -83,6 +83,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     calls_vtab_register,
     syscalls_vtab_register,
     sched_threads_vtab_register,
+    syscall_stats_vtab_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -465,6 +465,152 @@ static void syscalls_time_lost_entries_as_perf_trace(void **state){
   tl_sched_free(p);
 }
 
+/*
+** syscall_stats is the syscalls rows summed per thread and call by the
+** rules docs/tables.md gives (a call: an exit with its entry, or numbered
+** 0 or more; its time dur, else 0), here in SQL over the syscalls table:
+** perf trace record files, one with lost records, an LTTng kernel trace,
+** and the peer set's lttng-modules 2.5 trace (sys_NAME entries; its
+** sys_unknown names calls of several numbers, counted as one call).
+*/
+static void syscall_stats_sum_syscalls(void **state){
+  char zPeer[512];
+  const char *azTrace[] = {
+    SCHED_DIR "trace.data", SCHED_DIR "syscalls-lost.data", SCHED_DIR "lttng-syscalls/kernel", zPeer
+  };
+  const char *zPeerDir = getenv("TL_PEER_DIR");
+  sqlite3 *db = tl_test_db();
+  int k, nTrace = 4;
+  (void)state;
+  if( zPeerDir==0 || zPeerDir[0]==0 ) zPeerDir = TL_PEER_DIR;
+  snprintf(zPeer, sizeof(zPeer), "%s/ctf/tracecompass-test-traces/bug446190", zPeerDir);
+  {
+    char zMeta[600];
+    void *pMeta;
+    snprintf(zMeta, sizeof(zMeta), "%s/metadata", zPeer);
+    if( (pMeta = tl_test_read_file(zMeta, 0))==0 ){
+      print_message("peer trace not found (%s): left out\n", zPeer);
+      nTrace = 3;
+    }
+    free(pMeta);
+  }
+  for(k=0; k<nTrace; k++){
+    const char *z = azTrace[k];
+    char *zA, *zB;
+    assert_true(tl_test_sql_int(db, "SELECT count(*) FROM syscall_stats('%s') WHERE calls > 1", z)>=3);
+    /* (the means and deviations to 9 and 6 significant digits: the
+    ** table's come from Welford's rule, these from sums) */
+    zA = tl_test_sql_rows(db,
+        "WITH r AS (SELECT *, coalesce(ts_end IS NOT NULL AND (ts IS NOT NULL OR nr >= 0), 0) AS c, "
+        "  coalesce(dur, 0) AS d FROM syscalls('%s') WHERE tid IS NOT NULL), "
+        "g AS (SELECT tid, CASE WHEN name IS NULL THEN nr END AS nr, name, sum((ts IS NOT NULL) + (ts_end IS NOT NULL)) AS e, sum(c) AS n, "
+        "  coalesce(sum(c AND ret < 0), 0) AS err, coalesce(sum(d) FILTER (WHERE c), 0) AS tot, "
+        "  min(d) FILTER (WHERE c) AS mn, max(d) FILTER (WHERE c) AS mx, avg(d) FILTER (WHERE c) AS av, "
+        "  sum(d * 1.0 * d) FILTER (WHERE c) AS sq FROM r GROUP BY tid, coalesce(name, nr)) "
+        "SELECT tid, nr, name, e, n, err, tot, mn, mx, CASE WHEN n > 0 THEN printf('%%.9g', av) END, "
+        "  CASE WHEN n > 1 THEN printf('%%.6g', sqrt(max(sq - n * av * av, 0) / (n - 1))) END "
+        "FROM g ORDER BY tid, nr, name", z);
+    zB = tl_test_sql_rows(db,
+        "SELECT tid, nr, name, events, calls, errors, total_dur, min_dur, max_dur, "
+        "  CASE WHEN avg_dur IS NOT NULL THEN printf('%%.9g', avg_dur) END, "
+        "  CASE WHEN stddev_dur IS NOT NULL THEN printf('%%.6g', stddev_dur) END "
+        "FROM syscall_stats('%s') ORDER BY tid, nr, name", z);
+    assert_string_equal(zA, zB);
+    free(zA);
+    free(zB);
+    /* a thread's name: at its last call's row (perf trace -s), or when its
+    ** first named call ended (lttng-syscallstats) */
+    assert_int_equal(tl_test_sql_int(db,
+        "WITH r AS (SELECT rowid AS i, * FROM syscalls('%s') WHERE tid IS NOT NULL), "
+        "t AS (SELECT DISTINCT tid, comm FROM syscall_stats('%s')) "
+        "SELECT count(*) FROM t WHERE comm IS NOT coalesce("
+        "  (SELECT comm FROM r WHERE r.tid = t.tid AND name IS NOT NULL AND ts IS NOT NULL "
+        "   AND ts_end IS NOT NULL AND comm IS NOT NULL ORDER BY ts_end, comm LIMIT 1), "
+        "  (SELECT comm FROM r WHERE r.tid = t.tid AND (name IS NOT NULL OR nr >= 0) "
+        "   AND coalesce(ts_end, ts) IS NOT NULL ORDER BY coalesce(ts_end, ts) DESC, i DESC LIMIT 1))",
+        z, z), 0);
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT DISTINCT tid, comm, pid "
+                                     "FROM syscall_stats('%s'))", z),
+                     tl_test_sql_int(db, "SELECT count(DISTINCT tid) FROM syscall_stats('%s')", z));
+  }
+  tl_test_db_close(db);
+}
+
+/* The sums by their definitions: a sample standard deviation, an exit of
+** a lost entry (perf: a call, timed from the thread's latest entry), -1 (no
+** call: its records counted, no call), an LTTng exit with no entry (no
+** call), and many kinds of call in one thread. */
+static void syscall_stats_by_definition(void **state){
+  TlSched *p = tl_sched_new(TL_SCHED_OUT_SYSSTAT, TL_TS_MIN, TL_TS_MAX, 0, -1);
+  TlSchedOut o;
+  char zGot[4096] = "";
+  size_t n = 0;
+  int64_t i, nKind = 0, nCall = 0;
+  (void)state;
+  assert_non_null(p);
+  /* thread 7, call 0: times 10, 20, 30, 40 (mean 25, deviation
+  ** sqrt(500/3)); call 1: its entry lost, timed from 400: 55 */
+  for(i=0; i<4; i++){
+    feed_nr(p, TL_SCHED_SYS_ENTER, 7, 0, 100*i);
+    feed_nr(p, TL_SCHED_SYS_EXIT, 7, 0, 100*i + 10*(i + 1));
+  }
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, 2, 400);
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, 1, 455);
+  feed_nr(p, TL_SCHED_SYS_ENTER, 7, -1, 500);
+  feed_nr(p, TL_SCHED_SYS_EXIT, 7, -1, 510);
+  /* thread 8: 300 kinds of call, one each, 5 ns */
+  for(i=0; i<300; i++){
+    feed_nr(p, TL_SCHED_SYS_ENTER, 8, 1000 + i, 1000 + 10*i);
+    feed_nr(p, TL_SCHED_SYS_EXIT, 8, 1000 + i, 1005 + 10*i);
+  }
+  /* LTTng: thread 9 on CPU 1, an exit of no entry, then a call */
+  feed_switch(p, 5000, 1, 0, 0, 9);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_read", 5010, 1, 0);
+  feed_sys(p, TL_SCHED_SYS_ENTER, "syscall_entry_read", 5020, 1, 0);
+  feed_sys(p, TL_SCHED_SYS_EXIT, "syscall_exit_read", 5050, 1, -4);
+  tl_sched_finish(p);
+  while( tl_sched_take(p, &o) ){
+    TlVal a[TL_SX_NCOL];
+    if( o.eOut!=TL_SCHED_OUT_SYSSTAT ) continue;
+    assert_true(tl_sched_row(&o, TL_TAB_SYSCALL_STATS, a));
+    if( o.tid==8 ){
+      nKind++;
+      nCall += o.stat.nCall;
+      assert_int_equal(o.stat.nCall, 1);
+      assert_int_equal(o.stat.total, 5);
+      assert_int_equal(a[TL_SX_STDDEV_DUR].t, TL_NULL);
+      continue;
+    }
+    if( o.zSys ){
+      n += (size_t)snprintf(zGot+n, sizeof(zGot)-n, "%lld %.*s:", (long long)o.tid,
+                            (int)o.nSys, o.zSys);
+    }else{
+      n += (size_t)snprintf(zGot+n, sizeof(zGot)-n, "%lld %lld:", (long long)o.tid, (long long)o.nr);
+    }
+    n += (size_t)snprintf(zGot+n, sizeof(zGot)-n, " %lld %lld %lld %lld %lld %lld",
+                          (long long)o.stat.nEvent, (long long)o.stat.nCall,
+                          (long long)o.stat.nErr, (long long)o.stat.total,
+                          a[TL_SX_MIN_DUR].t==TL_NULL ? -1LL : (long long)a[TL_SX_MIN_DUR].i,
+                          a[TL_SX_MAX_DUR].t==TL_NULL ? -1LL : (long long)a[TL_SX_MAX_DUR].i);
+    if( a[TL_SX_AVG_DUR].t==TL_REAL ){
+      n += (size_t)snprintf(zGot+n, sizeof(zGot)-n, " %.6g", a[TL_SX_AVG_DUR].r);
+    }
+    if( a[TL_SX_STDDEV_DUR].t==TL_REAL ){
+      n += (size_t)snprintf(zGot+n, sizeof(zGot)-n, " %.6g", a[TL_SX_STDDEV_DUR].r);
+    }
+    n += (size_t)snprintf(zGot+n, sizeof(zGot)-n, ";");
+    assert_true(n<sizeof(zGot));
+  }
+  assert_int_equal(nKind, 300);
+  assert_int_equal(nCall, 300);
+  assert_string_equal(zGot, "7 0: 8 4 0 100 10 40 25 12.9099;"
+                            "7 2: 1 0 0 0 -1 -1;"           /* the entry, no exit */
+                            "7 1: 1 1 0 55 55 55 55;"
+                            "7 -1: 2 0 0 0 -1 -1;"
+                            "9 read: 3 1 1 30 30 30 30;");
+  tl_sched_free(p);
+}
+
 TL_DEFINE_GROUP(sched,
   cmocka_unit_test(ctf_events_get_their_thread),
   cmocka_unit_test(perf_and_its_ctf_agree),
@@ -478,4 +624,6 @@ TL_DEFINE_GROUP(sched,
   cmocka_unit_test(syscalls_pair_by_name_on_the_cpus_thread),
   cmocka_unit_test(syscalls_time_lost_entries_as_perf_trace),
   cmocka_unit_test(syscalls_pair_as_lttng_analyses),
+  cmocka_unit_test(syscall_stats_sum_syscalls),
+  cmocka_unit_test(syscall_stats_by_definition),
 );

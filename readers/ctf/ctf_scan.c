@@ -424,7 +424,7 @@ int tl_ctf_scan_next(TlScan *pScan0, TlRow *pRow){
     case TL_TAB_TRACKS:      rc = tl_ctf_tracks_next(pScan, pRow); break;
     case TL_TAB_EVENT_TYPES: rc = tl_ctf_event_types_next(pScan, pRow); break;
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
-    case TL_TAB_SCHED_THREADS:
+    case TL_TAB_SCHED_THREADS: case TL_TAB_SYSCALL_STATS:
       rc = tl_ctf_sched_next(pScan, pRow);
       break;
     case TL_TAB_CALLS:       rc = tl_ctf_calls_next(pScan, pRow); break;

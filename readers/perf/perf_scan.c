@@ -40,7 +40,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
     case TL_TAB_EVENTS: case TL_TAB_TRACKS: case TL_TAB_EVENT_TYPES:
     case TL_TAB_PERF_FEATURES: case TL_TAB_CALLCHAINS: case TL_TAB_SYMBOLS:
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
-    case TL_TAB_SCHED_THREADS:
+    case TL_TAB_SCHED_THREADS: case TL_TAB_SYSCALL_STATS:
       break;
     default:
       return TL_DONE;
@@ -751,7 +751,7 @@ int perf_scan_next(TlScan *s, TlRow *pRow){
     case TL_TAB_EVENT_TYPES:   return perf_next_event_type(s, pRow);
     case TL_TAB_PERF_FEATURES: return perf_next_feature(s, pRow);
     case TL_TAB_SCHED_SLICES: case TL_TAB_THREAD_STATES: case TL_TAB_SYSCALLS:
-    case TL_TAB_SCHED_THREADS:
+    case TL_TAB_SCHED_THREADS: case TL_TAB_SYSCALL_STATS:
       return perf_sched_next(s, pRow);
     default:                   return TL_DONE;
   }

@@ -11,10 +11,12 @@
 */
 #include "model_sched.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "map.h"
+#include "sysstat.h"
 
 /* ---- names ---------------------------------------------------------------- */
 
@@ -231,6 +233,7 @@ struct TlSched {
   uint64_t nPending;              /* open intervals that will be given */
   TlSchedOut *aQ; size_t nQ, iQ, nQAlloc;
   int bFinish; size_t iFin;       /* finishing: next CPU, then thread */
+  TlSysStats *pStats;             /* the system calls summed (TL_SCHED_OUT_SYSSTAT) */
   uint64_t nOdd;
   const char *zOdd;
 };
@@ -248,6 +251,10 @@ TlSched *tl_sched_new(int mOut, int64_t tsLo, int64_t tsHi, const int64_t *aCpu,
     memcpy(p->aCpuWant, aCpu, sizeof(int64_t)*(size_t)nCpu);
   }
   tl_map_init(&p->thrMap);
+  if( (mOut & TL_SCHED_OUT_SYSSTAT) && (p->pStats = tl_sysstats_new())==0 ){
+    tl_sched_free(p);
+    return 0;
+  }
   return p;
 }
 
@@ -258,6 +265,7 @@ void tl_sched_free(TlSched *p){
   free(p->aThr);
   free(p->aQ);
   tl_map_free(&p->thrMap);
+  tl_sysstats_free(p->pStats);
   free(p);
 }
 
@@ -731,17 +739,16 @@ static int on_name(TlSched *p, const TlSchedRec *r){
 
 /*
 ** A row of thread t (NULL: unknown) for the call entered at e and left at
-** x (either NULL: none), with the exit's return value.
+** x (either NULL: none), with the exit's return value: queued when wanted,
+** summed into the thread's stats when they are kept.
 */
 static int sys_emit(TlSched *p, const Thr *t, const Sys *e, const Sys *x,
                     int bRet, int64_t ret){
   const Sys *w = e ? e : x;
-  TlSchedOut *o;
-  if( e ? !e->bWanted : !wanted(p, TL_SCHED_OUT_SYSCALL, 0, 0, x->bCpu, x->cpu) ){
-    return TL_OK;
-  }
-  if( e ) p->nPending--;
-  if( (o = queue_add(p))==0 ) return TL_ENOMEM;
+  TlSchedOut row, *o = &row;
+  int bRow = e ? e->bWanted : wanted(p, TL_SCHED_OUT_SYSCALL, 0, 0, x->bCpu, x->cpu);
+  if( !bRow && (p->pStats==0 || t==0) ) return TL_OK;
+  memset(o, 0, sizeof(*o));
   o->eOut = TL_SCHED_OUT_SYSCALL;
   if( e ){ o->bTs = e->bTs; o->ts = e->ts; }
   if( x ){ o->bEnd = x->bTs; o->tsEnd = x->ts; }
@@ -758,6 +765,15 @@ static int sys_emit(TlSched *p, const Thr *t, const Sys *e, const Sys *x,
   o->bNr = w->bNr; o->nr = w->nr;
   o->zSys = w->z; o->nSys = w->n;
   o->bRet = bRet; o->ret = ret;
+  if( p->pStats && t ){
+    int bLeft;
+    if( tl_sysstats_add(p->pStats, o, &bLeft) ) return TL_ENOMEM;
+    if( bLeft ) odd(p, "more kinds of system call per thread than the model keeps");
+  }
+  if( !bRow ) return TL_OK;
+  if( e ) p->nPending--;
+  if( (o = queue_add(p))==0 ) return TL_ENOMEM;
+  *o = row;
   return TL_OK;
 }
 
@@ -825,7 +841,7 @@ void tl_sched_names_recorded(TlSched *p){
 int tl_sched_takes(const TlSched *p, int eKind){
   if( eKind==TL_SCHED_NONE ) return 0;
   if( eKind==TL_SCHED_SYS_ENTER || eKind==TL_SCHED_SYS_EXIT ){
-    return (p->mOut & TL_SCHED_OUT_SYSCALL)!=0;
+    return (p->mOut & (TL_SCHED_OUT_SYSCALL|TL_SCHED_OUT_SYSSTAT))!=0;
   }
   return 1;
 }
@@ -866,7 +882,8 @@ int tl_sched_feed(TlSched *p, const TlSchedRec *rIn){
     case TL_SCHED_SYS_ENTER: case TL_SCHED_SYS_EXIT:
       /* (its own time, when older than the one before it too: the thread's
       ** records are in order) */
-      return p->mOut & TL_SCHED_OUT_SYSCALL ? on_syscall(p, r, r->bTs, r->ts) : TL_OK;
+      return p->mOut & (TL_SCHED_OUT_SYSCALL|TL_SCHED_OUT_SYSSTAT)
+           ? on_syscall(p, r, r->bTs, r->ts) : TL_OK;
     case TL_SCHED_STAT_RUNTIME: {
       Thr *t = has(r, TL_SF_TID) && has(r, TL_SF_RUNTIME) && r->a[TL_SF_TID]>0
              ? thr_get(p, r->a[TL_SF_TID], 0) : 0;
@@ -892,7 +909,11 @@ int tl_sched_take(TlSched *p, TlSchedOut *pOut){
       *pOut = p->aQ[p->iQ++];
       return 1;
     }
-    if( !p->bFinish || p->iFin>=p->nCpu + p->nThr ) return 0;
+    if( !p->bFinish ) return 0;
+    if( p->iFin>=p->nCpu + p->nThr ){
+      /* every call is summed: the stats last */
+      return p->pStats ? tl_sysstats_next(p->pStats, pOut) : 0;
+    }
     if( p->iFin<p->nCpu ){
       size_t k = p->iFin++;
       Cpu *c = &p->aCpu[k];
@@ -945,6 +966,7 @@ int tl_sched_out_of_table(int iTable){
   if( iTable==TL_TAB_THREAD_STATES ) return TL_SCHED_OUT_STATE;
   if( iTable==TL_TAB_SYSCALLS ) return TL_SCHED_OUT_SYSCALL;
   if( iTable==TL_TAB_SCHED_THREADS ) return TL_SCHED_OUT_THREAD;
+  if( iTable==TL_TAB_SYSCALL_STATS ) return TL_SCHED_OUT_SYSSTAT;
   return 0;
 }
 
@@ -982,6 +1004,25 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     tl_val_int(&a[TL_ST_MIN_RUN], o->sum.minRun);
     tl_val_int(&a[TL_ST_MAX_RUN], o->sum.maxRun);
     tl_val_int(&a[TL_ST_WAIT_TIME], o->sum.wait);
+  }else if( iTable==TL_TAB_SYSCALL_STATS ){
+    const TlSysStat *st = &o->stat;
+    tl_val_int(&a[TL_SX_TID], o->tid);
+    val_opt(&a[TL_SX_PID], o->bPid, o->pid);
+    if( o->zComm[0] ) tl_val_textz(&a[TL_SX_COMM], o->zComm); else tl_val_null(&a[TL_SX_COMM]);
+    val_opt(&a[TL_SX_NR], o->bNr, o->nr);
+    if( o->zSys ) tl_val_text(&a[TL_SX_NAME], o->zSys, o->nSys); else tl_val_null(&a[TL_SX_NAME]);
+    tl_val_int(&a[TL_SX_EVENTS], st->nEvent);
+    tl_val_int(&a[TL_SX_CALLS], st->nCall);
+    tl_val_int(&a[TL_SX_ERRORS], st->nErr);
+    tl_val_int(&a[TL_SX_TOTAL_DUR], st->total);
+    val_opt(&a[TL_SX_MIN_DUR], st->nCall>0, st->min);
+    val_opt(&a[TL_SX_MAX_DUR], st->nCall>0, st->max);
+    if( st->nCall>0 ) tl_val_real(&a[TL_SX_AVG_DUR], st->mean); else tl_val_null(&a[TL_SX_AVG_DUR]);
+    if( st->nCall>1 ){
+      tl_val_real(&a[TL_SX_STDDEV_DUR], sqrt(st->m2 / (double)(st->nCall - 1)));
+    }else{
+      tl_val_null(&a[TL_SX_STDDEV_DUR]);
+    }
   }else if( iTable==TL_TAB_SYSCALLS ){
     val_opt(&a[TL_SC_TS], o->bTs, o->ts);
     val_opt(&a[TL_SC_DUR], o->bDur, o->dur);
