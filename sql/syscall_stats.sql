@@ -19,8 +19,8 @@
 -- (before lttng-modules 2.6 sys_NAME) events carry their names. The thread
 -- is `comm (tid)`: perf prints its last name, lttng-syscallstats its name
 -- when its first call ended (LTTng traces: named calls). One scan of the
--- syscalls table (the model pairs the calls; docs/tables.md); the numbers
--- rounded as perf's printf rounds them.
+-- syscall_stats table (the model pairs and sums the calls; docs/tables.md);
+-- the numbers rounded as perf's printf rounds them.
 -- Works on `perf trace record` files (raw_syscalls:sys_enter/sys_exit) and
 -- LTTng kernel traces with system call events (`lttng enable-event -k
 -- --syscall -a`). lttng-syscallstats prints times in usec and the standard
@@ -137,45 +137,30 @@ WITH nr(id, name) AS (VALUES
   (448,'process_mrelease'), (449,'futex_waitv'),
   (450,'set_mempolicy_home_node')
 ), g AS MATERIALIZED (
-  -- the calls, paired by the model as perf trace -s and lttng-analyses
-  -- pair them, in one pass grouped by thread and call; the call is its
-  -- name (LTTng) or number (perf; -1, no call, is left out of the calls as
-  -- perf leaves it, counted in the share's total). A call (d not NULL:
-  -- its time) is an exit, numbered or after its entry; its time counts at
-  -- its exit, 0 when the thread entered no call before it. (comm: of the
-  -- row with the latest time, SQLite's rule for max(); first: the first
-  -- named call's end and its comm)
-  SELECT tid, call, bCall, sum(ev) AS nev, max(t) AS last, comm,
-         count(d) AS n, sum(d IS NOT NULL AND ret < 0) AS nerr,
-         sum(d) AS tot, min(d) AS mn, max(d) AS mx, avg(d) AS av, sum(d * 1.0 * d) AS sq,
-         min(fst) AS first
-  FROM (SELECT tid, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
-               (ts IS NOT NULL) + (ts_end IS NOT NULL) AS ev, coalesce(ts_end, ts) AS t, comm, ret,
-               CASE WHEN ts_end IS NOT NULL AND (nr IS NOT NULL OR ts IS NOT NULL) THEN coalesce(dur, 0) END AS d,
-               CASE WHEN name IS NOT NULL AND ts_end IS NOT NULL AND ts IS NOT NULL
-                    THEN printf('%020d', ts_end) || comm END AS fst
-        -- (LIMIT -1: not flattened, so each row's values are computed once)
-        FROM syscalls(@trace) WHERE tid IS NOT NULL LIMIT -1)
-  GROUP BY tid, call
+  -- the calls of each thread summed per call by the model, paired as perf
+  -- trace -s and lttng-analyses pair them (docs/tables.md, syscall_stats);
+  -- the call is its name (LTTng) or number (perf; -1, no call, is left out
+  -- of the calls as perf leaves it, counted in the share's total)
+  SELECT tid, comm, coalesce(name, nr) AS call, name IS NOT NULL OR nr >= 0 AS bCall,
+         events, calls, total_dur, min_dur, max_dur, avg_dur, stddev_dur, errors
+  FROM syscall_stats(@trace) WHERE tid IS NOT NULL
 ), th AS MATERIALIZED (
-  SELECT tid, sum(nev) AS nev, max(last) AS last, comm FROM g WHERE bCall GROUP BY tid
-), th1 AS MATERIALIZED (
-  -- a thread's name when its first named call ended
-  SELECT tid, substr(min(first), 21) AS comm1 FROM g GROUP BY tid
+  SELECT tid, sum(events) FILTER (WHERE bCall) AS nev FROM g GROUP BY tid
 ), s AS (
-  SELECT * FROM g WHERE bCall AND n > 0
+  SELECT * FROM g WHERE bCall AND calls > 0
 ), o AS MATERIALIZED (
-  -- the numbers of each line (k)
-  SELECT row_number() OVER () AS k, tid, tot,
-         coalesce(comm1, th.comm, ':' || th.tid) || ' (' || th.tid || ')' AS thread, th.nev AS events,
+  -- the numbers of each line (k): perf's, its total the calls times the
+  -- mean, its deviation the mean's (the deviation over the root of calls)
+  SELECT row_number() OVER () AS k, tid, total_dur AS tot,
+         coalesce(comm, ':' || tid) || ' (' || tid || ')' AS thread, th.nev AS events,
          coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
                   CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
-         n AS calls, nerr AS errors,
-         th.nev * 1.0 / (SELECT sum(nev) FROM g) * 100.0 AS v1, n * (av / 1e6) AS v2, mn / 1e6 AS v3,
-         av / 1e6 AS v4, mx / 1e6 AS v5,
-         CASE WHEN n > 1 AND av > 0 THEN 100.0 * sqrt(max(sq - n * av * av, 0) / (n - 1) / n) / av
+         calls, errors,
+         th.nev * 1.0 / (SELECT sum(events) FROM g) * 100.0 AS v1, calls * (avg_dur / 1e6) AS v2,
+         min_dur / 1e6 AS v3, avg_dur / 1e6 AS v4, max_dur / 1e6 AS v5,
+         CASE WHEN calls > 1 AND avg_dur > 0 THEN 100.0 * stddev_dur / sqrt(calls) / avg_dur
               ELSE 0 END AS v6
-  FROM s JOIN th USING (tid) JOIN th1 USING (tid)
+  FROM s JOIN th USING (tid)
 ), c(j, d, u) AS (
   -- the numbers' places after the point (d) and last place's unit (u)
   VALUES (1, 1, 0.1), (2, 3, 0.001), (3, 3, 0.001), (4, 3, 0.001), (5, 3, 0.001), (6, 2, 0.01)
