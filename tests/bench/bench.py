@@ -225,9 +225,29 @@ def top_rows(name, tl, peer, n=5):
     (samples, key) (folded stacks: (value, stack)); None if either failed."""
     try:
         ours = subprocess.run(tl, capture_output=True, text=True, check=True).stdout.splitlines()
-        theirs = subprocess.run(peer, capture_output=True, text=True, check=True).stdout.splitlines()
+        out = subprocess.run(peer, capture_output=True, text=True, check=True)
+        # (perf trace -s writes its summary to stderr)
+        theirs = (out.stderr if name == "syscall_stats.sql" else out.stdout).splitlines()
     except (subprocess.CalledProcessError, OSError):
         return None
+    if name == "syscall_stats.sql":
+        # every line of the summary: (thread, events, %, call, calls,
+        # errors, total, min, avg, max, stddev), the lines perf prints that
+        # differ from ours (and ours that differ from perf's), up to n each
+        b, cur = set(), None
+        for line in theirs:
+            m = re.match(r"\s+(.*) \((\d+)\), (\d+) events, ([\d.]+)%", line)
+            if m:
+                cur = ("%s (%s)" % (m.group(1), m.group(2)), m.group(3), m.group(4))
+                continue
+            m = re.match(r"\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)%",
+                         line)
+            if m and cur:
+                b.add(cur + m.groups())
+        a = set(tuple(r.split("|")) for r in ours if r.count("|") == 10)
+        if not a or not b:
+            return None
+        return sorted(a - b)[:n] + [len(a)], sorted(b - a)[:n] + [len(b)]
     if name == "perf_folded.sql":
         top = lambda lines: sorted(((int(l.rsplit(" ", 1)[1]), l.rsplit(" ", 1)[0]) for l in lines if " " in l),
                                    reverse=True)[:n]
@@ -487,9 +507,12 @@ def main():
         for f, cmd, goal in (("sched_timehist.sql", ["sched", "timehist"], 1),
                              ("sched_runtime.sql", ["sched", "timehist", "-s"], 1),
                              ("sched_latency.sql", ["sched", "latency"], 1),
-                             ("syscall_stats.sql", ["trace", "-s"], None)):
+                             ("syscall_stats.sql", ["trace", "-s"], 1)):
             rows.append(("sched %s" % f, sql_file(so, f, a.perf_tp, ""),
                          ["perf"] + cmd + ["-i", a.perf_tp], goal))
+        # every line of perf trace -s's summary compared
+        f = "syscall_stats.sql"
+        cookbook.append((f, sql_file(so, f, a.perf_tp, ""), ["perf", "trace", "-s", "-i", a.perf_tp]))
 
     if on("xray"):
         # XRay: llvm-xray account (LLVM 14) rejects this 4-thread FDR log
