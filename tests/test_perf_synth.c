@@ -675,6 +675,60 @@ static void perf_lost_samples_of_time_zero_sort_first(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** ID_INDEX records (perf's, type 69: nr, then nr entries of id, idx, cpu,
+** tid) of many ids each: every id is known at once, each found by its hash
+** (an index of 128k ids read in one pass, where adding each id sorted them
+** all); an id met before keeps its attr; samples read as without them.
+*/
+static void perf_id_index_of_many_ids(void **state){
+  static PW w;
+  enum { NREC = 64, NPER = 2000 };
+  size_t nData = 0, nAll, iData;
+  uint8_t *a;
+  char zPath[512];
+  sqlite3 *db = tl_test_db();
+  int r, k;
+  (void)state;
+  iData = perf_synth(&w, 0, 100);
+  nAll = w.n + (size_t)NREC*(16 + 32*(size_t)NPER);
+  a = malloc(nAll);
+  assert_non_null(a);
+  memcpy(a, w.a, w.n);
+  nData = w.n;
+  for(r=0; r<NREC; r++){
+    uint8_t *p = a + nData;
+    uint64_t v[4];
+    uint32_t t = 69;
+    uint16_t misc = 0, size = (uint16_t)(16 + 32*NPER);
+    uint64_t nr = NPER;
+    memcpy(p, &t, 4); memcpy(p+4, &misc, 2); memcpy(p+6, &size, 2);
+    memcpy(p+8, &nr, 8);
+    for(k=0; k<NPER; k++){
+      /* ids 1000.., and once id 7 (the attr's own) again */
+      v[0] = r==0 && k==0 ? 7 : 1000 + (uint64_t)r*NPER + (uint64_t)k;
+      v[1] = 0; v[2] = (uint64_t)(k % 2); v[3] = 43;
+      memcpy(p + 16 + 32*(size_t)k, v, 32);
+    }
+    nData += 16 + 32*(size_t)NPER;
+  }
+  {
+    uint64_t nSection = nData - iData;     /* the data section's size, at 48 */
+    memcpy(a + 48, &nSection, 8);
+  }
+  snprintf(zPath, sizeof(zPath), "%s/id-index.data", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, nData), 0);
+  free(a);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type = 'ID_INDEX'", zPath),
+                   NREC);
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM events(%Q) WHERE type = 'SAMPLE' "
+                                       "AND name = 'cpu-clock:HG'", zPath), 100);
+  assert_int_equal(tl_test_sql_int(db, "SELECT json_array_length(args, '$.ids') FROM event_types(%Q)",
+                                   zPath), 1 + NREC*NPER - 1);
+  assert_int_equal(tl_test_sql_int(db, "SELECT args ->> '$.ids[0]' FROM event_types(%Q)", zPath), 7);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_fuzz_finds_are_read_cleanly),
   cmocka_unit_test(perf_cut_file_keeps_complete_records),
@@ -688,5 +742,6 @@ TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_small_rounds_share_chunks),
   cmocka_unit_test(perf_records_rounds_late_keep_time_order),
   cmocka_unit_test(perf_lost_samples_of_time_zero_sort_first),
-  cmocka_unit_test(perf_type_scans_read_only_its_chunks)
+  cmocka_unit_test(perf_type_scans_read_only_its_chunks),
+  cmocka_unit_test(perf_id_index_of_many_ids)
 );

@@ -274,13 +274,10 @@ int perf_trailer_decode(const PerfAttr *a, const PerfRec *r, PerfSample *s){
 }
 
 const PerfAttr *perf_attr_for_id(const PerfData *p, uint64_t id){
-  size_t lo = 0, hi = p->nId;
-  /* (a loop of its own, not bsearch(): a call per compare, for every record) */
-  while( lo<hi ){
-    size_t mid = lo + (hi-lo)/2;
-    if( p->aId[mid].id<id ) lo = mid+1; else hi = mid;
-  }
-  return lo<p->nId && p->aId[lo].id==id ? &p->aAttr[p->aId[lo].iAttr] : 0;
+  uint32_t k;
+  /* (a hash, not a binary search of the ids: this is asked for every
+  ** record, by the index, the merge and the decoders) */
+  return tl_map_get(&p->idMap, id, &k) && k<(uint32_t)p->nAttr ? &p->aAttr[k] : 0;
 }
 
 /*

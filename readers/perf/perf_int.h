@@ -200,7 +200,8 @@ struct PerfData {
   int bPipe;                      /* pipe mode */
   uint64_t iData, nData;          /* data section (pipe: after the 16-byte header) */
   PerfAttr *aAttr; int nAttr, nAttrAlloc;
-  PerfId *aId; size_t nId, nIdAlloc; int bIdSorted;
+  PerfId *aId; size_t nId, nIdAlloc;   /* the attrs' ids, in the file's order */
+  TlMap idMap;                    /* id -> its (first) attr's index */
   PerfFeat *aFeat; int nFeat, nFeatAlloc;
   TlThreads *pThreads;            /* the threads (perf_threads.c), or NULL */
   int bTidReused;                 /* some tid names more than one thread */

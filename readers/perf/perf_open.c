@@ -25,15 +25,11 @@ void perf_data_free(PerfData *p){
   for(i=0; i<p->nFeat; i++) free(p->aFeat[i].aCopy);
   perf_threads_clear(p);
   free(p->aAttr); free(p->aId); free(p->aFeat); free(p->aKey);
+  tl_map_free(&p->idMap);
   perf_tp_free(p);
   perf_sym_free(p);
   perf_dir_free(p);
   free(p);
-}
-
-static int cmp_id(const void *x, const void *y){
-  uint64_t a = ((const PerfId*)x)->id, b = ((const PerfId*)y)->id;
-  return a<b ? -1 : a>b;
 }
 
 static int add_attr(PerfData *p, const PerfAttr *a){
@@ -49,7 +45,8 @@ static int add_attr(PerfData *p, const PerfAttr *a){
   return TL_OK;
 }
 
-/* Add the n ids at b (u64 each, checked by the caller) for attr iAttr. */
+/* Add the n ids at b (u64 each, checked by the caller) for attr iAttr, in
+** the file's order; an id met before keeps its first attr. */
 static int add_ids(PerfData *p, TlBytes *b, uint64_t n, int iAttr){
   uint64_t k;
   if( n==0 ) return TL_OK;
@@ -64,11 +61,16 @@ static int add_ids(PerfData *p, TlBytes *b, uint64_t n, int iAttr){
     p->nIdAlloc = nNew;
   }
   for(k=0; k<n; k++){
-    if( tl_bytes_u64e(b, &p->aId[p->nId].id) ) return TL_ECORRUPT;   /* (checked above) */
+    uint32_t iHad;
+    uint64_t id;
+    if( tl_bytes_u64e(b, &id) ) return TL_ECORRUPT;   /* (checked above) */
+    p->aId[p->nId].id = id;
     p->aId[p->nId].iAttr = iAttr;
     p->nId++;
+    if( !tl_map_get(&p->idMap, id, &iHad) && tl_map_put(&p->idMap, id, (uint32_t)iAttr) ){
+      return TL_ENOMEM;
+    }
   }
-  qsort(p->aId, p->nId, sizeof(PerfId), cmp_id);
   return TL_OK;
 }
 
