@@ -84,14 +84,13 @@ static int grow(void **pa, size_t *pnAlloc, size_t n, size_t sz){
   return TL_OK;
 }
 
-/* 64-bit FNV-1a of the kind of call (number or name) of thread iThr. */
+/* A hash of the kind of call (number or name) of thread iThr: the words
+** mixed, then the name's bytes by FNV-1a. */
 static uint64_t kind_hash(uint32_t iThr, int bNr, int64_t nr, const char *z, size_t n){
-  uint64_t h = 0xcbf29ce484222325ull;
-  uint64_t a[3];
-  const unsigned char *pb = (const unsigned char*)a;
+  uint64_t h = ((uint64_t)iThr << 1 | (uint64_t)(bNr!=0)) * 0x9e3779b97f4a7c15ull;
   size_t i;
-  a[0] = iThr; a[1] = (uint64_t)bNr; a[2] = bNr ? (uint64_t)nr : 0;
-  for(i=0; i<sizeof(a); i++){ h ^= pb[i]; h *= 0x100000001b3ull; }
+  h ^= (bNr ? (uint64_t)nr : 0) * 0xc2b2ae3d27d4eb4full;
+  h ^= h >> 29;
   for(i=0; i<n; i++){ h ^= (unsigned char)z[i]; h *= 0x100000001b3ull; }
   return h;
 }
