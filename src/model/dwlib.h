@@ -20,7 +20,7 @@
   X(dwarf_addrdie) X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_begin_elf) \
   X(dwarf_cfi_addrframe) X(dwarf_child) X(dwarf_diename) X(dwarf_end) \
   X(dwarf_filesrc) X(dwarf_formref_die) X(dwarf_formstring) X(dwarf_formudata) \
-  X(dwarf_frame_cfa) X(dwarf_frame_register) X(dwarf_getscopes) \
+  X(dwarf_frame_cfa) X(dwarf_frame_register) \
   X(dwarf_getscopes_die) X(dwarf_getsrc_die) X(dwarf_getsrcfiles) X(dwarf_haspc) \
   X(dwarf_lineaddr) X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_lowpc) \
   X(dwarf_siblingof) X(dwarf_srclang) X(dwarf_tag) \

@@ -35,6 +35,7 @@
 #include "source.h"
 
 #define SRC_MAX_CACHED (1u<<20)       /* frames kept before the cache starts over */
+#define SRC_MAX_DEPTH 256             /* levels of DIEs walked down to an address */
 #define SRC_MAX_SCOPES 64             /* inline depth looked at */
 
 typedef struct SrcFile SrcFile;
@@ -288,6 +289,43 @@ static char *innermost_name(Dwarf_Die *pCu, Dwarf_Die *pScope){
 }
 
 /*
+** The scopes at va of the innermost function (inlined or not) whose code
+** holds it, that function first, into *paScope (malloc'd, or NULL): how
+** many, 0 when none does, -1 on a DWARF error. Found as dwarf_getscopes()
+** finds them (at each level the first child whose ranges hold va, from
+** the CU down), then, for an inlined function, its containing DIEs by
+** dwarf_getscopes_die(). (dwarf_getscopes() itself goes on past an inline
+** into its abstract definition, and when that search fails, libdw 0.188
+** loses the array it made: a leak per address.)
+*/
+static int function_scopes_at(Dwarf_Die *cu, Dwarf_Addr va, Dwarf_Die **paScope){
+  Dwarf_Die die = *cu, best;
+  int bBest = 0, depth, tag;
+  *paScope = 0;
+  for(depth=0; depth<SRC_MAX_DEPTH; depth++){
+    Dwarf_Die c;
+    int rc = tl_dw.dwarf_child(&die, &c), bIn = 0;
+    if( rc<0 ) return -1;
+    while( rc==0 ){
+      if( tl_dw.dwarf_haspc(&c, va)>0 ){ bIn = 1; break; }
+      rc = tl_dw.dwarf_siblingof(&c, &c);
+      if( rc<0 ) return -1;
+    }
+    if( !bIn ) break;
+    die = c;
+    tag = tl_dw.dwarf_tag(&die);
+    if( tag==DW_TAG_inlined_subroutine || tag==DW_TAG_subprogram ){ best = die; bBest = 1; }
+  }
+  if( !bBest ) return 0;
+  if( tl_dw.dwarf_tag(&best)==DW_TAG_inlined_subroutine ){
+    return tl_dw.dwarf_getscopes_die(&best, paScope);
+  }
+  if( (*paScope = malloc(sizeof(Dwarf_Die)))==0 ) return -1;
+  (*paScope)[0] = best;
+  return 1;
+}
+
+/*
 ** The frames at virtual address va of f into a[] (at most nMax): their
 ** count. As perf 6.1 makes them from addr2line -i -f's records (innermost
 ** first: each function holding va, inlined or not, with the line in it):
@@ -312,18 +350,8 @@ static int frames_at(SrcFile *f, uint64_t va, const char *zSym, TlSrcFrame *a, i
     zFile = tl_dw.dwarf_linesrc(pLine, 0, 0);
     if( tl_dw.dwarf_lineno(pLine, &iLine) ) iLine = 0;
   }
-  nScope = tl_dw.dwarf_getscopes(&cu, va, &aScope);
-  for(i=0; i<nScope && tl_dw.dwarf_tag(&aScope[i])!=DW_TAG_inlined_subroutine
-                    && tl_dw.dwarf_tag(&aScope[i])!=DW_TAG_subprogram; i++){}
-  if( i<nScope && tl_dw.dwarf_tag(&aScope[i])==DW_TAG_inlined_subroutine ){
-    /* past an inline, dwarf_getscopes goes on with its abstract
-    ** definition's scopes: the inline's own containing DIEs are these */
-    Dwarf_Die inl = aScope[i];
-    free(aScope);
-    aScope = 0;
-    nScope = tl_dw.dwarf_getscopes_die(&inl, &aScope);
-    i = 0;
-  }
+  nScope = function_scopes_at(&cu, va, &aScope);
+  i = 0;
   /* perf adds no inlined function to a frame without a symbol */
   for(; strcmp(zSym, "[unknown]") && i<nScope && n<nMax-1; i++){
     int tag = tl_dw.dwarf_tag(&aScope[i]);
