@@ -1019,7 +1019,7 @@ int tl_sched_row(const TlSchedOut *o, int iTable, TlVal *a){
     val_opt(&a[TL_SX_MAX_DUR], st->nCall>0, st->max);
     if( st->nCall>0 ) tl_val_real(&a[TL_SX_AVG_DUR], st->mean); else tl_val_null(&a[TL_SX_AVG_DUR]);
     if( st->nCall>1 ){
-      tl_val_real(&a[TL_SX_STDDEV_DUR], sqrt(st->m2 / (double)(st->nCall - 1)));
+      tl_val_real(&a[TL_SX_STDDEV_DUR], sqrt(fmax(st->m2, 0) / (double)(st->nCall - 1)));
     }else{
       tl_val_null(&a[TL_SX_STDDEV_DUR]);
     }

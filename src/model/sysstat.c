@@ -191,10 +191,10 @@ int tl_sysstats_add(TlSysStats *p, const TlSchedOut *o, int *pbLeft){
     s->nCall++;
     s->nErr += o->bRet && o->ret<0;
     s->total = sum_add(s->total, d);
-    /* Welford's rule, as perf's update_stats() (its value a u64) */
-    delta = (double)(uint64_t)d - s->mean;
+    /* Welford's rule, as perf's update_stats() */
+    delta = (double)d - s->mean;
     s->mean += delta / (double)s->nCall;
-    s->m2 += delta * ((double)(uint64_t)d - s->mean);
+    s->m2 += delta * ((double)d - s->mean);
   }
   return TL_OK;
 }
