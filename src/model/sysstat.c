@@ -7,10 +7,10 @@
 ** syscall_entry_NAME; lttng-modules 2.5's sys_unknown names calls of many
 ** numbers, which lttng-syscallstats counts as one) or, for calls the
 ** events do not name, one number (perf's raw_syscalls); the entry's when
-** the row pairs an entry and an exit. Groups are found by a hash of (thread, kind) in a
-** map whose value is the newest group of that hash; the groups of one hash
-** are chained, so a thread of many kinds of call costs no more per row
-** than one of few.
+** the row pairs an entry and an exit. Groups are found by a hash of
+** (thread, kind) in a map whose value is the newest group of that hash;
+** the groups of one hash are chained, so a thread of many kinds of call
+** costs no more per row than one of few.
 */
 #include "sysstat.h"
 
@@ -71,17 +71,17 @@ void tl_sysstats_free(TlSysStats *p){
   free(p);
 }
 
-/* Grow *pa (of *pnAlloc elements of sz bytes) to hold one more than n. */
-static int grow(void **pa, size_t *pnAlloc, size_t n, size_t sz){
+/* Array a (of *pnAlloc elements of sz bytes) grown to hold one more
+** than n: the array (a when it had room), or NULL when out of memory (a
+** is kept). */
+static void *grow(void *a, size_t *pnAlloc, size_t n, size_t sz){
   void *aNew;
   size_t nNew;
-  if( n<*pnAlloc ) return TL_OK;
+  if( n<*pnAlloc ) return a;
   nNew = *pnAlloc ? *pnAlloc*2 : 64;
-  aNew = realloc(*pa, nNew*sz);
-  if( aNew==0 ) return TL_ENOMEM;
-  *pa = aNew;
+  if( (aNew = realloc(a, nNew*sz))==0 ) return 0;
   *pnAlloc = nNew;
-  return TL_OK;
+  return aNew;
 }
 
 /* A hash of the kind of call (number or name) of thread iThr: the words
@@ -105,7 +105,8 @@ static int same_kind(const SysGrp *g, int bNr, int64_t nr, const char *z, size_t
 static int thr_of(TlSysStats *p, int64_t tid, uint32_t *pi){
   SysThr *t;
   if( tl_map_get(&p->thrMap, (uint64_t)tid, pi) ) return TL_OK;
-  if( grow((void**)&p->aThr, &p->nThrAlloc, p->nThr, sizeof(SysThr)) ) return TL_ENOMEM;
+  if( (t = grow(p->aThr, &p->nThrAlloc, p->nThr, sizeof(SysThr)))==0 ) return TL_ENOMEM;
+  p->aThr = t;
   if( tl_map_put(&p->thrMap, (uint64_t)tid, (uint32_t)p->nThr) ) return TL_ENOMEM;
   t = &p->aThr[p->nThr];
   memset(t, 0, sizeof(*t));
@@ -131,7 +132,8 @@ static int grp_of(TlSysStats *p, uint32_t iThr, int bNr, int64_t nr, const char 
     }
   }
   if( p->nGrp>=TL_SYSSTAT_MAX_GROUPS ) return TL_OK;
-  if( grow((void**)&p->aGrp, &p->nGrpAlloc, p->nGrp, sizeof(SysGrp)) ) return TL_ENOMEM;
+  if( (g = grow(p->aGrp, &p->nGrpAlloc, p->nGrp, sizeof(SysGrp)))==0 ) return TL_ENOMEM;
+  p->aGrp = g;
   if( tl_map_put(&p->grpMap, h, (uint32_t)p->nGrp) ) return TL_ENOMEM;
   g = &p->aGrp[p->nGrp];
   memset(g, 0, sizeof(*g));
