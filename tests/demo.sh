@@ -32,6 +32,8 @@ if [ -f testdata/perf/multi.data ]; then
   run "SELECT symbol, dso, count(*) AS samples FROM callchains('$t', '$o') WHERE depth = 0 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5"
   t=testdata/perf/sched.data
   run "SELECT printf('%d.%06d', ts / 1000000000, ts / 1000 % 1000000) AS time, cpu, args ->> '\$.prev_comm' AS prev, args ->> '\$.next_comm' AS next FROM events('$t') WHERE name = 'sched:sched_switch' LIMIT 5"
+  t=testdata/sched/trace.data
+  run "SELECT comm, tid, nr, calls, errors, total_dur, round(avg_dur) AS avg_ns, max_dur FROM syscall_stats('$t') WHERE calls > 0 ORDER BY total_dur DESC LIMIT 5"
 fi
 if [ -f testdata/xray/fdr.xray ]; then
   t=testdata/xray/fdr.xray
