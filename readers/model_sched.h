@@ -154,10 +154,10 @@ static inline void tl_sched_rec_text(TlSchedRec *r, int iRole, const char *z, si
 /*
 ** A thread's system calls of one kind (a name when the events name the
 ** call, else a number), summed from its syscalls rows of that kind (the
-** entry's when paired). A row is a call
-** when it has an exit and either its entry or a number of 0 or more (perf
-** trace -s counts every numbered exit; lttng-analyses a paired one); its
-** time is its dur, 0 when that is unknown. The mean and M2 (the sum of the
+** entry's when paired). A row is a call when it has an exit and either
+** its entry or a number of 0 or more (perf trace -s counts every numbered
+** exit; lttng-analyses a paired one); its time is its dur, 0 when that is
+** unknown. The mean and M2 (the sum of the
 ** squared differences from it) are updated per call in the order of the
 ** exits, by Welford's rule as perf's update_stats() does.
 */
