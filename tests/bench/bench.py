@@ -17,9 +17,12 @@ trace and are not ours to free; RssAnon is what the process allocated. A
 peer that fails is shown as failed in its row; the run goes on. Paths come
 from record.sh's output. --only limits the rows to some groups (ctf, perf,
 cookbook, sched, xray, small, scale); sched times the sql/ sched files
-against perf sched on the tracepoint recording (--perf-tp); cookbook times the sql/ library's perf files
-against the perf commands they answer like and compares their top rows. The scale group times the same queries on the small and
-the full recordings (--scale-small names the small ones) in a second table.
+against perf sched and perf trace -s on the tracepoint recording
+(--perf-tp), and compares every line of perf trace -s's summary with
+syscall_stats.sql's; cookbook times the sql/ library's perf files against
+the perf commands they answer like and compares their top rows. The scale
+group times the same queries on the small and the full recordings
+(--scale-small names the small ones) in a second table.
 Standard library only.
 """
 import argparse, os, re, statistics, subprocess, sys, tempfile, time
