@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "intern.h"
+#include "num.h"
 #include "progress.h"
 
 #define TL_CACHE_KEEP   8         /* unreferenced traces kept for reuse */
@@ -664,25 +665,18 @@ static int ts_col(int iTable, int nCol){
   return -1;
 }
 
-/* v + d, held at the int64 range. */
-static int64_t add_sat(int64_t v, int64_t d){
-  if( d>0 && v>INT64_MAX-d ) return INT64_MAX;
-  if( d<0 && v<INT64_MIN-d ) return INT64_MIN;
-  return v + d;
-}
-
 /* The row's ts values moved by the trace's shift (clock=). */
 static void shift_row(const TlQuery *q, TlVal *a){
   int j;
   for(j=0; j<q->nCol; j++){
-    if( a[j].t==TL_INT && is_ts_col(q->iTable, j) ) a[j].i = add_sat(a[j].i, q->pTrace->tsShift);
+    if( a[j].t==TL_INT && is_ts_col(q->iTable, j) ) a[j].i = tl_add_sat(a[j].i, q->pTrace->tsShift);
   }
 }
 
 /* The filter's ts window moved back onto the trace's own clock. */
 static void shift_filter(TlFilter *f, int64_t d){
-  if( f->tsLo!=TL_TS_MIN ) f->tsLo = add_sat(f->tsLo, -d);
-  if( f->tsHi!=TL_TS_MAX ) f->tsHi = add_sat(f->tsHi, -d);
+  if( f->tsLo!=TL_TS_MIN ) f->tsLo = tl_add_sat(f->tsLo, -d);
+  if( f->tsHi!=TL_TS_MAX ) f->tsHi = tl_add_sat(f->tsHi, -d);
 }
 
 void tl_trace_reader_filter(const TlTrace *p, TlFilter *f){
@@ -985,7 +979,7 @@ int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
     rc = q->pTrace->pReader->xScanValue(q->pScan, iRepeat, iCol, pOut);
   }
   if( rc==TL_OK && pOut->t==TL_INT && q->pTrace->tsShift && is_ts_col(q->iTable, iCol) ){
-    pOut->i = add_sat(pOut->i, q->pTrace->tsShift);
+    pOut->i = tl_add_sat(pOut->i, q->pTrace->tsShift);
   }
   return rc;
 }

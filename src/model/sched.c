@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "map.h"
+#include "num.h"
 #include "sysstat.h"
 
 /* ---- names ---------------------------------------------------------------- */
@@ -384,13 +385,6 @@ static void name_field(const TlSchedRec *r, int iRole, Thr *t){
   }
 }
 
-/* a + b, held at the int64 range (a trace's values may be anything). */
-static int64_t sum_add(int64_t a, int64_t b){
-  if( b>0 && a>INT64_MAX-b ) return INT64_MAX;
-  if( b<0 && a<INT64_MIN-b ) return INT64_MIN;
-  return a + b;
-}
-
 /* The time from a to b (a <= b, as fed), held at INT64_MAX. */
 static int64_t sum_span(int64_t a, int64_t b){
   uint64_t d = (uint64_t)b - (uint64_t)a;
@@ -411,7 +405,7 @@ static void sum_state(Thr *t, int bEnd, int64_t tsEnd){
     memcpy(s->zLast, t->zComm, sizeof(s->zLast));
   }
   s->bAny = 1;
-  if( t->eState==ST_RUNNING && t->bRuntime ) s->runtime = sum_add(s->runtime, t->runtime);
+  if( t->eState==ST_RUNNING && t->bRuntime ) s->runtime = tl_add_sat(s->runtime, t->runtime);
   if( !t->bTs ){ s->nNoTs++; return; }
   if( !s->bMin || t->ts<s->tsMin ){ s->bMin = 1; s->tsMin = t->ts; }
   if( t->eState==ST_RUNNING ){
@@ -419,7 +413,7 @@ static void sum_state(Thr *t, int bEnd, int64_t tsEnd){
   }else if( t->eState==ST_RUNNABLE && bEnd ){
     int64_t d = sum_span(t->ts, tsEnd);
     s->nWait++;
-    s->delay = sum_add(s->delay, d);
+    s->delay = tl_add_sat(s->delay, d);
     if( !s->bMax || d>s->maxDelay || (d==s->maxDelay && t->ts<s->maxTs) ){
       s->bMax = 1; s->maxDelay = d; s->maxTs = t->ts;
     }
@@ -494,8 +488,8 @@ static int slice_end(TlSched *p, Cpu *c, int64_t cpu, Thr *t, int bTs, int64_t t
     if( s->nSlice==0 || run<s->minRun ) s->minRun = run;
     if( s->nSlice==0 || run>s->maxRun ) s->maxRun = run;
     s->nSlice++;
-    s->run = sum_add(s->run, run);
-    if( c->bWait ) s->wait = sum_add(s->wait, c->wait);
+    s->run = tl_add_sat(s->run, run);
+    if( c->bWait ) s->wait = tl_add_sat(s->wait, c->wait);
   }
   if( c->bWanted ){
     TlSchedOut *o = queue_add(p);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "map.h"
+#include "num.h"
 
 #define NONE UINT32_MAX
 
@@ -148,13 +149,6 @@ static int grp_of(TlSysStats *p, uint32_t iThr, int bNr, int64_t nr, const char 
   return TL_OK;
 }
 
-/* a + b, held at the int64 range. */
-static int64_t sum_add(int64_t a, int64_t b){
-  if( b>0 && a>INT64_MAX - b ) return INT64_MAX;
-  if( b<0 && a<INT64_MIN - b ) return INT64_MIN;
-  return a + b;
-}
-
 int tl_sysstats_add(TlSysStats *p, const TlSchedOut *o, int *pbLeft){
   uint32_t iThr;
   SysThr *t;
@@ -192,7 +186,7 @@ int tl_sysstats_add(TlSysStats *p, const TlSchedOut *o, int *pbLeft){
     if( s->nCall==0 || d>s->max ) s->max = d;
     s->nCall++;
     s->nErr += o->bRet && o->ret<0;
-    s->total = sum_add(s->total, d);
+    s->total = tl_add_sat(s->total, d);
     /* Welford's rule, as perf's update_stats() */
     delta = (double)d - s->mean;
     s->mean += delta / (double)s->nCall;
