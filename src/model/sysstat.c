@@ -72,19 +72,6 @@ void tl_sysstats_free(TlSysStats *p){
   free(p);
 }
 
-/* Array a (of *pnAlloc elements of sz bytes) grown to hold one more
-** than n: the array (a when it had room), or NULL when out of memory (a
-** is kept). */
-static void *grow(void *a, size_t *pnAlloc, size_t n, size_t sz){
-  void *aNew;
-  size_t nNew;
-  if( n<*pnAlloc ) return a;
-  nNew = *pnAlloc ? *pnAlloc*2 : 64;
-  if( (aNew = realloc(a, nNew*sz))==0 ) return 0;
-  *pnAlloc = nNew;
-  return aNew;
-}
-
 /* A hash of the kind of call (number or name) of thread iThr: the words
 ** mixed, then the name's bytes by FNV-1a. */
 static uint64_t kind_hash(uint32_t iThr, int bNr, int64_t nr, const char *z, size_t n){
@@ -106,7 +93,7 @@ static int same_kind(const SysGrp *g, int bNr, int64_t nr, const char *z, size_t
 static int thr_of(TlSysStats *p, int64_t tid, uint32_t *pi){
   SysThr *t;
   if( tl_map_get(&p->thrMap, (uint64_t)tid, pi) ) return TL_OK;
-  if( (t = grow(p->aThr, &p->nThrAlloc, p->nThr, sizeof(SysThr)))==0 ) return TL_ENOMEM;
+  if( (t = tl_grow(p->aThr, &p->nThrAlloc, p->nThr, sizeof(SysThr)))==0 ) return TL_ENOMEM;
   p->aThr = t;
   if( tl_map_put(&p->thrMap, (uint64_t)tid, (uint32_t)p->nThr) ) return TL_ENOMEM;
   t = &p->aThr[p->nThr];
@@ -133,7 +120,7 @@ static int grp_of(TlSysStats *p, uint32_t iThr, int bNr, int64_t nr, const char 
     }
   }
   if( p->nGrp>=TL_SYSSTAT_MAX_GROUPS ) return TL_OK;
-  if( (g = grow(p->aGrp, &p->nGrpAlloc, p->nGrp, sizeof(SysGrp)))==0 ) return TL_ENOMEM;
+  if( (g = tl_grow(p->aGrp, &p->nGrpAlloc, p->nGrp, sizeof(SysGrp)))==0 ) return TL_ENOMEM;
   p->aGrp = g;
   if( tl_map_put(&p->grpMap, h, (uint32_t)p->nGrp) ) return TL_ENOMEM;
   g = &p->aGrp[p->nGrp];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "map.h"
+#include "num.h"
 
 #define NONE UINT32_MAX
 
@@ -82,24 +83,12 @@ static uint32_t thread_find(const TlThreads *m, int64_t tid, int64_t ts){
   return i;
 }
 
-/* a (of *pnAlloc elements of sz bytes) with room for element n: a itself,
-** a larger copy, or NULL when out of memory (a is kept). */
-static void *grow(void *a, size_t *pnAlloc, size_t n, size_t sz){
-  size_t nNew;
-  void *aNew;
-  if( n<*pnAlloc ) return a;
-  nNew = *pnAlloc ? *pnAlloc*2 : 64;
-  aNew = realloc(a, nNew*sz);
-  if( aNew ) *pnAlloc = nNew;
-  return aNew;
-}
-
 /* A new name entry for text iText, given at ts: its index into *pi. */
 static int name_new(TlThreads *m, int64_t ts, size_t iText, int bExec, int bInherited,
                     uint32_t iPrev, uint32_t *pi){
   ThName *e, *aNew;
   if( m->nName>=NONE ) return TL_ENOMEM;
-  aNew = grow(m->aName, &m->nNameAlloc, m->nName, sizeof(ThName));
+  aNew = tl_grow(m->aName, &m->nNameAlloc, m->nName, sizeof(ThName));
   if( aNew==0 ) return TL_ENOMEM;
   m->aName = aNew;
   e = &m->aName[m->nName];
@@ -131,7 +120,7 @@ static int thread_new(TlThreads *m, int64_t tid, uint32_t iPrev, int64_t tsStart
     m->bCapped = 1;
     return TL_DONE;
   }
-  aNew = grow(m->a, &m->nAlloc, m->n, sizeof(Th));
+  aNew = tl_grow(m->a, &m->nAlloc, m->n, sizeof(Th));
   if( aNew==0 ) return TL_ENOMEM;
   m->a = aNew;
   t = &m->a[m->n];
