@@ -31,6 +31,10 @@
 
 /* Nanoseconds of counting alone before a helper starts (count.h). */
 int64_t tl_count_ahead_after_ns = 10000000;
+
+/* Bytes of content in the packets that may match from which a helper
+** starts with the scan (count.h). */
+uint64_t tl_count_ahead_bytes = (uint64_t)1 << 20;
 #define COUNT_TEXT 128                /* bytes of a counted row's text kept */
 
 typedef struct CountSlot CountSlot;
@@ -186,24 +190,28 @@ static void *ahead_main(void *pArg){
 }
 
 /*
-** Count the packets after c->iNext ahead, when two or more may match, each
-** with its start time in the index, and there is a second core. Failing
-** to, the scan counts alone (nothing is lost but time).
+** Count the packets from c->iNext on ahead, when two or more may match, each
+** with its start time in the index, holding nMin bytes of content or more,
+** and there is a second core. Failing to, the scan counts alone (nothing is
+** lost but time).
 */
-static void ahead_start(TlCount *c){
+static void ahead_start(TlCount *c, uint64_t nMin){
   const TlIndex *x = &c->pTrace->index;
   const TlFilter *f = &c->f;
   CountAhead *h;
   TlErr err;
   size_t i, n = 0;
+  uint64_t nBytes = 0, nPkt;
   long nCpu = sysconf(_SC_NPROCESSORS_ONLN);
   if( nCpu<2 ) return;
   for(i=c->iNext; i<x->n; i++){
     if( !tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) continue;
     if( x->a[i].tsBegin==TL_TS_MIN ) return;
+    nPkt = x->a[i].nContent ? x->a[i].nContent : x->a[i].nSize;
+    nBytes = nPkt > UINT64_MAX - nBytes ? UINT64_MAX : nBytes + nPkt;
     n++;
   }
-  if( n<2 || (h = calloc(1, sizeof(*h)))==0 ) return;
+  if( n<2 || nBytes<nMin || (h = calloc(1, sizeof(*h)))==0 ) return;
   h->aPkt = malloc(n*sizeof(size_t));
   tl_err_clear(&err);
   if( h->aPkt==0 || c->pReader->xCountOpen(c->pTrace, c->iTable, f, &h->pHelper, &err)!=TL_OK ){
@@ -383,7 +391,15 @@ int tl_count_next(TlCount *c, TlRow *pRow){
   const TlFilter *f = &c->f;
   if( c->err.rc ) return c->err.rc;
   if( c->pAhead ) return ahead_next(c, pRow);
-  if( c->iNext==0 ) clock_gettime(CLOCK_MONOTONIC, &c->tStart);
+  if( c->iNext==0 ){
+    /* much to count: a helper from the start; else once counting takes long */
+    clock_gettime(CLOCK_MONOTONIC, &c->tStart);
+    ahead_start(c, tl_count_ahead_bytes);
+    if( c->pAhead ){
+      c->bAheadTried = 1;
+      return ahead_next(c, pRow);
+    }
+  }
   while( c->iNext < x->n ){
     size_t i = c->iNext++;
     uint64_t n = 0;
@@ -396,7 +412,7 @@ int tl_count_next(TlCount *c, TlRow *pRow){
       if( (int64_t)(t.tv_sec - c->tStart.tv_sec)*1000000000 + (t.tv_nsec - c->tStart.tv_nsec)
             >= tl_count_ahead_after_ns ){
         c->bAheadTried = 1;
-        ahead_start(c);
+        ahead_start(c, 0);
       }
     }
     if( n==0 ){

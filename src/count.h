@@ -38,9 +38,13 @@ const TlErr *tl_count_err(TlCount*);
 void tl_count_close(TlCount*);     /* NULL-safe */
 
 /*
-** A counted scan counts ahead on a helper thread once it has counted alone
-** for this many nanoseconds (10 ms; tests set 0 to count ahead at once).
+** A counted scan counts ahead on a helper thread from its start when the
+** packets that may match hold tl_count_ahead_bytes of content or more
+** (1 MiB: about a millisecond of decoding), else once it has counted alone
+** for tl_count_ahead_after_ns nanoseconds (10 ms; tests set 0 to count
+** ahead from the second packet on).
 */
+extern uint64_t tl_count_ahead_bytes;
 extern int64_t tl_count_ahead_after_ns;
 
 #endif /* TL_COUNT_H */

@@ -1206,17 +1206,35 @@ static void window_sum(TlTrace *p, int64_t lo, int64_t hi, int bPlain, WinSum *w
 
 /*
 ** A counted scan of packets whose start the index knows is counted by two
-** threads (here at once: tl_count_ahead_after_ns 0; one more thread while
-** the scan is open), the rows still given in the index's order: counts,
-** ts and rowids equal the events written and the plain scan's; an event
-** that overruns its packet is the plain scan's error.
+** threads (here from the second packet on: tl_count_ahead_after_ns 0; then
+** from the first: tl_count_ahead_bytes 0; one more thread while the scan
+** is open), the rows still given in the index's order: counts, ts and
+** rowids equal the events written and the plain scan's; an event that
+** overruns its packet is the plain scan's error.
 */
+static void counts_ahead_check(const char *zDir, const char *zBad);
+
 void accel_counts_ahead_equal_the_events_written(void **state){
+  char zDir[512], zBad[512];
+  int64_t nAfter = tl_count_ahead_after_ns;
+  uint64_t nBytes = tl_count_ahead_bytes;
+  (void)state;
+  snprintf(zDir, sizeof(zDir), "%s/ctf-count-ahead", tl_test_tmpdir());
+  snprintf(zBad, sizeof(zBad), "%s/ctf-count-ahead-bad", tl_test_tmpdir());
+  write_ahead_ctf(zDir, 0);
+  write_ahead_ctf(zBad, 1);
+  tl_count_ahead_after_ns = 0;
+  counts_ahead_check(zDir, zBad);
+  tl_count_ahead_after_ns = nAfter;
+  tl_count_ahead_bytes = 0;
+  counts_ahead_check(zDir, zBad);
+  tl_count_ahead_bytes = nBytes;
+}
+
+static void counts_ahead_check(const char *zDir, const char *zBad){
   static const int64_t aWin[][2] = {
     { 0, 1000000 }, { 3000, 3000 }, { 2500, 41007 }, { 40000, 97000 }, { 143005, 143007 },
   };
-  char zDir[512], zBad[512];
-  int64_t nAfter = tl_count_ahead_after_ns;
   TlTrace *p = 0;
   TlQuery *q = 0;
   TlFilter f;
@@ -1225,12 +1243,6 @@ void accel_counts_ahead_equal_the_events_written(void **state){
   WinSum on, off;
   size_t k;
   int nBefore, nDuring, s, pk, e;
-  (void)state;
-  snprintf(zDir, sizeof(zDir), "%s/ctf-count-ahead", tl_test_tmpdir());
-  snprintf(zBad, sizeof(zBad), "%s/ctf-count-ahead-bad", tl_test_tmpdir());
-  write_ahead_ctf(zDir, 0);
-  write_ahead_ctf(zBad, 1);
-  tl_count_ahead_after_ns = 0;
   tl_err_clear(&err);
   assert_int_equal(tl_trace_open(zDir, 0, &p, &err), TL_OK);
   assert_int_equal(p->index.n, 2*AHEAD_PKTS);
@@ -1275,7 +1287,6 @@ void accel_counts_ahead_equal_the_events_written(void **state){
   assert_string_equal(on.zErr, off.zErr);
   assert_non_null(strstr(on.zErr, "runs past the end of the packet content"));
   tl_trace_release(p);
-  tl_count_ahead_after_ns = nAfter;
 }
 
 TL_DEFINE_GROUP(accel,

@@ -16,9 +16,10 @@
 ** accelerated count need not decode a damaged event body that the plain
 ** scan rejects), or a plain scan gives rows that are not plain, the
 ** counters tl_fuzz_drain_report() prints say so. The counted shapes (no
-** column, a type, a window) run once more with the helper thread of
-** count.c counting ahead from the first packet: it starts only after
-** 10 ms of counting otherwise, which no fuzz input takes.
+** column, a type, a window) run twice more with the helper thread of
+** count.c counting ahead from the second packet, then from the first: it
+** starts only for 1 MiB of packets or after 10 ms of counting otherwise,
+** which no fuzz input has or takes.
 */
 #include "fuzz_drain.h"
 
@@ -221,13 +222,18 @@ static void drain_pair(TlTrace *pTrace, int iTable, const TlFilter *f){
   drain_pair_by(pTrace, iTable, f, 0);
 }
 
-/* drain_pair(), and again with counts ahead on a helper thread at once. */
+/* drain_pair(), and again with counts ahead on a helper thread from the
+** second packet on, then from the first. */
 static void drain_pair_ahead(TlTrace *pTrace, int iTable, const TlFilter *f){
   int64_t nAfter = tl_count_ahead_after_ns;
+  uint64_t nBytes = tl_count_ahead_bytes;
   drain_pair(pTrace, iTable, f);
   tl_count_ahead_after_ns = 0;
   drain_pair(pTrace, iTable, f);
   tl_count_ahead_after_ns = nAfter;
+  tl_count_ahead_bytes = 0;
+  drain_pair(pTrace, iTable, f);
+  tl_count_ahead_bytes = nBytes;
 }
 
 static void filter_init(TlFilter *f){
