@@ -225,7 +225,7 @@ static uint64_t probe_part_hash(const TlGroup *g){
   for(i=0; i<g->nGroupAt; i+=2){
     h = hash_add(h, g->aProbe + g->aGroupAt[i], g->aGroupAt[i+1] - g->aGroupAt[i]);
   }
-  return mix(h);
+  return tl_mix64(h);
 }
 
 /* Does every repeat of row r have the same key (nothing lazy or varying)? */

@@ -11,11 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "num.h"
+
 #define KEY_GROUP 0x80              /* tag bit: a GROUP BY column */
 
 /*
 ** a[0..n) onto h, eight bytes a step (a byte a step cost more than the rest
-** of a row's grouping; mix() below spreads the bits).
+** of a row's grouping; tl_mix64() spreads the bits).
 */
 static inline uint64_t hash_add(uint64_t h, const uint8_t *a, size_t n){
   uint64_t w;
@@ -33,15 +35,8 @@ static inline uint64_t hash_add(uint64_t h, const uint8_t *a, size_t n){
   return h ^ (h >> 32);
 }
 
-/* A finalizer so that low and high bits both mix. */
-static inline uint64_t mix(uint64_t h){
-  h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
-  return h ^ (h >> 33);
-}
-
 static inline uint64_t key_hash(const uint8_t *a, size_t n){
-  return mix(hash_add(0xcbf29ce484222325ULL, a, n));
+  return tl_mix64(hash_add(0xcbf29ce484222325ULL, a, n));
 }
 
 /* The bytes of the value at a (its tag, then 8 bytes, then text or blob). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "num.h"
 
 void tl_map_init(TlMap *m){
   memset(m, 0, sizeof(*m));
@@ -19,10 +20,7 @@ void tl_map_free(TlMap *m){
 }
 
 static size_t map_hash(uint64_t key, size_t nSlot){
-  key ^= key >> 33;
-  key *= 0xff51afd7ed558ccdull;
-  key ^= key >> 33;
-  return (size_t)key & (nSlot-1);
+  return (size_t)tl_mix64(key) & (nSlot-1);
 }
 
 int tl_map_get(const TlMap *m, uint64_t key, uint32_t *pVal){

@@ -1,6 +1,7 @@
 /*
 ** num.h: integer helpers for values read from traces, which may be
-** anything: sums held at the int64 range, arrays grown by doubling.
+** anything: sums held at the int64 range, arrays grown by doubling, keys
+** mixed for hash tables.
 */
 #ifndef TL_NUM_H
 #define TL_NUM_H
@@ -30,6 +31,20 @@ static inline void *tl_grow(void *a, size_t *pnAlloc, size_t n, size_t sz){
   aNew = realloc(a, nNew*sz);
   if( aNew ) *pnAlloc = nNew;
   return aNew;
+}
+
+/*
+** Key k with every bit mixed into every other (MurmurHash3's 64-bit
+** finalizer): a hash table's slot may be any of its bits, low or high,
+** even for keys that differ only in a few (doubles of small integers,
+** addresses a page apart).
+*/
+static inline uint64_t tl_mix64(uint64_t k){
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  return k ^ (k >> 33);
 }
 
 #endif /* TL_NUM_H */
