@@ -33,6 +33,8 @@ SQLITE_EXTENSION_INIT3
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
+
 typedef struct PctFunc PctFunc;   /* one of the four */
 struct PctFunc {
   const char *zName;
@@ -123,7 +125,7 @@ static PctSlot *pct_slot(PctSlot *aSlot, size_t nSlot, double y){
   size_t h;
   if( y==0.0 ) y = 0.0;               /* (-0.0: the same value) */
   memcpy(&u, &y, sizeof(u));
-  h = (size_t)((u * 0x9E3779B97F4A7C15ull) >> 32) & (nSlot-1);
+  h = (size_t)tl_mix64(u) & (nSlot-1);
   while( aSlot[h].n && aSlot[h].y!=y ) h = (h+1) & (nSlot-1);
   return &aSlot[h];
 }
