@@ -16,9 +16,9 @@
 **     error. The messages are SQLite's.
 **
 ** Memory grows with the distinct values of a group (32 to 64 bytes each,
-** a hash table a quarter to half full), up to what the values take one
-** each (8 bytes a value), as in SQLite's: past that, and in a window,
-** they are kept one each.
+** a hash table a quarter to half full): up to 65,536 of them always (4
+** MiB), past that up to what the values take one each (8 bytes a value),
+** as in SQLite's. Past that, and in a window, they are kept one each.
 **
 ** Registered by the extension only when `SELECT median(1)` does not
 ** prepare on the connection, so a host that has them keeps its own.
@@ -61,7 +61,8 @@ struct PctSlot {
 ** A group's values. They are counted by distinct value first (aSlot, an
 ** open-addressing hash table at most half full), so that memory and the
 ** final sort grow with the distinct values, not the rows; when the table
-** would outgrow the values one each (past PCT_DISTINCT_MIN distinct), or
+** would outgrow the values one each (past PCT_DISTINCT_MIN distinct: so
+** that the first rows, most of them distinct, do not decide it), or
 ** the rows of a window come and go, they are kept one each in a[]
 ** instead (bArray), as SQLite's extension keeps them.
 */
@@ -80,7 +81,7 @@ struct PctAcc {
 };
 
 #define PCT_SLOTS_MIN 64
-#define PCT_DISTINCT_MIN 1024     /* distinct values always counted */
+#define PCT_DISTINCT_MIN 65536    /* distinct values always counted */
 
 /* An error "...%s()..." with the function's name in place of %s. */
 static void pct_error(sqlite3_context *ctx, const char *zFmt){

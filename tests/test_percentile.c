@@ -106,7 +106,7 @@ static void pct_like_definition(sqlite3 *db, const char *zValues){
 }
 
 /* Values counted by distinct value, or kept one each when most are
-** distinct (past 1,024 of them), or both in turn, give the same. */
+** distinct (past 65,536 of them), or both in turn, give the same. */
 static void percentile_of_many_values(void **state){
   sqlite3 *db = tl_test_db();
   (void)state;
@@ -133,7 +133,45 @@ static void percentile_of_many_values(void **state){
   tl_test_db_close(db);
 }
 
+/*
+** Memory follows the distinct values, not the first rows: 2,000 distinct
+** values first, then 498,000 repeats of 64 values. One each they would
+** take 4 MB (8 bytes a value); counted, 2,064 distinct values take a table
+** of 4,096 slots (64 KiB). Past 1 MiB more than before the query is a
+** failure. The values 0..63 come 7,781 times each, 16..31 once more (k
+** from 2,000: 2,000 % 64 is 16), so sorted, the 249,008 values up to 31
+** are followed by 32s: a[249,999] and a[250,000] are 32; the 99th
+** percentile, at 494,999.01, is between two 63s.
+*/
+static void percentile_memory_follows_distinct_values(void **state){
+  static const char *zValues =
+      "WITH RECURSIVE c(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM c WHERE k < 499999) "
+      "SELECT 1 AS g, CASE WHEN k < 2000 THEN 100000 + k ELSE k % 64 END AS x FROM c";
+  sqlite3 *db = tl_test_db();
+  sqlite3_int64 nCur, nHigh, nBefore;
+  char *z;
+  (void)state;
+  z = sqlite3_mprintf("CREATE TABLE v AS %s", zValues);
+  assert_int_equal(sqlite3_exec(db, z, 0, 0, 0), SQLITE_OK);
+  sqlite3_free(z);
+  if( sqlite3_memory_used()==0 ){
+    print_message("SQLite keeps no memory statistics here (SQLITE_DEFAULT_MEMSTATUS=0): "
+                  "the memory check is skipped\n");
+    tl_test_db_close(db);
+    return;
+  }
+  sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &nBefore, &nHigh, 1);
+  z = tl_test_sql_rows(db, "SELECT count(*), percentile_disc(x, 0.5), median(x), "
+                          "percentile_cont(x, 0.99) FROM v");
+  sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &nCur, &nHigh, 0);
+  assert_string_equal(z, "500000|32.0|32.0|63.0");
+  free(z);
+  assert_true(nHigh - nBefore < 1024*1024);
+  tl_test_db_close(db);
+}
+
 TL_DEFINE_GROUP(percentile,
   cmocka_unit_test(percentile_as_sqlite_defines_it),
   cmocka_unit_test(percentile_of_many_values),
+  cmocka_unit_test(percentile_memory_follows_distinct_values),
 );
