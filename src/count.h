@@ -40,7 +40,7 @@ void tl_count_close(TlCount*);     /* NULL-safe */
 /*
 ** A counted scan counts ahead on a helper thread from its start when the
 ** packets that may match hold tl_count_ahead_bytes of content or more
-** (1 MiB: about a millisecond of decoding), else once it has counted alone
+** (1 MiB: a millisecond or more of decoding), else once it has counted alone
 ** for tl_count_ahead_after_ns nanoseconds (10 ms; tests set 0 to count
 ** ahead from the second packet on).
 */
