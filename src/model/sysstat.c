@@ -72,13 +72,11 @@ void tl_sysstats_free(TlSysStats *p){
   free(p);
 }
 
-/* A hash of the kind of call (number or name) of thread iThr: the words
-** mixed, then the name's bytes by FNV-1a. */
+/* A key for the kind of call (number or name) of thread iThr: the words
+** mixed, then the name's bytes by FNV-1a (the map mixes the key again). */
 static uint64_t kind_hash(uint32_t iThr, int bNr, int64_t nr, const char *z, size_t n){
-  uint64_t h = ((uint64_t)iThr << 1 | (uint64_t)(bNr!=0)) * 0x9e3779b97f4a7c15ull;
+  uint64_t h = tl_mix64((uint64_t)iThr << 1 | (uint64_t)(bNr!=0)) ^ (bNr ? (uint64_t)nr : 0);
   size_t i;
-  h ^= (bNr ? (uint64_t)nr : 0) * 0xc2b2ae3d27d4eb4full;
-  h ^= h >> 29;
   for(i=0; i<n; i++){ h ^= (unsigned char)z[i]; h *= 0x100000001b3ull; }
   return h;
 }
