@@ -131,6 +131,84 @@ static void source_window_reads_ahead_of_a_walk(void **state){
   free(a);
 }
 
+/* Byte i of the read-ahead test's file: from its definition alone. */
+static uint8_t walk_byte(uint64_t i){
+  return (uint8_t)((i * 2654435761u) >> 11);
+}
+
+/*
+** A walk with a helper reading ahead (tl_win_walk(), from any length here)
+** gets the file's bytes: requests as a record walker makes them (each from
+** inside the last window, a record cut at its end asked for again), jumps
+** back and forward between them (the ring starts again), and the end of
+** the walk; then the file cut short under the walk ends it with "changed
+** while it was read", never a crash or bytes that are not the file's.
+*/
+static void win_walk_ahead_gives_the_files_bytes(void **state){
+  const size_t nFile = (size_t)5<<20;
+  uint64_t nWalk = tl_win_walk_bytes, iOff = 0, nSeen = 0;
+  char zPath[512];
+  uint8_t *a = malloc(nFile);
+  TlSource *p = 0;
+  TlWin w;
+  TlBytes b;
+  TlErr e;
+  unsigned seed = 7;
+  size_t i;
+  int rc = TL_OK, nJump = 0, nGet = 0;
+  (void)state;
+  assert_non_null(a);
+  for(i=0; i<nFile; i++) a[i] = walk_byte(i);
+  snprintf(zPath, sizeof(zPath), "%s/walk-ahead.bin", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, nFile), 0);
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(zPath, &p, &e), TL_OK);
+  tl_win_walk_bytes = 0;
+  tl_win_init(&w, p);
+  assert_int_equal(tl_win_walk(&w, 0, nFile), 1);
+  while( iOff < nFile ){
+    size_t nWant = 256<<10, nStep;
+    seed = seed*1103515245u + 12345u;
+    if( ++nGet % 7==0 ){          /* a jump: back or on, then the walk goes on */
+      uint64_t iTo = ((uint64_t)(seed>>8) * 4099) % nFile;
+      assert_int_equal(tl_win_get(&w, iTo, 4096, TL_LE, &b, &e), TL_OK);
+      assert_memory_equal(b.a, a + iTo, b.n);
+      nJump++;
+    }
+    assert_int_equal(tl_win_get(&w, iOff, nWant, TL_LE, &b, &e), TL_OK);
+    assert_int_equal(b.n, nWant < nFile - iOff ? nWant : nFile - iOff);
+    assert_memory_equal(b.a, a + iOff, b.n);
+    nSeen += b.n;
+    /* records of 8 to 400 bytes until one is cut by the window's end */
+    for(nStep=0; ; ){
+      size_t nRec = 8 + (seed>>4) % 393;
+      seed = seed*1103515245u + 12345u;
+      if( nStep + nRec > b.n ) break;
+      nStep += nRec;
+    }
+    iOff += nStep ? nStep : b.n;
+  }
+  assert_true(nJump > 0);
+  assert_true(nSeen > nFile);
+  tl_win_free(&w);
+
+  /* cut short halfway through a walk */
+  tl_win_init(&w, p);
+  assert_int_equal(tl_win_walk(&w, 0, nFile), 1);
+  for(iOff=0; iOff < nFile; iOff += 200<<10){
+    if( iOff >= nFile/2 && iOff < nFile/2 + (200<<10) ) assert_int_equal(truncate(zPath, nFile/3), 0);
+    rc = tl_win_get(&w, iOff, 256<<10, TL_LE, &b, &e);
+    if( rc ) break;
+    assert_memory_equal(b.a, a + iOff, b.n);
+  }
+  assert_int_equal(rc, TL_EIO);
+  assert_non_null(strstr(e.zMsg, "changed while it was read"));
+  tl_win_free(&w);
+  tl_source_close(p);
+  tl_win_walk_bytes = nWalk;
+  free(a);
+}
+
 typedef struct FifoArg { const char *zFifo; const char *zFrom; } FifoArg;
 
 static void *fifo_writer(void *pArg){
@@ -741,6 +819,7 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(extension_exports_only_its_entry_point),
   cmocka_unit_test(source_reads_file_and_memory),
   cmocka_unit_test(source_window_reads_ahead_of_a_walk),
+  cmocka_unit_test(win_walk_ahead_gives_the_files_bytes),
   cmocka_unit_test(source_reads_a_fifo_once),
   cmocka_unit_test(cache_shares_and_refreshes),
   cmocka_unit_test(cache_keeps_a_bounded_number),

@@ -514,6 +514,8 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->fdOwn = 0;
   w->nAhead = 0;
   w->nHeld = 0;
+  w->iBufAt = 0;
+  w->pAhead = 0;
 }
 
 /* Bytes windows hold beyond TL_WIN_AHEAD to read ahead (their nHeld). */
@@ -581,7 +583,10 @@ __attribute__((destructor)) static void pool_free(void){
   nPoolBytes = 0;
 }
 
+static void ahead_stop(TlWin *w);
+
 void tl_win_free(TlWin *w){
+  if( w->pAhead ) ahead_stop(w);
   win_fd_close(w);
   pool_put(w->aBuf, w->nAlloc);
   if( w->nHeld ) __atomic_sub_fetch(&nAheadHeld, w->nHeld, __ATOMIC_RELAXED);
@@ -700,9 +705,241 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   rc = win_pread_to(w, iOff, n, w->aBuf, pErr);
   if( rc ) return rc;
   w->iBufOff = iOff;
+  w->iBufAt = 0;
   w->nBuf = n;
   *pOut = tl_bytes(w->aBuf, n, bo);
   return TL_OK;
+}
+
+/*
+** Reading ahead of a walk on a helper thread (tl_win_walk()). The helper
+** preads the chunks that follow the window's bytes, in order, into the
+** buffers of a ring of TL_AHEAD_SLOTS slots, each chunk TL_AHEAD_HEAD bytes
+** into its buffer, and waits when no slot is free. The caller's next miss,
+** when it starts in the last TL_AHEAD_HEAD bytes of its window and ends
+** within the next chunk, waits for that chunk, copies those last bytes in
+** front of it and takes the slot's buffer in exchange for its own (the
+** slot is then free). Any other miss reads by itself and starts the ring
+** again after what it read: chunks read before (and the one being read,
+** once it is) are dropped, told apart by a generation number. One mutex
+** and one condition guard the ring; the helper touches a slot's buffer
+** only while the slot is AHEAD_FILLING, the caller only while it is not.
+*/
+#define TL_AHEAD_HEAD ((size_t)64<<10)      /* room for a window's last bytes */
+#define TL_AHEAD_CHUNK TL_WIN_AHEAD_MAX     /* bytes the helper reads at once */
+#define TL_AHEAD_BUF (TL_AHEAD_HEAD + TL_AHEAD_CHUNK)
+#define TL_AHEAD_SLOTS 4
+
+enum { AHEAD_FREE, AHEAD_FILLING, AHEAD_READ, AHEAD_FAILED };
+
+typedef struct TlAheadSlot TlAheadSlot;
+struct TlAheadSlot {
+  uint8_t *aBuf;                  /* the chunk, at aBuf + TL_AHEAD_HEAD */
+  size_t nAlloc;                  /* bytes at aBuf (TL_AHEAD_BUF or more) */
+  uint64_t iOff;                  /* the chunk's file offset */
+  size_t n;                       /* and size */
+  int eState;                     /* AHEAD_... */
+};
+
+typedef struct TlAhead TlAhead;
+struct TlAhead {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int fd;                         /* its own descriptor (a dup of the window's) */
+  uint64_t iEnd;                  /* where the walk ends */
+  uint64_t iNext;                 /* the next chunk the helper reads */
+  int iFill;                      /* the slot it reads into next */
+  int iTake;                      /* the slot the caller takes next */
+  uint64_t iTakeOff;              /* the file offset of that slot's chunk */
+  unsigned gen;                   /* changed when the ring starts again */
+  int bQuit;                      /* tl_win_free(): end the thread */
+  TlAheadSlot a[TL_AHEAD_SLOTS];
+};
+
+uint64_t tl_win_walk_bytes = (uint64_t)8<<20;
+
+/* The size of the chunk at iOff (the walk ends at a->iEnd). */
+static size_t ahead_chunk(const TlAhead *a, uint64_t iOff){
+  if( iOff >= a->iEnd ) return 0;
+  return a->iEnd - iOff < TL_AHEAD_CHUNK ? (size_t)(a->iEnd - iOff) : TL_AHEAD_CHUNK;
+}
+
+static void *ahead_main(void *pArg){
+  TlAhead *a = pArg;
+  pthread_mutex_lock(&a->mu);
+  for(;;){
+    TlAheadSlot *s;
+    uint8_t *aDst;
+    uint64_t iOff;
+    size_t n, nGot = 0;
+    unsigned gen;
+    while( !a->bQuit && (a->iNext >= a->iEnd || a->a[a->iFill].eState!=AHEAD_FREE) ){
+      pthread_cond_wait(&a->cv, &a->mu);
+    }
+    if( a->bQuit ) break;
+    s = &a->a[a->iFill];
+    s->iOff = iOff = a->iNext;
+    s->n = n = ahead_chunk(a, iOff);
+    s->eState = AHEAD_FILLING;
+    aDst = s->aBuf + TL_AHEAD_HEAD;
+    gen = a->gen;
+    a->iNext += n;
+    a->iFill = (a->iFill + 1) % TL_AHEAD_SLOTS;
+    pthread_mutex_unlock(&a->mu);
+    while( nGot<n ){
+      ssize_t got = pread(a->fd, aDst + nGot, n - nGot, (off_t)(iOff + nGot));
+      if( got<0 && errno==EINTR ) continue;
+      if( got<=0 ) break;         /* the caller reads it again, and reports */
+      nGot += (size_t)got;
+    }
+    pthread_mutex_lock(&a->mu);
+    s->eState = gen!=a->gen ? AHEAD_FREE : nGot==n ? AHEAD_READ : AHEAD_FAILED;
+    pthread_cond_broadcast(&a->cv);
+  }
+  pthread_mutex_unlock(&a->mu);
+  return 0;
+}
+
+/* Start the ring again after w's bytes (mutex held). */
+static void ahead_restart(TlWin *w){
+  TlAhead *a = w->pAhead;
+  int i;
+  a->gen++;
+  for(i=0; i<TL_AHEAD_SLOTS; i++){
+    if( a->a[i].eState!=AHEAD_FILLING ) a->a[i].eState = AHEAD_FREE;
+  }
+  a->iNext = a->iTakeOff = w->iBufOff + w->nBuf;
+  a->iFill = a->iTake = 0;
+  pthread_cond_broadcast(&a->cv);
+}
+
+/* After the caller read by itself: the ring starts again after those bytes. */
+static void ahead_ask(TlWin *w){
+  TlAhead *a = w->pAhead;
+  pthread_mutex_lock(&a->mu);
+  ahead_restart(w);
+  pthread_mutex_unlock(&a->mu);
+}
+
+/*
+** A miss of n bytes at iOff (within the file) served by the ring's next
+** chunk: TL_OK with *pOut, an error (the file changed), or TL_DONE when
+** that chunk does not serve it (the caller then reads).
+*/
+static int ahead_take(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
+                      TlErr *pErr){
+  TlAhead *a = w->pAhead;
+  TlAheadSlot *s = &a->a[a->iTake];
+  uint64_t iChunk = a->iTakeOff;  /* the caller's alone to change */
+  size_t nChunk = ahead_chunk(a, iChunk), nTail;
+  uint8_t *aSwap;
+  int rc, eState;
+  if( nChunk==0 || w->nBuf==0 || iChunk!=w->iBufOff + w->nBuf || iOff < w->iBufOff
+   || iOff > iChunk || iChunk - iOff > TL_AHEAD_HEAD || (iChunk - iOff) + nChunk < n ){
+    return TL_DONE;
+  }
+  pthread_mutex_lock(&a->mu);
+  while( (eState = s->eState)==AHEAD_FILLING || (eState==AHEAD_FREE && !a->bQuit) ){
+    pthread_cond_wait(&a->cv, &a->mu);
+  }
+  pthread_mutex_unlock(&a->mu);
+  if( eState!=AHEAD_READ ) return TL_DONE;  /* read by the caller, who reports */
+  rc = tl_poll(pErr);
+  if( rc ) return rc;
+  nTail = (size_t)(iChunk - iOff);
+  memcpy(s->aBuf + TL_AHEAD_HEAD - nTail, w->aBuf + w->iBufAt + (iOff - w->iBufOff), nTail);
+  aSwap = w->aBuf; w->aBuf = s->aBuf; s->aBuf = aSwap;
+  { size_t t = w->nAlloc; w->nAlloc = s->nAlloc; s->nAlloc = t; }
+  w->iBufOff = iOff;
+  w->iBufAt = TL_AHEAD_HEAD - nTail;
+  w->nBuf = nTail + nChunk;
+  pthread_mutex_lock(&a->mu);
+  s->eState = AHEAD_FREE;
+  a->iTake = (a->iTake + 1) % TL_AHEAD_SLOTS;
+  a->iTakeOff = iChunk + nChunk;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  w->nUnchecked += nChunk;
+  if( w->nUnchecked >= TL_WIN_CHECK || iChunk + nChunk == w->pSrc->nSize ){
+    w->nUnchecked = 0;
+    rc = tl_source_check(w->pSrc, pErr);
+    if( rc ){ w->nBuf = 0; return rc; }
+  }
+  *pOut = tl_bytes(w->aBuf + w->iBufAt, n, bo);
+  return TL_OK;
+}
+
+/* Free what a (not started, or ended) holds. */
+static void ahead_free(TlAhead *a){
+  int i;
+  if( a->fd>=0 ) close(a->fd);
+  for(i=0; i<TL_AHEAD_SLOTS; i++) pool_put(a->a[i].aBuf, a->a[i].nAlloc);
+  free(a);
+  __atomic_sub_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED);
+}
+
+int tl_win_walk(TlWin *w, uint64_t iStart, uint64_t iEnd){
+  const TlSource *p = w->pSrc;
+  TlAhead *a;
+  TlErr err;
+  int fd, i, bOk;
+  if( w->pAhead || p->aMap || !p->bRegular ) return w->pAhead!=0;
+  if( iEnd > p->nSize ) iEnd = p->nSize;
+  if( iStart >= iEnd || iEnd - iStart < tl_win_walk_bytes ) return 0;
+  if( __atomic_add_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED)
+      > TL_WIN_AHEAD_BUDGET ){
+    __atomic_sub_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED);
+    return 0;
+  }
+  a = calloc(1, sizeof(*a));
+  if( a==0 ){
+    __atomic_sub_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED);
+    return 0;
+  }
+  memset(&err, 0, sizeof(err));
+  fd = win_fd(w, &err);
+  a->fd = fd<0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  bOk = a->fd>=0;
+  if( bOk && w->nAlloc < TL_AHEAD_BUF ){
+    pool_put(w->aBuf, w->nAlloc);
+    w->nBuf = 0;
+    w->aBuf = win_buf_new(TL_AHEAD_BUF);
+    w->nAlloc = w->aBuf ? TL_AHEAD_BUF : 0;
+    bOk = w->aBuf!=0;
+  }
+  for(i=0; bOk && i<TL_AHEAD_SLOTS; i++){
+    a->a[i].aBuf = win_buf_new(TL_AHEAD_BUF);
+    a->a[i].nAlloc = a->a[i].aBuf ? TL_AHEAD_BUF : 0;
+    bOk = a->a[i].aBuf!=0;
+  }
+  if( !bOk ){ ahead_free(a); return 0; }
+  a->iEnd = iEnd;
+  a->iNext = a->iEnd;             /* nothing to read before the first miss */
+  pthread_mutex_init(&a->mu, 0);
+  pthread_cond_init(&a->cv, 0);
+  if( pthread_create(&a->th, 0, ahead_main, a) ){
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
+    ahead_free(a);
+    return 0;
+  }
+  w->pAhead = a;
+  return 1;
+}
+
+/* End w's helper thread and free what it held. */
+static void ahead_stop(TlWin *w){
+  TlAhead *a = w->pAhead;
+  pthread_mutex_lock(&a->mu);
+  a->bQuit = 1;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  pthread_join(a->th, 0);
+  pthread_mutex_destroy(&a->mu);
+  pthread_cond_destroy(&a->cv);
+  ahead_free(a);
+  w->pAhead = 0;
 }
 
 int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
@@ -719,8 +956,12 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   }
   if( w->nBuf && iOff>=w->iBufOff && iOff - w->iBufOff <= w->nBuf
    && n <= w->nBuf - (iOff - w->iBufOff) ){
-    *pOut = tl_bytes(w->aBuf + (iOff - w->iBufOff), n, bo);   /* read before */
+    *pOut = tl_bytes(w->aBuf + w->iBufAt + (iOff - w->iBufOff), n, bo);   /* read before */
     return TL_OK;
+  }
+  if( w->pAhead ){
+    int rc = ahead_take(w, iOff, n, bo, pOut, pErr);
+    if( rc!=TL_DONE ) return rc;
   }
   {
     size_t nRead = win_ahead(w, iOff, n);
@@ -728,6 +969,7 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     if( nRead > p->nSize - iOff ) nRead = (size_t)(p->nSize - iOff);
     rc = win_pread(w, iOff, nRead, bo, pOut, pErr);
     if( rc==TL_OK ) pOut->n = n;
+    if( rc==TL_OK && w->pAhead ) ahead_ask(w);
     return rc;
   }
 }

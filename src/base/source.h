@@ -155,6 +155,8 @@ struct TlWin {
   size_t nBuf;                    /* bytes read into aBuf, 0: none */
   size_t nAhead;                  /* the least the next miss reads (0: TL_WIN_AHEAD) */
   size_t nHeld;                   /* bytes of aBuf counted in the read-ahead budget */
+  size_t iBufAt;                  /* where in aBuf those nBuf bytes start */
+  struct TlAhead *pAhead;         /* its helper thread (tl_win_walk()), or NULL */
 };
 
 void tl_win_init(TlWin*, const TlSource*);
@@ -177,6 +179,23 @@ void tl_win_free(TlWin*);
 */
 int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
                TlErr *pErr);
+
+/*
+** Tell w that its caller walks onward through the file from iStart to iEnd
+** by tl_win_get(), each call from at or just before the end of the bytes it
+** got last (a record cut by a window's end is asked for again whole). When
+** that is tl_win_walk_bytes or more of an unmapped regular file, and the
+** read-ahead budget allows, a helper thread reads the TL_WIN_AHEAD_MAX
+** bytes that follow a window while the caller decodes it: the next call
+** takes them, with no pread of its own, so that the copy out of the page
+** cache and the decoding run side by side. The bytes, errors and checks
+** are those of reads without it: a read the helper could not finish is
+** made again by the caller, which reports it. Call after tl_win_init(),
+** before the first read; tl_win_free() stops the helper. Returns whether
+** a helper runs.
+*/
+int tl_win_walk(TlWin*, uint64_t iStart, uint64_t iEnd);
+extern uint64_t tl_win_walk_bytes;    /* 8 MiB; tests set 0 */
 
 /*
 ** As tl_win_get(), but the bytes are always copied into w's buffer from the
