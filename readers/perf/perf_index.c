@@ -498,6 +498,7 @@ static int index_region(IndexCtx *x, int k){
   x->rounds.n = 0;
   x->tsMax = TL_TS_MIN;
   perf_walk_init(&x->w, pTrace, p, iStart, iEnd, pErr);
+  perf_walk_ahead(&x->w);
   for(;;){
     RecInfo ri;
     if( perf_walk_clean(&x->w) && x->pk.nEvents>0

@@ -290,6 +290,8 @@ void perf_walk_free(PerfWalk*);
 /* The same walk (its window, buffers and zstd stream kept) over [iStart, iEnd)
 ** instead, nothing pending carried over; once initialized. */
 void perf_walk_seek(PerfWalk*, uint64_t iStart, uint64_t iEnd);
+/* A walk onward through all of its region: read ahead on a helper (tl_win_walk()). */
+void perf_walk_ahead(PerfWalk*);
 int perf_walk_next(PerfWalk*, PerfRec*);        /* TL_ROW, TL_DONE, < 0 */
 /* Between outer records, nothing pending? */
 static inline int perf_walk_clean(const PerfWalk *w){

@@ -60,6 +60,10 @@ void perf_walk_seek(PerfWalk *w, uint64_t iStart, uint64_t iEnd){
   w->iEnd = iEnd;
 }
 
+void perf_walk_ahead(PerfWalk *w){
+  (void)tl_win_walk(&w->win, w->iOff - w->iBase, w->iEnd - w->iBase);
+}
+
 void perf_walk_free(PerfWalk *w){
   tl_win_free(&w->win);
   if( w->pZ ) ZSTD_freeDStream(w->pZ);
