@@ -326,6 +326,14 @@ struct TlReaderDef {
   */
   int (*xPacketCount)(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
   /*
+  ** Optional: the bytes of the file xPacketCount reads to count packet
+  ** iPacket, 0 when the index's counts answer it. The engine starts a
+  ** helper thread with a counted scan only when the packets that may
+  ** match need tl_count_ahead_bytes read (count.h). NULL: each packet's
+  ** content.
+  */
+  uint64_t (*xPacketCountBytes)(void *pState, size_t iPacket);
+  /*
   ** Column iCol (-1: the rowid, in pOut->i as TL_INT) of the k-th (from 0)
   ** row xPacketCount counted in packet iPacket, in the order a scan gives
   ** them: TL_OK with *pOut (not TL_LAZY; text lasts until the next call),

@@ -4,8 +4,11 @@
 ** them by its cheapest means and answers rowids and values when asked.
 **
 ** A helper thread counts packets ahead of the rows given, with a reader
-** state of its own, once the scan has counted alone for 10 ms (quicker
-** counts do not pay for a thread and a reader state) and two packets or
+** state of its own, from the start when the packets that may match need
+** 1 MiB or more read to count them (xPacketCountBytes), else once the
+** scan has spent 10 ms counting alone (quicker counts, and counts the
+** index answers, do not pay for a thread and a reader state: the time
+** SQLite spends on the rows is not counted), when two packets or
 ** more may still match, the index knowing each one's start time (so each
 ** is counted on its own: a CTF packet with no timestamp_begin takes its
 ** clock from the one before).
@@ -81,7 +84,7 @@ struct TlCount {
   int iTable;
   CountAhead *pAhead;             /* counting ahead on a helper thread, or NULL */
   int bAheadTried;                /* ahead_start() was called */
-  struct timespec tStart;         /* when the first packet's count began */
+  int64_t nsCounted;              /* nanoseconds counting alone so far */
   TlErr err;
 };
 
@@ -191,7 +194,8 @@ static void *ahead_main(void *pArg){
 
 /*
 ** Count the packets from c->iNext on ahead, when two or more may match, each
-** with its start time in the index, holding nMin bytes of content or more,
+** with its start time in the index, needing nMin bytes or more read to count
+** them (xPacketCountBytes, else their content),
 ** and there is a second core. Failing to, the scan counts alone (nothing is
 ** lost but time).
 */
@@ -207,7 +211,8 @@ static void ahead_start(TlCount *c, uint64_t nMin){
   for(i=c->iNext; i<x->n; i++){
     if( !tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) continue;
     if( x->a[i].tsBegin==TL_TS_MIN ) return;
-    nPkt = x->a[i].nContent ? x->a[i].nContent : x->a[i].nSize;
+    nPkt = c->pReader->xPacketCountBytes ? c->pReader->xPacketCountBytes(c->pState, i)
+         : x->a[i].nContent ? x->a[i].nContent : x->a[i].nSize;
     nBytes = nPkt > UINT64_MAX - nBytes ? UINT64_MAX : nBytes + nPkt;
     n++;
   }
@@ -393,7 +398,6 @@ int tl_count_next(TlCount *c, TlRow *pRow){
   if( c->pAhead ) return ahead_next(c, pRow);
   if( c->iNext==0 ){
     /* much to count: a helper from the start; else once counting takes long */
-    clock_gettime(CLOCK_MONOTONIC, &c->tStart);
     ahead_start(c, tl_count_ahead_bytes);
     if( c->pAhead ){
       c->bAheadTried = 1;
@@ -404,13 +408,16 @@ int tl_count_next(TlCount *c, TlRow *pRow){
     size_t i = c->iNext++;
     uint64_t n = 0;
     if( !tl_packet_may_match(&x->a[i], f->tsLo, f->tsHi, f->aCpu, f->nCpu) ) continue;
-    if( count_packet(c, c->pState, i, &n, pRow->a, &c->err) ) return c->err.rc;
-    if( !c->bAheadTried ){
+    if( c->bAheadTried ){
+      if( count_packet(c, c->pState, i, &n, pRow->a, &c->err) ) return c->err.rc;
+    }else{
       /* (the rows after this one are counted ahead from the next call) */
-      struct timespec t;
-      clock_gettime(CLOCK_MONOTONIC, &t);
-      if( (int64_t)(t.tv_sec - c->tStart.tv_sec)*1000000000 + (t.tv_nsec - c->tStart.tv_nsec)
-            >= tl_count_ahead_after_ns ){
+      struct timespec t0, t1;
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      if( count_packet(c, c->pState, i, &n, pRow->a, &c->err) ) return c->err.rc;
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      c->nsCounted += (int64_t)(t1.tv_sec - t0.tv_sec)*1000000000 + (t1.tv_nsec - t0.tv_nsec);
+      if( c->nsCounted >= tl_count_ahead_after_ns ){
         c->bAheadTried = 1;
         ahead_start(c, 0);
       }

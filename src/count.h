@@ -39,10 +39,11 @@ void tl_count_close(TlCount*);     /* NULL-safe */
 
 /*
 ** A counted scan counts ahead on a helper thread from its start when the
-** packets that may match hold tl_count_ahead_bytes of content or more
-** (1 MiB: a millisecond or more of decoding), else once it has counted alone
-** for tl_count_ahead_after_ns nanoseconds (10 ms; tests set 0 to count
-** ahead from the second packet on).
+** packets that may match need tl_count_ahead_bytes or more read to count
+** them (1 MiB: a millisecond or more of decoding; reader.h,
+** xPacketCountBytes), else once it has spent tl_count_ahead_after_ns
+** nanoseconds counting alone, the time SQLite spends on its rows not
+** counted (10 ms; tests set 0 to count ahead from the second packet on).
 */
 extern uint64_t tl_count_ahead_bytes;
 extern int64_t tl_count_ahead_after_ns;

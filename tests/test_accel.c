@@ -1289,8 +1289,85 @@ static void counts_ahead_check(const char *zDir, const char *zBad){
   tl_trace_release(p);
 }
 
+/*
+** SAMPLE rows of perf/wakeup.data with ts in [lo, hi], counted by a scan
+** with the helper starting at once whenever counting needs a byte read
+** (tl_count_ahead_bytes 1, never after some time): *pnThreads the threads
+** more while the scan is open.
+*/
+static int64_t count_samples(TlTrace *p, int64_t lo, int64_t hi, int *pnThreads){
+  TlQuery *q = 0;
+  TlFilter f;
+  TlErr err;
+  TlRow r;
+  int64_t n = 0;
+  int rc, nBefore = thread_count(), nMost = nBefore;
+  memset(&f, 0, sizeof(f));
+  f.tsLo = lo; f.tsHi = hi; f.nCpu = -1;
+  f.zType = "SAMPLE";
+  tl_err_clear(&err);
+  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &err), TL_OK);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    int nNow = thread_count();
+    if( nNow>nMost ) nMost = nNow;
+    n += r.nRepeat>1 ? r.nRepeat : 1;
+    memset(&r, 0, sizeof(r));
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+  *pnThreads = nMost - nBefore;
+  return n;
+}
+
+/*
+** A counted scan starts its helper at once only when its packets need
+** reading to be counted (xPacketCountBytes): perf chunks the index counts
+** whole start none; a window that cuts two chunks starts one. The counts
+** are perf script's (perf/wakeup.times.txt: one line per sample).
+*/
+void accel_counts_the_index_answers_start_no_helper(void **state){
+  const int64_t lo = 45816545300000, hi = 45816590000000;   /* cuts chunks 2 and 3 */
+  int64_t nAll = 0, nWin = 0, nsAfter = tl_count_ahead_after_ns;
+  uint64_t nBytes = tl_count_ahead_bytes;
+  long long sec, nsec;
+  char zLine[256];
+  TlTrace *p = 0;
+  TlErr err;
+  FILE *in = fopen(TD "perf/wakeup.times.txt", "r");
+  int nThreads;
+  (void)state;
+  assert_non_null(in);
+  while( fgets(zLine, sizeof(zLine), in) ){
+    int64_t ts;
+    assert_int_equal(sscanf(zLine, "%lld.%9lld:", &sec, &nsec), 2);
+    ts = (int64_t)sec*1000000000 + nsec;
+    nAll++;
+    nWin += ts>=lo && ts<=hi;
+  }
+  fclose(in);
+  assert_int_equal(nAll, 65);
+  assert_true(nWin>0 && nWin<nAll);
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(TD "perf/wakeup.data", 0, &p, &err), TL_OK);
+  tl_count_ahead_bytes = 1;
+  tl_count_ahead_after_ns = INT64_MAX;
+  assert_int_equal(count_samples(p, TL_TS_MIN, TL_TS_MAX, &nThreads), nAll);
+  assert_int_equal(nThreads, 0);
+  assert_int_equal(count_samples(p, lo, hi, &nThreads), nWin);
+  if( sysconf(_SC_NPROCESSORS_ONLN)>1 ){
+    assert_true(nThreads>0);
+  }else{
+    print_message("one CPU: the helper thread is not started, its check skipped\n");
+  }
+  tl_count_ahead_bytes = nBytes;
+  tl_count_ahead_after_ns = nsAfter;
+  tl_trace_release(p);
+}
+
 TL_DEFINE_GROUP(accel,
   cmocka_unit_test(accel_counts_ahead_equal_the_events_written),
+  cmocka_unit_test(accel_counts_the_index_answers_start_no_helper),
   cmocka_unit_test(accel_merge_streams_share_max_memory),
   cmocka_unit_test(accel_merge_ties_of_cpel_sections),
   cmocka_unit_test(accel_merge_ties_and_a_stream_back_in_time),

@@ -807,6 +807,7 @@ static void ctf_count_by_name_error_on_either_thread(void **state){
 
 /* (tests/test_accel.c: also here, the group make threads runs under ThreadSanitizer) */
 void accel_counts_ahead_equal_the_events_written(void **state);
+void accel_counts_the_index_answers_start_no_helper(void **state);
 
 TL_DEFINE_GROUP(trace,
   cmocka_unit_test(scan_of_a_changed_file_is_a_clear_error),
@@ -826,4 +827,5 @@ TL_DEFINE_GROUP(trace,
   cmocka_unit_test(cache_is_shared_by_threads),
   cmocka_unit_test(open_mem_detects_and_rejects),
   cmocka_unit_test(accel_counts_ahead_equal_the_events_written),
+  cmocka_unit_test(accel_counts_the_index_answers_start_no_helper),
 );

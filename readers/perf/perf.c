@@ -65,6 +65,7 @@ const TlReaderDef tl_perf_reader = {
   .xCountOpen = perf_count_open,
   .xCountClose = perf_count_close,
   .xPacketCount = perf_packet_count,
+  .xPacketCountBytes = perf_packet_count_bytes,
   .xPacketValue = perf_packet_value,
   .xInfo      = perf_info,
   .mTally     = 1u<<TL_TAB_CALLCHAINS,

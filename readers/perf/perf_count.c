@@ -139,26 +139,39 @@ static int count_by_walk(PerfCount *c, size_t i, uint64_t *pn){
   return TL_OK;
 }
 
+/*
+** The rows of chunk i when the index answers (1, with *pn), else 0: a
+** chunk cut by damage is walked (its counts stop at the damage: the walk
+** meets it as a scan does), so is one the filter takes in part.
+*/
+static int count_from_index(const PerfCount *c, size_t i, uint64_t *pn){
+  const TlPacket *pk = &c->pTrace->index.a[i];
+  int eCover;
+  *pn = 0;
+  if( pk->flags & PERF_PKT_CUT ) return 0;
+  if( c->eType==PERF_USER_MAX ) return 1;       /* no type has that name */
+  if( !perf_chunk_may_hold(pk, c->eType) ) return 1;   /* none of that type */
+  eCover = c->eType<0 ? chunk_covered(c, i, 0)
+         : c->eType==PERF_SAMPLE ? chunk_covered(c, i, 1) : 0;
+  if( eCover==0 ) return 0;
+  *pn = eCover<0 ? 0 : c->eType<0 ? pk->nEvents : pk->iAux;
+  return 1;
+}
+
+uint64_t perf_packet_count_bytes(void *pState, size_t iPacket){
+  const PerfCount *c = pState;
+  uint64_t n;
+  return count_from_index(c, iPacket, &n) ? 0 : c->pTrace->index.a[iPacket].nSize;
+}
+
 int perf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr){
   PerfCount *c = pState;
-  const TlPacket *pk = &c->pTrace->index.a[iPacket];
   int rc;
-  *pn = 0;
-  if( !(pk->flags & PERF_PKT_CUT) ){
-    if( c->eType==PERF_USER_MAX ) return TL_OK;   /* no type has that name */
-    if( !perf_chunk_may_hold(pk, c->eType) ) return TL_OK;   /* none of that type */
-    int eCover = c->eType<0 ? chunk_covered(c, iPacket, 0)
-               : c->eType==PERF_SAMPLE ? chunk_covered(c, iPacket, 1) : 0;
-    if( eCover ){
-      *pn = eCover<0 ? 0 : c->eType<0 ? pk->nEvents : pk->iAux;
-    }else{
-      rc = count_by_walk(c, iPacket, pn);
-      if( rc<0 ){ *pErr = c->err; return rc; }
-    }
-  }else{
-    /* its counts stop at the damage: the walk meets it as a scan does */
+  if( !count_from_index(c, iPacket, pn) ){
     rc = count_by_walk(c, iPacket, pn);
     if( rc<0 ){ *pErr = c->err; return rc; }
+  }else if( c->eType==PERF_USER_MAX || *pn==0 ){
+    return TL_OK;
   }
   if( aRow[TL_EV_TYPE].t==TL_LAZY && c->eType>=0 ){
     tl_val_text(&aRow[TL_EV_TYPE], c->f.zType, strlen(c->f.zType));

@@ -307,6 +307,7 @@ uint64_t perf_count_cols(const TlTrace*, int iTable, const TlFilter*);
 int perf_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
 void perf_count_close(void *pState);
 int perf_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
+uint64_t perf_packet_count_bytes(void *pState, size_t iPacket);
 int perf_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
 

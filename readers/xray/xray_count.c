@@ -94,6 +94,14 @@ static int count_walk(TlScan *s, size_t i){
   return TL_OK;
 }
 
+uint64_t xray_packet_count_bytes(void *pState, size_t iPacket){
+  TlScan *s = pState;
+  const TlPacket *pk = &s->pTrace->index.a[iPacket];
+  if( packet_covered(s, pk) ) return 0;
+  if( !(pk->flags & XR_PKT_CUT) && s->f.zType && type_unknown(s->f.zType) ) return 0;
+  return pk->nSize;
+}
+
 int xray_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr){
   TlScan *s = pState;
   const TlPacket *pk = &s->pTrace->index.a[iPacket];

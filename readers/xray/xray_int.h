@@ -201,6 +201,7 @@ uint64_t xray_count_cols(const TlTrace*, int iTable, const TlFilter*);
 int xray_count_open(TlTrace*, int iTable, const TlFilter*, void **ppState, TlErr*);
 void xray_count_close(void *pState);
 int xray_packet_count(void *pState, size_t iPacket, uint64_t *pn, TlVal *aRow, TlErr *pErr);
+uint64_t xray_packet_count_bytes(void *pState, size_t iPacket);
 int xray_packet_value(void *pState, size_t iPacket, uint64_t k, int iCol, TlVal *pOut,
                       TlErr *pErr);
 

@@ -415,6 +415,7 @@ const TlReaderDef tl_xray_reader = {
   .xCountOpen = xray_count_open,
   .xCountClose = xray_count_close,
   .xPacketCount = xray_packet_count,
+  .xPacketCountBytes = xray_packet_count_bytes,
   .xPacketValue = xray_packet_value,
   .mTally     = (1u<<TL_TAB_XRAY_CALLS) | (1u<<TL_TAB_CALLS),
   .xTallyCols = xray_tally_cols,
