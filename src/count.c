@@ -38,6 +38,9 @@ int64_t tl_count_ahead_after_ns = 10000000;
 /* Bytes of content in the packets that may match from which a helper
 ** starts with the scan (count.h). */
 uint64_t tl_count_ahead_bytes = (uint64_t)1 << 20;
+
+/* Helper threads started by counted scans so far (count.h). */
+uint64_t tl_count_helpers = 0;
 #define COUNT_TEXT 128                /* bytes of a counted row's text kept */
 
 typedef struct CountSlot CountSlot;
@@ -238,7 +241,9 @@ static void ahead_start(TlCount *c, uint64_t nMin){
     pthread_mutex_destroy(&h->mu);
     free(h->aPkt);
     free(h);
+    return;
   }
+  __atomic_add_fetch(&tl_count_helpers, 1, __ATOMIC_RELAXED);
 }
 
 static void ahead_end(TlCount *c){

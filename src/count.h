@@ -48,4 +48,7 @@ void tl_count_close(TlCount*);     /* NULL-safe */
 extern uint64_t tl_count_ahead_bytes;
 extern int64_t tl_count_ahead_after_ns;
 
+/* Helper threads counted scans have started in this process (tests read it). */
+extern uint64_t tl_count_helpers;
+
 #endif /* TL_COUNT_H */
