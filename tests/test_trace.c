@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "cpel_writer.h"
@@ -138,36 +139,29 @@ static uint8_t walk_byte(uint64_t i){
 
 /*
 ** A walk with a helper reading ahead (tl_win_walk(), from any length here)
-** gets the file's bytes: requests as a record walker makes them (each from
-** inside the last window, a record cut at its end asked for again), jumps
-** back and forward between them (the ring starts again), and the end of
-** the walk; then the file cut short under the walk ends it with "changed
-** while it was read", never a crash or bytes that are not the file's.
+** in windows of nWin bytes gets the file's bytes: requests as a record
+** walker makes them (each from inside the last window, a record cut at
+** its end asked for again), jumps back and forward between them (the ring
+** starts again), and the end of the walk. bLate: the helper starts after
+** the walk's first read (the window's buffer then swapped for a larger).
 */
-static void win_walk_ahead_gives_the_files_bytes(void **state){
-  const size_t nFile = (size_t)5<<20;
-  uint64_t nWalk = tl_win_walk_bytes, iOff = 0, nSeen = 0;
-  char zPath[512];
-  uint8_t *a = malloc(nFile);
-  TlSource *p = 0;
+static void walk_ahead_check(const uint8_t *a, size_t nFile, TlSource *p, size_t nWin,
+                             int bLate){
+  uint64_t iOff = 0, nSeen = 0;
   TlWin w;
   TlBytes b;
   TlErr e;
   unsigned seed = 7;
-  size_t i;
-  int rc = TL_OK, nJump = 0, nGet = 0;
-  (void)state;
-  assert_non_null(a);
-  for(i=0; i<nFile; i++) a[i] = walk_byte(i);
-  snprintf(zPath, sizeof(zPath), "%s/walk-ahead.bin", tl_test_tmpdir());
-  assert_int_equal(tl_test_write_file(zPath, a, nFile), 0);
+  int nJump = 0, nGet = 0;
   tl_err_clear(&e);
-  assert_int_equal(tl_source_open(zPath, &p, &e), TL_OK);
-  tl_win_walk_bytes = 0;
   tl_win_init(&w, p);
-  assert_int_equal(tl_win_walk(&w, 0, nFile), 1);
+  if( bLate ){
+    assert_int_equal(tl_win_get(&w, 0, 4096, TL_LE, &b, &e), TL_OK);
+    assert_memory_equal(b.a, a, b.n);
+  }
+  assert_int_equal(tl_win_walk(&w, 0, nFile, nWin), 1);
   while( iOff < nFile ){
-    size_t nWant = 256<<10, nStep;
+    size_t nStep;
     seed = seed*1103515245u + 12345u;
     if( ++nGet % 7==0 ){          /* a jump: back or on, then the walk goes on */
       uint64_t iTo = ((uint64_t)(seed>>8) * 4099) % nFile;
@@ -175,8 +169,8 @@ static void win_walk_ahead_gives_the_files_bytes(void **state){
       assert_memory_equal(b.a, a + iTo, b.n);
       nJump++;
     }
-    assert_int_equal(tl_win_get(&w, iOff, nWant, TL_LE, &b, &e), TL_OK);
-    assert_int_equal(b.n, nWant < nFile - iOff ? nWant : nFile - iOff);
+    assert_int_equal(tl_win_get(&w, iOff, nWin, TL_LE, &b, &e), TL_OK);
+    assert_int_equal(b.n, nWin < nFile - iOff ? nWin : nFile - iOff);
     assert_memory_equal(b.a, a + iOff, b.n);
     nSeen += b.n;
     /* records of 8 to 400 bytes until one is cut by the window's end */
@@ -191,19 +185,67 @@ static void win_walk_ahead_gives_the_files_bytes(void **state){
   assert_true(nJump > 0);
   assert_true(nSeen > nFile);
   tl_win_free(&w);
+}
 
-  /* cut short halfway through a walk */
-  tl_win_init(&w, p);
-  assert_int_equal(tl_win_walk(&w, 0, nFile), 1);
-  for(iOff=0; iOff < nFile; iOff += 200<<10){
-    if( iOff >= nFile/2 && iOff < nFile/2 + (200<<10) ) assert_int_equal(truncate(zPath, nFile/3), 0);
-    rc = tl_win_get(&w, iOff, 256<<10, TL_LE, &b, &e);
-    if( rc ) break;
-    assert_memory_equal(b.a, a + iOff, b.n);
+/*
+** The read-ahead walks above in windows of 256 KiB (four slots) and 1 MiB
+** (two), the helper started before the first read and after it; then the
+** file cut short, or written over with the same bytes, under a walk ends
+** it with "changed while it was read", never a crash or bytes that are
+** not the file's.
+*/
+static void win_walk_ahead_gives_the_files_bytes(void **state){
+  const size_t nFile = (size_t)5<<20;
+  uint64_t nWalk = tl_win_walk_bytes, iOff;
+  char zPath[512];
+  uint8_t *a = malloc(nFile);
+  TlSource *p = 0;
+  TlWin w;
+  TlBytes b;
+  TlErr e;
+  struct timeval aTime[2];
+  size_t i;
+  int rc = TL_OK, k;
+  (void)state;
+  assert_non_null(a);
+  gettimeofday(&aTime[0], 0);
+  aTime[0].tv_sec -= 3600;
+  aTime[1] = aTime[0];
+  for(i=0; i<nFile; i++) a[i] = walk_byte(i);
+  snprintf(zPath, sizeof(zPath), "%s/walk-ahead.bin", tl_test_tmpdir());
+  assert_int_equal(tl_test_write_file(zPath, a, nFile), 0);
+  tl_err_clear(&e);
+  assert_int_equal(tl_source_open(zPath, &p, &e), TL_OK);
+  tl_win_walk_bytes = 0;
+  walk_ahead_check(a, nFile, p, 256<<10, 0);
+  walk_ahead_check(a, nFile, p, 256<<10, 1);
+  walk_ahead_check(a, nFile, p, 1<<20, 0);
+  walk_ahead_check(a, nFile, p, 1<<20, 1);
+
+  /* rewritten in place (the same bytes, a new time), then cut short,
+  ** halfway through a walk */
+  for(k=0; k<2; k++){
+    if( k==1 ){
+      assert_int_equal(utimes(zPath, aTime), 0);    /* (an hour back: a rewrite is seen) */
+      tl_source_close(p);
+      assert_int_equal(tl_source_open(zPath, &p, &e), TL_OK);
+    }
+    tl_win_init(&w, p);
+    assert_int_equal(tl_win_walk(&w, 0, nFile, 256<<10), 1);
+    for(iOff=0; iOff < nFile; iOff += 200<<10){
+      if( iOff >= nFile/2 && iOff < nFile/2 + (200<<10) ){
+        if( k==0 ) assert_int_equal(truncate(zPath, nFile/3), 0);
+        else assert_int_equal(tl_test_write_file(zPath, a, nFile), 0);
+      }
+      rc = tl_win_get(&w, iOff, 256<<10, TL_LE, &b, &e);
+      if( rc ) break;
+      assert_memory_equal(b.a, a + iOff, b.n);
+    }
+    assert_int_equal(rc, TL_EIO);
+    assert_non_null(strstr(e.zMsg, "changed while it was read"));
+    tl_win_free(&w);
+    if( k==0 ) assert_int_equal(tl_test_write_file(zPath, a, nFile), 0);
   }
-  assert_int_equal(rc, TL_EIO);
-  assert_non_null(strstr(e.zMsg, "changed while it was read"));
-  tl_win_free(&w);
   tl_source_close(p);
   tl_win_walk_bytes = nWalk;
   free(a);

@@ -61,7 +61,7 @@ void perf_walk_seek(PerfWalk *w, uint64_t iStart, uint64_t iEnd){
 }
 
 void perf_walk_ahead(PerfWalk *w){
-  (void)tl_win_walk(&w->win, w->iOff - w->iBase, w->iEnd - w->iBase);
+  (void)tl_win_walk(&w->win, w->iOff - w->iBase, w->iEnd - w->iBase, PERF_WALK_WIN);
 }
 
 void perf_walk_free(PerfWalk *w){

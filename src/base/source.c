@@ -714,9 +714,10 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 /*
 ** Reading ahead of a walk on a helper thread (tl_win_walk()). The helper
 ** preads the chunks that follow the window's bytes, in order, into the
-** buffers of a ring of TL_AHEAD_SLOTS slots, each chunk TL_AHEAD_HEAD bytes
-** into its buffer, and waits when no slot is free. The caller's next miss,
-** when it starts in the last TL_AHEAD_HEAD bytes of its window and ends
+** buffers of a ring of slots (four of 256 KiB chunks, fewer of larger ones:
+** about 2 MiB read ahead, at least one chunk), each chunk nHead bytes into
+** its buffer, and waits when no slot is free. The caller's next miss,
+** when it starts in the last nHead bytes of its window and ends
 ** within the next chunk, waits for that chunk, copies those last bytes in
 ** front of it and takes the slot's buffer in exchange for its own (the
 ** slot is then free). Any other miss reads by itself and starts the ring
@@ -725,17 +726,17 @@ static int win_pread(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 ** and one condition guard the ring; the helper touches a slot's buffer
 ** only while the slot is AHEAD_FILLING, the caller only while it is not.
 */
-#define TL_AHEAD_HEAD ((size_t)64<<10)      /* room for a window's last bytes */
-#define TL_AHEAD_CHUNK TL_WIN_AHEAD_MAX     /* bytes the helper reads at once */
-#define TL_AHEAD_BUF (TL_AHEAD_HEAD + TL_AHEAD_CHUNK)
-#define TL_AHEAD_SLOTS 4
+#define TL_AHEAD_HEAD ((size_t)64<<10)      /* the least room for a window's last bytes */
+#define TL_AHEAD_SLOTS 4                    /* the most slots */
+#define TL_AHEAD_RING ((size_t)2<<20)       /* the chunks read ahead, about */
+#define TL_AHEAD_CHUNK_MAX ((size_t)64<<20) /* larger chunks: no reading ahead */
 
 enum { AHEAD_FREE, AHEAD_FILLING, AHEAD_READ, AHEAD_FAILED };
 
 typedef struct TlAheadSlot TlAheadSlot;
 struct TlAheadSlot {
   uint8_t *aBuf;                  /* the chunk, at aBuf + TL_AHEAD_HEAD */
-  size_t nAlloc;                  /* bytes at aBuf (TL_AHEAD_BUF or more) */
+  size_t nAlloc;                  /* bytes at aBuf (nBuf or more) */
   uint64_t iOff;                  /* the chunk's file offset */
   size_t n;                       /* and size */
   int eState;                     /* AHEAD_... */
@@ -748,6 +749,13 @@ struct TlAhead {
   pthread_cond_t cv;
   int fd;                         /* its own descriptor (a dup of the window's) */
   uint64_t iEnd;                  /* where the walk ends */
+  size_t nChunk;                  /* bytes the helper reads at once */
+  size_t nHead;                   /* room before a chunk for a window's last bytes */
+  size_t nBuf;                    /* nHead + nChunk: each buffer's size */
+  int nSlot;                      /* slots in the ring (a[0..nSlot-1]) */
+  size_t nHeld;                   /* bytes counted in the read-ahead budget */
+  uint8_t *aSpare;                /* nBuf bytes for the slot that gets the
+                                  ** window's first buffer when that is smaller */
   uint64_t iNext;                 /* the next chunk the helper reads */
   int iFill;                      /* the slot it reads into next */
   int iTake;                      /* the slot the caller takes next */
@@ -762,7 +770,7 @@ uint64_t tl_win_walk_bytes = (uint64_t)8<<20;
 /* The size of the chunk at iOff (the walk ends at a->iEnd). */
 static size_t ahead_chunk(const TlAhead *a, uint64_t iOff){
   if( iOff >= a->iEnd ) return 0;
-  return a->iEnd - iOff < TL_AHEAD_CHUNK ? (size_t)(a->iEnd - iOff) : TL_AHEAD_CHUNK;
+  return a->iEnd - iOff < a->nChunk ? (size_t)(a->iEnd - iOff) : a->nChunk;
 }
 
 static void *ahead_main(void *pArg){
@@ -782,10 +790,10 @@ static void *ahead_main(void *pArg){
     s->iOff = iOff = a->iNext;
     s->n = n = ahead_chunk(a, iOff);
     s->eState = AHEAD_FILLING;
-    aDst = s->aBuf + TL_AHEAD_HEAD;
+    aDst = s->aBuf + a->nHead;
     gen = a->gen;
     a->iNext += n;
-    a->iFill = (a->iFill + 1) % TL_AHEAD_SLOTS;
+    a->iFill = (a->iFill + 1) % a->nSlot;
     pthread_mutex_unlock(&a->mu);
     while( nGot<n ){
       ssize_t got = pread(a->fd, aDst + nGot, n - nGot, (off_t)(iOff + nGot));
@@ -806,7 +814,7 @@ static void ahead_restart(TlWin *w){
   TlAhead *a = w->pAhead;
   int i;
   a->gen++;
-  for(i=0; i<TL_AHEAD_SLOTS; i++){
+  for(i=0; i<a->nSlot; i++){
     if( a->a[i].eState!=AHEAD_FILLING ) a->a[i].eState = AHEAD_FREE;
   }
   a->iNext = a->iTakeOff = w->iBufOff + w->nBuf;
@@ -836,7 +844,7 @@ static int ahead_take(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   uint8_t *aSwap;
   int rc, eState;
   if( nChunk==0 || w->nBuf==0 || iChunk!=w->iBufOff + w->nBuf || iOff < w->iBufOff
-   || iOff > iChunk || iChunk - iOff > TL_AHEAD_HEAD || (iChunk - iOff) + nChunk < n ){
+   || iOff > iChunk || iChunk - iOff > a->nHead || (iChunk - iOff) + nChunk < n ){
     return TL_DONE;
   }
   pthread_mutex_lock(&a->mu);
@@ -848,15 +856,21 @@ static int ahead_take(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   rc = tl_poll(pErr);
   if( rc ) return rc;
   nTail = (size_t)(iChunk - iOff);
-  memcpy(s->aBuf + TL_AHEAD_HEAD - nTail, w->aBuf + w->iBufAt + (iOff - w->iBufOff), nTail);
+  memcpy(s->aBuf + a->nHead - nTail, w->aBuf + w->iBufAt + (iOff - w->iBufOff), nTail);
   aSwap = w->aBuf; w->aBuf = s->aBuf; s->aBuf = aSwap;
   { size_t t = w->nAlloc; w->nAlloc = s->nAlloc; s->nAlloc = t; }
+  if( s->nAlloc < a->nBuf ){      /* (once: the window's buffer from before) */
+    pool_put(s->aBuf, s->nAlloc);
+    s->aBuf = a->aSpare;
+    s->nAlloc = a->nBuf;
+    a->aSpare = 0;
+  }
   w->iBufOff = iOff;
-  w->iBufAt = TL_AHEAD_HEAD - nTail;
+  w->iBufAt = a->nHead - nTail;
   w->nBuf = nTail + nChunk;
   pthread_mutex_lock(&a->mu);
   s->eState = AHEAD_FREE;
-  a->iTake = (a->iTake + 1) % TL_AHEAD_SLOTS;
+  a->iTake = (a->iTake + 1) % a->nSlot;
   a->iTakeOff = iChunk + nChunk;
   pthread_cond_broadcast(&a->cv);
   pthread_mutex_unlock(&a->mu);
@@ -875,42 +889,52 @@ static void ahead_free(TlAhead *a){
   int i;
   if( a->fd>=0 ) close(a->fd);
   for(i=0; i<TL_AHEAD_SLOTS; i++) pool_put(a->a[i].aBuf, a->a[i].nAlloc);
+  pool_put(a->aSpare, a->nBuf);
+  __atomic_sub_fetch(&nAheadHeld, a->nHeld, __ATOMIC_RELAXED);
   free(a);
-  __atomic_sub_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED);
 }
 
-int tl_win_walk(TlWin *w, uint64_t iStart, uint64_t iEnd){
+int tl_win_walk(TlWin *w, uint64_t iStart, uint64_t iEnd, size_t nChunk){
   const TlSource *p = w->pSrc;
   TlAhead *a;
   TlErr err;
-  int fd, i, bOk;
+  size_t nHead, nBuf, nHeld;
+  int fd, i, nSlot, bOk;
   if( w->pAhead || p->aMap || !p->bRegular ) return w->pAhead!=0;
   if( iEnd > p->nSize ) iEnd = p->nSize;
   if( iStart >= iEnd || iEnd - iStart < tl_win_walk_bytes ) return 0;
-  if( __atomic_add_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED)
-      > TL_WIN_AHEAD_BUDGET ){
-    __atomic_sub_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED);
+  if( nChunk==0 ) nChunk = TL_WIN_AHEAD_MAX;
+  if( nChunk > TL_AHEAD_CHUNK_MAX ) return 0;
+  nHead = nChunk/4 > TL_AHEAD_HEAD ? nChunk/4 : TL_AHEAD_HEAD;
+  nBuf = nHead + nChunk;
+  nSlot = TL_AHEAD_RING/nChunk < 1 ? 1 : TL_AHEAD_RING/nChunk > TL_AHEAD_SLOTS
+        ? TL_AHEAD_SLOTS : (int)(TL_AHEAD_RING/nChunk);
+  nHeld = (size_t)(nSlot + 1)*nBuf;   /* the ring and the window's own */
+  if( __atomic_add_fetch(&nAheadHeld, nHeld, __ATOMIC_RELAXED) > TL_WIN_AHEAD_BUDGET ){
+    __atomic_sub_fetch(&nAheadHeld, nHeld, __ATOMIC_RELAXED);
     return 0;
   }
   a = calloc(1, sizeof(*a));
   if( a==0 ){
-    __atomic_sub_fetch(&nAheadHeld, (TL_AHEAD_SLOTS+1)*TL_AHEAD_BUF, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&nAheadHeld, nHeld, __ATOMIC_RELAXED);
     return 0;
   }
+  a->nHeld = nHeld;
+  a->nChunk = nChunk;
+  a->nHead = nHead;
+  a->nBuf = nBuf;
+  a->nSlot = nSlot;
   memset(&err, 0, sizeof(err));
   fd = win_fd(w, &err);
   a->fd = fd<0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 0);
   bOk = a->fd>=0;
-  if( bOk && w->nAlloc < TL_AHEAD_BUF ){
-    pool_put(w->aBuf, w->nAlloc);
-    w->nBuf = 0;
-    w->aBuf = win_buf_new(TL_AHEAD_BUF);
-    w->nAlloc = w->aBuf ? TL_AHEAD_BUF : 0;
-    bOk = w->aBuf!=0;
+  if( bOk && w->nAlloc < nBuf ){
+    a->aSpare = win_buf_new(nBuf);
+    bOk = a->aSpare!=0;
   }
-  for(i=0; bOk && i<TL_AHEAD_SLOTS; i++){
-    a->a[i].aBuf = win_buf_new(TL_AHEAD_BUF);
-    a->a[i].nAlloc = a->a[i].aBuf ? TL_AHEAD_BUF : 0;
+  for(i=0; bOk && i<nSlot; i++){
+    a->a[i].aBuf = win_buf_new(nBuf);
+    a->a[i].nAlloc = a->a[i].aBuf ? nBuf : 0;
     bOk = a->a[i].aBuf!=0;
   }
   if( !bOk ){ ahead_free(a); return 0; }

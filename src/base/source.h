@@ -182,19 +182,20 @@ int tl_win_get(TlWin*, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 
 /*
 ** Tell w that its caller walks onward through the file from iStart to iEnd
-** by tl_win_get(), each call from at or just before the end of the bytes it
-** got last (a record cut by a window's end is asked for again whole). When
-** that is tl_win_walk_bytes or more of an unmapped regular file, and the
-** read-ahead budget allows, a helper thread reads the TL_WIN_AHEAD_MAX
-** bytes that follow a window while the caller decodes it: the next call
-** takes them, with no pread of its own, so that the copy out of the page
-** cache and the decoding run side by side. The bytes, errors and checks
-** are those of reads without it: a read the helper could not finish is
-** made again by the caller, which reports it. Call after tl_win_init(),
-** before the first read; tl_win_free() stops the helper. Returns whether
-** a helper runs.
+** by tl_win_get(), in windows of about nChunk bytes (0: TL_WIN_AHEAD_MAX),
+** each call from at or just before the end of the bytes it got last (a
+** record cut by a window's end is asked for again whole). When that is
+** tl_win_walk_bytes or more of an unmapped regular file, and the
+** read-ahead budget allows, a helper thread reads the chunks of nChunk
+** bytes that follow a window (about 2 MiB of them, at least one) while
+** the caller decodes it: the next call takes one, with no pread of its
+** own, so that the copy out of the page cache and the decoding run side
+** by side. The bytes, errors and checks are those of reads without it: a
+** read the helper could not finish is made again by the caller, which
+** reports it. Call after tl_win_init(), before the walk's first read or
+** after it; tl_win_free() stops the helper. Returns whether a helper runs.
 */
-int tl_win_walk(TlWin*, uint64_t iStart, uint64_t iEnd);
+int tl_win_walk(TlWin*, uint64_t iStart, uint64_t iEnd, size_t nChunk);
 extern uint64_t tl_win_walk_bytes;    /* 8 MiB; tests set 0 */
 
 /*
