@@ -744,29 +744,6 @@ static void changed_during_index_builds(void **state){
 }
 
 /*
-** The same changes at every place of perf index builds that read ahead on
-** a helper thread (tl_win_walk(), here from any length): the chunks it read
-** before a change are the file as it was, so the build ends in the same
-** error, or gives the rows the file had or has.
-*/
-static void changed_during_index_builds_reading_ahead(void **state){
-  static const char *const azDir[] = { "data", "data.0", "data.1" };
-  const ChangeCase aCase[] = {
-    { TD "perf/multi.data", 0, 0, "ahead.data", 0, 0, 0, TL_TAB_EVENTS },
-    { TD "perf/dir/thr.data", azDir, 3, "data.1", 0, 0, 0, TL_TAB_EVENTS },
-  };
-  uint64_t nWalk = tl_win_walk_bytes;
-  int eHow;
-  size_t k;
-  (void)state;
-  tl_win_walk_bytes = 0;
-  for(eHow=CHG_TRUNCATE; eHow<=CHG_COPY_OVER; eHow++){
-    for(k=0; k<sizeof(aCase)/sizeof(aCase[0]); k++) open_with_change_everywhere(&aCase[k], eHow);
-  }
-  tl_win_walk_bytes = nWalk;
-}
-
-/*
 ** ELF files read for a query: XRay's binary= (read as the trace opens)
 ** and a file under symfs= that --call-graph dwarf stacks unwind through
 ** (read, and given to libdw, during the callchains scan). Changed at every
@@ -1256,7 +1233,6 @@ TL_DEFINE_GROUP(robust,
   cmocka_unit_test(changed_cpel_file_ends_the_scan),
   cmocka_unit_test(changed_ctf_stream_ends_the_scan),
   cmocka_unit_test(changed_during_index_builds),
-  cmocka_unit_test(changed_during_index_builds_reading_ahead),
   cmocka_unit_test(changed_binaries_end_in_errors_or_warnings),
   cmocka_unit_test(readers_survive_a_writer_copying_over_the_file),
   cmocka_unit_test(mmap_option_is_an_opt_in),
