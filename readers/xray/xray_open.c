@@ -369,6 +369,13 @@ static int open_walk(TlTrace *pTrace, XrData *p, TlWin *pWin, const TlBytes *b,
   w.pErr = pErr;
   w.win = *pWin;                  /* (its buffer: handed back at the end) */
   w.nFile = pTrace->pSrc->nSize;
+  /* read ahead in windows as the walk asks for them: an FDR buffer, else
+  ** XR_WALK_CHUNK (a buffer size past the window cap: no reading ahead) */
+  if( p->nType!=1 || p->nBufSize < XR_WALK_CHUNK - XR_META ){
+    (void)tl_win_walk(&w.win, 0, w.nFile, XR_WALK_CHUNK);
+  }else if( p->nBufSize <= TL_WIN_MAX ){
+    (void)tl_win_walk(&w.win, 0, w.nFile, (size_t)(XR_META + p->nBufSize));
+  }
   tl_map_init(&w.threads);
   w.tscOk = open_tsc_limit(p);
   w.c.pTrace = pTrace;
