@@ -35,8 +35,8 @@
 /* Nanoseconds of counting alone before a helper starts (count.h). */
 int64_t tl_count_ahead_after_ns = 10000000;
 
-/* Bytes of content in the packets that may match from which a helper
-** starts with the scan (count.h). */
+/* Bytes to read to count the packets that may match (xPacketCountBytes)
+** from which a helper starts with the scan (count.h). */
 uint64_t tl_count_ahead_bytes = (uint64_t)1 << 20;
 
 /* Helper threads started by counted scans so far (count.h). */

@@ -1290,12 +1290,13 @@ static void counts_ahead_check(const char *zDir, const char *zBad){
 }
 
 /*
-** SAMPLE rows of perf/wakeup.data with ts in [lo, hi], counted by a scan
+** Rows of p of type zType (NULL: any) with ts in [lo, hi], counted by a scan
 ** with the helper starting at once whenever counting needs a byte read
 ** (tl_count_ahead_bytes 1, never after some time): *pnHelpers the helper
 ** threads it started.
 */
-static int64_t count_samples(TlTrace *p, int64_t lo, int64_t hi, int *pnHelpers){
+static int64_t count_of_type(TlTrace *p, const char *zType, int64_t lo, int64_t hi,
+                          int *pnHelpers){
   TlQuery *q = 0;
   TlFilter f;
   TlErr err;
@@ -1305,7 +1306,7 @@ static int64_t count_samples(TlTrace *p, int64_t lo, int64_t hi, int *pnHelpers)
   int rc;
   memset(&f, 0, sizeof(f));
   f.tsLo = lo; f.tsHi = hi; f.nCpu = -1;
-  f.zType = "SAMPLE";
+  f.zType = zType;
   tl_err_clear(&err);
   assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &err), TL_OK);
   memset(&r, 0, sizeof(r));
@@ -1323,7 +1324,9 @@ static int64_t count_samples(TlTrace *p, int64_t lo, int64_t hi, int *pnHelpers)
 ** A counted scan starts its helper at once only when its packets need
 ** reading to be counted (xPacketCountBytes): perf chunks the index counts
 ** whole start none; a window that cuts two chunks starts one. The counts
-** are perf script's (perf/wakeup.times.txt: one line per sample).
+** are perf script's (perf/wakeup.times.txt: one line per sample). Nor
+** does a count of XRay buffers the index counts whole (xray/fdr.xray: its
+** records as llvm-xray convert lists them, in fdr.yaml).
 */
 void accel_counts_the_index_answers_start_no_helper(void **state){
   const int64_t lo = 45816545300000, hi = 45816590000000;   /* cuts chunks 2 and 3 */
@@ -1351,17 +1354,28 @@ void accel_counts_the_index_answers_start_no_helper(void **state){
   assert_int_equal(tl_trace_open(TD "perf/wakeup.data", 0, &p, &err), TL_OK);
   tl_count_ahead_bytes = 1;
   tl_count_ahead_after_ns = INT64_MAX;
-  assert_int_equal(count_samples(p, TL_TS_MIN, TL_TS_MAX, &nHelpers), nAll);
+  assert_int_equal(count_of_type(p, "SAMPLE", TL_TS_MIN, TL_TS_MAX, &nHelpers), nAll);
   assert_int_equal(nHelpers, 0);
-  assert_int_equal(count_samples(p, lo, hi, &nHelpers), nWin);
+  assert_int_equal(count_of_type(p, "SAMPLE", lo, hi, &nHelpers), nWin);
   if( sysconf(_SC_NPROCESSORS_ONLN)>1 ){
     assert_int_equal(nHelpers, 1);
   }else{
     print_message("one CPU: the helper thread is not started, its check skipped\n");
   }
+  tl_trace_release(p);
+
+  in = fopen(TD "xray/fdr.yaml", "r");
+  assert_non_null(in);
+  nAll = 0;
+  while( fgets(zLine, sizeof(zLine), in) ) nAll += strstr(zLine, "kind:")!=0;
+  fclose(in);
+  assert_int_equal(tl_trace_open(TD "xray/fdr.xray", 0, &p, &err), TL_OK);
+  assert_true(p->index.n > 1);
+  assert_int_equal(count_of_type(p, 0, TL_TS_MIN, TL_TS_MAX, &nHelpers), nAll);
+  assert_int_equal(nHelpers, 0);
+  tl_trace_release(p);
   tl_count_ahead_bytes = nBytes;
   tl_count_ahead_after_ns = nsAfter;
-  tl_trace_release(p);
 }
 
 TL_DEFINE_GROUP(accel,

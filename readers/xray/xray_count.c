@@ -95,7 +95,7 @@ static int count_walk(TlScan *s, size_t i){
 }
 
 uint64_t xray_packet_count_bytes(void *pState, size_t iPacket){
-  TlScan *s = pState;
+  const TlScan *s = pState;
   const TlPacket *pk = &s->pTrace->index.a[iPacket];
   if( packet_covered(s, pk) ) return 0;
   if( !(pk->flags & XR_PKT_CUT) && s->f.zType && type_unknown(s->f.zType) ) return 0;
