@@ -735,7 +735,7 @@ enum { AHEAD_FREE, AHEAD_FILLING, AHEAD_READ, AHEAD_FAILED };
 
 typedef struct TlAheadSlot TlAheadSlot;
 struct TlAheadSlot {
-  uint8_t *aBuf;                  /* the chunk, at aBuf + TL_AHEAD_HEAD */
+  uint8_t *aBuf;                  /* the chunk, at aBuf + nHead */
   size_t nAlloc;                  /* bytes at aBuf (nBuf or more) */
   uint64_t iOff;                  /* the chunk's file offset */
   size_t n;                       /* and size */
@@ -859,7 +859,10 @@ static int ahead_take(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
   memcpy(s->aBuf + a->nHead - nTail, w->aBuf + w->iBufAt + (iOff - w->iBufOff), nTail);
   aSwap = w->aBuf; w->aBuf = s->aBuf; s->aBuf = aSwap;
   { size_t t = w->nAlloc; w->nAlloc = s->nAlloc; s->nAlloc = t; }
-  if( s->nAlloc < a->nBuf ){      /* (once: the window's buffer from before) */
+  if( s->nAlloc < a->nBuf ){
+    /* (once at most: the window's buffer from before tl_win_walk(), smaller
+    ** than nBuf, for which the spare was made; its buffers since are slots'
+    ** or grew past it, as win_pread() only grows them) */
     pool_put(s->aBuf, s->nAlloc);
     s->aBuf = a->aSpare;
     s->nAlloc = a->nBuf;
