@@ -101,3 +101,21 @@ uint64_t tl_test_scan_vary(TlTrace *p, int iTable, const TlFilter *f, uint64_t m
   tl_lines_sort(&pOut->rows);
   return nSpilled;
 }
+
+int64_t tl_test_count_rows(TlTrace *p, int iTable, const TlFilter *f){
+  TlQuery *q = 0;
+  TlErr err;
+  TlRow r;
+  int64_t n = 0;
+  int rc;
+  tl_err_clear(&err);
+  assert_int_equal(tl_query_open(p, iTable, f, &q, &err), TL_OK);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_query_next(q, &r))==TL_ROW ){
+    n += r.nRepeat>1 ? r.nRepeat : 1;
+    memset(&r, 0, sizeof(r));
+  }
+  assert_int_equal(rc, TL_DONE);
+  tl_query_close(q);
+  return n;
+}

@@ -1302,25 +1302,13 @@ static void counts_ahead_check(const char *zDir, const char *zBad){
 */
 static int64_t count_of_type(TlTrace *p, const char *zType, int64_t lo, int64_t hi,
                           int *pnHelpers){
-  TlQuery *q = 0;
   TlFilter f;
-  TlErr err;
-  TlRow r;
-  int64_t n = 0;
+  int64_t n;
   uint64_t nBefore = __atomic_load_n(&tl_count_helpers, __ATOMIC_RELAXED);
-  int rc;
   memset(&f, 0, sizeof(f));
   f.tsLo = lo; f.tsHi = hi; f.nCpu = -1;
   f.zType = zType;
-  tl_err_clear(&err);
-  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &err), TL_OK);
-  memset(&r, 0, sizeof(r));
-  while( (rc = tl_query_next(q, &r))==TL_ROW ){
-    n += r.nRepeat>1 ? r.nRepeat : 1;
-    memset(&r, 0, sizeof(r));
-  }
-  assert_int_equal(rc, TL_DONE);
-  tl_query_close(q);
+  n = tl_test_count_rows(p, TL_TAB_EVENTS, &f);
   *pnHelpers = (int)(__atomic_load_n(&tl_count_helpers, __ATOMIC_RELAXED) - nBefore);
   return n;
 }

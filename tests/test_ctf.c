@@ -217,26 +217,12 @@ static void assert_plain_error(sqlite3 *db, const char *zFmt, const char *zDir,
 static int64_t ctf_count_api(TlTrace *p, int64_t lo, int64_t hi, int bCpu1){
   static const int64_t aCpu1[1] = { 1 };
   TlFilter f;
-  TlQuery *q = 0;
-  TlRow r;
-  TlErr err;
-  int64_t n = 0;
-  int rc;
   memset(&f, 0, sizeof(f));
   f.tsLo = lo;
   f.tsHi = hi;
   f.aCpu = bCpu1 ? aCpu1 : 0;
   f.nCpu = bCpu1 ? 1 : -1;
-  tl_err_clear(&err);
-  assert_int_equal(tl_query_open(p, TL_TAB_EVENTS, &f, &q, &err), TL_OK);
-  memset(&r, 0, sizeof(r));
-  while( (rc = tl_query_next(q, &r))==TL_ROW ){
-    n += r.nRepeat>1 ? r.nRepeat : 1;
-    memset(&r, 0, sizeof(r));
-  }
-  assert_int_equal(rc, TL_DONE);
-  tl_query_close(q);
-  return n;
+  return tl_test_count_rows(p, TL_TAB_EVENTS, &f);
 }
 
 /*

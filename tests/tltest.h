@@ -84,5 +84,8 @@ void tl_test_scan_lines(TlTrace*, int iTable, const TlFilter*, uint64_t mCols,
 ** Returns the bytes it wrote to its temporary file. */
 uint64_t tl_test_scan_vary(TlTrace*, int iTable, const TlFilter*, uint64_t mCols, int bRowid,
                            int iGroupCol, uint64_t mVary, uint64_t nVaryCap, TlScanLines*);
+/* The rows of table iTable under filter f by the trace API, each repeat of
+** a repeated row counted; the scan must end without an error. */
+int64_t tl_test_count_rows(TlTrace*, int iTable, const TlFilter*);
 
 #endif
