@@ -25,7 +25,7 @@ group times the same queries on the small and the full recordings
 (--scale-small names the small ones) in a second table.
 Standard library only.
 """
-import argparse, os, re, statistics, subprocess, sys, tempfile, time
+import argparse, os, re, statistics, subprocess, sys, tempfile, threading, time
 
 SQLITE = "/usr/bin/sqlite3"   # Debian's sqlite3 (3.40): the one the goals assume
 TIME = "/usr/bin/time"
@@ -88,14 +88,22 @@ def run_once(argv, out=subprocess.DEVNULL):
     with tempfile.TemporaryFile("w+") as err, tempfile.TemporaryFile("w+") as outf:
         t0 = time.perf_counter()
         p = subprocess.Popen(argv, stdout=outf if out == subprocess.PIPE else out, stderr=err)
-        anon = 0
-        while True:
-            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            anon = max(anon, rss_anon(p.pid))
-            time.sleep(0.002)
+        # the peak RssAnon sampled every 2 ms beside a wait that returns as
+        # the command ends (a wait polled between samples would count up to
+        # a sample's interval more than the command took: 2-4 ms of a query
+        # that takes 6)
+        done, anon = threading.Event(), [0]
+
+        def sample():
+            while not done.wait(0.002):
+                anon[0] = max(anon[0], rss_anon(p.pid))
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        pid, status, ru = os.wait4(p.pid, 0)
         dt = time.perf_counter() - t0
+        done.set()
+        sampler.join()
+        anon = anon[0]
         code = os.waitstatus_to_exitcode(status)
         p.returncode = code
         if code != 0:
