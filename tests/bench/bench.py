@@ -89,9 +89,9 @@ def run_once(argv, out=subprocess.DEVNULL):
         t0 = time.perf_counter()
         p = subprocess.Popen(argv, stdout=outf if out == subprocess.PIPE else out, stderr=err)
         # the peak RssAnon sampled every 2 ms beside a wait that returns as
-        # the command ends (a wait polled between samples would count up to
-        # a sample's interval more than the command took: 2-4 ms of a query
-        # that takes 6)
+        # the command ends (a wait polled between samples counted up to a
+        # sample's interval more than the command took); the command is
+        # reaped only once sampling stopped, so its pid is not reused
         done, anon = threading.Event(), [0]
 
         def sample():
@@ -99,11 +99,12 @@ def run_once(argv, out=subprocess.DEVNULL):
                 anon[0] = max(anon[0], rss_anon(p.pid))
         sampler = threading.Thread(target=sample)
         sampler.start()
-        pid, status, ru = os.wait4(p.pid, 0)
+        os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
         dt = time.perf_counter() - t0
         done.set()
         sampler.join()
         anon = anon[0]
+        pid, status, ru = os.wait4(p.pid, 0)
         code = os.waitstatus_to_exitcode(status)
         p.returncode = code
         if code != 0:
