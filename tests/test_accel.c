@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cpel_writer.h"
@@ -1176,8 +1175,7 @@ static int thread_count(void){
 static int thread_count_down_to(int n){
   int k, nNow = thread_count();
   for(k=0; k<2000 && nNow>n; k++){
-    struct timespec t = { 0, 1000000 };
-    nanosleep(&t, 0);
+    usleep(1000);
     nNow = thread_count();
   }
   return nNow;
