@@ -891,7 +891,7 @@ static int ahead_take(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
 static void ahead_free(TlAhead *a){
   int i;
   if( a->fd>=0 ) close(a->fd);
-  for(i=0; i<TL_AHEAD_SLOTS; i++) pool_put(a->a[i].aBuf, a->a[i].nAlloc);
+  for(i=0; i<a->nSlot; i++) pool_put(a->a[i].aBuf, a->a[i].nAlloc);
   pool_put(a->aSpare, a->nBuf);
   __atomic_sub_fetch(&nAheadHeld, a->nHeld, __ATOMIC_RELAXED);
   free(a);
