@@ -39,7 +39,7 @@
 #define GROUP_SLOTS_MIN 64
 #define TALLY_HELPERS 2             /* threads a tally runs on at most */
 #define TALLY_MEMO 4096             /* slots of a tally's memo (a power of two) */
-#define TALLY_MEMO_COLS 4           /* key columns the memo knows at most */
+#define TALLY_MEMO_COLS 8           /* key columns the memo knows at most */
 #define TALLY_JOBS 16               /* packets with no stream: runs per helper */
 #define GROUP_KEEP_MIN 64           /* a row standing for this many: its text
                                     ** interned (given to SQLite uncopied) */
@@ -315,6 +315,12 @@ static int in_part(const TlGroup *g, uint64_t h){
   return (h & mask)==g->cur.v;
 }
 
+/* Is the probe's row in the current part? (Every row is while the part
+** is the whole, d 0: no hash needed.) */
+static int probe_in_part(const TlGroup *g){
+  return g->cur.d==0 || in_part(g, probe_part_hash(g));
+}
+
 /*
 ** n more rows of the probe key: TL_OK, GROUP_FULL or < 0; *pe (when not
 ** NULL) its entry + 1, or 0 when the key is in another part.
@@ -334,7 +340,7 @@ static int group_add_key(TlGroup *g, uint64_t n, uint32_t *pe){
       return TL_OK;
     }
   }
-  if( !g->bMerge && !in_part(g, probe_part_hash(g)) ) return TL_OK;
+  if( !g->bMerge && !probe_in_part(g) ) return TL_OK;
   h = key_hash(g->aProbe, g->nProbe);
   i = slot_find(g, h, g->aProbe, g->nProbe);
   if( g->aSlot[i] ){
@@ -383,7 +389,7 @@ static int rowid_put(TlGroup *g, int64_t iRowid){
 static int group_note_rowid(TlGroup *g, TlQuery *q, const TlRow *r, int64_t k){
   int64_t iRowid;
   int rc;
-  if( !in_part(g, probe_part_hash(g)) ) return TL_OK;
+  if( !probe_in_part(g) ) return TL_OK;
   rc = tl_query_rowid(q, r, k, &iRowid);
   if( rc<0 ) return query_fail(g, q, rc);
   return rowid_put(g, iRowid);
@@ -1432,7 +1438,7 @@ int tl_tally_row(TlTally *t, const TlVal *aRow, int64_t iRowid){
   if( !t->bRowids ) return tl_tally_add(t, aRow, 1);
   rc = probe_vals(g, 0, aRow, 0, 0);
   if( rc ) return rc;
-  return in_part(g, probe_part_hash(g)) ? rowid_put(g, iRowid) : TL_OK;
+  return probe_in_part(g) ? rowid_put(g, iRowid) : TL_OK;
 }
 
 /* The rowids of a part tallies made: the same tallies again, each helper's
