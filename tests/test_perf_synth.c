@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "group.h"
 #include "perf/perf_int.h"
 
 #define PERF_DIR TL_TESTDATA_DIR "/perf/"
@@ -135,6 +136,7 @@ struct PW { uint8_t a[1<<18]; size_t n; int bBig; };
 static int nSynthRun = 0;     /* perf_synth: samples per CPU run (0: alternate) */
 static int nSynthRound = 0;   /* perf_synth: samples per round (0: one round) */
 static int iSynthLate = -1;   /* perf_synth: the sample of time tsSynthLate (-1: none) */
+static int nSynthTid = 2;     /* perf_synth: the samples' threads, 43 on */
 static uint64_t tsSynthLate = 0;
 
 static void pw_put(PW *w, uint64_t v, int nByte){
@@ -148,7 +150,7 @@ static void pw_put(PW *w, uint64_t v, int nByte){
 /*
 ** A file-mode perf.data with one attr (cpu-clock, sample_type
 ** IP|TID|TIME|ID|CPU|PERIOD, sample_id_all), ids {7}, a COMM with its
-** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%2, time
+** trailer, nSample samples (ip 0x1000+i, pid 42, tid 43+i%nSynthTid, time
 ** 1000*(i+1), cpu i%2 or (i/nSynthRun)%2, period 10+i) and a FINISHED_ROUND;
 ** with nSynthRound, a FINISHED_ROUND after every nSynthRound samples, and
 ** the samples of CPU 1 1700 ns earlier than that (out of file order within
@@ -201,7 +203,7 @@ static size_t perf_synth(PW *w, int bBig, int nSample){
   for(i=0; i<nSample; i++){
     pw_put(w, 9, 4); pw_put(w, 1, 2); pw_put(w, 8+6*8, 2);
     pw_put(w, 0x1000+(uint64_t)i, 8);
-    pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%2), 4);
+    pw_put(w, 42, 4); pw_put(w, (uint64_t)(43+i%nSynthTid), 4);
     pw_put(w, i==iSynthLate ? tsSynthLate : 1000*(uint64_t)(i+1) - (nSynthRound && i%2 ? 1700 : 0), 8);
     pw_put(w, 7, 8);
     pw_put(w, (uint64_t)(nSynthRun ? (i/nSynthRun)%2 : i%2), 4); pw_put(w, 0, 4);
@@ -256,6 +258,72 @@ static void perf_cpu_runs_are_chunks_a_cpu_filter_skips(void **state){
                                        "WHERE args->>'$.cpus' = '[0]' AND args->>'$.reads' = 0", zPath), 2);
   assert_int_equal(tl_test_sql_int(db, "SELECT min(args->>'$.reads') FROM packets(%Q) "
                                        "WHERE args->>'$.cpus' = '[1]'", zPath), 1);
+  tl_test_db_close(db);
+}
+
+/*
+** GROUP BY comm, tallied per chunk on the engine's helper threads: only
+** thread 43 is named (its COMM: "synth"); perf names a thread never named
+** ":TID" (perf report --sort comm), so 44, 45 and 46 are three commands,
+** though their names are of one length. As SQL, with and without
+** accel=off, and through the engine's grouping, which the tallies made.
+*/
+static void perf_unnamed_threads_are_commands_apart(void **state){
+  static PW w;
+  static const char *const azComm[] = { ":44", ":45", ":46", "synth" };
+  static const char zWant[] = ":44=1125 :45=1125 :46=1125 synth=1125";
+  sqlite3 *db = tl_test_db();
+  const char *zPath;
+  int64_t aGot[4] = { 0, 0, 0, 0 };
+  TlGroup *g = 0;
+  TlFilter f;
+  TlFilterCols cols;
+  TlTrace *p;
+  TlErr e;
+  TlRow r;
+  char *z;
+  int i, rc;
+  (void)state;
+  nSynthRun = 1500;                    /* three chunks: both helpers tally */
+  nSynthTid = 4;
+  perf_synth(&w, 0, 4500);
+  nSynthRun = 0;
+  nSynthTid = 2;
+  zPath = pw_save(&w, "unnamed.data");
+  z = tl_test_sql_text(db, "SELECT group_concat(comm || '=' || n, ' ') FROM (SELECT comm, count(*) AS n "
+                           "FROM events(%Q) WHERE type = 'SAMPLE' GROUP BY comm ORDER BY comm)", zPath);
+  assert_string_equal(z, zWant);
+  free(z);
+  z = tl_test_sql_text(db, "SELECT group_concat(comm || '=' || n, ' ') FROM (SELECT comm, count(*) AS n "
+                           "FROM events(%Q, 'accel=off') WHERE type = 'SAMPLE' GROUP BY comm ORDER BY comm)", zPath);
+  assert_string_equal(z, zWant);
+  free(z);
+  tl_err_clear(&e);
+  assert_int_equal(tl_trace_open(zPath, 0, &p, &e), TL_OK);
+  memset(&f, 0, sizeof(f));
+  f.tsLo = TL_TS_MIN; f.tsHi = TL_TS_MAX; f.nCpu = -1;
+  f.zType = "SAMPLE";
+  f.mCols = ((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_TYPE);
+  memset(&cols, 0, sizeof(cols));
+  cols.iTs = TL_EV_TS; cols.iCpu = TL_EV_CPU; cols.iKey = -1; cols.iType = TL_EV_TYPE;
+  cols.nType = strlen(f.zType);
+  assert_int_equal(tl_group_open(p, TL_TAB_EVENTS, TL_EV_NCOL, &f, &cols,
+                                 (uint64_t)1<<TL_EV_COMM, &g, &e), TL_OK);
+  memset(&r, 0, sizeof(r));
+  while( (rc = tl_group_next(g, &r))==TL_ROW ){
+    const TlVal *v = &r.a[TL_EV_COMM];
+    assert_int_equal(v->t, TL_TEXT);
+    for(i=0; i<4; i++){
+      if( v->n==strlen(azComm[i]) && memcmp(v->z, azComm[i], v->n)==0 ) break;
+    }
+    if( i==4 ) fail_msg("a command of no thread: %.*s", (int)v->n, v->z);
+    aGot[i] += r.nRepeat>1 ? r.nRepeat : 1;
+  }
+  assert_int_equal(rc, TL_DONE);
+  assert_true(tl_group_tallied(g));
+  for(i=0; i<4; i++) assert_int_equal(aGot[i], 1125);
+  tl_group_close(g);
+  tl_trace_release(p);
   tl_test_db_close(db);
 }
 
@@ -743,5 +811,6 @@ TL_DEFINE_GROUP(perf_synth,
   cmocka_unit_test(perf_records_rounds_late_keep_time_order),
   cmocka_unit_test(perf_lost_samples_of_time_zero_sort_first),
   cmocka_unit_test(perf_type_scans_read_only_its_chunks),
+  cmocka_unit_test(perf_unnamed_threads_are_commands_apart),
   cmocka_unit_test(perf_id_index_of_many_ids)
 );

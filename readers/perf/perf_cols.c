@@ -249,7 +249,47 @@ static void fill_stack(TlScan *s, const char *zComm, TlVal *pVal){
   if( !c->frames.bErr && !c->pool.bErr ) tl_val_str(pVal, &c->stack);
 }
 
-/* The thread's name as perf script prints it (s->zTidName: the buffer). */
+void perf_cols_names_free(TlScan *s){
+  size_t i;
+  for(i=0; i<s->nTidName; i++) free(s->azTidName[i]);
+  free(s->azTidName);
+  tl_map_free(&s->tidNames);
+  s->azTidName = 0;
+  s->nTidName = s->nTidNameAlloc = 0;
+}
+
+/*
+** ":TID" of thread tid for a tally (s->bKeepText): one string per tid,
+** kept until the scan closes, so that its address names it. NULL, with
+** the error in the scan, when out of memory.
+*/
+static const char *tid_name_kept(TlScan *s, int64_t tid){
+  uint32_t i;
+  char *z;
+  if( tl_map_get(&s->tidNames, (uint64_t)tid, &i) ) return s->azTidName[i];
+  if( s->nTidName==s->nTidNameAlloc ){
+    size_t nNew = s->nTidNameAlloc ? 2*s->nTidNameAlloc : 16;
+    char **aNew = nNew<UINT32_MAX ? realloc(s->azTidName, nNew*sizeof(char*)) : 0;
+    if( aNew==0 ) goto oom;
+    s->azTidName = aNew;
+    s->nTidNameAlloc = nNew;
+  }
+  z = malloc(sizeof(s->zTidName));
+  if( z==0 ) goto oom;
+  snprintf(z, sizeof(s->zTidName), ":%lld", (long long)tid);
+  if( tl_map_put(&s->tidNames, (uint64_t)tid, (uint32_t)s->nTidName) ){
+    free(z);
+    goto oom;
+  }
+  s->azTidName[s->nTidName++] = z;
+  return z;
+oom:
+  tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
+  return 0;
+}
+
+/* The thread's name as perf script prints it (s->zTidName: the buffer,
+** unless the text must stay: tid_name_kept()). */
 static const char *comm_of(TlScan *s){
   const char *z = 0;
   if( !s->ri.bTid ) return 0;
@@ -258,6 +298,7 @@ static const char *comm_of(TlScan *s){
   }
   if( z ) return z;
   if( s->ri.tid==0 ) return "swapper";
+  if( s->bKeepText ) return tid_name_kept(s, s->ri.tid);
   snprintf(s->zTidName, sizeof(s->zTidName), ":%lld", (long long)s->ri.tid);
   return s->zTidName;
 }

@@ -127,6 +127,7 @@ void perf_scan_close(TlScan *s){
   tl_str_free(&s->cc);
   tl_str_free(&s->tmp);
   perf_cols_free(s->pCols);
+  perf_cols_names_free(s);
   perf_unwind_free(s->pUnwind);
   free(s);
 }

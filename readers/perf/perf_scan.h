@@ -153,6 +153,11 @@ struct TlScan {
   struct PerfCols *pCols;         /* events: the stack column's state (perf_cols.c) */
   struct PerfUnwind *pUnwind;     /* user frames of dwarf samples (perf_unwind.c) */
   char zTidName[24];              /* events: ":TID", the comm of an unnamed thread */
+  int bKeepText;                  /* a tally's: text stays at its address until the
+                                  ** scan closes (reader.h), so ":TID" is kept per tid */
+  TlMap tidNames;                 /* (bKeepText) tid -> its ":TID" in azTidName */
+  char **azTidName;
+  size_t nTidName, nTidNameAlloc;
   int eType;                      /* events: the one record type wanted, or -1 */
   int eChunkType;                 /* the chunks read hold it (-1: every chunk) */
   size_t nType;                   /* strlen(f.zType) */
@@ -320,6 +325,8 @@ int perf_tally_packet(void *pState, size_t iPacket, TlTally*, TlErr*);
 /* ---- perf_cols.c --------------------------------------------------------- */
 typedef struct PerfCols PerfCols;
 void perf_cols_free(PerfCols*);     /* NULL-safe */
+/* Free the ":TID" names a tally's scan kept (bKeepText). */
+void perf_cols_names_free(TlScan*);
 /* The events columns of an ip's symbol, and all the model answers. */
 #define PERF_COLS_IP (((uint64_t)1<<TL_EV_SYMBOL) | ((uint64_t)1<<TL_EV_DSO) \
                       | ((uint64_t)1<<TL_EV_SYMOFF) | ((uint64_t)1<<TL_EV_DSO_OFFSET))
