@@ -275,6 +275,14 @@ static void drain_events(TlTrace *pTrace, int64_t iRowid){
   f.aCpu = aCpu; f.nCpu = 2;
   f.mCols |= (uint64_t)1<<TL_EV_CPU;
   drain_pair_by(pTrace, iTable, &f, f.mCols);
+  /* GROUP BY comm, symbol, dso of the SAMPLE rows, with their values (the
+  ** model's columns: perf tallies them per chunk) */
+  filter_init(&f);
+  f.zType = "SAMPLE";
+  f.mCols = ((uint64_t)1<<TL_EV_TYPE) | ((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_SYMBOL)
+          | ((uint64_t)1<<TL_EV_DSO) | ((uint64_t)1<<TL_EV_VALUE);
+  drain_pair_by(pTrace, iTable, &f, ((uint64_t)1<<TL_EV_COMM) | ((uint64_t)1<<TL_EV_SYMBOL)
+                                    | ((uint64_t)1<<TL_EV_DSO));
   /* GROUP BY name with min(ts), max(ts): ts varying within a name */
   filter_init(&f);
   f.mCols = ((uint64_t)1<<TL_EV_NAME) | ((uint64_t)1<<TL_EV_TS);
