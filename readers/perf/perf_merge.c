@@ -41,6 +41,9 @@ int perf_merge_open(PerfMerge *t, TlTrace *pTrace, const PerfData *p, TlErr *pEr
     int rc;
     perf_range(p, k, &iStart, &iEnd);
     perf_walk_init(&t->a[k].w, pTrace, p, iStart, iEnd, pErr);
+    /* one region, walked onward to its end: read ahead on a helper (a
+    ** directory's files are walked a little of each in turn) */
+    if( t->n==1 ) perf_walk_ahead(&t->a[k].w);
     t->aTs[k] = TL_TS_MIN;
     rc = merge_in_next(p, &t->a[k], &t->aTs[k], pErr);
     if( rc<0 ) return rc;
