@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "group.h"
-#include "perf/perf_int.h"
+#include "perf/perf_scan.h"
 
 #define PERF_DIR TL_TESTDATA_DIR "/perf/"
 
@@ -322,6 +322,15 @@ static void perf_unnamed_threads_are_commands_apart(void **state){
   assert_int_equal(rc, TL_DONE);
   assert_true(tl_group_tallied(g));
   for(i=0; i<4; i++) assert_int_equal(aGot[i], 1125);
+  tl_group_close(g);
+  /* the names a tally keeps are bounded: past them, an error that says so */
+  tl_perf_tid_names_max = 2;
+  assert_int_equal(tl_group_open(p, TL_TAB_EVENTS, TL_EV_NCOL, &f, &cols,
+                                 (uint64_t)1<<TL_EV_COMM, &g, &e), TL_OK);
+  while( (rc = tl_group_next(g, &r))==TL_ROW ){}
+  tl_perf_tid_names_max = TL_THREADS_MAX;
+  assert_int_equal(rc, TL_ELIMIT);
+  assert_non_null(strstr(tl_group_err(g)->zMsg, "more than 2 threads never named"));
   tl_group_close(g);
   tl_trace_release(p);
   tl_test_db_close(db);

@@ -258,18 +258,26 @@ void perf_cols_names_free(TlScan *s){
   s->nTidName = s->nTidNameAlloc = 0;
 }
 
+unsigned tl_perf_tid_names_max = TL_THREADS_MAX;
+
 /*
 ** ":TID" of thread tid for a tally (s->bKeepText): one string per tid,
-** kept until the scan closes, so that its address names it. NULL, with
-** the error in the scan, when out of memory.
+** kept until the scan closes, so that its address names it; as many as
+** the threads model keeps threads at most (tl_perf_tid_names_max). NULL,
+** with the error in the scan, past that or when out of memory.
 */
 static const char *tid_name_kept(TlScan *s, int64_t tid){
   uint32_t i;
   char *z;
   if( tl_map_get(&s->tidNames, (uint64_t)tid, &i) ) return s->azTidName[i];
+  if( s->nTidName>=tl_perf_tid_names_max || s->nTidName>=TL_THREADS_MAX ){
+    tl_err_set(&s->err, TL_ELIMIT, TL_NO_OFFSET,
+               "more than %zu threads never named: group by tid instead of comm", s->nTidName);
+    return 0;
+  }
   if( s->nTidName==s->nTidNameAlloc ){
     size_t nNew = s->nTidNameAlloc ? 2*s->nTidNameAlloc : 16;
-    char **aNew = nNew<UINT32_MAX ? realloc(s->azTidName, nNew*sizeof(char*)) : 0;
+    char **aNew = realloc(s->azTidName, nNew*sizeof(char*));
     if( aNew==0 ) goto oom;
     s->azTidName = aNew;
     s->nTidNameAlloc = nNew;

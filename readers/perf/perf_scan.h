@@ -327,6 +327,9 @@ typedef struct PerfCols PerfCols;
 void perf_cols_free(PerfCols*);     /* NULL-safe */
 /* Free the ":TID" names a tally's scan kept (bKeepText). */
 void perf_cols_names_free(TlScan*);
+/* The ":TID" names one tally's scan keeps at most (TL_THREADS_MAX; tests
+** lower it, before their queries): past them the scan fails. */
+extern unsigned tl_perf_tid_names_max;
 /* The events columns of an ip's symbol, and all the model answers. */
 #define PERF_COLS_IP (((uint64_t)1<<TL_EV_SYMBOL) | ((uint64_t)1<<TL_EV_DSO) \
                       | ((uint64_t)1<<TL_EV_SYMOFF) | ((uint64_t)1<<TL_EV_DSO_OFFSET))
