@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
+
 #define PERF_CONTEXT_KERNEL ((uint64_t)-128)
 #define PERF_CONTEXT_MAX    ((uint64_t)-4095)
 
@@ -268,23 +270,19 @@ unsigned tl_perf_tid_names_max = TL_THREADS_MAX;
 */
 static const char *tid_name_kept(TlScan *s, int64_t tid){
   uint32_t i;
-  char *z;
+  char **aNew, *z, zName[sizeof(s->zTidName)];
   if( tl_map_get(&s->tidNames, (uint64_t)tid, &i) ) return s->azTidName[i];
-  if( s->nTidName>=tl_perf_tid_names_max || s->nTidName>=TL_THREADS_MAX ){
+  if( s->nTidName>=tl_perf_tid_names_max ){
     tl_err_set(&s->err, TL_ELIMIT, TL_NO_OFFSET,
                "more than %zu threads never named: group by tid instead of comm", s->nTidName);
     return 0;
   }
-  if( s->nTidName==s->nTidNameAlloc ){
-    size_t nNew = s->nTidNameAlloc ? 2*s->nTidNameAlloc : 16;
-    char **aNew = realloc(s->azTidName, nNew*sizeof(char*));
-    if( aNew==0 ) goto oom;
-    s->azTidName = aNew;
-    s->nTidNameAlloc = nNew;
-  }
-  z = malloc(sizeof(s->zTidName));
+  aNew = tl_grow(s->azTidName, &s->nTidNameAlloc, s->nTidName, sizeof(char*));
+  if( aNew==0 ) goto oom;
+  s->azTidName = aNew;
+  snprintf(zName, sizeof(zName), ":%lld", (long long)tid);
+  z = tl_strndup(zName, strlen(zName));
   if( z==0 ) goto oom;
-  snprintf(z, sizeof(s->zTidName), ":%lld", (long long)tid);
   if( tl_map_put(&s->tidNames, (uint64_t)tid, (uint32_t)s->nTidName) ){
     free(z);
     goto oom;

@@ -51,17 +51,26 @@ void perf_tally_close(void *pState){
   perf_scan_close(pState);
 }
 
-/* The events rows of chunk iPacket to the tally: each record's (or, for a
-** chunk whose samples are known alike, its rows at once). */
-static int tally_events(TlScan *s, TlTally *pTally, TlErr *pErr){
+/*
+** The rows of chunk iPacket to the tally: callchains, each sample's frames
+** a row each; events, each record's (a chunk whose samples are known
+** alike: its rows at once).
+*/
+int perf_tally_packet(void *pState, size_t iPacket, TlTally *pTally, TlErr *pErr){
+  TlScan *s = pState;
   TlVal a[TL_MAX_NCOL];
   TlRow row;
-  int rc;
+  int rc, nCol = s->iTable==TL_TAB_EVENTS ? TL_EV_NCOL : TL_CC_NCOL;
+  s->iChunk = iPacket;
+  s->iChunkEnd = iPacket + 1;
+  s->bInChunk = 0;
+  s->r.type = 0;                  /* (no frame left of an earlier sample) */
+  s->nSrc = s->iSrc = 0;
   memset(&row, 0, sizeof(row));
   row.a = a;
   for(;;){
     int k;
-    for(k=0; k<TL_EV_NCOL; k++) a[k].t = TL_NULL;
+    for(k=0; k<nCol; k++) a[k].t = TL_NULL;
     row.nRepeat = 0;
     rc = perf_scan_next(s, &row);
     if( rc!=TL_ROW ) break;
@@ -70,36 +79,6 @@ static int tally_events(TlScan *s, TlTally *pTally, TlErr *pErr){
       break;
     }
     rc = tl_tally_add(pTally, a, row.nRepeat>1 ? (uint64_t)row.nRepeat : 1);
-    if( rc ) return rc;
-  }
-  if( rc<0 ){
-    *pErr = s->err;
-    return rc;
-  }
-  return TL_OK;
-}
-
-/* The rows of chunk iPacket (callchains: each sample's frames, a row each)
-** to the tally. */
-int perf_tally_packet(void *pState, size_t iPacket, TlTally *pTally, TlErr *pErr){
-  TlScan *s = pState;
-  TlVal a[TL_MAX_NCOL];
-  TlRow row;
-  int rc;
-  s->iChunk = iPacket;
-  s->iChunkEnd = iPacket + 1;
-  s->bInChunk = 0;
-  if( s->iTable==TL_TAB_EVENTS ) return tally_events(s, pTally, pErr);
-  s->r.type = 0;                  /* (no frame left of an earlier sample) */
-  s->nSrc = s->iSrc = 0;
-  memset(&row, 0, sizeof(row));
-  row.a = a;
-  for(;;){
-    int k;
-    for(k=0; k<TL_CC_NCOL; k++) a[k].t = TL_NULL;
-    rc = perf_next_frame(s, &row);
-    if( rc!=TL_ROW ) break;
-    rc = tl_tally_add(pTally, a, 1);
     if( rc ) return rc;
   }
   if( rc<0 ){
