@@ -49,7 +49,7 @@ SO_LDFLAGS = -shared -static-libgcc -Wl,-z,relro,-z,now,-z,nodelete -Wl,--no-und
 BASE_SRC   = $(sort $(wildcard src/base/*.c))
 READER_SRC = $(sort $(wildcard readers/*.c readers/*/*.c))
 MODEL_SRC  = $(sort $(wildcard src/model/*.c))
-CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/group.c src/formats.c src/merge.c src/group_vary.c
+CORE_SRC = $(BASE_SRC) $(READER_SRC) $(MODEL_SRC) src/trace.c src/count.c src/group.c src/formats.c src/merge.c src/group_vary.c src/derive.c
 SQL_SRC  = src/vtab_util.c src/extension.c $(sort $(wildcard vtab/*.c)) src/percentile.c src/flamegraph.c
 TEST_SRC = $(sort $(wildcard tests/*.c))
 

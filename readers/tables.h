@@ -28,6 +28,7 @@ enum {
   TL_TAB_SYSCALLS,
   TL_TAB_SCHED_THREADS,
   TL_TAB_SYSCALL_STATS,
+  TL_TAB_CALL_STATS,              /* derived by the engine from calls' rows */
   TL_TAB_COUNT
 };
 
@@ -138,6 +139,13 @@ enum {
   TL_SX_ERRORS, TL_SX_TOTAL_DUR, TL_SX_MIN_DUR, TL_SX_MAX_DUR, TL_SX_AVG_DUR,
   TL_SX_STDDEV_DUR,
   TL_SX_NCOL
+};
+
+/* call_stats: one row per function, its calls summed (src/model/callstats.h) */
+enum {
+  TL_CS_FUNC_ID, TL_CS_NAME, TL_CS_CALLS, TL_CS_TOTAL_DUR, TL_CS_MIN_DUR, TL_CS_MED_DUR,
+  TL_CS_P90_DUR, TL_CS_P99_DUR, TL_CS_MAX_DUR,
+  TL_CS_NCOL
 };
 
 /* trace_info: what a trace says about itself (TlReaderDef.xInfo) */

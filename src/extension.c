@@ -84,6 +84,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     syscalls_vtab_register,
     sched_threads_vtab_register,
     syscall_stats_vtab_register,
+    call_stats_vtab_register,
   };
   size_t i;
   int rc = SQLITE_OK;

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE 1
 #include "trace.h"
 #include "count.h"
+#include "derive.h"
 #include "merge.h"
 
 #include <errno.h>
@@ -615,6 +616,7 @@ struct TlQuery {
   TlScan *pScan;                  /* reader scan, or NULL for built-in tables */
   TlCount *pCount;                /* or a counted scan (count.h) */
   TlMerge *pMerge;                /* or the merge of stream scans (merge.h) */
+  TlDerive *pDerive;              /* or a derived table's rows (derive.h) */
   size_t i;                       /* next packet / warning (built-in tables) */
   TlVal aVal[TL_MAX_NCOL];        /* the current row's values */
   int nCol;                       /* the table's columns (of aVal) */
@@ -639,6 +641,7 @@ int tl_table_ncol(int iTable){
     [TL_TAB_SYSCALLS] = TL_SC_NCOL,
     [TL_TAB_SCHED_THREADS] = TL_ST_NCOL,
     [TL_TAB_SYSCALL_STATS] = TL_SX_NCOL,
+    [TL_TAB_CALL_STATS] = TL_CS_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
 }
@@ -764,6 +767,9 @@ int tl_query_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   if( iTable==TL_TAB_TRACE_INFO ){
     rc = query_open_info(q, pErr);
     if( rc ){ tl_str_free(&q->info); free(q); return rc; }
+  }else if( tl_derive_is(iTable) ){
+    rc = tl_derive_open(pTrace, iTable, pFilter, &q->pDerive, pErr);
+    if( rc ){ free(q); return rc; }
   }else if( iTable!=TL_TAB_PACKETS && iTable!=TL_TAB_WARNINGS ){
     /* The scan reports the packets it decodes (tl_packet_note_read), out
     ** of all the index holds, while xScanOpen and tl_query_next run. */
@@ -942,6 +948,11 @@ static int query_next_row(TlQuery *q, TlRow *pRow){
   if( q->iTable==TL_TAB_PACKETS ) return query_next_packet(q, pRow);
   if( q->iTable==TL_TAB_WARNINGS ) return query_next_warning(q, pRow);
   if( q->iTable==TL_TAB_TRACE_INFO ) return query_next_info(q, pRow);
+  if( q->pDerive ){
+    pRow->a = q->aVal;
+    pRow->nRepeat = 0;
+    return tl_derive_next(q->pDerive, q->aVal, &pRow->iRowid);
+  }
   if( q->pScan==0 && q->pCount==0 && q->pMerge==0 ) return TL_DONE;
   if( q->pMerge==0 ) for(j=0; j<q->nCol; j++) q->aVal[j].t = TL_NULL;
   pRow->a = q->aVal;
@@ -986,6 +997,7 @@ int tl_query_value(TlQuery *q, int64_t iRepeat, int iCol, TlVal *pOut){
 
 const TlErr *tl_query_err(TlQuery *q){
   if( q->err.rc ) return &q->err;
+  if( q->pDerive ) return tl_derive_err(q->pDerive);
   if( q->pCount ) return tl_count_err(q->pCount);
   if( q->pMerge ) return tl_merge_err(q->pMerge);
   if( q->pScan ) return q->pTrace->pReader->xScanErr(q->pScan);
@@ -1001,6 +1013,7 @@ void tl_query_close(TlQuery *q){
   if( q->pScan ) q->pTrace->pReader->xScanClose(q->pScan);
   tl_count_close(q->pCount);
   tl_merge_close(q->pMerge);
+  tl_derive_close(q->pDerive);
   free(q->zTmp);
   tl_str_free(&q->info);
   free(q);

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "sqlite3.h"
+#include "err.h"
+#include "model/callstats.h"
 
 #define CYG_DIR TL_TESTDATA_DIR "/ctf/cyg-profile/"
 #define SYS_DIR TL_TESTDATA_DIR "/ctf/syscalls/"
@@ -291,10 +293,140 @@ static void cyg_profile_calls_named_by_debug_info(void **state){
   tl_test_db_close(db);
 }
 
+
+/*
+** call_stats against its definition, computed here in SQL from the rows
+** of calls: per function the finished calls, their total, least and
+** greatest duration, and the durations at llvm-xray account's indexes of
+** the sorted durations (n / 2, floor(n * 0.9), floor(n * 0.99)); rows by
+** function id. (account_sql_equals_llvm_xray_account and the sql library
+** compare the same rows with llvm-xray account's own output.)
+*/
+static const char zStatsRef[] =
+  "WITH c AS (SELECT func_id, name, dur FROM calls(%Q, %Q) WHERE dur IS NOT NULL),"
+  " r AS (SELECT func_id, dur, row_number() OVER (PARTITION BY func_id ORDER BY dur) - 1 AS i"
+  "       FROM c),"
+  " g AS (SELECT func_id, max(name) AS name, count(*) AS n, sum(dur) AS s, min(dur) AS lo,"
+  "       max(dur) AS hi FROM c GROUP BY func_id)"
+  " SELECT g.func_id, g.name, g.n, g.s, g.lo,"
+  "  (SELECT dur FROM r WHERE r.func_id = g.func_id AND r.i = g.n / 2),"
+  "  (SELECT dur FROM r WHERE r.func_id = g.func_id AND r.i = CAST(g.n * 0.9 AS INTEGER)),"
+  "  (SELECT dur FROM r WHERE r.func_id = g.func_id AND r.i = CAST(g.n * 0.99 AS INTEGER)),"
+  "  g.hi FROM g ORDER BY g.func_id";
+
+static void call_stats_equal_their_definition(void **state){
+  static const struct { const char *zTrace, *zOpts; } a[] = {
+    { TL_TESTDATA_DIR "/xray/fdr.xray", "" },
+    { TL_TESTDATA_DIR "/xray/basic.xray", "binary=" TL_TESTDATA_DIR "/xray/app.map.elf" },
+    { TL_TESTDATA_DIR "/xray/fdr-O2.xray", "binary=" TL_TESTDATA_DIR "/xray/app-O2.map.elf" },
+    { TL_TESTDATA_DIR "/xray/names-fdr.xray", "binary=" TL_TESTDATA_DIR "/xray/names.map.elf" },
+    { TL_TESTDATA_DIR "/xray/basic-default.xray", "" },
+    { TL_TESTDATA_DIR "/xray/halfway.xray", "" },
+    { CYG_DIR "trace", "" },
+    { SYS_DIR "ctf", "" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  int bOff;
+  (void)state;
+  for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
+    char *zRef = tl_test_sql_rows(db, zStatsRef, a[k].zTrace, a[k].zOpts);
+    assert_non_null(zRef);
+    assert_true(strchr(zRef, '\n')!=0);          /* functions, not one row */
+    /* (a function has one name, or none) */
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT func_id FROM calls(%Q, %Q) "
+                                     "GROUP BY func_id HAVING count(DISTINCT name) > 1)",
+                                     a[k].zTrace, a[k].zOpts), 0);
+    for(bOff=0; bOff<2; bOff++){
+      char zOpts[600];
+      char *zOurs;
+      snprintf(zOpts, sizeof(zOpts), "%s%s", a[k].zOpts, bOff ? " accel=off" : "");
+      zOurs = tl_test_sql_rows(db, "SELECT * FROM call_stats(%Q, %Q)", a[k].zTrace, zOpts);
+      assert_non_null(zOurs);
+      if( strcmp(zOurs, zRef)!=0 ){
+        print_message("%s %s:\n%s\nwant:\n%s\n", a[k].zTrace, zOpts, zOurs, zRef);
+      }
+      assert_string_equal(zOurs, zRef);
+      free(zOurs);
+    }
+    free(zRef);
+  }
+  /* a trace without calls: no rows */
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM call_stats(%Q)",
+                                   TL_TESTDATA_DIR "/perf/cpu-clock-g.data"), 0);
+  tl_test_db_close(db);
+}
+
+/* The model's sums on durations whose order statistics are known. */
+static void call_stats_model_takes_llvm_xray_indexes(void **state){
+  TlCallStats *p = tl_callstats_new((uint64_t)1<<20);
+  TlCallStat s;
+  int64_t i;
+  (void)state;
+  assert_non_null(p);
+  /* function 7: 1..100 ns, each once, in a scrambled order; function 3:
+  ** 10 calls, 5 ns nine times and 50 ns once; between them function -2,
+  ** once, with its name given only by its second call */
+  for(i=0; i<100; i++){
+    assert_int_equal(tl_callstats_add(p, 7, "seven", 5, 1 + (i*37)%100), TL_OK);
+    if( i<10 ) assert_int_equal(tl_callstats_add(p, 3, 0, 0, i==4 ? 50 : 5), TL_OK);
+  }
+  assert_int_equal(tl_callstats_add(p, -2, 0, 0, -4), TL_OK);
+  assert_int_equal(tl_callstats_add(p, -2, "minus", 5, -4), TL_OK);
+  /* ascending function ids */
+  assert_int_equal(tl_callstats_next(p, &s), 1);
+  assert_int_equal(s.funcId, -2);
+  assert_string_equal(s.zName, "minus");
+  assert_int_equal(s.nCalls, 2);
+  assert_int_equal(s.total, -8);
+  assert_int_equal(s.med, -4);
+  assert_int_equal(tl_callstats_next(p, &s), 1);
+  assert_int_equal(s.funcId, 3);
+  assert_null(s.zName);
+  assert_int_equal(s.nCalls, 10);
+  assert_int_equal(s.total, 95);
+  assert_int_equal(s.min, 5);
+  assert_int_equal(s.med, 5);                   /* a[5] */
+  assert_int_equal(s.p90, 50);                  /* a[9] */
+  assert_int_equal(s.p99, 50);                  /* a[floor(9.9)] */
+  assert_int_equal(s.max, 50);
+  assert_int_equal(tl_callstats_next(p, &s), 1);
+  assert_int_equal(s.funcId, 7);
+  assert_string_equal(s.zName, "seven");
+  assert_int_equal(s.nCalls, 100);
+  assert_int_equal(s.total, 5050);
+  assert_int_equal(s.min, 1);
+  assert_int_equal(s.med, 51);                  /* a[50] */
+  assert_int_equal(s.p90, 91);                  /* a[90] */
+  assert_int_equal(s.p99, 100);                 /* a[99] */
+  assert_int_equal(s.max, 100);
+  assert_int_equal(tl_callstats_next(p, &s), 0);
+  tl_callstats_free(p);
+
+  /* distinct durations past the bytes allowed: TL_ELIMIT, the sum kept */
+  p = tl_callstats_new(64*1024);
+  assert_non_null(p);
+  for(i=0; i<100000; i++){
+    int rc = tl_callstats_add(p, 1, "f", 1, i);
+    if( rc ){
+      assert_int_equal(rc, TL_ELIMIT);
+      break;
+    }
+  }
+  assert_true(i>100 && i<100000);
+  assert_true(tl_callstats_bytes(p) <= 64*1024);
+  assert_int_equal(tl_callstats_next(p, &s), 1);
+  assert_int_equal(s.nCalls, (uint64_t)i);
+  assert_int_equal(s.max, i-1);
+  tl_callstats_free(p);
+}
+
 TL_DEFINE_GROUP(calls,
   cmocka_unit_test(cyg_profile_calls_equal_babeltrace),
   cmocka_unit_test(syscall_calls_equal_babeltrace),
   cmocka_unit_test(xray_calls_are_calls),
   cmocka_unit_test(peer_cyg_profile_calls),
   cmocka_unit_test(cyg_profile_calls_named_by_debug_info),
+  cmocka_unit_test(call_stats_equal_their_definition),
+  cmocka_unit_test(call_stats_model_takes_llvm_xray_indexes),
 );
