@@ -8,24 +8,17 @@
 -- `llvm-xray account -instr_map` prints it after the source location it
 -- finds in debug information (`<invalid>:0:0: ` without it).
 --
--- llvm-xray's rules, where they are not SQL's:
---   - its percentile p of n sorted durations a[] is a[floor(n * p)] (the
---     median: a[n / 2]), where percentile_disc(dur, p) is a[i] with i =
---     floor(p * (n - 1)), one less when frac(n * p) < p: then a[i + 1]
---     comes from percentile_cont(dur, p) = a[i] + (a[i + 1] - a[i]) * t,
---     t = p * (n - 1) - i (at least 1 - p there, so the division is safe
---     and rounds back to the integer ns);
---   - it prints each value as C's printf("%.6f") prints the double
---     cycles / frequency, which rounds the double's exact value (8500 ns
---     is 0.00000849999... s: 0.000008), where SQLite's printf rounds its
---     decimal digits half up: the microseconds are rounded here in integers,
---     a half-way value up or down as the double lies above or below it
---     (found exactly by Dekker's product q * 1e9 = p + e), an exact half
---     to even.
--- One scan: the calls come function by function, so the aggregates hold
--- the durations of one function at a time, each counted by distinct value
--- (6 x 32-64 bytes a distinct duration, never more than 6 x 8 bytes a
--- call).
+-- The sums are the call_stats table's: the calls of each function summed in
+-- C in one pass over the log, their percentiles at llvm-xray's index (p of
+-- n sorted durations is a[floor(n * p)], the median a[n / 2]), so SQLite
+-- meets a row per function, not a row per call.
+--
+-- llvm-xray prints each value as C's printf("%.6f") prints the double
+-- cycles / frequency, which rounds the double's exact value (8500 ns is
+-- 0.00000849999... s: 0.000008), where SQLite's printf rounds its decimal
+-- digits half up: the microseconds are rounded here in integers, a
+-- half-way value up or down as the double lies above or below it (found
+-- exactly by Dekker's product q * 1e9 = p + e), an exact half to even.
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)
@@ -36,32 +29,17 @@
 --   sqlite> .parameter set @binary './app'
 --   sqlite> .read sql/xray_account.sql
 -- Columns: funcid, count, min, med, 90p, 99p, max, sum, function
-WITH g AS (
-  SELECT func_id, count(*) AS n, max(name) AS name, min(dur) AS v0, max(dur) AS v4, sum(dur) AS v5,
-         percentile_disc(dur, 0.5) AS d1, percentile_cont(dur, 0.5) AS c1,
-         percentile_disc(dur, 0.9) AS d2, percentile_cont(dur, 0.9) AS c2,
-         percentile_disc(dur, 0.99) AS d3, percentile_cont(dur, 0.99) AS c3
-  FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
-  WHERE dur IS NOT NULL
-  GROUP BY func_id
-),
--- a[floor(n * p)]: a[i], or a[i + 1] from the interpolation
-s AS (
-  SELECT func_id, n, name, v0, v4, v5,
-         CASE WHEN n / 2 > CAST(0.5 * (n - 1) AS INTEGER)
-              THEN d1 + round((c1 - d1) / (0.5 * (n - 1) - CAST(0.5 * (n - 1) AS INTEGER))) ELSE d1 END AS v1,
-         CASE WHEN CAST(n * 0.9 AS INTEGER) > CAST(0.9 * (n - 1) AS INTEGER)
-              THEN d2 + round((c2 - d2) / (0.9 * (n - 1) - CAST(0.9 * (n - 1) AS INTEGER))) ELSE d2 END AS v2,
-         CASE WHEN CAST(n * 0.99 AS INTEGER) > CAST(0.99 * (n - 1) AS INTEGER)
-              THEN d3 + round((c3 - d3) / (0.99 * (n - 1) - CAST(0.99 * (n - 1) AS INTEGER))) ELSE d3 END AS v3
-  FROM g
+WITH s AS (
+  SELECT func_id, calls AS n, name, min_dur AS v0, med_dur AS v1, p90_dur AS v2,
+         p99_dur AS v3, max_dur AS v4, total_dur AS v5
+  FROM call_stats(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
 ),
 -- each value (ns) on a row of its own, for the rounding
 v(func_id, k, x) AS (
             SELECT func_id, 0, v0 FROM s
-  UNION ALL SELECT func_id, 1, CAST(v1 AS INTEGER) FROM s
-  UNION ALL SELECT func_id, 2, CAST(v2 AS INTEGER) FROM s
-  UNION ALL SELECT func_id, 3, CAST(v3 AS INTEGER) FROM s
+  UNION ALL SELECT func_id, 1, v1 FROM s
+  UNION ALL SELECT func_id, 2, v2 FROM s
+  UNION ALL SELECT func_id, 3, v3 FROM s
   UNION ALL SELECT func_id, 4, v4 FROM s
   UNION ALL SELECT func_id, 5, v5 FROM s
 ),
