@@ -29,6 +29,7 @@ enum {
   TL_TAB_SCHED_THREADS,
   TL_TAB_SYSCALL_STATS,
   TL_TAB_CALL_STATS,              /* derived by the engine from calls' rows */
+  TL_TAB_CALL_STACKS,             /* derived by the engine from calls' rows */
   TL_TAB_COUNT
 };
 
@@ -146,6 +147,13 @@ enum {
   TL_CS_FUNC_ID, TL_CS_NAME, TL_CS_CALLS, TL_CS_TOTAL_DUR, TL_CS_MIN_DUR, TL_CS_MED_DUR,
   TL_CS_P90_DUR, TL_CS_P99_DUR, TL_CS_MAX_DUR,
   TL_CS_NCOL
+};
+
+/* call_stacks: one row per thread and call stack (src/model/stackstats.h) */
+enum {
+  TL_CK_TID, TL_CK_FUNC_ID, TL_CK_NAME, TL_CK_STACK, TL_CK_DEPTH, TL_CK_CALLS,
+  TL_CK_OPEN_CALLS, TL_CK_TOTAL_DUR, TL_CK_MIN_DUR, TL_CK_MAX_DUR,
+  TL_CK_NCOL
 };
 
 /* trace_info: what a trace says about itself (TlReaderDef.xInfo) */

@@ -1,7 +1,7 @@
 /*
 ** derive.h: tables the engine derives from another table's rows with a
-** model sum, in one pass when the query opens (derive.c): call_stats from
-** the rows of calls.
+** model sum, in one pass when the query opens (derive.c): call_stats and
+** call_stacks from the rows of calls.
 */
 #ifndef TL_DERIVE_H
 #define TL_DERIVE_H

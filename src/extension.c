@@ -85,6 +85,7 @@ TL_EXPORT int sqlite3_tracelite_init(sqlite3 *db, char **pzErrMsg,
     sched_threads_vtab_register,
     syscall_stats_vtab_register,
     call_stats_vtab_register,
+    call_stacks_vtab_register,
   };
   size_t i;
   int rc = SQLITE_OK;

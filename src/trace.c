@@ -642,6 +642,7 @@ int tl_table_ncol(int iTable){
     [TL_TAB_SCHED_THREADS] = TL_ST_NCOL,
     [TL_TAB_SYSCALL_STATS] = TL_SX_NCOL,
     [TL_TAB_CALL_STATS] = TL_CS_NCOL,
+    [TL_TAB_CALL_STACKS] = TL_CK_NCOL,
   };
   return iTable>=0 && iTable<TL_TAB_COUNT && aN[iTable]>0 ? aN[iTable] : TL_MAX_NCOL;
 }

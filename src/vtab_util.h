@@ -68,6 +68,7 @@ int syscalls_vtab_register(sqlite3*);
 int sched_threads_vtab_register(sqlite3*);
 int syscall_stats_vtab_register(sqlite3*);
 int call_stats_vtab_register(sqlite3*);
+int call_stacks_vtab_register(sqlite3*);
 int trace_info_vtab_register(sqlite3*);
 /* flamegraph(stack, value [, title]): the aggregate of src/flamegraph.c. */
 int flamegraph_register(sqlite3*);

@@ -158,8 +158,10 @@ static const Shape aShape[] = {
                     SHAPE_WINDOW, 0 },
   { "calls-by-stack", "SELECT tid, stack, count(*), sum(dur) FROM calls(%Q, %Q) "
                       "GROUP BY tid, stack", SHAPE_PLAIN, 0 },
-  /* the calls summed per function by the engine, from whichever scan of calls */
+  /* the calls summed per function, and per thread and stack, by the engine,
+  ** from whichever scan of calls */
   { "call-stats", "SELECT * FROM call_stats(%Q, %Q)", SHAPE_PLAIN, SHAPE_SORTED },
+  { "call-stacks", "SELECT * FROM call_stacks(%Q, %Q)", SHAPE_PLAIN, SHAPE_SORTED },
   /* GROUP BY with an ORDER BY on the same terms: SQLite (3.40) asks the table
   ** for groups only (sqlite3_vtab_distinct 1) and then takes its order as the
   ** ORDER BY's, so grouped output must come sorted as the terms say */

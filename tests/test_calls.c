@@ -18,6 +18,7 @@
 #include "sqlite3.h"
 #include "err.h"
 #include "model/callstats.h"
+#include "model/stackstats.h"
 
 #define CYG_DIR TL_TESTDATA_DIR "/ctf/cyg-profile/"
 #define SYS_DIR TL_TESTDATA_DIR "/ctf/syscalls/"
@@ -421,6 +422,137 @@ static void call_stats_model_takes_llvm_xray_indexes(void **state){
   tl_callstats_free(p);
 }
 
+/*
+** call_stacks against its definition, computed here in SQL from the rows
+** of calls: per thread and stack text, the calls that finished and those
+** still open, the total, least and greatest duration; rows by thread then
+** stack text, bytewise. (The sql library compares xray_stacks.sql and
+** xray_folded.sql, which read it, with llvm-xray stack's own output.)
+*/
+static void call_stacks_equal_their_definition(void **state){
+  static const struct { const char *zTrace, *zOpts; } a[] = {
+    { TL_TESTDATA_DIR "/xray/fdr.xray", "" },
+    { TL_TESTDATA_DIR "/xray/names-fdr.xray", "binary=" TL_TESTDATA_DIR "/xray/names.map.elf" },
+    { TL_TESTDATA_DIR "/xray/fdr-O2.xray", "binary=" TL_TESTDATA_DIR "/xray/app-O2.map.elf" },
+    { TL_TESTDATA_DIR "/xray/basic-default.xray", "" },
+    { CYG_DIR "trace", "" },
+    { SYS_DIR "ctf", "" },
+  };
+  sqlite3 *db = tl_test_db();
+  size_t k;
+  int bOff;
+  (void)state;
+  for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
+    char *zRef = tl_test_sql_rows(db,
+        "SELECT tid, min(func_id), max(name), stack, min(depth), count(dur), count(*) - count(dur), "
+        "sum(dur), min(dur), max(dur) FROM calls(%Q, %Q) GROUP BY tid, stack "
+        "ORDER BY tid, CAST(stack AS BLOB)", a[k].zTrace, a[k].zOpts);
+    assert_non_null(zRef);
+    assert_true(strchr(zRef, '\n')!=0);
+    /* (one function and one depth at a thread's stack, in these traces) */
+    assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT 1 FROM calls(%Q, %Q) "
+                                     "GROUP BY tid, stack HAVING count(DISTINCT func_id) > 1 "
+                                     "OR count(DISTINCT depth) > 1)", a[k].zTrace, a[k].zOpts), 0);
+    for(bOff=0; bOff<2; bOff++){
+      char zOpts[600];
+      char *zOurs;
+      snprintf(zOpts, sizeof(zOpts), "%s%s", a[k].zOpts, bOff ? " accel=off" : "");
+      zOurs = tl_test_sql_rows(db, "SELECT tid, func_id, name, stack, depth, calls, open_calls, "
+                               "total_dur, min_dur, max_dur FROM call_stacks(%Q, %Q)",
+                               a[k].zTrace, zOpts);
+      assert_non_null(zOurs);
+      if( strcmp(zOurs, zRef)!=0 ){
+        print_message("%s %s:\n%s\nwant:\n%s\n", a[k].zTrace, zOpts, zOurs, zRef);
+      }
+      assert_string_equal(zOurs, zRef);
+      free(zOurs);
+    }
+    free(zRef);
+  }
+  /* calls still open at the end are counted apart (names-fdr has two) */
+  assert_int_equal(tl_test_sql_int(db, "SELECT sum(open_calls) FROM call_stacks(%Q)",
+                                   TL_TESTDATA_DIR "/xray/names-fdr.xray"),
+                   tl_test_sql_int(db, "SELECT count(*) FROM calls(%Q) WHERE dur IS NULL",
+                                   TL_TESTDATA_DIR "/xray/names-fdr.xray"));
+  assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM call_stacks(%Q)",
+                                   TL_TESTDATA_DIR "/perf/cpu-clock-g.data"), 0);
+  tl_test_db_close(db);
+}
+
+/* The model's sums per thread and stack: keys, order, open calls, bound. */
+static void call_stacks_model_keys_and_order(void **state){
+  TlStackStats *p = tl_stackstats_new((uint64_t)1<<20);
+  TlStackStat c, s;
+  int i;
+  (void)state;
+  assert_non_null(p);
+  memset(&c, 0, sizeof(c));
+  /* thread 9 "a;b" three times (one still open), thread 2 "a;b" once,
+  ** thread 2 "a" once, no thread "a" once, thread 2 no stack once; a name
+  ** given with its length only (no NUL after it) */
+  c.bTid = 1; c.tid = 9; c.zStack = "a;bXX"; c.nStack = 3; c.zName = "bYY"; c.nName = 1;
+  c.bFunc = 1; c.funcId = 5; c.bDepth = 1; c.depth = 1;
+  assert_int_equal(tl_stackstats_add(p, &c, 1, 30), TL_OK);
+  assert_int_equal(tl_stackstats_add(p, &c, 1, 10), TL_OK);
+  assert_int_equal(tl_stackstats_add(p, &c, 0, 0), TL_OK);
+  c.tid = 2;
+  assert_int_equal(tl_stackstats_add(p, &c, 1, 7), TL_OK);
+  c.nStack = 1; c.depth = 0; c.funcId = 4; c.zName = 0;
+  assert_int_equal(tl_stackstats_add(p, &c, 0, 0), TL_OK);
+  c.bTid = 0;
+  assert_int_equal(tl_stackstats_add(p, &c, 1, 1), TL_OK);
+  c.bTid = 1; c.zStack = 0; c.nStack = 0;
+  assert_int_equal(tl_stackstats_add(p, &c, 1, 2), TL_OK);
+  /* no thread first; then by thread; no stack first, then bytewise */
+  assert_int_equal(tl_stackstats_next(p, &s), 1);
+  assert_false(s.bTid);
+  assert_int_equal(s.nStack, 1);
+  assert_int_equal(tl_stackstats_next(p, &s), 1);
+  assert_int_equal(s.tid, 2);
+  assert_null(s.zStack);
+  assert_int_equal(tl_stackstats_next(p, &s), 1);
+  assert_int_equal(s.tid, 2);
+  assert_string_equal(s.zStack, "a");
+  assert_int_equal(s.nDone, 0);
+  assert_int_equal(s.nCalls, 1);
+  assert_int_equal(tl_stackstats_next(p, &s), 1);
+  assert_int_equal(s.tid, 2);
+  assert_string_equal(s.zStack, "a;b");
+  assert_int_equal(s.total, 7);
+  assert_int_equal(tl_stackstats_next(p, &s), 1);
+  assert_int_equal(s.tid, 9);
+  assert_string_equal(s.zStack, "a;b");
+  assert_string_equal(s.zName, "b");
+  assert_int_equal(s.funcId, 5);
+  assert_int_equal(s.depth, 1);
+  assert_int_equal(s.nCalls, 3);
+  assert_int_equal(s.nDone, 2);
+  assert_int_equal(s.total, 40);
+  assert_int_equal(s.min, 10);
+  assert_int_equal(s.max, 30);
+  assert_int_equal(tl_stackstats_next(p, &s), 0);
+  tl_stackstats_free(p);
+
+  /* distinct stacks past the bytes allowed: TL_ELIMIT */
+  p = tl_stackstats_new(64*1024);
+  assert_non_null(p);
+  memset(&c, 0, sizeof(c));
+  for(i=0; i<100000; i++){
+    char z[32];
+    int rc;
+    c.nStack = (size_t)snprintf(z, sizeof(z), "main;f%d", i);
+    c.zStack = z;
+    rc = tl_stackstats_add(p, &c, 1, i);
+    if( rc ){
+      assert_int_equal(rc, TL_ELIMIT);
+      break;
+    }
+  }
+  assert_true(i>100 && i<100000);
+  assert_true(tl_stackstats_bytes(p) <= 64*1024);
+  tl_stackstats_free(p);
+}
+
 TL_DEFINE_GROUP(calls,
   cmocka_unit_test(cyg_profile_calls_equal_babeltrace),
   cmocka_unit_test(syscall_calls_equal_babeltrace),
@@ -429,4 +561,6 @@ TL_DEFINE_GROUP(calls,
   cmocka_unit_test(cyg_profile_calls_named_by_debug_info),
   cmocka_unit_test(call_stats_equal_their_definition),
   cmocka_unit_test(call_stats_model_takes_llvm_xray_indexes),
+  cmocka_unit_test(call_stacks_equal_their_definition),
+  cmocka_unit_test(call_stacks_model_keys_and_order),
 );
