@@ -13,10 +13,11 @@
 --           is its total time.
 -- Every stack llvm-xray prints is here: a call still open at the end of
 -- the log (a program that exits from inside main) adds 0 to its stack, and
--- the calls that finished inside it count at theirs. The stacks are
--- xray_calls' `stack` column, made once per distinct stack by the reader,
--- so the file is one GROUP BY. Functions are named when @binary is set
--- (as llvm-xray -instr_map names them), else `#<function id>`.
+-- the calls that finished inside it count at theirs. The rows are the
+-- call_stacks table's, each thread's calls at each stack summed in C in
+-- one pass over the log, so the file reads a row per thread and stack.
+-- Functions are named when @binary is set (as llvm-xray -instr_map names
+-- them), else `#<function id>`.
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)
@@ -28,28 +29,15 @@
 --     -cmd ".parameter set @binary './app'" -cmd ".parameter set @value 'self'" \
 --     :memory: '.read sql/xray_folded.sql' | flamegraph.pl > xray.svg
 -- Columns: stack, value
-WITH c AS NOT MATERIALIZED (
-  SELECT tid, stack, dur, name, func_id, depth
-  FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
-),
--- each thread's stacks, by a GROUP BY straight over the table (SQLite sorts
--- the columns its aggregates name, so the time and count branch names no
--- more than it needs); for self time also how much of the stack is its
+-- each thread's stacks; for self time also how much of the stack is its
 -- last frame (its name, #id without one, else the text after the last ';')
-t AS (
-  SELECT tid, stack, count(dur) AS n, sum(dur) AS total, NULL AS cut
-  FROM c
-  WHERE coalesce(@value, 'time') <> 'self'
-  GROUP BY tid, stack
-  UNION ALL
-  SELECT tid, stack, count(dur), sum(dur),
-         max(CASE WHEN depth > 0 THEN CASE
+WITH t AS (
+  SELECT tid, stack, calls AS n, total_dur AS total,
+         CASE WHEN @value = 'self' AND depth > 0 THEN CASE
                WHEN name IS NOT NULL THEN length(name)
                WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
-               ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END END)
-  FROM c
-  WHERE @value = 'self'
-  GROUP BY tid, stack
+               ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END END AS cut
+  FROM call_stacks(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
 ),
 -- self time: the time of each stack's callees, by their caller's stack
 k AS (

@@ -7,8 +7,10 @@
 -- -stack-format=flame` prints with -aggregation-type=count and =time.
 -- A call still open at the end of the log counts at its stack with no
 -- time (calls 0 if none ended there), as llvm-xray prints it. One GROUP BY
--- over xray_calls' `stack` column. Functions are named when @binary is set,
--- else `#<function id>`.
+-- over the call_stacks table, whose rows are each thread's calls at each
+-- stack, summed in C in one pass over the log (a row per thread and stack,
+-- not per call). Functions are named when @binary is set, else
+-- `#<function id>`.
 --
 -- Parameters:
 --   @trace    the XRay log
@@ -19,8 +21,8 @@
 --   sqlite> .parameter set @binary './app'
 --   sqlite> .read sql/xray_stacks.sql
 -- Columns: stack, depth, calls, threads, total_ns, min_ns, max_ns
-SELECT stack, min(depth) AS depth, count(dur) AS calls, count(DISTINCT tid) AS threads,
-       coalesce(sum(dur), 0) AS total_ns, min(dur) AS min_ns, max(dur) AS max_ns
-FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
+SELECT stack, min(depth) AS depth, sum(calls) AS calls, count(DISTINCT tid) AS threads,
+       coalesce(sum(total_dur), 0) AS total_ns, min(min_dur) AS min_ns, max(max_dur) AS max_ns
+FROM call_stacks(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
 GROUP BY stack
 ORDER BY total_ns DESC, stack;
