@@ -33,6 +33,8 @@ static const char *const azSql[] = {
   "SELECT name, count(*) FROM events(%Q, %Q) GROUP BY name",
   "SELECT cpu, count(*), sum(value) FROM events(%Q, %Q) GROUP BY cpu",
   "SELECT func_id, count(*), sum(dur) FROM xray_calls(%Q, %Q) GROUP BY func_id",
+  "SELECT * FROM call_stats(%Q, %Q)",
+  "SELECT stack, sum(calls), count(DISTINCT tid), sum(total_dur) FROM call_stacks(%Q, %Q) GROUP BY stack",
   "SELECT * FROM tracks(%Q, %Q)",
   "SELECT id, stream, cpu, file, offset, size, events FROM packets(%Q, %Q)",
   "SELECT * FROM event_types(%Q, %Q)",
