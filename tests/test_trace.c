@@ -80,7 +80,8 @@ static void source_reads_file_and_memory(void **state){
 /*
 ** A window of a few bytes inside the bytes held reads nothing; a miss
 ** reads TL_WIN_AHEAD, twice as many at each miss of a walk onward up to
-** TL_WIN_AHEAD_MAX, and TL_WIN_AHEAD again after a jump back. (The bytes
+** TL_WIN_AHEAD_MAX, and TL_WIN_AHEAD again after a jump back; no further
+** than a stop (tl_win_stop()) but for the bytes asked for. (The bytes
 ** held tell: iBufOff and nBuf.)
 */
 static void source_window_reads_ahead_of_a_walk(void **state){
@@ -126,6 +127,22 @@ static void source_window_reads_ahead_of_a_walk(void **state){
   assert_int_equal(tl_win_get(&w, 100, 8, TL_LE, &b, &e), TL_OK);
   assert_memory_equal(b.a, a + 100, 8);
   assert_int_equal(w.iBufOff, 100);
+  assert_int_equal(w.nBuf, TL_WIN_AHEAD);
+  /* a stop: a miss reads up to it and no further, unless asked for more
+  ** (each offset below is past the bytes held before it) */
+  tl_win_stop(&w, 300);
+  assert_int_equal(tl_win_get(&w, 200000, 8, TL_LE, &b, &e), TL_OK);
+  assert_int_equal(w.nBuf, TL_WIN_AHEAD);        /* (a stop behind: none) */
+  tl_win_stop(&w, 501000);
+  assert_int_equal(tl_win_get(&w, 500000, 8, TL_LE, &b, &e), TL_OK);
+  assert_memory_equal(b.a, a + 500000, 8);
+  assert_int_equal(w.iBufOff, 500000);
+  assert_int_equal(w.nBuf, 1000);
+  assert_int_equal(tl_win_get(&w, 500900, 400, TL_LE, &b, &e), TL_OK);
+  assert_memory_equal(b.a, a + 500900, 400);
+  assert_int_equal(w.nBuf, 400);                 /* the window asked for, whole */
+  tl_win_stop(&w, 0);
+  assert_int_equal(tl_win_get(&w, 700000, 8, TL_LE, &b, &e), TL_OK);
   assert_int_equal(w.nBuf, TL_WIN_AHEAD);
   tl_win_free(&w);
   tl_source_close(p);

@@ -516,6 +516,7 @@ void tl_win_init(TlWin *w, const TlSource *pSrc){
   w->nHeld = 0;
   w->iBufAt = 0;
   w->pAhead = 0;
+  w->iStop = 0;
 }
 
 /* Bytes windows hold beyond TL_WIN_AHEAD to read ahead (their nHeld). */
@@ -994,6 +995,9 @@ int tl_win_get(TlWin *w, uint64_t iOff, size_t n, int bo, TlBytes *pOut,
     size_t nRead = win_ahead(w, iOff, n);
     int rc;
     if( nRead > p->nSize - iOff ) nRead = (size_t)(p->nSize - iOff);
+    if( w->iStop > iOff && nRead > n && nRead > w->iStop - iOff ){
+      nRead = w->iStop - iOff > n ? (size_t)(w->iStop - iOff) : n;
+    }
     rc = win_pread(w, iOff, nRead, bo, pOut, pErr);
     if( rc==TL_OK ) pOut->n = n;
     if( rc==TL_OK && w->pAhead ) ahead_ask(w);

@@ -157,10 +157,20 @@ struct TlWin {
   size_t nHeld;                   /* bytes of aBuf counted in the read-ahead budget */
   size_t iBufAt;                  /* where in aBuf those nBuf bytes start */
   struct TlAhead *pAhead;         /* its helper thread (tl_win_walk()), or NULL */
+  uint64_t iStop;                 /* a miss reads ahead no further than this
+                                  ** offset (0: the file's end); tl_win_stop() */
 };
 
 void tl_win_init(TlWin*, const TlSource*);
 void tl_win_free(TlWin*);
+
+/*
+** Read ahead no further than offset iStop (0: no bound) from now on: a
+** walk of one region whose next region another thread reads (a chunk of
+** a count or a tally) reads none of that one. Windows asked for past it
+** are still given whole.
+*/
+static inline void tl_win_stop(TlWin *w, uint64_t iStop){ w->iStop = iStop; }
 
 /*
 ** A window of n bytes at file offset iOff in *pOut (byte order bo). Near the
