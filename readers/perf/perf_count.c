@@ -63,6 +63,7 @@ static void count_walk(PerfCount *c, size_t i){
   const TlPacket *pk = &c->pTrace->index.a[i];
   if( c->w.pTrace ) perf_walk_seek(&c->w, pk->iOff, pk->iOff + pk->nSize);
   else perf_walk_init(&c->w, c->pTrace, c->p, pk->iOff, pk->iOff + pk->nSize, &c->err);
+  perf_walk_stop(&c->w, 1);         /* (the engine's threads take the chunks in turn) */
   tl_packet_note_read(pk);
   c->iWalk = i;
   c->nPassed = 0;

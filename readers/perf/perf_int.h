@@ -292,6 +292,10 @@ void perf_walk_free(PerfWalk*);
 void perf_walk_seek(PerfWalk*, uint64_t iStart, uint64_t iEnd);
 /* A walk onward through all of its region: read ahead on a helper (tl_win_walk()). */
 void perf_walk_ahead(PerfWalk*);
+/* bStop: read ahead no further than the region's end (its next region is
+** not this walk's to read: a chunk of a tally or a count), else as far as
+** reads ahead go (tl_win_stop()). After perf_walk_init or _seek. */
+void perf_walk_stop(PerfWalk*, int bStop);
 int perf_walk_next(PerfWalk*, PerfRec*);        /* TL_ROW, TL_DONE, < 0 */
 /* Between outer records, nothing pending? */
 static inline int perf_walk_clean(const PerfWalk *w){

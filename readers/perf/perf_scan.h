@@ -236,6 +236,8 @@ static inline int row_may_match(const TlScan *s){
 static inline void walk_chunk(TlScan *s, const TlPacket *pk){
   if( s->w.pTrace ) perf_walk_seek(&s->w, pk->iOff, pk->iOff + pk->nSize);
   else perf_walk_init(&s->w, s->pTrace, s->p, pk->iOff, pk->iOff + pk->nSize, &s->err);
+  /* the scan's last chunk (a tally's one): the next is another thread's */
+  perf_walk_stop(&s->w, pk - s->pTrace->index.a + 1 >= (ptrdiff_t)s->iChunkEnd);
   tl_packet_note_read(pk);
 }
 

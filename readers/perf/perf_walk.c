@@ -60,6 +60,10 @@ void perf_walk_seek(PerfWalk *w, uint64_t iStart, uint64_t iEnd){
   w->iEnd = iEnd;
 }
 
+void perf_walk_stop(PerfWalk *w, int bStop){
+  tl_win_stop(&w->win, bStop ? w->iEnd - w->iBase : 0);
+}
+
 void perf_walk_ahead(PerfWalk *w){
   (void)tl_win_walk(&w->win, w->iOff - w->iBase, w->iEnd - w->iBase, PERF_WALK_WIN);
 }
