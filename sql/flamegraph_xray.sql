@@ -12,7 +12,8 @@
 -- end of the log add nothing to their own frame, and the calls that
 -- finished inside them count at theirs, as in sql/xray_folded.sql.
 -- Functions are named with @binary, else `#<function id>`. The stacks are
--- xray_calls' `stack` column: one GROUP BY, then the picture.
+-- the call_stacks table's rows (each thread's calls at each stack, summed
+-- in C in one pass over the log), then the picture.
 --
 -- Parameters:
 --   @trace    the XRay log (xray-log.app.XXXXXX)
@@ -23,22 +24,21 @@
 --   sqlite3 -cmd '.load ./tracelite' -cmd ".parameter set @trace 'xray-log.app.abc123'" \
 --     -cmd ".parameter set @binary './app'" :memory: '.read sql/flamegraph_xray.sql' > xray.svg
 -- Columns: svg
-WITH c AS NOT MATERIALIZED (
-  SELECT tid, stack, dur, name, func_id, depth
-  FROM xray_calls(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
+WITH c AS (
+  SELECT tid, stack, calls, total_dur, name, func_id, depth
+  FROM call_stacks(@trace, CASE WHEN @binary IS NOT NULL THEN 'binary="' || replace(@binary, '"', '""') || '"' END)
 ),
--- each finished call adds its time at its stack and takes it off its
--- caller's stack, so each stack keeps its self time ('time'); or each
--- finished call counts 1 at its stack ('count')
+-- each stack's own value, and (time) its finished calls' time taken from
+-- its caller's stack
 v AS (
-  SELECT tid, stack, CASE WHEN @value = 'count' THEN (dur IS NOT NULL) ELSE dur END AS w FROM c
+  SELECT tid, stack, CASE WHEN @value = 'count' THEN calls ELSE total_dur END AS w FROM c
   UNION ALL
   SELECT tid, substr(stack, 1, length(stack) - 1 - CASE
            WHEN name IS NOT NULL THEN length(name)
            WHEN substr(stack, -length('#' || func_id)) = '#' || func_id THEN length('#' || func_id)
-           ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END), -dur
+           ELSE length(stack) - length(rtrim(stack, replace(stack, ';', ''))) END), -total_dur
   FROM c
-  WHERE coalesce(@value, 'time') <> 'count' AND dur IS NOT NULL AND depth > 0
+  WHERE coalesce(@value, 'time') <> 'count' AND total_dur IS NOT NULL AND depth > 0
 ),
 folded AS (
   SELECT tid, stack, sum(w) AS w FROM v GROUP BY tid, stack
