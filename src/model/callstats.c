@@ -124,10 +124,10 @@ static int func_find(TlCallStats *p, int64_t funcId, const char *z, size_t n, ui
     return TL_OK;
   }
   if( !tl_map_get(&p->funcs, (uint64_t)funcId, &i) ){
-    if( p->nFunc>=TL_CALLSTATS_MAX_FUNCS ) return TL_ELIMIT;
     /* (the functions' array doubles when full; the map may double too) */
     uint64_t nGrow = p->nFunc<p->nFuncAlloc ? 0 : (uint64_t)(p->nFuncAlloc ? p->nFuncAlloc : 64)*sizeof(CsFunc);
     uint64_t nMap = (uint64_t)(p->funcs.nSlot ? p->funcs.nSlot : 64)*(sizeof(uint64_t) + sizeof(uint32_t));
+    if( p->nFunc>=TL_CALLSTATS_MAX_FUNCS ) return TL_ELIMIT;
     if( tl_callstats_bytes(p) + nGrow + nMap + n + 1 > p->nMaxBytes ) return TL_ELIMIT;
     aNew = tl_grow(p->aFunc, &p->nFuncAlloc, p->nFunc, sizeof(CsFunc));
     if( aNew==0 ) return TL_ENOMEM;
