@@ -146,17 +146,19 @@ static int derive_row(TlQuery *q, const TlRow *pRow, int64_t k, uint64_t mCols, 
   int j;
   for(j=0; j<nCol; j++){
     tl_val_null(&a[j]);
-    if( !((mCols>>j) & 1) ) continue;
-    if( pRow->aVary && pRow->iVary==j && pRow->nRepeat>0 ){
-      tl_val_int(&a[j], pRow->aVary[k]);
-    }else if( pRow->a[j].t==TL_LAZY ){
-      int rc = tl_query_value(q, k, j, &a[j]);
+    if( (mCols>>j) & 1 ){
+      int rc = tl_query_row_value(q, pRow, k, j, &a[j]);
       if( rc ) return rc;
-    }else{
-      a[j] = pRow->a[j];
     }
   }
   return TL_OK;
+}
+
+/* d's error after query q failed with rc (its own, else one naming rc). */
+static int derive_fail(TlDerive *d, TlQuery *q, int rc){
+  d->err = *tl_query_err(q);
+  if( d->err.rc==0 ) tl_err_set(&d->err, rc, TL_NO_OFFSET, "reading rows failed");
+  return d->err.rc;
 }
 
 /* Give the rows of query q to d's sum: TL_OK or < 0 with d->err set. */
@@ -168,10 +170,8 @@ static int derive_rows(TlDerive *d, TlQuery *q, int nFromCol, uint64_t nMax){
   while( (rc = tl_query_next(q, &row))==TL_ROW ){
     int64_t k, nRep = row.nRepeat>0 ? row.nRepeat : 1;
     for(k=0; k<nRep; k++){
-      if( derive_row(q, &row, k, d->pDef->mCols, nFromCol, a) ){
-        d->err = *tl_query_err(q);
-        return d->err.rc ? d->err.rc : tl_err_set(&d->err, TL_EIO, TL_NO_OFFSET, "reading rows failed");
-      }
+      rc = derive_row(q, &row, k, d->pDef->mCols, nFromCol, a);
+      if( rc ) return derive_fail(d, q, rc);
       rc = d->pDef->xAdd(d->pSum, a);
       if( rc==TL_ELIMIT ){
         return tl_err_set(&d->err, TL_ELIMIT, TL_NO_OFFSET,
@@ -181,12 +181,7 @@ static int derive_rows(TlDerive *d, TlQuery *q, int nFromCol, uint64_t nMax){
       if( rc ) return tl_err_set(&d->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     }
   }
-  if( rc<0 ){
-    d->err = *tl_query_err(q);
-    if( d->err.rc==0 ) tl_err_set(&d->err, rc, TL_NO_OFFSET, "reading rows failed");
-    return d->err.rc;
-  }
-  return TL_OK;
+  return rc<0 ? derive_fail(d, q, rc) : TL_OK;
 }
 
 int tl_derive_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter, TlDerive **ppDerive,

@@ -198,13 +198,11 @@ static int probe_vals(TlGroup *g, TlQuery *q, const TlVal *a, const TlRow *r, in
     size_t iStart = g->nProbe;
     TlVal v;
     if( !(g->mKey>>c & 1) ) continue;
-    v = a[c];
-    if( v.t==TL_LAZY && q ){
-      rc = tl_query_value(q, k, c, &v);
+    if( r ){
+      rc = tl_query_row_value(q, r, k, c, &v);
       if( rc<0 ) return query_fail(g, q, rc);
-    }else if( r && r->aVary && c==r->iVary ){
-      v.t = TL_INT;
-      v.i = r->aVary[k];
+    }else{
+      v = a[c];
     }
     if( v.t==TL_LAZY ) tl_val_null(&v);
     /* (a varying integer: its tag alone, the value in the tuple) */

@@ -108,6 +108,19 @@ int tl_query_rowid(TlQuery*, const TlRow *pRow, int64_t iRepeat, int64_t *piRowi
 ** TL_LAZY: TL_OK with *pOut, or < 0 (tl_query_err). */
 int tl_query_value(TlQuery*, int64_t iRepeat, int iCol, TlVal *pOut);
 
+/*
+** Column iCol of repeat k of row pRow, which query q gave: a varying
+** column's value from aVary, a lazy one asked of q (left TL_LAZY when q is
+** NULL), else the row's own. TL_OK, or < 0 (tl_query_err).
+*/
+static inline int tl_query_row_value(TlQuery *q, const TlRow *pRow, int64_t k, int iCol,
+                                     TlVal *pOut){
+  *pOut = pRow->a[iCol];
+  if( pOut->t==TL_LAZY ) return q ? tl_query_value(q, k, iCol, pOut) : TL_OK;
+  if( pRow->aVary && iCol==pRow->iVary ) tl_val_int(pOut, pRow->aVary[k]);
+  return TL_OK;
+}
+
 /* The number of columns of table iTable (TL_TAB_*). */
 int tl_table_ncol(int iTable);
 
