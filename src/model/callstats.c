@@ -20,6 +20,7 @@
 #include "err.h"
 #include "map.h"
 #include "num.h"
+#include "str.h"
 
 typedef struct CsFunc CsFunc;
 struct CsFunc {
@@ -144,10 +145,8 @@ static int func_find(TlCallStats *p, int64_t funcId, const char *z, size_t n, ui
   f = &p->aFunc[i];
   if( f->zName==0 && z ){
     if( tl_callstats_bytes(p) + n + 1 > p->nMaxBytes ) return TL_ELIMIT;
-    f->zName = malloc(n + 1);
+    f->zName = tl_strndup(z, n);
     if( f->zName==0 ) return TL_ENOMEM;
-    memcpy(f->zName, z, n);
-    f->zName[n] = 0;
     p->nNameBytes += n + 1;
   }
   p->lastId = funcId;

@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "num.h"
+#include "str.h"
 
 typedef struct SsGrp SsGrp;
 struct SsGrp {
@@ -126,10 +127,8 @@ static int ss_room(TlStackStats *p, size_t nText){
 static char *ss_copy(const char *z, size_t n, int *pbErr){
   char *zCopy;
   if( z==0 ) return 0;
-  zCopy = malloc(n + 1);
-  if( zCopy==0 ){ *pbErr = 1; return 0; }
-  memcpy(zCopy, z, n);
-  zCopy[n] = 0;
+  zCopy = tl_strndup(z, n);
+  if( zCopy==0 ) *pbErr = 1;
   return zCopy;
 }
 
