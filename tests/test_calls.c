@@ -315,6 +315,23 @@ static const char zStatsRef[] =
   "  (SELECT dur FROM r WHERE r.func_id = g.func_id AND r.i = CAST(g.n * 0.99 AS INTEGER)),"
   "  g.hi FROM g ORDER BY g.func_id";
 
+/* The rows of zSelect (a derived table of trace zTrace with options
+** zOpts), with and without accel=off, equal zRef. */
+static void derived_equals(sqlite3 *db, const char *zSelect, const char *zTrace,
+                           const char *zOpts, const char *zRef){
+  int bOff;
+  for(bOff=0; bOff<2; bOff++){
+    char zAll[600];
+    char *zOurs;
+    snprintf(zAll, sizeof(zAll), "%s%s", zOpts, bOff ? " accel=off" : "");
+    zOurs = tl_test_sql_rows(db, zSelect, zTrace, zAll);
+    assert_non_null(zOurs);
+    if( strcmp(zOurs, zRef)!=0 ) print_message("%s %s:\n%s\nwant:\n%s\n", zTrace, zAll, zOurs, zRef);
+    assert_string_equal(zOurs, zRef);
+    free(zOurs);
+  }
+}
+
 static void call_stats_equal_their_definition(void **state){
   static const struct { const char *zTrace, *zOpts; } a[] = {
     { TL_TESTDATA_DIR "/xray/fdr.xray", "" },
@@ -328,7 +345,6 @@ static void call_stats_equal_their_definition(void **state){
   };
   sqlite3 *db = tl_test_db();
   size_t k;
-  int bOff;
   (void)state;
   for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
     char *zRef = tl_test_sql_rows(db, zStatsRef, a[k].zTrace, a[k].zOpts);
@@ -338,18 +354,7 @@ static void call_stats_equal_their_definition(void **state){
     assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT func_id FROM calls(%Q, %Q) "
                                      "GROUP BY func_id HAVING count(DISTINCT name) > 1)",
                                      a[k].zTrace, a[k].zOpts), 0);
-    for(bOff=0; bOff<2; bOff++){
-      char zOpts[600];
-      char *zOurs;
-      snprintf(zOpts, sizeof(zOpts), "%s%s", a[k].zOpts, bOff ? " accel=off" : "");
-      zOurs = tl_test_sql_rows(db, "SELECT * FROM call_stats(%Q, %Q)", a[k].zTrace, zOpts);
-      assert_non_null(zOurs);
-      if( strcmp(zOurs, zRef)!=0 ){
-        print_message("%s %s:\n%s\nwant:\n%s\n", a[k].zTrace, zOpts, zOurs, zRef);
-      }
-      assert_string_equal(zOurs, zRef);
-      free(zOurs);
-    }
+    derived_equals(db, "SELECT * FROM call_stats(%Q, %Q)", a[k].zTrace, a[k].zOpts, zRef);
     free(zRef);
   }
   /* a trace without calls: no rows */
@@ -440,7 +445,6 @@ static void call_stacks_equal_their_definition(void **state){
   };
   sqlite3 *db = tl_test_db();
   size_t k;
-  int bOff;
   (void)state;
   for(k=0; k<sizeof(a)/sizeof(a[0]); k++){
     char *zRef = tl_test_sql_rows(db,
@@ -453,20 +457,9 @@ static void call_stacks_equal_their_definition(void **state){
     assert_int_equal(tl_test_sql_int(db, "SELECT count(*) FROM (SELECT 1 FROM calls(%Q, %Q) "
                                      "GROUP BY tid, stack HAVING count(DISTINCT func_id) > 1 "
                                      "OR count(DISTINCT depth) > 1)", a[k].zTrace, a[k].zOpts), 0);
-    for(bOff=0; bOff<2; bOff++){
-      char zOpts[600];
-      char *zOurs;
-      snprintf(zOpts, sizeof(zOpts), "%s%s", a[k].zOpts, bOff ? " accel=off" : "");
-      zOurs = tl_test_sql_rows(db, "SELECT tid, func_id, name, stack, depth, calls, open_calls, "
-                               "total_dur, min_dur, max_dur FROM call_stacks(%Q, %Q)",
-                               a[k].zTrace, zOpts);
-      assert_non_null(zOurs);
-      if( strcmp(zOurs, zRef)!=0 ){
-        print_message("%s %s:\n%s\nwant:\n%s\n", a[k].zTrace, zOpts, zOurs, zRef);
-      }
-      assert_string_equal(zOurs, zRef);
-      free(zOurs);
-    }
+    derived_equals(db, "SELECT tid, func_id, name, stack, depth, calls, open_calls, "
+                   "total_dur, min_dur, max_dur FROM call_stacks(%Q, %Q)",
+                   a[k].zTrace, a[k].zOpts, zRef);
     free(zRef);
   }
   /* calls still open at the end are counted apart (names-fdr has two) */
