@@ -412,13 +412,16 @@ static void open_offers(TlTrace *pTrace, const PerfData *p){
   ** round_note) ... */
   if( p->nLate ) pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
   /* ... and the rounds it holds in memory (the lag's and the one read,
-  ** taken by chunks, which group rounds): allow it when that is small. */
+  ** taken by chunks, which group rounds): allow it when that is small.
+  ** A record held takes its bytes in the file (its 8-byte header covers
+  ** the body's rounding) and a header (perf_scan.c, order_push: 64 bytes). */
   for(k=0; k<pTrace->index.n; k++){
     if( k && pTrace->index.a[k].iStream!=pTrace->index.a[k-1].iStream ){
       nGroup = 0;                               /* a directory's next file: a scan of its own */
       nHeld = 0;
     }
-    nHeld += pTrace->index.a[k].nSize;
+    nHeld += pTrace->index.a[k].nSize
+           + pTrace->index.a[k].nEvents*tl_reorder_rec_bytes(sizeof(PerfOrderHead), 0);
     if( nHeld + (nGroup ? aGroup[nGroup-1] : 0) > PERF_MAX_ORDER_BYTES ){
       pTrace->mOrdered &= ~(1u<<TL_TAB_EVENTS);
       break;

@@ -55,6 +55,7 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
   tl_str_init(&s->args);
   tl_str_init(&s->cc);
   tl_str_init(&s->tmp);
+  tl_reorder_init(&s->order, 2*PERF_MAX_ORDER_BYTES);
   s->iChunkEnd = pTrace->index.n;
   s->iWalkChunk = SIZE_MAX;
   s->eType = -1;
@@ -115,13 +116,10 @@ int perf_scan_open(TlTrace *pTrace, int iTable, const TlFilter *pFilter,
 }
 
 void perf_scan_close(TlScan *s){
-  size_t k;
   if( s==0 ) return;
   perf_sched_close(s);
   perf_scan_parts_free(s);
-  for(k=0; k<s->nHeap; k++) free(s->aHeap[k].aBody);
-  free(s->aHeap);
-  free(s->aOwned);
+  tl_reorder_free(&s->order);
   perf_walk_free(&s->w);
   tl_str_free(&s->args);
   tl_str_free(&s->cc);
@@ -192,60 +190,41 @@ static int next_record(TlScan *s){
   }
 }
 
-static int heap_less(const HeapEnt *x, const HeapEnt *y){
-  return x->ts<y->ts || (x->ts==y->ts && x->iSeq<y->iSeq);
-}
-
-static int heap_push(TlScan *s){
-  HeapEnt e;
-  size_t i;
-  if( s->nHeapBytes + s->r.body.n > 2*PERF_MAX_ORDER_BYTES ){
+/* Hold the record read for its turn in time order. */
+static int order_push(TlScan *s){
+  PerfOrderHead h;
+  int rc;
+  h.iRowid = s->r.iRowid;
+  h.iOff = s->r.iOff;
+  h.type = s->r.type;
+  h.misc = s->r.misc;
+  h.size = s->r.size;
+  rc = tl_reorder_push(&s->order, s->ri.ts, s->ri.bCpu ? s->ri.cpu : UINT32_MAX,
+                       &h, sizeof(h), s->r.body.a, s->r.body.n);
+  if( rc==TL_ELIMIT ){
     return tl_err_set(&s->err, TL_ELIMIT, s->r.iOff,
         "ORDER BY ts needs more than %llu bytes of records in memory: query without it",
-        (unsigned long long)(2*PERF_MAX_ORDER_BYTES));
+        (unsigned long long)s->order.nMax);
   }
-  if( s->nHeap==s->nHeapAlloc ){
-    size_t nNew = s->nHeapAlloc ? s->nHeapAlloc*2 : 256;
-    HeapEnt *aNew = realloc(s->aHeap, nNew*sizeof(HeapEnt));
-    if( aNew==0 ) return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
-    s->aHeap = aNew;
-    s->nHeapAlloc = nNew;
-  }
-  e.ts = s->ri.ts;
-  e.iSeq = s->iSeq++;
-  e.r = s->r;
-  e.aBody = malloc(s->r.body.n ? s->r.body.n : 1);
-  if( e.aBody==0 ) return tl_err_set(&s->err, TL_ENOMEM, s->r.iOff, "out of memory");
-  if( s->r.body.n ) memcpy(e.aBody, s->r.body.a, s->r.body.n);
-  e.r.body = tl_bytes(e.aBody, s->r.body.n, s->r.body.bo);
-  s->nHeapBytes += s->r.body.n;
-  i = s->nHeap++;
-  while( i>0 && heap_less(&e, &s->aHeap[(i-1)/2]) ){
-    s->aHeap[i] = s->aHeap[(i-1)/2];
-    i = (i-1)/2;
-  }
-  s->aHeap[i] = e;
+  if( rc ) return tl_err_set(&s->err, rc, s->r.iOff, "out of memory");
   return TL_OK;
 }
 
-/* Remove the least entry into s->r (its body owned by s->aOwned). */
-static void heap_pop(TlScan *s){
-  HeapEnt last;
-  size_t i = 0;
-  free(s->aOwned);
-  s->aOwned = s->aHeap[0].aBody;
-  s->r = s->aHeap[0].r;
-  s->nHeapBytes -= s->r.body.n;
-  last = s->aHeap[--s->nHeap];
-  for(;;){
-    size_t c = 2*i+1;
-    if( c>=s->nHeap ) break;
-    if( c+1<s->nHeap && heap_less(&s->aHeap[c+1], &s->aHeap[c]) ) c++;
-    if( !heap_less(&s->aHeap[c], &last) ) break;
-    s->aHeap[i] = s->aHeap[c];
-    i = c;
+/* The least record held into s->r (its body held until the next pop). */
+static void order_pop(TlScan *s){
+  void *pHead;
+  const uint8_t *aBody;
+  size_t nBody;
+  if( tl_reorder_pop(&s->order, &pHead, &aBody, &nBody) ){
+    PerfOrderHead h;
+    memcpy(&h, pHead, sizeof(h));
+    s->r.type = h.type;
+    s->r.misc = h.misc;
+    s->r.size = h.size;
+    s->r.body = tl_bytes(aBody, nBody, s->p->bo);
+    s->r.iRowid = h.iRowid;
+    s->r.iOff = h.iOff;
   }
-  if( s->nHeap ) s->aHeap[i] = last;
 }
 
 /*
@@ -256,7 +235,7 @@ static void heap_pop(TlScan *s){
 ** index found the file to need (PerfData.iRoundLag, perf_index.c): after
 ** round k, records up to the latest time of rounds 1..k-lag go out (lag 1
 ** is perf's rule; a record written to its buffer after the pass over it
-** comes a round late, and a larger lag waits for it), so the heap holds
+** comes a round late, and a larger lag waits for it), so the merge holds
 ** lag+1 rounds. A chunk not read (no record of it can match) or read with
 ** no FINISHED_ROUND at its end (a directory's file: the index marks where
 ** its rounds end) ends a round when the index says so: the rule holds for
@@ -273,15 +252,16 @@ static int next_ordered(TlScan *s){
   const TlIndex *x = &s->pTrace->index;
   for(;;){
     int rc;
-    if( s->nHeap && s->aHeap[0].ts <= s->tsFlush ){
-      heap_pop(s);
+    int64_t ts;
+    if( tl_reorder_least(&s->order, &ts) && ts<=s->tsFlush ){
+      order_pop(s);
       if( rec_info(s->p, &s->r, &s->ri) ){ memset(&s->ri, 0, sizeof(s->ri)); }
       return TL_ROW;
     }
     if( !s->bInChunk ){
       const TlPacket *pk;
       if( s->iChunk >= s->iChunkEnd ){
-        if( s->nHeap==0 ) return TL_DONE;
+        if( s->order.nRec==0 ) return TL_DONE;
         s->tsFlush = TL_TS_MAX;
         continue;
       }
@@ -320,7 +300,7 @@ static int next_ordered(TlScan *s){
     if( rec_info(s->p, &s->r, &s->ri) || !s->ri.bTs ) continue;
     if( s->ri.ts<s->f.tsLo || s->ri.ts>s->f.tsHi ) continue;
     if( s->ri.ts>s->tsMaxCur ) s->tsMaxCur = s->ri.ts;
-    rc = heap_push(s);
+    rc = order_push(s);
     if( rc ) return rc;
   }
 }
@@ -354,6 +334,7 @@ static int parts_open(TlScan *s){
     TlScan *c = calloc(1, sizeof(TlScan));
     if( c==0 ) return tl_err_set(&s->err, TL_ENOMEM, TL_NO_OFFSET, "out of memory");
     s->aPart[k] = c;
+    tl_reorder_init(&c->order, 2*PERF_MAX_ORDER_BYTES);
     c->pTrace = s->pTrace;
     c->p = s->p;
     c->iTable = TL_TAB_EVENTS;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "heap.h"
+#include "reorder.h"
 
 #define PERF_PKT_ROUND_END 1                        /* TlPacket.flags: ends after FINISHED_ROUND */
 #define PERF_PKT_CUT       2                        /* TlPacket.flags: runs into damaged data, so its
@@ -180,16 +181,14 @@ struct TlScan {
                                   ** show the same (PerfData.aKey) is not read */
   size_t nRun;
   int64_t aRun[PERF_RUN_MAX];     /* the run's rowids */
-  /* ORDER BY ts: rows with no time first, then a heap over two rounds */
+  /* ORDER BY ts: rows with no time first, then the rounds held in order */
   int iPhase;                     /* 0: no-time rows; 1: merge; 2: done */
-  struct HeapEnt *aHeap; size_t nHeap, nHeapAlloc;
-  uint64_t nHeapBytes, iSeq;
+  TlReorder order;                /* the records read, given back in time order */
   int64_t tsFlush;                /* entries with ts <= this may go out */
   int64_t tsMaxDone;              /* max ts of the rounds read before the current */
   int64_t tsMaxCur;               /* max ts of the round being read */
   int bRoundRead;                 /* the chunk's record read last was a FINISHED_ROUND */
   PerfRounds rounds;              /* the latest time after each of the last rounds */
-  uint8_t *aOwned;                /* body of the row last popped */
   /* a directory's files merged in time order (the tables derived from
   ** every record): one scan in time order per file, the least on top */
   TlScan **aPart; int nPart;
@@ -203,12 +202,14 @@ struct TlScan {
   int64_t iSchedRow;
 };
 
-typedef struct HeapEnt HeapEnt;
-struct HeapEnt {
-  int64_t ts;                     /* sort key */
-  uint64_t iSeq;                  /* ties: file order */
-  PerfRec r;                      /* the record; r.body points into aBody */
-  uint8_t *aBody;                 /* malloc'd copy of the body */
+/* A record held by the time-order merge: its PerfRec but the body's window
+** (the body is held after it; the byte order is the file's). */
+typedef struct PerfOrderHead PerfOrderHead;
+struct PerfOrderHead {
+  int64_t iRowid;
+  uint64_t iOff;
+  uint32_t type;
+  uint16_t misc, size;
 };
 
 /*
