@@ -34,7 +34,7 @@
 --   sqlite> .read sql/syscall_stats.sql
 -- Columns: thread, events, events_pct, syscall, calls, errors, total_ms,
 --          min_ms, avg_ms, max_ms, stddev_pct
-WITH nr(id, name) AS (VALUES
+WITH nr(id, name) AS MATERIALIZED (VALUES
   (0,'read'), (1,'write'), (2,'open'), (3,'close'), (4,'stat'), (5,'fstat'),
   (6,'lstat'), (7,'poll'), (8,'lseek'), (9,'mmap'), (10,'mprotect'),
   (11,'munmap'), (12,'brk'), (13,'rt_sigaction'), (14,'rt_sigprocmask'),
@@ -153,38 +153,40 @@ WITH nr(id, name) AS (VALUES
   -- mean, its deviation the mean's (the deviation over the root of calls)
   SELECT row_number() OVER () AS k, tid, total_dur AS tot,
          coalesce(comm, ':' || tid) || ' (' || tid || ')' AS thread, th.nev AS events,
-         coalesce((SELECT name FROM nr WHERE nr.id = s.call AND typeof(s.call) = 'integer'),
-                  CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
+         coalesce(nr.name, CASE WHEN typeof(s.call) = 'integer' THEN 'syscall_' || s.call ELSE s.call END) AS syscall,
          calls, errors,
          th.nev * 1.0 / (SELECT sum(events) FROM g) * 100.0 AS v1, calls * (avg_dur / 1e6) AS v2,
          min_dur / 1e6 AS v3, avg_dur / 1e6 AS v4, max_dur / 1e6 AS v5,
          CASE WHEN calls > 1 AND avg_dur > 0 THEN 100.0 * stddev_dur / sqrt(calls) / avg_dur
               ELSE 0 END AS v6
-  FROM s JOIN th USING (tid)
+  FROM s JOIN th USING (tid) LEFT JOIN nr ON nr.id = s.call AND typeof(s.call) = 'integer'
 ), c(j, d, u) AS (
   -- the numbers' places after the point (d) and last place's unit (u)
   VALUES (1, 1, 0.1), (2, 3, 0.001), (3, 3, 0.001), (4, 3, 0.001), (5, 3, 0.001), (6, 2, 0.01)
-), f AS (
+), zs AS MATERIALIZED (
   -- each number in decimal to 26 significant digits (the double's own
   -- value, where SQLite's %.3f rounds a 16-digit one: 0.0055 is
-  -- 0.005499..., perf prints 0.005), cut after its printed places and
-  -- rounded as C's printf rounds (half to even on an exact tie)
-  SELECT *, substr(z, 1, instr(z, '.') + d) AS head, substr(z, instr(z, '.') + d + 1, 1) AS nxt,
+  -- 0.005499..., perf prints 0.005) ... (each step materialized: the
+  -- next reads its columns more than once, and would work them out again)
+  SELECT k, j, d, u, printf('%!.25f', CASE j WHEN 1 THEN v1 WHEN 2 THEN v2 WHEN 3 THEN v3
+                                             WHEN 4 THEN v4 WHEN 5 THEN v5 ELSE v6 END) AS z
+  FROM o, c
+), f AS MATERIALIZED (
+  -- ... cut after its printed places ...
+  SELECT k, j, d, u, substr(z, 1, instr(z, '.') + d) AS head, substr(z, instr(z, '.') + d + 1, 1) AS nxt,
          substr(z, instr(z, '.') + d + 2) AS rest
-  FROM (SELECT k, tid, tot, thread, events, syscall, calls, errors, j, d, u,
-               printf('%!.25f', CASE j WHEN 1 THEN v1 WHEN 2 THEN v2 WHEN 3 THEN v3
-                                       WHEN 4 THEN v4 WHEN 5 THEN v5 ELSE v6 END) AS z
-        FROM o, c)
-), r AS (
-  SELECT *, printf('%.*f', d, CAST(head AS REAL)
-                   + (nxt > '5' OR (nxt = '5' AND (rtrim(rest, '0') <> ''
-                                                   OR substr(head, -1) IN ('1', '3', '5', '7', '9')))) * u) AS t
+  FROM zs
+), r AS MATERIALIZED (
+  -- ... and rounded as C's printf rounds (half to even on an exact tie)
+  SELECT k, j, printf('%.*f', d, CAST(head AS REAL)
+                      + (nxt > '5' OR (nxt = '5' AND (rtrim(rest, '0') <> ''
+                                                      OR substr(head, -1) IN ('1', '3', '5', '7', '9')))) * u) AS t
   FROM f
 )
 SELECT thread, events, max(CASE j WHEN 1 THEN t END) AS events_pct, syscall, calls, errors,
        max(CASE j WHEN 2 THEN t END) AS total_ms, max(CASE j WHEN 3 THEN t END) AS min_ms,
        max(CASE j WHEN 4 THEN t END) AS avg_ms, max(CASE j WHEN 5 THEN t END) AS max_ms,
        max(CASE j WHEN 6 THEN t END) AS stddev_pct
-FROM r
+FROM o JOIN r USING (k)
 GROUP BY k
 ORDER BY tid, tot DESC, syscall;
