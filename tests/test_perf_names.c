@@ -7,8 +7,8 @@
 ** the running kernel, the recorded one), and a build-id cache holding the
 ** lines of that kallsyms its frames need, under
 ** [kernel.kallsyms]/<build id>/kallsyms, where perf record keeps its copy.
-** On the machine that recorded it the running kernel is used; elsewhere
-** the cache's copy: either way perf's names. testdata/perf/kmem/ is the
+** The copy is read (perf, on the machine that recorded it, read the
+** running kernel's list: the same names). testdata/perf/kmem/ is the
 ** same for kmem tracepoints, whose text names call sites with %pS;
 ** testdata/perf/vdso/ for frames in the vdso, whose image perf record
 ** keeps in the build-id cache.
@@ -258,6 +258,106 @@ static void model_kallsyms_of_another_boot_is_moved_back(void **state){
   tl_trace_release(pTrace);
 }
 
+/* The running kernel's build id (/sys/kernel/notes) into a[20]: 0, or -1. */
+static int host_id(uint8_t a[20]){
+  FILE *f = fopen("/sys/kernel/notes", "rb");
+  unsigned char b[4096];
+  size_t n, i;
+  if( f==0 ) return -1;
+  n = fread(b, 1, sizeof(b), f);
+  fclose(f);
+  for(i=0; i+16+20<=n; i+=4){
+    if( memcmp(b + i, "\4\0\0\0\24\0\0\0\3\0\0\0GNU\0", 16)==0 ){
+      memcpy(a, b + i + 16, 20);
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* The kernel symbol at address a into zOut, for a trace of the running
+** kernel (build id aId), with a build-id cache dir holding the given
+** kallsyms copy. */
+static void kernel_symbol_with_copy(const char *zDir, const uint8_t aId[20], const char *zCopy,
+                                    uint64_t a, char *zOut, size_t nOut){
+  char zPath[512], zHex[41];
+  TlSymbols *p;
+  TlSymbolAt at;
+  TlTrace *pTrace = 0;
+  TlErr err;
+  FILE *out;
+  int i;
+  for(i=0; i<20; i++) snprintf(zHex + 2*i, 3, "%02x", aId[i]);
+  snprintf(zPath, sizeof(zPath), "%s/[kernel.kallsyms]/%s", zDir, zHex);
+  assert_int_equal(tl_test_mkdirs(zPath), 0);
+  snprintf(zPath, sizeof(zPath), "%s/[kernel.kallsyms]/%s/kallsyms", zDir, zHex);
+  out = fopen(zPath, "w");
+  assert_non_null(out);
+  fputs(zCopy, out);
+  fclose(out);
+  tl_err_clear(&err);
+  assert_int_equal(tl_trace_open(KERN_DATA, 0, &pTrace, &err), TL_OK);
+  p = tl_symbols_new(0, zDir, 0);
+  assert_non_null(p);
+  assert_int_equal(tl_symbols_add_build_id(p, "[kernel.kallsyms]", 17, aId, 20), TL_OK);
+  tl_symbols_finish(p);
+  tl_symbols_at(p, pTrace, 1, 0, a, 1, &at);
+  snprintf(zOut, nOut, "%s", at.zSym);
+  tl_symbols_free(p);
+  tl_trace_release(pTrace);
+}
+
+/*
+** A trace of the running kernel, its kallsyms copy in the build-id cache:
+** the copy is read (the kernel's symbols when the trace was recorded, a
+** file, where /proc/kallsyms has the kernel format each line), and when
+** the copy names nothing (perf record made it without the right to see
+** addresses: all zero) the running kernel's /proc/kallsyms is.
+*/
+static void model_kallsyms_copy_before_proc_kallsyms(void **state){
+  uint8_t aId[20];
+  FILE *f = fopen("/proc/kallsyms", "r");
+  char zLine[1024], zName[512] = "", zGot[512], zDir[512], zCopy[1100];
+  unsigned long long aPrev = 0, a = 0, aNext = 0;
+  int n = 0;
+  (void)state;
+  if( host_id(aId) || f==0 ){
+    if( f ) fclose(f);
+    printf("[     SKIP ] %s: no build id of the running kernel, or no /proc/kallsyms\n", __func__);
+    fflush(stdout);
+    skip();
+  }
+  /* a text symbol alone at its address, well inside the list */
+  while( fgets(zLine, sizeof(zLine), f) ){
+    unsigned long long v;
+    char t, zSym[512];
+    if( sscanf(zLine, "%llx %c %511s", &v, &t, zSym)!=3 ) continue;
+    if( a && !aNext ){
+      if( v>a ){ aNext = v; break; }
+      a = 0;                              /* another symbol at its address */
+    }
+    if( !a && ++n>1000 && (t=='t' || t=='T') && v>aPrev && v!=0 && strchr(zLine, '[')==0 ){
+      a = v;
+      snprintf(zName, sizeof(zName), "%s", zSym);
+    }
+    aPrev = v;
+  }
+  fclose(f);
+  if( a==0 || aNext==0 ){
+    printf("[     SKIP ] %s: /proc/kallsyms shows no addresses (not root)\n", __func__);
+    fflush(stdout);
+    skip();
+  }
+  snprintf(zDir, sizeof(zDir), "%s/hostcopy", tl_test_tmpdir());
+  snprintf(zCopy, sizeof(zCopy), "%016llx T tl_named_by_the_copy\n%016llx T tl_after_it\n", a, aNext);
+  kernel_symbol_with_copy(zDir, aId, zCopy, a, zGot, sizeof(zGot));
+  assert_string_equal(zGot, "tl_named_by_the_copy");
+  snprintf(zDir, sizeof(zDir), "%s/hostcopy0", tl_test_tmpdir());
+  snprintf(zCopy, sizeof(zCopy), "%016llx T tl_named_by_the_copy\n%016llx T tl_after_it\n", 0ull, 0ull);
+  kernel_symbol_with_copy(zDir, aId, zCopy, a, zGot, sizeof(zGot));
+  assert_string_equal(zGot, zName);
+}
+
 /*
 ** Where perf finds no kernel symbols, kernel frames stay "[unknown]" and
 ** one warning says which option names them: a trace of another kernel
@@ -423,6 +523,7 @@ TL_DEFINE_GROUP(perf_names,
   cmocka_unit_test(perf_kernel_frames_as_perf_finds_them),
   cmocka_unit_test(perf_kernel_report_equals_perf_report),
   cmocka_unit_test(model_kallsyms_of_another_boot_is_moved_back),
+  cmocka_unit_test(model_kallsyms_copy_before_proc_kallsyms),
   cmocka_unit_test(perf_kernel_unnamed_says_which_option),
   cmocka_unit_test(perf_trace_text_names_kernel_addresses),
   cmocka_unit_test(perf_vdso_frames_equal_perf_script),

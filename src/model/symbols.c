@@ -1057,19 +1057,25 @@ static int host_kernel_id(char *z, size_t nz){
 }
 
 /*
-** The kallsyms file to read when kallsyms= names none, as perf 6.1 finds
-** it (dso__load_kernel_sym, dso__find_kallsyms; tracelite reads no vmlinux
-** or kcore): none under a symfs; /proc/kallsyms when the trace recorded no kernel build id, or when the
-** running kernel's (/sys/kernel/notes) is the recorded one; else the copy
-** perf record keeps in the build-id cache,
-** BUILDID_DIR/[kernel.kallsyms]/<build id>/kallsyms. Its path into zPath
-** and 0, or -1 after a warning saying which option names kernel frames
-** (none when pTrace is NULL).
+** The kallsyms file to read when kallsyms= names none, from the places
+** perf 6.1 looks (dso__load_kernel_sym, dso__find_kallsyms; tracelite
+** reads no vmlinux or kcore): none under a symfs; /proc/kallsyms when the
+** trace recorded no kernel build id; else the copy perf record keeps in
+** the build-id cache, BUILDID_DIR/[kernel.kallsyms]/<build id>/kallsyms,
+** or /proc/kallsyms when the running kernel's (/sys/kernel/notes) is the
+** recorded one. Where perf reads /proc/kallsyms when both would do, the
+** copy is read: the same kernel's symbols, as they were when the trace was
+** recorded, a regular file where /proc/kallsyms has the kernel format each
+** line (some 30 ms for 120,000 symbols). *pbHost is set when /proc/kallsyms
+** would do too (a copy made without the right to see addresses has
+** none). The path into zPath and 0, or -1 after a warning saying which
+** option names kernel frames (none when pTrace is NULL).
 */
-static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_t nPath){
+static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_t nPath, int *pbHost){
   char zWant[64], zHost[160];
   struct stat st;
-  int i;
+  int i, bHost;
+  *pbHost = 0;
   if( p->zSymfs[0] && strcmp(p->zSymfs, "/") ){
     if( pTrace ){
       tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "kernel frames are not named: with symfs= no local kallsyms is "
@@ -1082,13 +1088,15 @@ static int kallsyms_find(const TlSymbols *p, TlTrace *pTrace, char *zPath, size_
     return 0;
   }
   for(i=0; i<p->nKernId; i++) snprintf(zWant + 2*i, 3, "%02x", p->aKernId[i]);
-  if( host_kernel_id(zHost, sizeof(zHost))==0 && strcmp(zHost, zWant)==0 ){
-    snprintf(zPath, nPath, "%s", SYM_HOST_KALLSYMS);
-    return 0;
-  }
+  bHost = host_kernel_id(zHost, sizeof(zHost))==0 && strcmp(zHost, zWant)==0;
   if( p->zBuildidDir
    && (size_t)snprintf(zPath, nPath, "%s/" SYM_KERNEL_DSO "/%s/kallsyms", p->zBuildidDir, zWant) < nPath
    && stat(zPath, &st)==0 && S_ISREG(st.st_mode) ){
+    *pbHost = bHost;
+    return 0;
+  }
+  if( bHost ){
+    snprintf(zPath, nPath, "%s", SYM_HOST_KALLSYMS);
     return 0;
   }
   if( pTrace ){
@@ -1176,12 +1184,13 @@ static void *ks_pre_main(void *pArg){
 
 void tl_symbols_kernel_prefetch(TlSymbols *p){
   SymKsPre *x;
+  int bHost;
   if( p->pKsPre || __atomic_load_n(&p->eKallsyms, __ATOMIC_ACQUIRE)!=SYM_NOT_READ ) return;
   x = calloc(1, sizeof(*x));
   if( x==0 ) return;
   if( p->zKallsyms ){
     if( (size_t)snprintf(x->zPath, sizeof(x->zPath), "%s", p->zKallsyms) >= sizeof(x->zPath) ){ free(x); return; }
-  }else if( kallsyms_find(p, 0, x->zPath, sizeof(x->zPath)) ){
+  }else if( kallsyms_find(p, 0, x->zPath, sizeof(x->zPath), &bHost) ){
     free(x);
     return;
   }
@@ -1218,14 +1227,23 @@ static void ks_pre_end(TlSymbols *p){
 static int kallsyms_load(TlSymbols *p, TlTrace *pTrace){
   char zFound[4096];
   const char *zFile = p->zKallsyms;
+  int bHost = 0, rc;
   if( zFile==0 ){
-    if( kallsyms_find(p, pTrace, zFound, sizeof(zFound)) ){
+    if( kallsyms_find(p, pTrace, zFound, sizeof(zFound), &bHost) ){
       ks_pre_end(p);
       return SYM_NONE;
     }
     zFile = zFound;
   }
-  if( !ks_pre_take(p, zFile) && ks_read(&p->ks, zFile) ) return SYM_NONE;
+  rc = ks_pre_take(p, zFile) ? 0 : ks_read(&p->ks, zFile);
+  if( (rc || p->ks.n==0) && bHost ){
+    /* the cache's copy names nothing (made without the right to see
+    ** addresses): the running kernel's list */
+    ks_free(&p->ks);
+    zFile = SYM_HOST_KALLSYMS;
+    rc = ks_read(&p->ks, zFile);
+  }
+  if( rc ) return SYM_NONE;
   p->ksDelta = kallsyms_delta(p);
   if( p->ks.n==0 && p->zKallsyms==0 ){
     tl_trace_warn(pTrace, 0, TL_NO_OFFSET, "%s: no kernel text symbols could be read; kallsyms=FILE names "
