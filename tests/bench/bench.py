@@ -467,9 +467,9 @@ def main():
     cookbook = []   # (sql file, tracelite argv, perf argv, key of a perf line) whose top rows are compared
     if on("cookbook"):
         # the sql/ library's perf files against the perf commands they answer
-        # like; the same kernel symbols on both sides (perf reads
-        # /proc/kallsyms by itself when it matches the recorded kernel)
-        opts = "kallsyms=/proc/kallsyms"
+        # like, as a user runs them: no options (kernel symbols found as
+        # perf finds them: the recorded kernel's, the top rows compared)
+        opts = ""
         report = ["perf", "report", "-i", a.perf, "--no-children", "-g", "none", "-n", "--stdio"]
         for f, sort, goal in (("perf_report_sym.sql", "sym", 1), ("perf_report_dso.sql", "dso", 1),
                               ("perf_report_comm.sql", "comm", 1), ("perf_report_thread.sql", "pid", 1),
