@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "num.h"
 
 #define REORDER_BLK ((size_t)64<<10)    /* a block's bytes for records */
 
@@ -87,20 +88,20 @@ static void heap_up(TlReorder *q, uint32_t i){
   h[i] = v;
 }
 
-/* Grow an array of n elements of size sz to hold one more: TL_OK, or an
-** error when memory or the limit says no (the bytes added are counted). */
-static int grow(TlReorder *q, void **pa, uint32_t n, uint32_t *pnAlloc, size_t sz){
-  uint32_t nNew;
+/* Room in array *pa (of *pnAlloc elements of sz bytes) for element n, by
+** tl_grow: TL_OK, or an error when memory or the limit says no (the bytes
+** added are counted). */
+static int grow(TlReorder *q, void **pa, uint32_t n, size_t *pnAlloc, size_t sz){
+  size_t nOld = *pnAlloc;
   void *aNew;
-  if( n<*pnAlloc ) return TL_OK;
-  if( *pnAlloc>=UINT32_MAX/4 ) return TL_ELIMIT;
-  nNew = *pnAlloc ? *pnAlloc*2 : 16;
-  if( q->nBytes + (uint64_t)(nNew - *pnAlloc)*sz > q->nMax ) return TL_ELIMIT;
-  aNew = realloc(*pa, (size_t)nNew*sz);
+  if( n<nOld ) return TL_OK;
+  if( n>=UINT32_MAX/4 ) return TL_ELIMIT;
+  /* (tl_grow doubles the room, 64 elements at first) */
+  if( q->nBytes + (uint64_t)(nOld ? nOld : 64)*sz > q->nMax ) return TL_ELIMIT;
+  aNew = tl_grow(*pa, pnAlloc, n, sz);
   if( aNew==0 ) return TL_ENOMEM;
-  q->nBytes += (uint64_t)(nNew - *pnAlloc)*sz;
+  q->nBytes += (uint64_t)(*pnAlloc - nOld)*sz;
   *pa = aNew;
-  *pnAlloc = nNew;
   return TL_OK;
 }
 

@@ -35,13 +35,13 @@ struct TlReorder {
   uint64_t nBytes;                /* bytes of blocks and runs held */
   uint64_t iSeq;                  /* records pushed: the next one's place */
   uint64_t nRec;                  /* records held, not given back */
-  struct TlReorderBlk **aBlk; uint32_t nBlk, nBlkAlloc;   /* blocks, by index */
-  uint32_t *aBlkFree; uint32_t nBlkFree, nBlkFreeAlloc;   /* indexes without one */
+  struct TlReorderBlk **aBlk; uint32_t nBlk; size_t nBlkAlloc;   /* blocks, by index */
+  uint32_t *aBlkFree; uint32_t nBlkFree; size_t nBlkFreeAlloc;   /* indexes without one */
   struct TlReorderBlk *pSpare;    /* a block kept for reuse */
   uint32_t iCur;                  /* the block records are added to, or UINT32_MAX */
-  struct TlReorderRun *aRun; uint32_t nRun, nRunAlloc;    /* runs, by index */
-  uint32_t *aRunFree; uint32_t nRunFree, nRunFreeAlloc;   /* runs not in use */
-  uint32_t *aHeap; uint32_t nHeap, nHeapAlloc;  /* runs with records, least head on top */
+  struct TlReorderRun *aRun; uint32_t nRun; size_t nRunAlloc;    /* runs, by index */
+  uint32_t *aRunFree; uint32_t nRunFree; size_t nRunFreeAlloc;   /* runs not in use */
+  uint32_t *aHeap; uint32_t nHeap; size_t nHeapAlloc;  /* runs with records, least head on top */
   int32_t aLane[TL_REORDER_LANES+1];      /* each lane's run records go to, or -1 */
   struct TlReorderRec *pOut;      /* the record given back last, or NULL */
 };
