@@ -162,23 +162,31 @@ static void report_equals_perf_report(const char *zReport, const char *zData, co
 
 /* ---- Kernel symbols ---------------------------------------------------- */
 
-/* Is the running kernel the one of build id zId? (Then /proc/kallsyms names its frames.) */
-static int host_is(const char *zId){
+/* The running kernel's build id (/sys/kernel/notes) into a[20]: 0, or -1. */
+static int host_id(uint8_t a[20]){
   FILE *f = fopen("/sys/kernel/notes", "rb");
-  unsigned char a[4096];
-  char zHex[64];
+  unsigned char b[4096];
   size_t n, i;
-  if( f==0 ) return 0;
-  n = fread(a, 1, sizeof(a), f);
+  if( f==0 ) return -1;
+  n = fread(b, 1, sizeof(b), f);
   fclose(f);
   for(i=0; i+16+20<=n; i+=4){
-    if( memcmp(a + i, "\4\0\0\0\24\0\0\0\3\0\0\0GNU\0", 16)==0 ){
-      size_t k;
-      for(k=0; k<20; k++) snprintf(zHex + 2*k, 3, "%02x", a[i+16+k]);
-      return strcmp(zHex, zId)==0;
+    if( memcmp(b + i, "\4\0\0\0\24\0\0\0\3\0\0\0GNU\0", 16)==0 ){
+      memcpy(a, b + i + 16, 20);
+      return 0;
     }
   }
-  return 0;
+  return -1;
+}
+
+/* Is the running kernel the one of build id zId? (Then /proc/kallsyms names its frames.) */
+static int host_is(const char *zId){
+  uint8_t a[20];
+  char zHex[41];
+  int k;
+  if( host_id(a) ) return 0;
+  for(k=0; k<20; k++) snprintf(zHex + 2*k, 3, "%02x", a[k]);
+  return strcmp(zHex, zId)==0;
 }
 
 /*
@@ -256,23 +264,6 @@ static void model_kallsyms_of_another_boot_is_moved_back(void **state){
   assert_int_equal(nChecked, 2000);
   tl_symbols_free(p);
   tl_trace_release(pTrace);
-}
-
-/* The running kernel's build id (/sys/kernel/notes) into a[20]: 0, or -1. */
-static int host_id(uint8_t a[20]){
-  FILE *f = fopen("/sys/kernel/notes", "rb");
-  unsigned char b[4096];
-  size_t n, i;
-  if( f==0 ) return -1;
-  n = fread(b, 1, sizeof(b), f);
-  fclose(f);
-  for(i=0; i+16+20<=n; i+=4){
-    if( memcmp(b + i, "\4\0\0\0\24\0\0\0\3\0\0\0GNU\0", 16)==0 ){
-      memcpy(a, b + i + 16, 20);
-      return 0;
-    }
-  }
-  return -1;
 }
 
 /* The kernel symbol at address a into zOut, for a trace of the running
